@@ -1,0 +1,99 @@
+# perfjava: the one entry point for building, testing and installing dependencies.
+#
+#   make            build build/perfjava (and the agent, when agent/ exists)
+#   make deps       install build dependencies from Debian packages (idempotent)
+#   make check      build and run every test in selftests/ (TAP, summary line)
+#   make bench      benchmarks (ratios measured in one run)
+#   make demo       profile a bundled program and write a report
+#   make format     clang-format the tree
+
+BUILD     ?= build
+CC        ?= gcc
+DEPS_PREFIX ?= $(CURDIR)/build/deps
+export PKG_CONFIG_PATH := $(DEPS_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+
+# `make` and `make check` install what is missing first.
+DEPS_STAMP := $(BUILD)/.deps-ok
+PKGS       := libperf libelf libdw libtraceevent
+
+CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	-Wno-missing-field-initializers -D_GNU_SOURCE -Iinclude -Iuser
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --static --libs libperf 2>/dev/null) \
+	$(shell pkg-config --libs libelf libdw libtraceevent 2>/dev/null)
+CFLAGS  += $(CFLAGS_BASE)
+LDLIBS  += -lstdc++ -lz -lpthread -lm
+
+USER_SRC  := $(wildcard user/*.c)
+USER_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(USER_SRC))
+LIB_OBJ   := $(filter-out $(BUILD)/user/main.o,$(USER_OBJ))
+UNIT_SRC  := $(wildcard selftests/unit/test_*.c)
+UNIT_BIN  := $(patsubst selftests/unit/%.c,$(BUILD)/selftests/%,$(UNIT_SRC))
+PROG_SRC  := $(wildcard selftests/progs/*.c)
+PROG_BIN  := $(patsubst selftests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRC))
+AGENT_SRC := $(wildcard agent/*.c)
+AGENT_SO  := $(if $(AGENT_SRC),$(BUILD)/libperfjava-agent.so)
+HDRS      := $(wildcard include/perfjava/*.h user/*.h agent/*.h)
+
+all: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory binaries
+
+binaries: $(BUILD)/perfjava $(AGENT_SO) $(PROG_BIN) $(UNIT_BIN)
+
+deps:
+	@scripts/deps.sh "$(DEPS_PREFIX)"
+	@mkdir -p $(BUILD) && touch $(DEPS_STAMP)
+
+$(DEPS_STAMP): scripts/deps.sh
+	@scripts/deps.sh "$(DEPS_PREFIX)"
+	@mkdir -p $(BUILD) && touch $@
+
+$(BUILD)/user/%.o: user/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/perfjava: $(USER_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(BUILD)/libperfjava.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a $(HDRS) selftests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Iselftests/unit -o $@ $< $(BUILD)/libperfjava.a $(PKG_LIBS) $(LDLIBS)
+
+# Test programs: frame pointers kept, so that -g fp gives whole stacks.
+$(BUILD)/progs/%: selftests/progs/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -Wall -Wextra -o $@ $< -lpthread -lz
+
+$(BUILD)/agent/%.o: agent/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
+
+JAVA_HOME ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/default-java))
+AGENT_CFLAGS = -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iagent
+
+$(BUILD)/libperfjava-agent.so: $(patsubst %.c,$(BUILD)/%.o,$(AGENT_SRC))
+	$(CC) -shared -o $@ $^ -ldl -lpthread
+
+check: all
+	@selftests/run.sh
+
+bench: all
+	@selftests/bench/run.sh
+
+demo: all
+	@selftests/demo.sh
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h' | grep -v '^module/')
+
+clean:
+	rm -rf $(BUILD)/user $(BUILD)/agent $(BUILD)/selftests $(BUILD)/progs \
+		$(BUILD)/perfjava $(BUILD)/libperfjava.a $(BUILD)/libperfjava-agent.so
+
+-include module/module.mk
+
+.PHONY: all binaries deps check bench demo format clean

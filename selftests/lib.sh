@@ -1,0 +1,35 @@
+# Shell helpers for selftests/*/test_*.sh. Source it; it prints TAP.
+# Never sleep as synchronization: wait_for polls a condition with a bound.
+set -u
+PJ_TOP=${PJ_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+PJ_BUILD=${PJ_BUILD:-$PJ_TOP/build}
+PJ_BIN=${PJ_BIN:-$PJ_BUILD/perfjava}
+PROGS=$PJ_BUILD/progs
+_tap_n=0
+TMP=$(mktemp -d /tmp/pj-test.XXXXXX)
+_pj_cleanup() {
+	local p
+	for p in ${_pj_pids:-}; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap _pj_cleanup EXIT
+_pj_pids=""
+# track PID: killed at exit
+track() { _pj_pids="$_pj_pids $1"; }
+
+ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
+not_ok() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
+# check DESC CMD...: ok when CMD succeeds
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# wait_for SECONDS CMD...: poll CMD every 20 ms until it succeeds or time runs out
+wait_for() {
+	local limit=$1; shift
+	local end=$(($(date +%s%N) + limit * 1000000000))
+	while ! "$@"; do
+		[ "$(date +%s%N)" -ge "$end" ] && return 1
+		sleep 0.02
+	done
+}
+# pct_within A B TOL: |A-B| <= TOL (floats)
+pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }

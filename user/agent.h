@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reader's side of the agent: start it in a JVM (socket + HotSpot attach),
+ * send walk requests, receive Java stacks, method names, the JIT code map and
+ * thread names. Wire format: include/perfjava/agent_proto.h.
+ */
+#ifndef PJ_USER_AGENT_H
+#define PJ_USER_AGENT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct agent;
+
+enum agent_walk_status {
+	AGENT_WALK_OK = 0,
+	AGENT_WALK_NOT_JAVA, /* thread has no Java frames / not a Java thread */
+	AGENT_WALK_NOT_WALKABLE, /* AsyncGetCallTrace could not walk (GC, ...) */
+	AGENT_WALK_TIMEOUT, /* the thread did not answer in time */
+	AGENT_WALK_FAULT, /* a fault during the walk was caught */
+	AGENT_WALK_GONE, /* the thread exited */
+	AGENT_WALK_LOST, /* the agent went away before answering */
+};
+
+struct java_frame {
+	uint8_t type; /* PJ_FRAME_JIT, _INLINED, _INTERPRETED, _C1, _JAVA_NATIVE */
+	const char *name; /* "java.util.zip.Deflater.deflateBytes" */
+	const char *file; /* "Deflater.java" or NULL */
+	uint32_t line; /* 0 = unknown */
+};
+
+/* frames[0] is the innermost Java frame. */
+typedef void (*agent_walk_cb)(void *ctx, uint64_t cookie, int status,
+			      const struct java_frame *frames, unsigned int n,
+			      uint64_t walk_time_ns);
+
+/*
+ * Attaches the agent at agent_path to JVM pid and waits (bounded) for it to
+ * connect back. 0 on success; -1 with a one-line reason in err (attach
+ * disabled, not HotSpot, agent failed to load, ...).
+ */
+int agent_start(pid_t pid, const char *agent_path, struct agent **out,
+		char *err, size_t errlen);
+/* The socket to poll for POLLIN. */
+int agent_fd(const struct agent *a);
+/* Queues a walk request for tid, sampled at sample_time (CLOCK_MONOTONIC). */
+int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
+		  uint64_t cookie);
+/* Sends queued requests. */
+int agent_flush(struct agent *a);
+/* Reads what is available and calls cb for each finished walk. Returns 0, or
+ * -1 when the agent has gone (then every pending walk is reported LOST). */
+int agent_process(struct agent *a, agent_walk_cb cb, void *ctx);
+/*
+ * Whether addr lies in code the JVM generated (compiled methods, stubs, the
+ * interpreter): 0 = no; otherwise a PJ_FRAME_* type and the code's name.
+ */
+int agent_code_at(const struct agent *a, uint64_t addr, const char **name);
+/* Thread name from the JVM, or NULL. */
+const char *agent_thread_name(const struct agent *a, pid_t tid);
+/* Tells the agent to stop its work and closes the connection. */
+void agent_stop(struct agent *a);
+/* Path of the agent library next to the perfjava binary. */
+const char *agent_default_path(void);
+
+#endif

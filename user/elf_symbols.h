@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Function symbols of one ELF file, through libelf: .symtab, else .dynsym, and
+ * the separate debug file when the binary is stripped (by build-id under
+ * <root>/usr/lib/debug/.build-id/xx/yyyy.debug, or by .gnu_debuglink next to
+ * the file, in .debug/ and under /usr/lib/debug<dir>). C++ names demangled.
+ */
+#ifndef PJ_USER_ELF_SYMBOLS_H
+#define PJ_USER_ELF_SYMBOLS_H
+
+#include <stdint.h>
+
+struct elf_symtab;
+
+/*
+ * Opens path (a file as the target sees it) below root ("" or "/proc/PID/root"
+ * for a process in another mount namespace). NULL when the file cannot be
+ * read or is not ELF.
+ */
+struct elf_symtab *elf_symtab_load(const char *root, const char *path);
+void elf_symtab_free(struct elf_symtab *t);
+/*
+ * Converts a file offset (from a mapping: addr - map.start + map.pgoff) to
+ * the ELF virtual address through the PT_LOAD headers. Returns 0 and sets
+ * *vaddr, or -1 when no segment holds the offset.
+ */
+int elf_symtab_offset_to_vaddr(const struct elf_symtab *t, uint64_t off,
+			       uint64_t *vaddr);
+/*
+ * The function containing vaddr: its (demangled) name and vaddr - start in
+ * *offset. NULL when no symbol covers vaddr.
+ */
+const char *elf_symtab_lookup(const struct elf_symtab *t, uint64_t vaddr,
+			      uint64_t *offset);
+/* The build-id as hex ("" when none), and how symbols were found. */
+const char *elf_symtab_build_id(const struct elf_symtab *t);
+/* "symtab", "dynsym", "debuglink:<path>", "build-id:<path>" */
+const char *elf_symtab_source(const struct elf_symtab *t);
+unsigned int elf_symtab_count(const struct elf_symtab *t);
+
+/* Demangles a C++ name; returns name itself when it is not mangled. The
+ * result is malloc'ed. */
+char *pj_demangle(const char *name);
+
+#endif

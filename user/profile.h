@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing and reading the profile file (format: include/perfjava/profile.h).
+ *
+ * The writer interns strings, frames and stacks (each stored once) and buffers
+ * new definitions and samples; pj_writer_flush() appends them as chunks in
+ * dependency order (strings, frames, stacks, threads, samples). The reader
+ * loads a whole file into flat arrays for the report.
+ */
+#ifndef PJ_USER_PROFILE_H
+#define PJ_USER_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <perfjava/profile.h>
+
+struct pj_sample {
+	uint64_t time; /* CLOCK_MONOTONIC ns */
+	uint64_t period;
+	uint32_t tid;
+	uint32_t cpu;
+	uint32_t event; /* index into the events table */
+	uint32_t stack; /* stack id */
+	uint32_t info; /* string id, 0 = none */
+};
+
+struct pj_frame {
+	uint8_t type; /* enum pj_frame_type */
+	uint32_t name; /* string ids */
+	uint32_t module;
+	uint32_t file;
+	uint32_t line;
+};
+
+struct pj_event_desc {
+	uint32_t index;
+	const char *name;
+	const char *unit;
+	uint64_t type, config, period, freq;
+};
+
+struct pj_thread {
+	uint32_t tid, pid;
+	uint32_t name; /* string id */
+};
+
+struct pj_kv {
+	char *key;
+	char *value; /* META */
+	uint64_t num; /* STATS */
+};
+
+/* --- writer --- */
+
+struct pj_writer;
+
+/* Creates (truncates) path. On error returns NULL with a message in err. */
+struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen);
+uint32_t pj_writer_string(struct pj_writer *w, const char *s);
+uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
+			 const char *name, const char *module,
+			 const char *file, uint32_t line);
+/* frames: leaf first */
+uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
+			 unsigned int n);
+int pj_writer_meta(struct pj_writer *w, const char *key, const char *value);
+int pj_writer_event(struct pj_writer *w, const struct pj_event_desc *ev);
+int pj_writer_thread(struct pj_writer *w, uint32_t tid, uint32_t pid,
+		     const char *name);
+int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s);
+int pj_writer_stat(struct pj_writer *w, const char *key, uint64_t value);
+/* Bytes buffered but not yet written; callers flush when it grows. */
+size_t pj_writer_pending(const struct pj_writer *w);
+/* Appends everything buffered. -1 with errno on a write error. */
+int pj_writer_flush(struct pj_writer *w);
+/* Flushes, writes the END chunk, fsyncs and frees. -1 on a write error. */
+int pj_writer_close(struct pj_writer *w);
+/* Frees without writing END (used after a write error). */
+void pj_writer_abort(struct pj_writer *w);
+/* The last write error as text ("No space left on device"), or NULL. */
+const char *pj_writer_error(const struct pj_writer *w);
+uint64_t pj_writer_bytes(const struct pj_writer *w);
+
+/* --- reader --- */
+
+struct pj_profile {
+	char **strings; /* strings[0] == "" */
+	uint32_t nstrings;
+	struct pj_frame *frames;
+	uint32_t nframes;
+	uint32_t *stack_start; /* nstacks + 1 entries */
+	uint32_t *stack_frames; /* frames of stack i: [start[i], start[i+1]) */
+	uint32_t nstacks;
+	struct pj_sample *samples;
+	size_t nsamples;
+	struct pj_thread *threads;
+	uint32_t nthreads;
+	struct pj_event_desc *events;
+	uint32_t nevents;
+	struct pj_kv *meta;
+	uint32_t nmeta;
+	struct pj_kv *stats;
+	uint32_t nstats;
+	bool finished; /* END chunk seen */
+	bool truncated; /* last chunk incomplete */
+	uint64_t file_size;
+};
+
+/*
+ * Loads path. Returns 0 (a truncated file loads, with p->truncated set), or
+ * -1 with a one-line reason in err ("not a perfjava profile", "damaged at
+ * offset N: ...", "unsupported version N").
+ */
+int pj_profile_load(const char *path, struct pj_profile **out, char *err,
+		    size_t errlen);
+void pj_profile_free(struct pj_profile *p);
+const char *pj_profile_meta(const struct pj_profile *p, const char *key);
+uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
+			 uint64_t def);
+/* Name of thread tid ("" when unknown). */
+const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t tid);
+static inline const char *pj_str(const struct pj_profile *p, uint32_t id)
+{
+	return id < p->nstrings ? p->strings[id] : "";
+}
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbolizing the user addresses of one process: its mappings plus a cache of
+ * ELF symbol tables (shared by path between processes). Addresses outside
+ * every known mapping make it re-read /proc/PID/maps (new dlopen, JIT code),
+ * at most once per distinct miss interval.
+ */
+#ifndef PJ_USER_USYM_H
+#define PJ_USER_USYM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct usym;
+
+struct usym_result {
+	const char *name; /* function, or "[unknown]" */
+	const char *module; /* mapping path, "[anon]" for anonymous memory */
+	uint64_t offset; /* from the function's start, or from the map */
+	int known; /* 1 when a symbol named it */
+};
+
+struct usym *usym_new(pid_t pid);
+void usym_free(struct usym *u);
+/* Fills res (strings live as long as u). Never fails: unknown addresses give
+ * "[unknown]" with their mapping. */
+void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res);
+/* Re-reads the maps now (e.g. after PERF_RECORD_MMAP2). */
+void usym_refresh(struct usym *u);
+
+#endif

@@ -18,9 +18,10 @@ PKGS       := libperf libelf libdw libtraceevent
 
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers -D_GNU_SOURCE -Iinclude -Iuser
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --static --libs libperf 2>/dev/null) \
-	$(shell pkg-config --libs libelf libdw libtraceevent 2>/dev/null)
+PKGCONF    = PKG_CONFIG_PATH="$(PKG_CONFIG_PATH)" pkg-config
+PKG_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell $(PKGCONF) --static --libs libperf 2>/dev/null) \
+	$(shell $(PKGCONF) --libs libelf libdw libtraceevent 2>/dev/null)
 CFLAGS  += $(CFLAGS_BASE)
 LDLIBS  += -lstdc++ -lz -lpthread -lm
 

@@ -8,6 +8,7 @@
 #ifndef PJ_USER_ELF_SYMBOLS_H
 #define PJ_USER_ELF_SYMBOLS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct elf_symtab;
@@ -18,6 +19,9 @@ struct elf_symtab;
  * read or is not ELF.
  */
 struct elf_symtab *elf_symtab_load(const char *root, const char *path);
+/* The same from an ELF image in memory (the [vdso] read from the target);
+ * no debug file is looked for. The image is copied. */
+struct elf_symtab *elf_symtab_load_image(const void *image, size_t size);
 void elf_symtab_free(struct elf_symtab *t);
 /*
  * Converts a file offset (from a mapping: addr - map.start + map.pgoff) to

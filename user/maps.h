@@ -13,6 +13,7 @@ struct pj_map {
 	uint64_t inode;
 	unsigned int dev_major, dev_minor;
 	bool exec;
+	bool deleted; /* the file was removed: path had " (deleted)" */
 	char *path; /* "" for anonymous memory, "[heap]", "[vdso]", ... */
 };
 

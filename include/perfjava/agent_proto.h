@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reader-agent wire protocol, version 1.
+ *
+ * Transport: one SOCK_STREAM Unix socket per attach. The reader listens (mode
+ * 0600, owned by the target's uid, inside the target's mount namespace) and
+ * passes the path, as the target sees it, in the agent options
+ * ("sock=/tmp/.perfjava-...,depth=2048"); the agent connects back from
+ * Agent_OnAttach. Both ends run on the same machine, so every integer is in
+ * host byte order.
+ *
+ * Every message is a struct pja_hdr followed by len bytes of payload.
+ * Strings are not NUL-terminated on the wire; their lengths come first.
+ * A receiver skips messages of unknown type (len says how far), so new types
+ * can be added without a version bump; changing a struct bumps PJA_VERSION.
+ *
+ * Sequence:
+ *   agent  -> reader  HELLO (first message; the reader checks the version)
+ *   agent  -> reader  THREAD*, CODE_LOAD* (replay of existing threads, code)
+ *   reader -> agent   WALK (batches of requests, sent as samples arrive)
+ *   agent  -> reader  METHOD (once per method, before the first WALK_RESULT
+ *                     naming it), WALK_RESULT (one per request, in order),
+ *                     CODE_LOAD/CODE_UNLOAD/THREAD/THREAD_END as they happen
+ *   reader -> agent   STOP, or just closes: the agent disables its events,
+ *                     stops signalling and its thread exits. The agent stays
+ *                     loaded; a later attach starts it again.
+ *
+ * Thread ids are the target's own (its pid namespace); the reader maps them.
+ * Times are CLOCK_MONOTONIC nanoseconds.
+ */
+#ifndef PJ_AGENT_PROTO_H
+#define PJ_AGENT_PROTO_H
+
+#include <stdint.h>
+
+#define PJA_VERSION 1
+#define PJA_MAGIC 0x414a4650u /* "PFJA" */
+/* Default and largest walk depth in frames (option depth=N). */
+#define PJA_DEFAULT_DEPTH 2048
+#define PJA_MAX_DEPTH 8192
+/* Upper bound of one message's payload; larger is a protocol error. */
+#define PJA_MAX_MSG (1u << 20)
+
+enum pja_type {
+	/* agent -> reader */
+	PJA_HELLO = 1,
+	PJA_METHOD = 2,
+	PJA_WALK_RESULT = 3,
+	PJA_CODE_LOAD = 4,
+	PJA_CODE_UNLOAD = 5,
+	PJA_THREAD = 6,
+	PJA_THREAD_END = 7,
+	/* reader -> agent */
+	PJA_WALK = 64,
+	PJA_STOP = 65,
+};
+
+struct pja_hdr {
+	uint32_t type; /* enum pja_type */
+	uint32_t len; /* payload bytes after this header */
+};
+
+struct pja_hello {
+	uint32_t magic; /* PJA_MAGIC */
+	uint32_t version; /* PJA_VERSION */
+	uint32_t pid; /* getpid() in the target's namespace */
+	uint32_t depth; /* max frames per walk in effect */
+	uint32_t flags; /* PJA_HELLO_* */
+	uint32_t jvmti_version;
+};
+#define PJA_HELLO_TESTFAULT 1u /* fault injection is on (tests only) */
+
+/*
+ * PJA_METHOD: struct pja_method, then class_len bytes of class name in Java
+ * form ("java.util.zip.Deflater"), name_len bytes of method name, sig_len bytes
+ * of JVM signature ("([BII)I"), file_len bytes of source file name (0 when
+ * unknown), then nlines struct pja_line sorted by start_bci.
+ */
+struct pja_method {
+	uint64_t id; /* the jmethodID, as a number */
+	uint32_t class_len, name_len, sig_len, file_len;
+	uint32_t nlines;
+	uint32_t flags; /* PJA_METHOD_* */
+};
+#define PJA_METHOD_NATIVE 1u /* declared native */
+
+struct pja_line {
+	uint32_t start_bci; /* this line starts at this bci */
+	uint32_t line;
+};
+
+/* PJA_WALK: n = len / sizeof(struct pja_walk_req) requests. */
+struct pja_walk_req {
+	uint64_t cookie; /* echoed back */
+	uint64_t sample_time; /* when the kernel took the sample */
+	uint32_t tid; /* target-namespace tid */
+	uint32_t pad;
+};
+
+enum pja_walk_status {
+	PJA_WALK_OK = 0,
+	PJA_WALK_NOT_JAVA = 1, /* no Java frames / not a Java thread */
+	PJA_WALK_NOT_WALKABLE = 2, /* AsyncGetCallTrace refused (GC, ...) */
+	PJA_WALK_TIMEOUT = 3, /* the thread did not answer in time */
+	PJA_WALK_FAULT = 4, /* a fault during the walk was caught */
+	PJA_WALK_GONE = 5, /* the thread does not exist */
+};
+
+/* PJA_WALK_RESULT: struct pja_walk_result, then nframes struct pja_frame,
+ * innermost first. */
+struct pja_walk_result {
+	uint64_t cookie;
+	uint64_t sample_time; /* as requested */
+	uint64_t walk_time; /* when the handler ran (0 if it did not) */
+	int32_t status; /* enum pja_walk_status */
+	int32_t asgct; /* AsyncGetCallTrace's num_frames when <= 0, else 0 */
+	uint32_t nframes;
+	uint32_t flags; /* PJA_WALK_TRUNCATED */
+};
+#define PJA_WALK_TRUNCATED 1u /* the stack was deeper than depth */
+
+struct pja_frame {
+	uint64_t method; /* jmethodID (a PJA_METHOD was sent for it) */
+	int32_t bci; /* bytecode index; < 0 when unknown / native */
+	uint8_t type; /* PJ_FRAME_JIT, _INLINED, _INTERPRETED, _JAVA_NATIVE */
+	uint8_t pad[3];
+};
+
+/*
+ * PJA_CODE_LOAD: struct pja_code, then name_len bytes of name: a compiled
+ * method is "java.util.zip.Deflater.deflate", a stub or the interpreter its
+ * JVM name ("Interpreter", "StubRoutines (1)", ...).
+ */
+struct pja_code {
+	uint64_t start;
+	uint64_t size;
+	uint64_t method; /* jmethodID for compiled methods, 0 for stubs */
+	uint8_t type; /* PJ_FRAME_JIT for compiled methods, PJ_FRAME_VM */
+	uint8_t pad[3];
+	uint32_t name_len;
+};
+
+/* PJA_CODE_UNLOAD */
+struct pja_code_unload {
+	uint64_t start;
+	uint64_t method;
+};
+
+/* PJA_THREAD: struct pja_thread, then name_len bytes. PJA_THREAD_END: the
+ * struct alone (name_len 0). */
+struct pja_thread {
+	uint32_t tid; /* target-namespace tid */
+	uint32_t name_len;
+};
+
+#endif

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `perfjava report`: parses options, loads the profile, selects samples and
+ * folds them into weighted unique stacks (struct report), then hands that to
+ * the chosen output format. See report.h for how to add formats and filters.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "stackfold.h"
+
+static const char usage[] =
+    "usage: perfjava report [-i FILE] [--format text|collapsed] "
+    "[-o OUT] [--threads] [--top N] [--lines] [--total] [--event NAME]";
+
+static const struct {
+	const char *name;
+	int (*write)(FILE *out, const struct report *r);
+} formats[] = {
+	{ "text", report_text },
+	{ "collapsed", report_collapsed },
+};
+
+enum {
+	OPT_FORMAT = 0x100,
+	OPT_THREADS,
+	OPT_TOP,
+	OPT_LINES,
+	OPT_TOTAL,
+	OPT_EVENT,
+};
+
+static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "lines", no_argument, NULL, OPT_LINES },
+	{ "total", no_argument, NULL, OPT_TOTAL },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Returns 0, 1 for --help, or -1 after printing what was wrong. */
+static int parse_opts(int argc, char **argv, struct report_opts *o)
+{
+	int c;
+
+	*o = (struct report_opts){ .input = "perfjava.data",
+				   .format = "text",
+				   .top = 20 };
+	optind = 0; /* main may have used getopt already */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:o:h", long_opts, NULL)) != -1) {
+		char *end;
+		unsigned long n;
+
+		switch (c) {
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FORMAT:
+			o->format = optarg;
+			break;
+		case OPT_THREADS:
+			o->threads = true;
+			break;
+		case OPT_LINES:
+			o->lines = true;
+			break;
+		case OPT_TOTAL:
+			o->total = true;
+			break;
+		case OPT_EVENT:
+			o->event = optarg;
+			break;
+		case OPT_TOP:
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || n > 1000000 ||
+			    optarg[0] == '-') {
+				fprintf(stderr,
+					"perfjava report: --top wants a number "
+					"of stacks, not '%s'\n%s\n",
+					optarg, usage);
+				return -1;
+			}
+			o->top = (unsigned int)n;
+			break;
+		case 'h':
+			printf("%s\n", usage);
+			return 1;
+		case ':':
+			fprintf(stderr,
+				"perfjava report: option '%s' needs a value\n"
+				"%s\n",
+				argv[optind - 1], usage);
+			return -1;
+		default:
+			fprintf(stderr,
+				"perfjava report: unknown option '%s'\n%s\n",
+				argv[optind - 1], usage);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr,
+			"perfjava report: unexpected argument '%s'\n%s\n",
+			argv[optind], usage);
+		return -1;
+	}
+	return 0;
+}
+
+/* The one place where samples are chosen; filters go here. */
+static bool report_sample_selected(const struct report *r,
+				   const struct pj_sample *s)
+{
+	if (r->event && s->event != r->event->index)
+		return false;
+	return true;
+}
+
+static const struct pj_event_desc *find_event(const struct pj_profile *p,
+					      const char *name)
+{
+	const struct pj_event_desc *best = NULL;
+
+	for (uint32_t i = 0; i < p->nevents; i++) {
+		const struct pj_event_desc *e = &p->events[i];
+
+		if (name ? !strcmp(e->name, name)
+			 : (!best || e->index < best->index))
+			best = e;
+		if (name && best)
+			break;
+	}
+	return best;
+}
+
+static int add_label(struct report *r, const char *text, uint32_t *id)
+{
+	char **l = realloc(r->labels, (r->nlabels + 1) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	r->labels = l;
+	l[r->nlabels] = strdup(text);
+	if (!l[r->nlabels])
+		return -1;
+	*id = r->p->nframes + r->nlabels++;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Thread root frames for --threads: labels for the sorted distinct tids. */
+static int thread_labels(struct report *r, const struct stackfold *f,
+			 uint32_t **tids, size_t *ntids, uint32_t *first)
+{
+	size_t n = 0;
+	uint32_t *t = malloc((f->n ? f->n : 1) * sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < f->n; i++)
+		t[i] = f->ents[i].tid;
+	qsort(t, f->n, sizeof(*t), cmp_u32);
+	for (size_t i = 0; i < f->n; i++)
+		if (!n || t[n - 1] != t[i])
+			t[n++] = t[i];
+	*tids = t;
+	*ntids = n;
+	*first = r->p->nframes + r->nlabels;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = pj_profile_thread_name(r->p, t[i]);
+		char buf[512];
+		uint32_t id;
+
+		if (*name)
+			snprintf(buf, sizeof(buf), "[%s tid=%u]", name, t[i]);
+		else
+			snprintf(buf, sizeof(buf), "[tid=%u]", t[i]);
+		if (add_label(r, buf, &id))
+			return -1;
+	}
+	return 0;
+}
+
+static int build(struct report *r)
+{
+	const struct pj_profile *p = r->p;
+	struct stackfold f;
+	uint32_t *tids = NULL, *pool, first_label = 0, empty_label = 0;
+	size_t ntids = 0, nframes = 0, at = 0;
+	int ret = -1;
+
+	stackfold_init(&f);
+	r->first_time = UINT64_MAX;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct pj_sample *s = &p->samples[i];
+
+		if (!report_sample_selected(r, s))
+			continue;
+		if (stackfold_add(&f, s->stack, r->o->threads ? s->tid : 0,
+				  s->period))
+			goto out;
+		r->total_weight += s->period;
+		r->total_samples++;
+		if (s->time < r->first_time)
+			r->first_time = s->time;
+		if (s->time > r->last_time)
+			r->last_time = s->time;
+	}
+	if (!r->total_samples)
+		r->first_time = 0;
+	if (!r->total_weight) {
+		/* No periods recorded: weigh every sample as one. */
+		r->unit = "samples";
+		r->total_weight = r->total_samples;
+		for (size_t i = 0; i < f.n; i++)
+			f.ents[i].weight = f.ents[i].samples;
+	}
+	if (r->o->threads && thread_labels(r, &f, &tids, &ntids, &first_label))
+		goto out;
+	if (add_label(r, "[no frames]", &empty_label))
+		goto out;
+	for (size_t i = 0; i < f.n; i++) {
+		uint32_t st = f.ents[i].stack;
+
+		nframes += p->stack_start[st + 1] - p->stack_start[st] + 2;
+	}
+	r->stacks = calloc(f.n ? f.n : 1, sizeof(*r->stacks));
+	pool = malloc((nframes ? nframes : 1) * sizeof(*pool));
+	if (!r->stacks || !pool) {
+		free(pool);
+		goto out;
+	}
+	r->nstacks = f.n;
+	r->frame_pool = pool;
+	for (size_t i = 0; i < f.n; i++) {
+		const struct fold_entry *e = &f.ents[i];
+		uint32_t lo = p->stack_start[e->stack];
+		uint32_t hi = p->stack_start[e->stack + 1];
+		struct report_stack *rs = &r->stacks[i];
+
+		rs->frames = pool + at;
+		if (r->o->threads) {
+			uint32_t *t = bsearch(&e->tid, tids, ntids,
+					      sizeof(*tids), cmp_u32);
+
+			pool[at++] = first_label + (uint32_t)(t - tids);
+		}
+		for (uint32_t j = hi; j > lo; j--) /* the file is leaf first */
+			pool[at++] = p->stack_frames[j - 1];
+		if (hi == lo)
+			pool[at++] = empty_label;
+		rs->nframes = (uint32_t)(pool + at - rs->frames);
+		rs->tid = e->tid;
+		rs->weight = e->weight;
+		rs->samples = e->samples;
+	}
+	ret = 0;
+out:
+	free(tids);
+	stackfold_free(&f);
+	return ret;
+}
+
+static void count_threads(struct report *r)
+{
+	const struct pj_profile *p = r->p;
+	uint32_t *t = malloc((p->nsamples ? p->nsamples : 1) * sizeof(*t));
+	size_t n = 0, k = 0;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (report_sample_selected(r, &p->samples[i]))
+			t[n++] = p->samples[i].tid;
+	qsort(t, n, sizeof(*t), cmp_u32);
+	for (size_t i = 0; i < n; i++)
+		if (!i || t[i] != t[i - 1])
+			k++;
+	r->nthreads = (uint32_t)k;
+	free(t);
+}
+
+static void free_report(struct report *r)
+{
+	for (uint32_t i = 0; i < r->nlabels; i++)
+		free(r->labels[i]);
+	free(r->labels);
+	free(r->stacks);
+	free(r->frame_pool);
+}
+
+static void warn_incomplete(const char *path, const struct pj_profile *p)
+{
+	if (p->truncated)
+		fprintf(stderr,
+			"perfjava: warning: %s is truncated (recording was "
+			"interrupted); reporting the %zu complete samples\n",
+			path, p->nsamples);
+	else if (!p->finished)
+		fprintf(stderr,
+			"perfjava: warning: %s has no end marker (recording "
+			"still running or killed); reporting the %zu complete "
+			"samples\n",
+			path, p->nsamples);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct report r = { 0 };
+	struct pj_profile *p;
+	int (*write)(FILE *, const struct report *) = NULL;
+	char err[512];
+	FILE *out = stdout;
+	int ret = 1, rc;
+
+	rc = parse_opts(argc, argv, &o);
+	if (rc)
+		return rc > 0 ? 0 : 2;
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(o.format, formats[i].name))
+			write = formats[i].write;
+	if (!write) {
+		fprintf(stderr,
+			"perfjava report: unknown format '%s' (text, "
+			"collapsed)\n%s\n",
+			o.format, usage);
+		return 2;
+	}
+	if (pj_profile_load(o.input, &p, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: cannot read %s: %s\n", o.input, err);
+		return 1;
+	}
+	warn_incomplete(o.input, p);
+	r.p = p;
+	r.o = &o;
+	r.event = find_event(p, o.event);
+	if (o.event && !r.event) {
+		fprintf(stderr,
+			"perfjava: %s has no samples of event %s; see the "
+			"events in `perfjava report -i %s`\n",
+			o.input, o.event, o.input);
+		goto out;
+	}
+	r.unit = r.event && *r.event->unit ? r.event->unit : "events";
+	count_threads(&r);
+	if (build(&r)) {
+		fprintf(stderr,
+			"perfjava: out of memory building the report\n");
+		goto out;
+	}
+	if (o.output && !(out = fopen(o.output, "w"))) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n", o.output,
+			strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	rc = write(out, &r);
+	if (fflush(out) || ferror(out) || rc) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n",
+			o.output ? o.output : "the report",
+			errno ? strerror(errno) : "write error");
+	} else {
+		ret = 0;
+	}
+	if (out != stdout && fclose(out) && !ret) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n", o.output,
+			strerror(errno));
+		ret = 1;
+	}
+out:
+	free_report(&r);
+	pj_profile_free(p);
+	return ret;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Folding samples into weighted unique stacks: a hash map from (stack id,
+ * tid) to the sum of weights and the number of samples, which keeps its
+ * entries in order of first appearance.
+ */
+#ifndef PJ_USER_STACKFOLD_H
+#define PJ_USER_STACKFOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fold_entry {
+	uint32_t stack, tid;
+	uint64_t weight, samples;
+};
+
+struct stackfold {
+	struct fold_entry *ents;
+	size_t n, cap;
+	uint32_t *slots; /* index + 1, 0 = empty */
+	size_t mask;
+};
+
+void stackfold_init(struct stackfold *f);
+/* Adds one sample; -1 when out of memory. */
+int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
+		  uint64_t weight);
+void stackfold_free(struct stackfold *f);
+
+#endif

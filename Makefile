@@ -7,6 +7,7 @@
 #   make demo       profile a bundled program and write a report
 #   make format     clang-format the tree
 
+VERSION   := 0.1.0
 BUILD     ?= build
 CC        ?= gcc
 DEPS_PREFIX ?= $(CURDIR)/build/deps
@@ -17,7 +18,8 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 PKGS       := libperf libelf libdw libtraceevent
 
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-	-Wno-missing-field-initializers -D_GNU_SOURCE -Iinclude -Iuser
+	-Wno-missing-field-initializers -D_GNU_SOURCE -Iinclude -Iuser \
+	-DPERFJAVA_VERSION='"$(VERSION)"'
 PKGCONF    = PKG_CONFIG_PATH="$(PKG_CONFIG_PATH)" pkg-config
 PKG_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell $(PKGCONF) --static --libs libperf 2>/dev/null) \
@@ -67,7 +69,7 @@ $(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a $(HDRS) selftest
 # Test programs: frame pointers kept, so that -g fp gives whole stacks.
 $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -Wall -Wextra -o $@ $< -lpthread -lz
+	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra -o $@ $< -lpthread -lz
 
 $(BUILD)/agent/%.o: agent/%.c $(HDRS)
 	@mkdir -p $(dir $@)

@@ -78,9 +78,10 @@ static int parse_one(const char *spec, struct pj_event *ev, char *err,
 		if (!strcmp(named[i].name, base))
 			ne = &named[i];
 	if (!ne) {
-		snprintf(err, errlen,
-			 "unknown event '%s'; try cpu-clock, page-faults or context-switches",
-			 base);
+		snprintf(
+		    err, errlen,
+		    "unknown event '%s'; try cpu-clock, page-faults or context-switches",
+		    base);
 		return -1;
 	}
 	ev->attr.size = sizeof(ev->attr);
@@ -102,9 +103,10 @@ static int parse_one(const char *spec, struct pj_event *ev, char *err,
 			ev->attr.precise_ip++;
 			break;
 		default:
-			snprintf(err, errlen,
-				 "bad modifier '%c' in event '%s'; modifiers are u, k, p",
-				 *m, spec);
+			snprintf(
+			    err, errlen,
+			    "bad modifier '%c' in event '%s'; modifiers are u, k, p",
+			    *m, spec);
 			return -1;
 		}
 	}
@@ -159,29 +161,33 @@ static bool have_cpu_pmu(void)
 void events_open_error(const struct pj_event *ev, int e, char *buf, size_t len)
 {
 	if (ev->hardware && !have_cpu_pmu()) {
-		snprintf(buf, len,
-			 "cannot open %s: no hardware PMU on this machine (virtual machine?); try -e cpu-clock",
-			 ev->name);
+		snprintf(
+		    buf, len,
+		    "cannot open %s: no hardware PMU on this machine (virtual machine?); try -e cpu-clock",
+		    ev->name);
 		return;
 	}
 	switch (e) {
 	case EACCES:
 	case EPERM:
-		snprintf(buf, len,
-			 "cannot open %s: not permitted (kernel.perf_event_paranoid is %s); run as root, grant CAP_PERFMON, or set kernel.perf_event_paranoid=1",
-			 ev->name, "too high");
+		snprintf(
+		    buf, len,
+		    "cannot open %s: not permitted (kernel.perf_event_paranoid is %s); run as root, grant CAP_PERFMON, or set kernel.perf_event_paranoid=1",
+		    ev->name, "too high");
 		break;
 	case ENOENT:
 	case EOPNOTSUPP:
 	case EINVAL:
-		snprintf(buf, len,
-			 "cannot open %s: this machine cannot count it (%s); see perfjava list",
-			 ev->name, strerror(e));
+		snprintf(
+		    buf, len,
+		    "cannot open %s: this machine cannot count it (%s); see perfjava list",
+		    ev->name, strerror(e));
 		break;
 	case EMFILE:
-		snprintf(buf, len,
-			 "cannot open %s: too many open files; raise the limit with ulimit -n",
-			 ev->name);
+		snprintf(
+		    buf, len,
+		    "cannot open %s: too many open files; raise the limit with ulimit -n",
+		    ev->name);
 		break;
 	default:
 		snprintf(buf, len, "cannot open %s: %s", ev->name, strerror(e));

@@ -30,8 +30,7 @@ int events_parse(const char *list, struct pj_event **out, unsigned int *n,
  * One line explaining why opening ev failed with errno e, and what to do
  * ("no hardware PMU on this machine; try -e cpu-clock").
  */
-void events_open_error(const struct pj_event *ev, int e, char *buf,
-		       size_t len);
+void events_open_error(const struct pj_event *ev, int e, char *buf, size_t len);
 /* The default event: cycles where the PMU counts it, else cpu-clock. */
 const char *events_default(bool *fallback);
 

@@ -57,7 +57,8 @@ static int lowest_free_fd(void)
 }
 
 int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
-	      unsigned int n, const struct ring_opts *o, unsigned int *bad_event)
+	      unsigned int n, const struct ring_opts *o,
+	      unsigned int *bad_event)
 {
 	struct perf_thread_map *threads = NULL;
 	struct perf_cpu_map *cpus = NULL;
@@ -68,6 +69,8 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	memset(r, 0, sizeof(*r));
 	r->tid = tid;
 	r->fd = -1;
+	r->sample_type = o->sample_type;
+	r->branch_sample_type = o->branch_sample_type;
 	*bad_event = 0;
 	if (n > RING_MAX_EVENTS)
 		return -E2BIG;
@@ -110,8 +113,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	}
 	perf_evlist__set_maps(r->evlist, cpus, threads);
 	i = 0;
-	perf_evlist__for_each_evsel(r->evlist, evsel)
-	{
+	perf_evlist__for_each_evsel (r->evlist, evsel) {
 		int fd = lowest_free_fd();
 
 		err = perf_evsel__open(evsel, cpus, threads);

@@ -24,6 +24,8 @@ struct ring {
 	int fd; /* the first event's fd: poll it */
 	unsigned int nevents;
 	uint64_t ids[RING_MAX_EVENTS]; /* kernel event id of each event */
+	uint64_t sample_type, branch_sample_type;
+	bool exited; /* PERF_RECORD_EXIT seen, or the thread is gone */
 	struct perf_evlist *evlist;
 	struct perf_mmap *map;
 };
@@ -45,7 +47,8 @@ void ring_init(void);
  * -errno on failure with *bad_event the index that failed.
  */
 int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
-	      unsigned int n, const struct ring_opts *o, unsigned int *bad_event);
+	      unsigned int n, const struct ring_opts *o,
+	      unsigned int *bad_event);
 void ring_enable(struct ring *r);
 void ring_disable(struct ring *r);
 typedef void (*ring_record_cb)(void *ctx, struct ring *r,

@@ -92,11 +92,11 @@ int sample_parse(const struct perf_event_header *hdr, uint64_t sample_type,
 		s->nbranch = take64(&c);
 		if (branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 			take64(&c);
-		if (s->nbranch > (uint64_t)(c.end - c.p) /
-					 sizeof(struct perf_branch_entry))
+		if (s->nbranch >
+		    (uint64_t)(c.end - c.p) / sizeof(struct perf_branch_entry))
 			return -1;
-		s->branches = take(&c, s->nbranch *
-					       sizeof(struct perf_branch_entry));
+		s->branches =
+		    take(&c, s->nbranch * sizeof(struct perf_branch_entry));
 	}
 	return c.bad ? -1 : 0;
 }

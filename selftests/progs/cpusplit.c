@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A native workload with a known CPU split: each worker thread calls
+ * work_a, work_b and work_c in a 50:30:20 ratio of iterations and times every
+ * call with its own thread CPU clock. After `seconds` it prints the truth:
+ *   truth work_a <pct>
+ *   truth work_b <pct>
+ *   truth work_c <pct>
+ * Usage: cpusplit SECONDS [THREADS]
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static double seconds;
+static volatile unsigned long sink;
+static double spent[3];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Each function spins in its own loop, so that its samples are its own. */
+#define SPIN(n)                                                                \
+	do {                                                                   \
+		unsigned long x = sink;                                        \
+		for (unsigned long i = 0; i < (n); i++)                        \
+			x = x * 6364136223846793005UL + 1442695040888963407UL; \
+		sink = x;                                                      \
+	} while (0)
+
+__attribute__((noinline)) void work_a(void)
+{
+	SPIN(500000);
+}
+
+__attribute__((noinline)) void work_b(void)
+{
+	SPIN(300000);
+}
+
+__attribute__((noinline)) void work_c(void)
+{
+	SPIN(200000);
+}
+
+static void *worker(void *arg)
+{
+	void (*fn[3])(void) = { work_a, work_b, work_c };
+	double mine[3] = { 0 }, end = wall() + seconds;
+
+	while (wall() < end) {
+		for (int i = 0; i < 3; i++) {
+			double t0 = thread_cpu();
+
+			fn[i]();
+			mine[i] += thread_cpu() - t0;
+		}
+	}
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < 3; i++)
+		spent[i] += mine[i];
+	pthread_mutex_unlock(&lock);
+	return arg;
+}
+
+int main(int argc, char **argv)
+{
+	int nthreads = argc > 2 ? atoi(argv[2]) : 1;
+	pthread_t t[64];
+	double total;
+
+	seconds = argc > 1 ? atof(argv[1]) : 5;
+	if (nthreads < 1 || nthreads > 64)
+		nthreads = 1;
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (int i = 1; i < nthreads; i++)
+		pthread_create(&t[i], NULL, worker, NULL);
+	worker(NULL);
+	for (int i = 1; i < nthreads; i++)
+		pthread_join(t[i], NULL);
+	total = spent[0] + spent[1] + spent[2];
+	printf("truth work_a %.2f\ntruth work_b %.2f\ntruth work_c %.2f\n",
+	       100 * spent[0] / total, 100 * spent[1] / total,
+	       100 * spent[2] / total);
+	return 0;
+}

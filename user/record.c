@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `perfjava record`: check the target, open the output, open one event set per
+ * thread, attach the agent to a JVM, then drain the rings in one poll loop
+ * until -d, Ctrl-C, SIGTERM or the target's exit; write the trailer and print
+ * a summary.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "maps.h"
+#include "record.h"
+
+#define TICK_NS 100000000ULL /* progress, flush, expiry */
+#define RESCAN_NS 500000000ULL
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "usage: perfjava record -p PID [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
+	    "                       [-g fp] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
+	    "  -p PID      process to profile (all its threads, and threads it starts)\n"
+	    "  -e EVENT    event to sample (default cpu-clock; see perfjava list)\n"
+	    "  -F HZ       samples per second per thread\n"
+	    "  -c PERIOD   one sample every PERIOD events (ns for cpu-clock)\n"
+	    "              default: cpu-clock and task-clock every 10 ms, others at 100 Hz\n"
+	    "  -g fp       call graph: frame pointers (the default)\n"
+	    "  -d SECONDS  stop after this long (default: Ctrl-C, SIGTERM or target exit)\n"
+	    "  -o FILE     output (default perfjava.data)\n"
+	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
+	    "  --no-java   do not attach the agent to a JVM (native frames only)\n"
+	    "  -q          no progress line or summary\n");
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+}
+
+static int parse_args(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option lo[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "no-java", no_argument, NULL, 'J' },
+		{ "agent", required_argument, NULL, 'A' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t v;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = "perfjava.data";
+	o->callgraph = "fp";
+	o->pages = 16;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:e:F:c:g:d:o:m:qh", lo, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'p':
+			if (parse_u64(optarg, &v) || !v || v > 0x7fffffff) {
+				fprintf(stderr, "perfjava: bad pid '%s'\n",
+					optarg);
+				return -1;
+			}
+			o->pid = (pid_t)v;
+			break;
+		case 'e':
+			o->events = optarg;
+			break;
+		case 'F':
+			if (parse_u64(optarg, &o->freq) || !o->freq) {
+				fprintf(stderr,
+					"perfjava: bad frequency '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'c':
+			if (parse_u64(optarg, &o->period) || !o->period) {
+				fprintf(stderr, "perfjava: bad period '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'g':
+			o->callgraph = optarg;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0)) {
+				fprintf(stderr, "perfjava: bad duration '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'm':
+			if (parse_u64(optarg, &v) || !v || (v & (v - 1)) ||
+			    v > 4096) {
+				fprintf(
+				    stderr,
+				    "perfjava: -m takes a power of two up to 4096, not '%s'\n",
+				    optarg);
+				return -1;
+			}
+			o->pages = (unsigned int)v;
+			break;
+		case 'J':
+			o->no_java = true;
+			break;
+		case 'A':
+			o->agent_path = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perfjava: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return -1;
+	}
+	if (!o->pid) {
+		fprintf(stderr, "perfjava: record needs -p PID\n");
+		usage(stderr);
+		return -1;
+	}
+	if (o->freq && o->period) {
+		fprintf(stderr, "perfjava: give -F or -c, not both\n");
+		return -1;
+	}
+	if (strcmp(o->callgraph, "fp")) {
+		fprintf(
+		    stderr,
+		    "perfjava: call graph '%s' is not supported; use -g fp\n",
+		    o->callgraph);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	buf[0] = 0;
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == 0))
+		buf[--n] = 0;
+	return 0;
+}
+
+/* Checks the target before anything is changed in it. */
+static int check_target(struct recorder *rec)
+{
+	pid_t pid = rec->o.pid;
+	struct pj_maps maps;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	if (access(path, F_OK)) {
+		fprintf(stderr, "perfjava: no process with pid %d\n", pid);
+		return -1;
+	}
+	if (maps_load(pid, &maps)) {
+		if (errno == ENOENT || errno == ESRCH)
+			fprintf(stderr, "perfjava: no process with pid %d\n",
+				pid);
+		else
+			fprintf(
+			    stderr,
+			    "perfjava: not permitted to read process %d (%s); run as its user or as root\n",
+			    pid, strerror(errno));
+		return -1;
+	}
+	for (unsigned int i = 0; i < maps.n; i++) {
+		const char *s = strrchr(maps.v[i].path, '/');
+
+		if (s && !strcmp(s, "/libjvm.so"))
+			rec->java = true;
+	}
+	maps_free(&maps);
+	return 0;
+}
+
+static int setup_events(struct recorder *rec)
+{
+	char err[256];
+	bool fallback = false;
+	const char *spec = rec->o.events;
+
+	if (!spec) {
+		spec = events_default(&fallback);
+		if (fallback && !rec->o.quiet)
+			fprintf(
+			    stderr,
+			    "perfjava: no hardware PMU (cycles); sampling cpu-clock instead\n");
+	}
+	if (events_parse(spec, &rec->evs, &rec->nevents, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		return -1;
+	}
+	if (rec->nevents > RING_MAX_EVENTS) {
+		fprintf(stderr, "perfjava: at most %d events at once\n",
+			RING_MAX_EVENTS);
+		return -1;
+	}
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		struct pj_event *ev = &rec->evs[i];
+		bool clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
+			     (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+			      ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
+		uint64_t period = ev->period ? ev->period : rec->o.period;
+
+		if (!freq && !period) {
+			if (clock)
+				period = RECORD_DEFAULT_PERIOD_NS;
+			else if (ev->attr.type == PERF_TYPE_SOFTWARE ||
+				 ev->tracepoint)
+				period = 1;
+			else
+				freq = RECORD_DEFAULT_FREQ;
+		}
+		ev->attr.freq = freq ? 1 : 0;
+		ev->attr.sample_freq = freq ? freq : period;
+		ev->freq = freq;
+		ev->period = freq ? 0 : period;
+	}
+	return 0;
+}
+
+static void write_header_meta(struct recorder *rec)
+{
+	char buf[4096];
+	struct utsname u;
+
+	snprintf(buf, sizeof(buf), "%d", rec->o.pid);
+	pj_writer_meta(rec->w, "pid", buf);
+	snprintf(buf, sizeof(buf), "/proc/%d/comm", rec->o.pid);
+	read_file(buf, buf, sizeof(buf));
+	pj_writer_meta(rec->w, "comm", buf);
+	snprintf(buf, sizeof(buf), "/proc/%d/cmdline", rec->o.pid);
+	{
+		char cmd[4096];
+		FILE *f = fopen(buf, "re");
+		size_t n = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!cmd[i])
+				cmd[i] = ' ';
+		cmd[n] = 0;
+		pj_writer_meta(rec->w, "cmdline", cmd);
+	}
+	if (!uname(&u)) {
+		pj_writer_meta(rec->w, "hostname", u.nodename);
+		pj_writer_meta(rec->w, "kernel", u.release);
+	}
+	pj_writer_meta(rec->w, "perfjava", PERFJAVA_VERSION);
+	pj_writer_meta(rec->w, "callgraph", rec->o.callgraph);
+	pj_writer_meta(rec->w, "java", rec->java ? "yes" : "no");
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
+	pj_writer_meta(rec->w, "start_ns", buf);
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+		struct pj_event_desc d = {
+			.index = i,
+			.name = ev->name,
+			.unit = ev->unit,
+			.type = ev->attr.type,
+			.config = ev->attr.config,
+			.period = ev->period,
+			.freq = ev->freq,
+		};
+
+		pj_writer_event(rec->w, &d);
+	}
+	if (rec->nevents)
+		pj_writer_meta(rec->w, "event", rec->evs[0].name);
+}
+
+static int open_threads(struct recorder *rec)
+{
+	struct threads *t = &rec->th;
+	unsigned int bad = 0;
+	char msg[512];
+	int err;
+
+	t->pid = rec->o.pid;
+	t->evs = rec->evs;
+	t->nevents = rec->nevents;
+	t->opts.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			      PERF_SAMPLE_CALLCHAIN;
+	t->opts.pages = rec->o.pages;
+	t->opts.max_stack = 127;
+	t->opts.track = true;
+	/* A JVM's samples wait for a walk: wake the reader for each one. */
+	t->opts.wakeup_events = rec->java && !rec->o.no_java ? 1 : 0;
+	err = threads_scan(t, &bad);
+	if (err == -EACCES || err == -EPERM) {
+		char p[16] = "?";
+
+		read_file("/proc/sys/kernel/perf_event_paranoid", p, sizeof(p));
+		t->opts.exclude_kernel = true;
+		err = threads_scan(t, &bad);
+		if (err >= 0 && !rec->o.quiet)
+			fprintf(
+			    stderr,
+			    "perfjava: kernel frames not recorded: kernel.perf_event_paranoid=%s forbids them for this user (run as root, grant CAP_PERFMON, or set it to 1)\n",
+			    p);
+	}
+	if (err == -ESRCH || (err >= 0 && t->n == 0)) {
+		fprintf(
+		    stderr,
+		    "perfjava: process %d exited before it could be profiled\n",
+		    rec->o.pid);
+		return -1;
+	}
+	if (err < 0) {
+		if (err == -EMFILE || err == -ENFILE)
+			snprintf(
+			    msg, sizeof(msg),
+			    "cannot open events for all threads: too many open files; raise the limit with ulimit -n");
+		else if (err == -ENOMEM || err == -EPERM)
+			snprintf(
+			    msg, sizeof(msg),
+			    "cannot map the ring buffers (%s); try a smaller -m or raise kernel.perf_event_mlock_kb",
+			    strerror(-err));
+		else
+			events_open_error(
+			    &rec->evs[bad < rec->nevents ? bad : 0], -err, msg,
+			    sizeof(msg));
+		fprintf(stderr, "perfjava: %s\n", msg);
+		return -1;
+	}
+	for (unsigned int i = 0; i < t->n; i++) {
+		char comm[64];
+
+		thread_comm(rec->o.pid, t->v[i]->tid, comm, sizeof(comm));
+		pj_writer_thread(rec->w, t->v[i]->tid, rec->o.pid, comm);
+	}
+	return 0;
+}
+
+static void start_agent(struct recorder *rec)
+{
+	char err[512];
+	const char *path = rec->o.agent_path ? rec->o.agent_path
+					     : agent_default_path();
+
+	if (!rec->java || rec->o.no_java)
+		return;
+	if (agent_start(rec->o.pid, path, &rec->agent, err, sizeof(err))) {
+		rec->agent = NULL;
+		fprintf(
+		    stderr,
+		    "perfjava: java frames unavailable: %s; recording native frames only\n",
+		    err);
+		pj_writer_meta(rec->w, "java_error", err);
+	}
+}
+
+static void progress(struct recorder *rec, uint64_t now)
+{
+	fprintf(stderr,
+		"\rperfjava: %6.1fs  %llu samples  %u threads  %llu lost   ",
+		(now - rec->start_ns) / 1e9,
+		(unsigned long long)rec->st.samples, rec->th.n,
+		(unsigned long long)rec->st.lost);
+}
+
+static void drain_all(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->th.n; i++)
+		ring_drain(rec->th.v[i], record_on_record, rec);
+}
+
+/* Closes the rings of threads that have exited, after draining them. */
+static void reap_threads(struct recorder *rec, bool check_proc)
+{
+	char path[64];
+
+	for (unsigned int i = 0; i < rec->th.n;) {
+		struct ring *r = rec->th.v[i];
+
+		if (check_proc && !r->exited) {
+			snprintf(path, sizeof(path), "/proc/%d/task/%d",
+				 rec->o.pid, r->tid);
+			r->exited = access(path, F_OK) != 0;
+		}
+		if (r->exited) {
+			ring_drain(r, record_on_record, rec);
+			threads_remove(&rec->th, r);
+			continue;
+		}
+		i++;
+	}
+}
+
+static int flush_output(struct recorder *rec)
+{
+	if (rec->write_failed || !pj_writer_flush(rec->w))
+		return 0;
+	rec->write_failed = true;
+	fprintf(stderr, "\nperfjava: cannot write %s: %s; stopping\n",
+		rec->o.output, pj_writer_error(rec->w));
+	rec->stop = true;
+	rec->stop_reason = "write error";
+	return -1;
+}
+
+static int run_loop(struct recorder *rec, int sigfd)
+{
+	struct pollfd *pfd = NULL;
+	struct ring **pring = NULL;
+	unsigned int npfd = 0, cap = 0;
+	uint64_t end = rec->o.duration > 0
+			   ? rec->start_ns + (uint64_t)(rec->o.duration * 1e9)
+			   : UINT64_MAX;
+	uint64_t next_tick = rec->start_ns + TICK_NS,
+		 next_scan = rec->start_ns + RESCAN_NS;
+	bool tty = isatty(2) && !rec->o.quiet;
+	int afd = rec->agent ? agent_fd(rec->agent) : -1;
+
+	rec->th.changed = true;
+	while (!rec->stop) {
+		uint64_t now = now_ns();
+		int timeout, n;
+
+		if (rec->th.changed) {
+			cap = rec->th.n + 2;
+			pfd = realloc(pfd, cap * sizeof(*pfd));
+			pring = realloc(pring, cap * sizeof(*pring));
+			if (!pfd || !pring)
+				return -1;
+			npfd = 0;
+			pfd[npfd].fd = sigfd;
+			pfd[npfd].events = POLLIN;
+			pring[npfd++] = NULL;
+			if (afd >= 0) {
+				pfd[npfd].fd = afd;
+				pfd[npfd].events = POLLIN;
+				pring[npfd++] = NULL;
+			}
+			for (unsigned int i = 0; i < rec->th.n; i++) {
+				pfd[npfd].fd = rec->th.v[i]->fd;
+				pfd[npfd].events = POLLIN;
+				pring[npfd++] = rec->th.v[i];
+			}
+			rec->th.changed = false;
+		}
+		timeout =
+		    (int)((next_tick > now ? next_tick - now : 0) / 1000000);
+		n = poll(pfd, npfd, timeout + 1);
+		if (n < 0 && errno != EINTR)
+			return -1;
+		for (unsigned int i = 0; n > 0 && i < npfd; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == sigfd) {
+				struct signalfd_siginfo si;
+
+				if (read(sigfd, &si, sizeof(si)) > 0) {
+					rec->stop = true;
+					rec->stop_reason =
+					    strsignal((int)si.ssi_signo);
+				}
+			} else if (pfd[i].fd == afd) {
+				if (agent_process(rec->agent, record_walk_done,
+						  rec)) {
+					fprintf(
+					    stderr,
+					    "%sperfjava: the agent disconnected; recording native frames only\n",
+					    tty ? "\n" : "");
+					agent_stop(rec->agent);
+					rec->agent = NULL;
+					afd = -1;
+					rec->th.changed = true;
+				}
+			} else {
+				ring_drain(pring[i], record_on_record, rec);
+				if (pfd[i].revents & (POLLHUP | POLLERR))
+					pring[i]->exited = true;
+			}
+		}
+		if (rec->agent)
+			agent_flush(rec->agent);
+		now = now_ns();
+		if (now >= next_tick) {
+			next_tick = now + TICK_NS;
+			record_expire_walks(rec, now, false);
+			reap_threads(rec, now >= next_scan);
+			if (now >= next_scan) {
+				unsigned int bad;
+
+				next_scan = now + RESCAN_NS;
+				threads_scan(&rec->th, &bad);
+			}
+			if (tty)
+				progress(rec, now);
+			flush_output(rec);
+		} else if (pj_writer_pending(rec->w) > (4u << 20)) {
+			flush_output(rec);
+		}
+		if (rec->th.n == 0) {
+			rec->stop = true;
+			rec->stop_reason = "target exited";
+		}
+		if (now >= end) {
+			rec->stop = true;
+			rec->stop_reason = "duration reached";
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\n");
+	free(pfd);
+	free(pring);
+	return 0;
+}
+
+/* Lets walks still in flight come back, for at most a quarter second. */
+static void finish_walks(struct recorder *rec)
+{
+	uint64_t end = now_ns() + 250000000ULL;
+
+	while (rec->agent && rec->npending && now_ns() < end) {
+		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
+
+		agent_flush(rec->agent);
+		if (poll(&p, 1, 10) > 0 &&
+		    agent_process(rec->agent, record_walk_done, rec))
+			break;
+	}
+	record_expire_walks(rec, 0, true);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void write_stats(struct recorder *rec)
+{
+	struct record_stats *st = &rec->st;
+	static const char *const walk_keys[] = {
+		"walk_ok",	"walk_not_java", "walk_not_walkable",
+		"walk_timeout", "walk_fault",	 "walk_gone",
+		"walk_lost",
+	};
+
+	pj_writer_stat(rec->w, "samples", st->samples);
+	pj_writer_stat(rec->w, "lost", st->lost);
+	pj_writer_stat(rec->w, "bad_records", st->bad_records);
+	pj_writer_stat(rec->w, "threads", rec->th.opened);
+	pj_writer_stat(rec->w, "start_ns", rec->start_ns);
+	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
+	if (!rec->java || rec->o.no_java)
+		return;
+	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
+		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
+	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
+	if (st->nlat) {
+		qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
+		pj_writer_stat(rec->w, "walk_p50_ns", st->lat[st->nlat / 2]);
+		pj_writer_stat(rec->w, "walk_p99_ns",
+			       st->lat[st->nlat * 99 / 100]);
+		pj_writer_stat(rec->w, "walk_max_ns", st->lat[st->nlat - 1]);
+	}
+}
+
+static void summary(struct recorder *rec, uint64_t bytes)
+{
+	struct record_stats *st = &rec->st;
+	double secs = (rec->end_ns - rec->start_ns) / 1e9;
+	uint64_t unavailable = 0;
+
+	if (rec->o.quiet)
+		return;
+	fprintf(
+	    stderr,
+	    "perfjava: %llu samples of %s in %.1f s from %u threads, %llu lost (%s)\n",
+	    (unsigned long long)st->samples,
+	    rec->nevents ? rec->evs[0].name : "?", secs, rec->th.opened,
+	    (unsigned long long)st->lost, rec->stop_reason);
+	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",
+		rec->o.output, (unsigned long long)bytes,
+		st->samples ? (double)bytes / st->samples : 0.0);
+	if (rec->sym.kernel_hidden)
+		fprintf(
+		    stderr,
+		    "perfjava: kernel frames unnamed: /proc/kallsyms hides addresses (kernel.kptr_restrict); load perfjava_ksym or run with CAP_SYSLOG\n");
+	if (!rec->java || rec->o.no_java)
+		return;
+	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
+	     i++)
+		unavailable += st->walks[i];
+	fprintf(
+	    stderr,
+	    "perfjava: java: %llu stacks walked, %llu not java threads, %llu unavailable",
+	    (unsigned long long)st->walks[AGENT_WALK_OK],
+	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
+	    (unsigned long long)unavailable);
+	if (st->nlat)
+		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
+			st->lat[st->nlat / 2] / 1e3,
+			st->lat[st->nlat * 99 / 100] / 1e3);
+	fprintf(stderr, "\n");
+}
+
+static void recorder_free(struct recorder *rec)
+{
+	if (rec->agent)
+		agent_stop(rec->agent);
+	threads_free(&rec->th);
+	symbolizer_free(&rec->sym);
+	free(rec->evs);
+	free(rec->st.lat);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder *rec = calloc(1, sizeof(*rec));
+	char err[512];
+	sigset_t mask;
+	int sigfd, ret = 1;
+	uint64_t bytes;
+
+	if (!rec)
+		return 1;
+	if (parse_args(argc, argv, &rec->o)) {
+		free(rec);
+		return 2;
+	}
+	if (check_target(rec) || setup_events(rec))
+		goto out;
+	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
+	if (!rec->w) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n",
+			rec->o.output, err);
+		goto out;
+	}
+	ring_init();
+	rec->start_ns = now_ns();
+	if (symbolizer_init(&rec->sym, rec->w, rec->o.pid)) {
+		fprintf(stderr,
+			"perfjava: cannot read the symbols of process %d\n",
+			rec->o.pid);
+		goto fail_output;
+	}
+	write_header_meta(rec);
+	if (open_threads(rec))
+		goto fail_output;
+	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+
+	start_agent(rec);
+	rec->start_ns = now_ns();
+	threads_enable(&rec->th);
+	if (!rec->o.quiet)
+		fprintf(
+		    stderr,
+		    "perfjava: recording %d (%u threads%s) into %s; Ctrl-C to stop\n",
+		    rec->o.pid, rec->th.n, rec->agent ? ", java frames on" : "",
+		    rec->o.output);
+	run_loop(rec, sigfd);
+	threads_disable(&rec->th);
+	drain_all(rec);
+	finish_walks(rec);
+	rec->end_ns = now_ns();
+	if (rec->agent) {
+		agent_stop(rec->agent);
+		rec->agent = NULL;
+	}
+	close(sigfd);
+	write_stats(rec);
+	bytes = pj_writer_bytes(rec->w) + pj_writer_pending(rec->w);
+	if (rec->write_failed) {
+		pj_writer_abort(rec->w);
+		rec->w = NULL;
+		goto out;
+	}
+	if (pj_writer_close(rec->w)) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n",
+			rec->o.output, pj_writer_error(rec->w));
+		rec->w = NULL;
+		goto out;
+	}
+	rec->w = NULL;
+	summary(rec, bytes);
+	ret = 0;
+	goto out;
+fail_output:
+	pj_writer_abort(rec->w);
+	rec->w = NULL;
+	unlink(rec->o.output);
+out:
+	if (rec->w)
+		pj_writer_abort(rec->w);
+	recorder_free(rec);
+	free(rec);
+	return ret;
+}

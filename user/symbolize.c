@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Record-time naming of addresses; see symbolize.h. */
+#include <string.h>
+
+#include "kallsyms.h"
+#include "profile.h"
+#include "symbolize.h"
+#include "usym.h"
+
+int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid)
+{
+	memset(s, 0, sizeof(*s));
+	s->w = w;
+	s->ksym_fd = -1;
+	s->ksyms = ksyms_load("/proc/kallsyms");
+	s->kernel_hidden = !s->ksyms || ksyms_hidden(s->ksyms);
+	s->kernel_source = s->kernel_hidden ? "none" : "kallsyms";
+	s->usym = usym_new(pid);
+	return s->usym ? 0 : -1;
+}
+
+void symbolizer_free(struct symbolizer *s)
+{
+	if (s->ksyms)
+		ksyms_free(s->ksyms);
+	if (s->usym)
+		usym_free(s->usym);
+	u64map_free(&s->kcache);
+	u64map_free(&s->ucache);
+}
+
+uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip)
+{
+	const char *name = NULL, *module = "";
+	uint64_t off;
+	uint32_t id;
+
+	if (u64map_get(&s->kcache, ip, &id))
+		return id;
+	if (!s->kernel_hidden)
+		name = ksyms_lookup(s->ksyms, ip, &module, &off);
+	if (!name) {
+		if (!s->kernel_unnamed)
+			s->kernel_unnamed =
+			    pj_writer_frame(s->w, PJ_FRAME_KERNEL, "[kernel]",
+					    "", NULL, 0) +
+			    1;
+		id = s->kernel_unnamed - 1;
+	} else {
+		id = pj_writer_frame(s->w, PJ_FRAME_KERNEL, name, module, NULL,
+				     0);
+	}
+	u64map_put(&s->kcache, ip, id);
+	return id;
+}
+
+/* The cache keeps "no symbol named it" in the top bit of the frame id. */
+#define UNKNOWN_BIT 0x80000000u
+
+uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
+			bool *known)
+{
+	struct usym_result r;
+	uint64_t key = leaf ? ip : ip - 1;
+	uint32_t id;
+
+	if (!key)
+		key = 1;
+	if (!u64map_get(&s->ucache, key, &id)) {
+		usym_resolve(s->usym, key, &r);
+		id = pj_writer_frame(
+		    s->w, r.known ? PJ_FRAME_NATIVE : PJ_FRAME_UNKNOWN, r.name,
+		    r.module ? r.module : "", NULL, 0);
+		if (!r.known)
+			id |= UNKNOWN_BIT;
+		u64map_put(&s->ucache, key, id);
+	}
+	if (known)
+		*known = !(id & UNKNOWN_BIT);
+	return id & ~UNKNOWN_BIT;
+}

@@ -19,6 +19,7 @@
 #include "maps.h"
 #include "record.h"
 
+#define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
 
@@ -319,6 +320,15 @@ static void write_header_meta(struct recorder *rec)
 		pj_writer_meta(rec->w, "event", rec->evs[0].name);
 }
 
+static void thread_opened(void *ctx, struct ring *r)
+{
+	struct recorder *rec = ctx;
+	char comm[64];
+
+	thread_comm(rec->o.pid, r->tid, comm, sizeof(comm));
+	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
+}
+
 static int open_threads(struct recorder *rec)
 {
 	struct threads *t = &rec->th;
@@ -336,6 +346,8 @@ static int open_threads(struct recorder *rec)
 	t->opts.pages = rec->o.pages;
 	t->opts.max_stack = 127;
 	t->opts.track = true;
+	t->on_open = thread_opened;
+	t->ctx = rec;
 	/* A JVM's samples wait for a walk: wake the reader for each one. */
 	t->opts.wakeup_events = rec->java && !rec->o.no_java ? 1 : 0;
 	err = threads_scan(t, &bad);
@@ -374,12 +386,6 @@ static int open_threads(struct recorder *rec)
 			    sizeof(msg));
 		fprintf(stderr, "perfjava: %s\n", msg);
 		return -1;
-	}
-	for (unsigned int i = 0; i < t->n; i++) {
-		char comm[64];
-
-		thread_comm(rec->o.pid, t->v[i]->tid, comm, sizeof(comm));
-		pj_writer_thread(rec->w, t->v[i]->tid, rec->o.pid, comm);
 	}
 	return 0;
 }
@@ -460,7 +466,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 			   ? rec->start_ns + (uint64_t)(rec->o.duration * 1e9)
 			   : UINT64_MAX;
 	uint64_t next_tick = rec->start_ns + TICK_NS,
-		 next_scan = rec->start_ns + RESCAN_NS;
+		 next_scan = rec->start_ns + RESCAN_NS,
+		 next_drain = rec->start_ns + DRAIN_NS;
 	bool tty = isatty(2) && !rec->o.quiet;
 	int afd = rec->agent ? agent_fd(rec->agent) : -1;
 
@@ -528,6 +535,10 @@ static int run_loop(struct recorder *rec, int sigfd)
 		if (rec->agent)
 			agent_flush(rec->agent);
 		now = now_ns();
+		if (now >= next_drain) {
+			next_drain = now + DRAIN_NS;
+			drain_all(rec);
+		}
 		if (now >= next_tick) {
 			next_tick = now + TICK_NS;
 			record_expire_walks(rec, now, false);

@@ -50,6 +50,8 @@ int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event)
 	u64map_put(&t->index, (uint64_t)tid, t->n);
 	t->changed = true;
 	t->opened++;
+	if (t->on_open)
+		t->on_open(t->ctx, r);
 	return 0;
 }
 

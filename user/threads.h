@@ -24,6 +24,9 @@ struct threads {
 	bool changed; /* the set of fds changed since the last poll setup */
 	unsigned int opened; /* threads ever opened */
 	bool enabled;
+	/* Called for every thread opened, e.g. to store its name. */
+	void (*on_open)(void *ctx, struct ring *r);
+	void *ctx;
 };
 
 /*

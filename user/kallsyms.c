@@ -212,7 +212,7 @@ struct ksyms *ksyms_load(const char *path)
 	}
 	free(text);
 	text = NULL;
-	k->hidden = all_zero;
+	k->hidden = all_zero && k->n;
 	qsort(k->v, k->n, sizeof(*k->v), cmp_ksym);
 	for (i = 0, o = 0; i < k->n; i++) {
 		if (o && k->v[o - 1].addr == k->v[i].addr)

@@ -9,7 +9,9 @@ _tap_n=0
 TMP=$(mktemp -d /tmp/pj-test.XXXXXX)
 _pj_cleanup() {
 	local p
-	for p in ${_pj_pids:-}; do kill -9 "$p" 2>/dev/null; done
+	for p in ${_pj_pids:-}; do
+		kill -9 "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
 	rm -rf "$TMP"
 }
 trap _pj_cleanup EXIT

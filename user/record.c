@@ -690,8 +690,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
 	if (!rec->w) {
-		fprintf(stderr, "perfjava: cannot write %s: %s\n",
-			rec->o.output, err);
+		fprintf(stderr, "perfjava: %s\n", err);
 		goto out;
 	}
 	ring_init();

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# End to end on native processes: perfjava record -p PID / perfjava report.
+. "$(dirname "$0")/../lib.sh"
+
+# start_prog OUT PROG ARGS...: starts a test program, waits for "ready PID"
+start_prog() {
+	local out=$1; shift
+	"$@" >"$out" 2>&1 &
+	PID=$!
+	track $PID
+	wait_for 10 grep -q '^ready' "$out"
+}
+
+# share FILE FUNC...: prints, for each FUNC, the % of samples whose stack
+# holds it among samples holding any of them (from collapsed output)
+share() {
+	local f=$1; shift
+	awk -v names="$*" '
+	BEGIN { n = split(names, fn, " ") }
+	{
+		cnt = $NF; $NF = ""; k = split($0, fr, ";")
+		for (i = 1; i <= n; i++)
+			for (j = 1; j <= k; j++) {
+				g = fr[j]; sub(/ +$/, "", g)
+				if (g == fn[i]) { c[i] += cnt; tot += cnt; break }
+			}
+	}
+	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
+}
+
+# --- attribution on a program with a known CPU split (1 thread: reaches main)
+start_prog "$TMP/cs.out" "$PROGS/cpusplit" 4 1
+"$PJ_BIN" record -q -p "$PID" -d 3 -o "$TMP/cs.data"
+check "record cpusplit exits 0" [ $? -eq 0 ]
+wait "$PID"
+"$PJ_BIN" report -i "$TMP/cs.data" --format collapsed >"$TMP/cs.folded"
+check "report collapsed exits 0" [ $? -eq 0 ]
+share "$TMP/cs.folded" work_a work_b work_c >"$TMP/cs.share"
+maxerr=0
+for f in work_a work_b work_c; do
+	truth=$(awk -v f=$f '$1 == "truth" && $2 == f { print $3 }' "$TMP/cs.out")
+	got=$(awk -v f=$f '$1 == f { print $2 }' "$TMP/cs.share")
+	err=$(awk -v a="$truth" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2f", d }')
+	echo "# $f truth $truth% measured $got% error $err pp"
+	maxerr=$(awk -v a="$maxerr" -v b="$err" 'BEGIN { print (b > a) ? b : a }')
+	check "$f attributed within 5 pp (truth $truth, got $got)" pct_within "$truth" "$got" 5
+done
+echo "# max attribution error $maxerr pp"
+total=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/cs.folded")
+main=$(awk '/(^|;)main(;| )/ { s += $NF } END { print s + 0 }' "$TMP/cs.folded")
+pct=$(awk -v a="$main" -v b="$total" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
+echo "# $main of $total samples reach main ($pct%)"
+check "at least 95% of stacks reach main ($pct%)" awk -v p="$pct" 'BEGIN { exit !(p >= 95) }'
+check "samples at the 10 ms default: about 300 in 3 s ($total)" \
+	awk -v n="$total" 'BEGIN { exit !(n >= 240 && n <= 310) }'
+bytes=$(stat -c %s "$TMP/cs.data")
+echo "# $bytes bytes for $total samples"
+
+"$PJ_BIN" report -i "$TMP/cs.data" >"$TMP/cs.txt"
+check "text report has async-profiler stack headers" \
+	grep -qE '^--- [0-9]+ ns \([0-9.]+%\), [0-9]+ samples?$' "$TMP/cs.txt"
+check "text report lists frames leaf first" grep -qE '^  \[ 0\] work_[abc]$' "$TMP/cs.txt"
+
+# --- a syscall-heavy process shows named kernel frames
+start_prog "$TMP/sc.out" "$PROGS/syscalls" 3
+"$PJ_BIN" record -q -p "$PID" -d 1.5 -o "$TMP/sc.data"
+"$PJ_BIN" report -i "$TMP/sc.data" --format collapsed >"$TMP/sc.folded"
+check "kernel write path named (ksys_write/vfs_write _[k])" \
+	grep -qE '(ksys_write|vfs_write|__x64_sys_write)_\[k\]' "$TMP/sc.folded"
+check "user part kept under kernel frames (main;...;write)" \
+	grep -qE 'main;.*write;.*_\[k\]' "$TMP/sc.folded"
+kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
+
+# --- threads started while recording are profiled, with their names
+rm -f "$TMP/go"
+start_prog "$TMP/sp.out" "$PROGS/spawner" "$TMP/go" 3
+"$PJ_BIN" record -q -p "$PID" -d 20 -o "$TMP/sp.data" &
+rec=$!
+wait_for 10 test -s "$TMP/sp.data"
+touch "$TMP/go"
+wait "$rec"
+check "recorder stops when the target exits (exit 0)" [ $? -eq 0 ]
+"$PJ_BIN" report -i "$TMP/sp.data" --format collapsed --threads >"$TMP/sp.folded"
+late=$(grep -oE '^\[late-[0-9]+ tid=[0-9]+\]' "$TMP/sp.folded" | sort -u | wc -l)
+check "samples from all 3 threads started while recording ($late)" [ "$late" -eq 3 ]
+check "late threads run late_worker" grep -q 'late_worker' "$TMP/sp.folded"
+
+# --- a process that exits mid-recording leaves a complete file
+start_prog "$TMP/ex.out" "$PROGS/cpusplit" 1 1
+"$PJ_BIN" record -p "$PID" -d 30 -o "$TMP/ex.data" 2>"$TMP/ex.err"
+check "recorder exits 0 when the target exits" [ $? -eq 0 ]
+check "summary says the target exited" grep -q 'target exited' "$TMP/ex.err"
+"$PJ_BIN" report -i "$TMP/ex.data" >"$TMP/ex.txt" 2>"$TMP/ex.rerr"
+check "report of it succeeds without warnings" [ $? -eq 0 -a ! -s "$TMP/ex.rerr" ]
+
+# --- recorder killed with SIGKILL: the complete chunks still report
+start_prog "$TMP/k.out" "$PROGS/cpusplit" 10 1
+"$PJ_BIN" record -q -p "$PID" -o "$TMP/k.data" &
+rec=$!
+# chunks are flushed every 100 ms; wait until some samples are on disk
+wait_for 10 test "$(stat -c %s "$TMP/k.data")" -gt 2000
+kill -9 "$rec"; wait "$rec" 2>/dev/null
+"$PJ_BIN" report -i "$TMP/k.data" >"$TMP/k.txt" 2>"$TMP/k.err"
+check "report of a SIGKILLed recording exits 0" [ $? -eq 0 ]
+check "it warns that the recording did not finish" grep -qi 'warning' "$TMP/k.err"
+check "it shows the samples that were written" grep -q 'work_a' "$TMP/k.txt"
+kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fetches what the module's virtual-machine test needs, idempotently.
 #
-#   selftests/module/deps.sh CACHE_DIR
+#   selftests/module/deps.sh CACHE_DIR [KVER]
 #
+# KVER picks another Debian kernel than the current one, for example
+# 6.12.111+deb12-amd64 (its linux-headers-KVER package is installed).
 # Installs linux-headers-amd64 (the current Debian kernel's headers),
 # qemu-system-x86, cpio and gzip with apt-get. Downloads the matching
 # linux-image package and busybox-static with `apt-get download` and unpacks
@@ -11,7 +13,8 @@
 # "VMLINUZ=<path>" and "BUSYBOX=<path>" on stdout; everything else goes to
 # stderr. Exits 2 when something cannot be had.
 set -euo pipefail
-cache=${1:?usage: deps.sh CACHE_DIR}
+cache=${1:?usage: deps.sh CACHE_DIR [KVER]}
+want=${2:-}
 log() { echo "module-deps: $*" >&2; }
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -21,8 +24,10 @@ installed() {
 	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
 
+hmeta=linux-headers-amd64
+[ -n "$want" ] && hmeta=linux-headers-$want
 missing=()
-for p in linux-headers-amd64 qemu-system-x86 cpio gzip; do
+for p in "$hmeta" qemu-system-x86 cpio gzip; do
 	installed "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -38,9 +43,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 fi
 
-# linux-headers-amd64 depends on linux-headers-<kver> (= <debian version>).
-dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64)
-hpkg=$(sed -E 's/^(linux-headers-[^ ,]+).*/\1/' <<<"$dep")
+if [ -n "$want" ]; then
+	hpkg=$hmeta
+else
+	# linux-headers-amd64 depends on linux-headers-<kver> (= <version>).
+	dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64)
+	hpkg=$(sed -E 's/^(linux-headers-[^ ,]+).*/\1/' <<<"$dep")
+fi
 kver=${hpkg#linux-headers-}
 kdir=/usr/src/linux-headers-$kver
 [ -f "$kdir/Makefile" ] || { log "no kernel headers at $kdir"; exit 2; }

@@ -4,13 +4,14 @@
 # busybox, the module and guest_test (a static program using the reader's
 # user/ksym_module.c), and turns the guest's "PJKSYM" lines into TAP.
 # Downloads are cached in build/module-cache. PJ_VM_TIMEOUT bounds the guest
-# (default 150 s); the guest powers itself off when done.
+# (default 150 s); the guest powers itself off when done. PJ_KSYM_KVER picks
+# another Debian kernel, e.g. PJ_KSYM_KVER=6.12.111+deb12-amd64.
 . "$(dirname "$0")/../lib.sh"
 t0=$(date +%s)
 cache=$PJ_TOP/build/module-cache
 vm_timeout=${PJ_VM_TIMEOUT:-150}
 
-if ! deps=$("$PJ_TOP/selftests/module/deps.sh" "$cache" 2>"$TMP/deps.err"); then
+if ! deps=$("$PJ_TOP/selftests/module/deps.sh" "$cache" ${PJ_KSYM_KVER:-} 2>"$TMP/deps.err"); then
 	sed 's/^/# /' "$TMP/deps.err"
 	skip "module test" "cannot install or download qemu, kernel headers or kernel image (see above)"
 	exit 0

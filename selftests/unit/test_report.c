@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `perfjava report` on a profile of known content: exact text and collapsed
+ * output, --threads, --lines, --total, --top, and every error a user can
+ * cause. With `--make-profile FILE` it only writes that profile (used by
+ * selftests/report/test_collapsed.sh).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "report.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/pj-report-XXXXXX";
+static char data[300], out[300], errf[300];
+
+/*
+ * Stacks (leaf first), threads 10 "main" and 11 "worker", period 1 ms:
+ *   A  App.inner_[i] App.work_[j] App.main_[0] start_thread   6 x tid 10
+ *   B  do_syscall_64_[k] App.c1_[1] App.main_[0] start_thread 3 x tid 11
+ *   C  weird;name [libfoo.so] start_thread                    1 x tid 10
+ *   D  [unknown]                                    2 x 0.5 ms, tid 11
+ */
+static int make_profile(const char *path)
+{
+	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
+	uint32_t inl, work, mn, c1, start, k, semi, anon, unk;
+	uint32_t a, b, c, d;
+	struct pj_writer *w;
+	char err[256];
+	uint64_t t = 1000000000;
+
+	w = pj_writer_open(path, err, sizeof(err));
+	if (!w) {
+		printf("# %s\n", err);
+		return -1;
+	}
+	pj_writer_meta(w, "command", "java App");
+	pj_writer_event(w, &ev);
+	inl = pj_writer_frame(w, PJ_FRAME_INLINED, "App.inner", NULL,
+			      "App.java", 30);
+	work =
+	    pj_writer_frame(w, PJ_FRAME_JIT, "App.work", NULL, "App.java", 20);
+	mn = pj_writer_frame(w, PJ_FRAME_INTERPRETED, "App.main", NULL,
+			     "App.java", 5);
+	c1 = pj_writer_frame(w, PJ_FRAME_C1, "App.c1", NULL, NULL, 0);
+	start = pj_writer_frame(w, PJ_FRAME_NATIVE, "start_thread",
+				"/lib/libc.so.6", NULL, 0);
+	k = pj_writer_frame(w, PJ_FRAME_KERNEL, "do_syscall_64", "vmlinux",
+			    NULL, 0);
+	semi = pj_writer_frame(w, PJ_FRAME_NATIVE, "weird;name",
+			       "/usr/lib/libfoo.so", NULL, 0);
+	anon = pj_writer_frame(w, PJ_FRAME_NATIVE, NULL, "/usr/lib/libfoo.so",
+			       NULL, 0);
+	unk = pj_writer_frame(w, PJ_FRAME_UNKNOWN, NULL, NULL, NULL, 0);
+	a = pj_writer_stack(w, (uint32_t[]){ inl, work, mn, start }, 4);
+	b = pj_writer_stack(w, (uint32_t[]){ k, c1, mn, start }, 4);
+	c = pj_writer_stack(w, (uint32_t[]){ semi, anon, start }, 3);
+	d = pj_writer_stack(w, (uint32_t[]){ unk }, 1);
+	pj_writer_thread(w, 10, 10, "main");
+	pj_writer_thread(w, 11, 10, "worker");
+	for (int i = 0; i < 12; i++) {
+		struct pj_sample s = { .time = t, .period = 1000000 };
+
+		t += 1000000;
+		if (i < 6) {
+			s.tid = 10;
+			s.stack = a;
+		} else if (i < 9) {
+			s.tid = 11;
+			s.stack = b;
+		} else if (i < 10) {
+			s.tid = 10;
+			s.stack = c;
+		} else {
+			s.tid = 11;
+			s.stack = d;
+			s.period = 500000;
+		}
+		pj_writer_sample(w, &s);
+		if (i == 5)
+			pj_writer_flush(w);
+	}
+	pj_writer_stat(w, "lost", 4);
+	return pj_writer_close(w);
+}
+
+static char *slurp(const char *path)
+{
+	static char bufs[4][65536];
+	static int k;
+	char *buf = bufs[k++ % 4];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(bufs[0]) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return buf;
+}
+
+/* Runs cmd_report with args (NULL-terminated), stderr into errf. */
+static int report(const char *first, ...)
+{
+	char *argv[32] = { "report" };
+	int argc = 1, saved, fd, rc;
+	va_list ap;
+
+	va_start(ap, first);
+	for (const char *a = first; a && argc < 31; a = va_arg(ap, char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	unlink(out);
+	fflush(stdout);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	close(fd);
+	rc = cmd_report(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	return rc;
+}
+
+static const char text_expected[] =
+    "--- 6000000 ns (54.55%), 6 samples\n"
+    "  [ 0] App.inner\n"
+    "  [ 1] App.work\n"
+    "  [ 2] App.main\n"
+    "  [ 3] start_thread\n"
+    "\n"
+    "--- 3000000 ns (27.27%), 3 samples\n"
+    "  [ 0] do_syscall_64_[k]\n"
+    "  [ 1] App.c1\n"
+    "  [ 2] App.main\n"
+    "  [ 3] start_thread\n"
+    "\n"
+    "--- 1000000 ns (9.09%), 2 samples\n"
+    "  [ 0] [unknown]\n"
+    "\n"
+    "--- 1000000 ns (9.09%), 1 sample\n"
+    "  [ 0] weird;name\n"
+    "  [ 1] [libfoo.so]\n"
+    "  [ 2] start_thread\n"
+    "\n"
+    "          ns  percent  samples  top\n"
+    "  ----------  -------  -------  ---\n"
+    "     6000000   54.55%        6  App.inner\n"
+    "     3000000   27.27%        3  do_syscall_64_[k]\n"
+    "     1000000    9.09%        2  [unknown]\n"
+    "     1000000    9.09%        1  weird;name\n";
+
+static void test_text(void)
+{
+	char *t, *stacks;
+	int rc = report("-i", data, "-o", out, NULL);
+
+	t = slurp(out);
+	ok(rc == 0 && !*slurp(errf), "text report runs cleanly");
+	ok(strstr(t, "Event               : cpu-clock\n") &&
+	       strstr(t, "Samples             : 12\n") &&
+	       strstr(t, "Total               : 11000000 ns\n") &&
+	       strstr(t, "Lost samples        : 4\n") &&
+	       strstr(t, "Threads             : 2\n") &&
+	       strstr(t, "Duration            : 0.011 s\n") &&
+	       strstr(t, "command             : java App\n"),
+	   "summary: event, samples, total, lost, threads, duration, meta");
+	stacks = strstr(t, "\n\n--- ");
+	ok(stacks && !strcmp(stacks + 2, text_expected),
+	   "hottest stacks and leaf table, exactly");
+	if (!stacks || strcmp(stacks + 2, text_expected))
+		printf("# got:\n%s\n", t);
+
+	rc = report("-i", data, "-o", out, "--top", "1", NULL);
+	t = slurp(out);
+	ok(rc == 0 && strstr(t, "--- 6000000 ns") &&
+	       !strstr(t, "--- 3000000") && strstr(t, "6  App.inner\n") &&
+	       !strstr(t, "3  do_syscall"),
+	   "--top 1 keeps one stack and one row");
+}
+
+static const char collapsed_expected[] =
+    "[unknown] 2\n"
+    "start_thread;App.main_[0];App.c1_[1];do_syscall_64_[k] 3\n"
+    "start_thread;App.main_[0];App.work_[j];App.inner_[i] 6\n"
+    "start_thread;[libfoo.so];weird,name 1\n";
+
+static void test_collapsed(void)
+{
+	int rc = report("-i", data, "--format", "collapsed", "-o", out, NULL);
+	char *t = slurp(out);
+
+	ok(rc == 0 && !strcmp(t, collapsed_expected),
+	   "collapsed: root first, suffixes, no ';' inside names, counts");
+	if (strcmp(t, collapsed_expected))
+		printf("# got:\n%s", t);
+
+	rc = report("-i", data, "--format=collapsed", "--threads", "--lines",
+		    "-o", out, NULL);
+	t = slurp(out);
+	ok(rc == 0 && !strcmp(t, "[main tid=10];start_thread;App.main:5_[0];"
+				 "App.work:20_[j];App.inner:30_[i] 6\n"
+				 "[main tid=10];start_thread;[libfoo.so];"
+				 "weird,name 1\n"
+				 "[worker tid=11];[unknown] 2\n"
+				 "[worker tid=11];start_thread;App.main:5_[0];"
+				 "App.c1_[1];do_syscall_64_[k] 3\n"),
+	   "--threads roots stacks at their thread, --lines adds lines");
+	if (rc)
+		printf("# got:\n%s", t);
+
+	rc = report("-i", data, "--format", "collapsed", "--total", "-o", out,
+		    NULL);
+	t = slurp(out);
+	ok(rc == 0 && strstr(t, "[unknown] 1000000\n") &&
+	       strstr(t, "App.inner_[i] 6000000\n"),
+	   "--total counts the periods");
+
+	rc = report("-i", data, "--threads", "-o", out, NULL);
+	t = slurp(out);
+	ok(rc == 0 && strstr(t, "  [ 4] [main tid=10]\n"),
+	   "--threads in text: the thread is the outermost frame");
+}
+
+static void test_errors(void)
+{
+	char path[400], cut[400], line[600];
+	char *buf;
+	struct stat st;
+	int fd;
+
+	ok(report("--bogus", NULL) == 2 &&
+	       strstr(slurp(errf), "unknown option '--bogus'") &&
+	       strstr(slurp(errf), "usage: perfjava report"),
+	   "unknown option: usage, exit 2");
+	ok(report("-i", data, "--format", "svg", NULL) == 2 &&
+	       strstr(slurp(errf), "unknown format 'svg'"),
+	   "unknown format: exit 2");
+	ok(report("-i", data, "--top", "x", NULL) == 2, "bad --top: exit 2");
+
+	snprintf(path, sizeof(path), "%s/nope.data", dir);
+	snprintf(line, sizeof(line),
+		 "perfjava: cannot read %s: No such file or directory\n", path);
+	ok(report("-i", path, NULL) == 1 && !strcmp(slurp(errf), line),
+	   "missing file: one line, exit 1");
+
+	{
+		char cwd[400];
+
+		if (getcwd(cwd, sizeof(cwd)) && !chdir(dir)) {
+			ok(report(NULL) == 1 &&
+			       !strcmp(slurp(errf),
+				       "perfjava: cannot read perfjava.data: "
+				       "No such file or directory\n"),
+			   "default input is perfjava.data");
+			if (chdir(cwd))
+				printf("# chdir back failed\n");
+		}
+	}
+
+	snprintf(path, sizeof(path), "%s/junk.data", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (write(fd, "hello, world, not a profile\n", 28) != 28)
+		printf("# short write\n");
+	close(fd);
+	snprintf(line, sizeof(line),
+		 "perfjava: cannot read %s: not a perfjava profile\n", path);
+	ok(report("-i", path, NULL) == 1 && !strcmp(slurp(errf), line),
+	   "not a profile: one line, exit 1");
+
+	/* Damaged: flip a payload byte of the first chunk. */
+	stat(data, &st);
+	buf = malloc((size_t)st.st_size);
+	fd = open(data, O_RDONLY);
+	if (read(fd, buf, (size_t)st.st_size) != st.st_size)
+		printf("# short read\n");
+	close(fd);
+	snprintf(cut, sizeof(cut), "%s/cut.data", dir);
+	buf[50] ^= 0x10;
+	fd = open(cut, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (write(fd, buf, (size_t)st.st_size) != st.st_size)
+		printf("# short write\n");
+	close(fd);
+	buf[50] ^= 0x10;
+	ok(report("-i", cut, NULL) == 1 &&
+	       strstr(slurp(errf), ": damaged at offset 32: checksum"),
+	   "damaged file: one line, exit 1");
+
+	/* No END chunk (the last 16 bytes), but nothing cut short. */
+	fd = open(cut, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (write(fd, buf, (size_t)st.st_size - 16) != st.st_size - 16)
+		printf("# short write\n");
+	close(fd);
+	snprintf(line, sizeof(line),
+		 "perfjava: warning: %s has no end marker (recording still "
+		 "running or killed); reporting the 12 complete samples\n",
+		 cut);
+	ok(report("-i", cut, "-o", out, NULL) == 0 &&
+	       !strcmp(slurp(errf), line) &&
+	       strstr(slurp(out), "Samples             : 12\n"),
+	   "no end marker: warning, then the report");
+
+	/* Cut inside the STATS chunk. */
+	fd = open(cut, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (write(fd, buf, (size_t)st.st_size - 18) != st.st_size - 18)
+		printf("# short write\n");
+	close(fd);
+	snprintf(line, sizeof(line),
+		 "perfjava: warning: %s is truncated (recording was "
+		 "interrupted); reporting the 12 complete samples\n",
+		 cut);
+	ok(report("-i", cut, "--format", "collapsed", "-o", out, NULL) == 0 &&
+	       !strcmp(slurp(errf), line) &&
+	       !strcmp(slurp(out), collapsed_expected),
+	   "truncated: warning, then the report of the complete samples");
+	free(buf);
+
+	snprintf(path, sizeof(path), "%s/no/such/dir/out.txt", dir);
+	snprintf(line, sizeof(line),
+		 "perfjava: cannot write %s: No such file or directory\n",
+		 path);
+	ok(report("-i", data, "-o", path, NULL) == 1 &&
+	       !strcmp(slurp(errf), line),
+	   "unwritable -o: one line, exit 1");
+	ok(report("-i", data, "-o", "/dev/full", NULL) == 1 &&
+	       strstr(slurp(errf), "No space left on device"),
+	   "a full disk while writing the report is an error");
+	ok(report("-i", data, "--event", "cycles", NULL) == 1 &&
+	       strstr(slurp(errf), "no samples of event cycles"),
+	   "--event of an event not in the file");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--make-profile"))
+		return make_profile(argv[2]) ? 1 : 0;
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(data, sizeof(data), "%s/known.data", dir);
+	snprintf(out, sizeof(out), "%s/out.txt", dir);
+	snprintf(errf, sizeof(errf), "%s/err.txt", dir);
+	if (ok(make_profile(data) == 0, "profile of known content written")) {
+		test_text();
+		test_collapsed();
+		test_errors();
+	}
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		if (system(cmd))
+			printf("# could not remove %s\n", dir);
+	}
+	return tap_done();
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ring record parsing: synthesized sample bytes for every field and every
+ * PERF_CONTEXT marker, malformed records, and a real one-page ring that wraps
+ * many times while this thread samples itself.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ring.h"
+#include "sample.h"
+#include "tap.h"
+
+struct builder {
+	uint8_t buf[8192];
+	size_t len;
+};
+
+static void put64(struct builder *b, uint64_t v)
+{
+	memcpy(b->buf + b->len, &v, 8);
+	b->len += 8;
+}
+
+static struct perf_event_header *finish(struct builder *b)
+{
+	struct perf_event_header *h = (void *)b->buf;
+
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = 0;
+	h->size = (uint16_t)b->len;
+	return h;
+}
+
+static void test_all_fields(void)
+{
+	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+		      PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		      PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+		      PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK;
+	struct builder b = { .len = 8 };
+	struct pj_raw_sample s;
+	uint32_t rawsz = 12;
+	struct perf_branch_entry br[2] = { { .from = 0x1000, .to = 0x2000 },
+					   { .from = 0x3000, .to = 0x4000 } };
+
+	put64(&b, 77); /* identifier */
+	put64(&b, 0x401000); /* ip */
+	put64(&b, (uint64_t)1234 << 32 | 1200); /* tid << 32 | pid */
+	put64(&b, 987654321); /* time */
+	put64(&b, 0xdead); /* addr */
+	put64(&b, 77); /* id */
+	put64(&b, 5); /* stream id */
+	put64(&b, 1); /* cpu (+ reserved) */
+	put64(&b, 10000000); /* period */
+	put64(&b, 3); /* callchain nr */
+	put64(&b, PERF_CONTEXT_KERNEL);
+	put64(&b, 0xffffffff81000010ULL);
+	put64(&b, 0x401000);
+	memcpy(b.buf + b.len, &rawsz, 4);
+	memset(b.buf + b.len + 4, 0xab, 12);
+	b.len += 16; /* 4 + 12: already 8-aligned */
+	put64(&b, 2);
+	memcpy(b.buf + b.len, br, sizeof(br));
+	b.len += sizeof(br);
+	ok(!sample_parse(finish(&b), st, 0, &s),
+	   "sample with every field parses");
+	ok(s.id == 77 && s.ip == 0x401000 && s.pid == 1200 && s.tid == 1234,
+	   "id, ip, pid, tid");
+	ok(s.time == 987654321 && s.addr == 0xdead && s.cpu == 1 &&
+	       s.period == 10000000 && s.stream_id == 5,
+	   "time, addr, cpu, period, stream id");
+	ok(s.nr == 3 && s.ips[1] == 0xffffffff81000010ULL, "callchain");
+	ok(s.raw_size == 12 && ((const uint8_t *)s.raw)[11] == 0xab,
+	   "raw data");
+	ok(s.nbranch == 2 && s.branches[1].to == 0x4000, "branch stack");
+	ok(record_event_id(finish(&b), st) == 77, "event id from a sample");
+
+	/* Every truncation of the record must fail cleanly, not overread. */
+	size_t full = b.len;
+	int bad = 0;
+
+	for (size_t cut = 8; cut < full; cut += 8) {
+		b.len = cut;
+		if (!sample_parse(finish(&b), st, 0, &s))
+			bad++;
+	}
+	ok(bad == 0, "every truncated record is rejected (%d accepted)", bad);
+
+	/* A callchain count larger than the record. */
+	b.len = 8;
+	put64(&b, 1000000);
+	ok(sample_parse(finish(&b), PERF_SAMPLE_CALLCHAIN, 0, &s) == -1,
+	   "callchain count beyond the record is rejected");
+}
+
+static void test_markers(void)
+{
+	const uint64_t chain[] = {
+		PERF_CONTEXT_HV,
+		0xffffffff80000001ULL,
+		PERF_CONTEXT_KERNEL,
+		0xffffffff81000001ULL,
+		0xffffffff81000002ULL,
+		PERF_CONTEXT_USER,
+		0x400001,
+		0x400002,
+		PERF_CONTEXT_GUEST,
+		PERF_CONTEXT_GUEST_KERNEL,
+		0xffffffff82000001ULL,
+		PERF_CONTEXT_GUEST_USER,
+		0x500001,
+		(uint64_t)PERF_CONTEXT_MAX + 1,
+		0x600001,
+	};
+	const enum callchain_ctx want[] = { CC_HV,	   CC_KERNEL,
+					    CC_KERNEL,	   CC_USER,
+					    CC_USER,	   CC_GUEST_KERNEL,
+					    CC_GUEST_USER, CC_NONE };
+	const uint64_t want_ip[] = { 0xffffffff80000001ULL,
+				     0xffffffff81000001ULL,
+				     0xffffffff81000002ULL,
+				     0x400001,
+				     0x400002,
+				     0xffffffff82000001ULL,
+				     0x500001,
+				     0x600001 };
+	struct callchain_iter it;
+	enum callchain_ctx ctx;
+	uint64_t ip;
+	int n = 0, wrong = 0;
+
+	callchain_iter_init(&it, chain, sizeof(chain) / sizeof(chain[0]));
+	while (callchain_next(&it, &ip, &ctx)) {
+		if (n >= 8 || ip != want_ip[n] || ctx != want[n])
+			wrong++;
+		n++;
+	}
+	ok(n == 8 && !wrong,
+	   "every PERF_CONTEXT marker sets the context of the addresses after it (%d addresses, %d wrong)",
+	   n, wrong);
+	ok(callchain_marker(PERF_CONTEXT_USER) == CC_USER &&
+	       callchain_marker(PERF_CONTEXT_KERNEL) == CC_KERNEL &&
+	       callchain_marker(PERF_CONTEXT_HV) == CC_HV &&
+	       callchain_marker(0x400000) == CC_NONE,
+	   "marker values");
+}
+
+struct wrap_ctx {
+	pid_t tid;
+	unsigned long samples, other, bad;
+	uint64_t last_time;
+	unsigned long backwards;
+};
+
+static void on_rec(void *c, struct ring *r, const struct perf_event_header *h)
+{
+	struct wrap_ctx *w = c;
+	struct pj_raw_sample s;
+
+	if (h->type != PERF_RECORD_SAMPLE) {
+		w->other++;
+		return;
+	}
+	if (sample_parse(h, r->sample_type, 0, &s) ||
+	    s.tid != (uint32_t)w->tid || !s.nr) {
+		w->bad++;
+		return;
+	}
+	if (s.time < w->last_time)
+		w->backwards++;
+	w->last_time = s.time;
+	w->samples++;
+}
+
+static volatile unsigned long sink;
+
+static void test_real_wrap(void)
+{
+	struct pj_event ev = { .name = "cpu-clock" };
+	struct ring_opts o = {
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			       PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CALLCHAIN,
+		.pages = 1, /* 4 KiB: wraps every few dozen samples */
+		.wakeup_events = 1,
+		.max_stack = 64,
+	};
+	struct wrap_ctx w = { .tid = (pid_t)syscall(SYS_gettid) };
+	struct ring r;
+	unsigned int bad_ev;
+	struct timespec t0, t;
+	int err;
+
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	ev.attr.sample_period = 50000; /* 50 us of this thread's CPU */
+	ring_init();
+	err = ring_open(&r, w.tid, &ev, 1, &o, &bad_ev);
+	if (err) {
+		skip("real ring wrap-around", "cannot open a perf event here");
+		return;
+	}
+	ok(r.fd >= 0, "the ring's fd is known (%d)", r.fd);
+	ring_enable(&r);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 20000; i++)
+			sink = sink * 31 + i;
+		ring_drain(&r, on_rec, &w);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec <
+		 400000000L);
+	ring_disable(&r);
+	ring_drain(&r, on_rec, &w);
+	ring_close(&r);
+	printf("# %lu samples through a 4 KiB ring, %lu other records\n",
+	       w.samples, w.other);
+	ok(w.samples > 1000,
+	   "the one-page ring wrapped many times (%lu samples)", w.samples);
+	ok(w.bad == 0, "every record read across wrap-around parses (%lu bad)",
+	   w.bad);
+	ok(w.backwards == 0, "samples come in time order");
+}
+
+int main(void)
+{
+	test_all_fields();
+	test_markers();
+	test_real_wrap();
+	return tap_done();
+}

@@ -71,6 +71,7 @@ struct usym {
 	struct interned *strings[INTERN_BUCKETS];
 	struct cached *cache;
 	uint64_t last_miss_refresh;
+	unsigned int reloads;
 };
 
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -266,6 +267,7 @@ static int reload(struct usym *u)
 	struct tab_entry **nt;
 	bool *ntried;
 
+	u->reloads++;
 	if (maps_load(u->pid, &nm))
 		return -1;
 	nt = calloc(nm.n ? nm.n : 1, sizeof(*nt));
@@ -360,8 +362,6 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 	e = map_tab(u, idx);
 	if (!e || !e->tab)
 		return;
-	if (!strcmp(m->path, "[vdso]"))
-		off = addr - m->start;
 	if (elf_symtab_offset_to_vaddr(e->tab, off, &vaddr))
 		return;
 	name = elf_symtab_lookup(e->tab, vaddr, &symoff);
@@ -409,4 +409,9 @@ void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 		c->res = *res;
 		c->valid = true;
 	}
+}
+
+unsigned int usym_reloads(const struct usym *u)
+{
+	return u->reloads;
 }

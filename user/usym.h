@@ -27,5 +27,7 @@ void usym_free(struct usym *u);
 void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res);
 /* Re-reads the maps now (e.g. after PERF_RECORD_MMAP2). */
 void usym_refresh(struct usym *u);
+/* How many times the maps were read (for statistics and tests). */
+unsigned int usym_reloads(const struct usym *u);
 
 #endif

@@ -6,7 +6,8 @@
 # KVER picks another Debian kernel than the current one, for example
 # 6.12.111+deb12-amd64 (its linux-headers-KVER package is installed).
 # Installs linux-headers-amd64 (the current Debian kernel's headers),
-# qemu-system-x86, cpio and gzip with apt-get. Downloads the matching
+# qemu-system-x86, cpio, gzip, gcc, make and libc6-dev (libc.a for the
+# static guest program) with apt-get. Downloads the matching
 # linux-image package and busybox-static with `apt-get download` and unpacks
 # only the vmlinuz and the busybox binary into CACHE_DIR: neither package is
 # installed on the host. Prints "KVER=<version>", "KDIR=<headers dir>",
@@ -27,7 +28,7 @@ installed() {
 hmeta=linux-headers-amd64
 [ -n "$want" ] && hmeta=linux-headers-$want
 missing=()
-for p in "$hmeta" qemu-system-x86 cpio gzip; do
+for p in "$hmeta" qemu-system-x86 cpio gzip gcc make libc6-dev; do
 	installed "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

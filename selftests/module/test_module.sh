@@ -24,7 +24,7 @@ BUSYBOX=$(sed -n 's/^BUSYBOX=//p' <<<"$deps")
 # The module, against the guest kernel's headers.
 ko=$PJ_BUILD/module/perfjava_ksym.ko
 if make -s -C "$PJ_TOP" BUILD="$PJ_BUILD" KDIR="$KDIR" module >"$TMP/make.log" 2>&1 &&
-	[ -f "$ko" ] && grep -aq "vermagic=$KVER " "$ko"; then
+	[ -f "$ko" ] && grep -aqF "vermagic=$KVER " "$ko"; then
 	ok "make module builds perfjava_ksym.ko for $KVER"
 else
 	sed 's/^/# /' "$TMP/make.log" | tail -30

@@ -69,7 +69,7 @@ $(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a $(HDRS) selftest
 # Test programs: frame pointers kept, so that -g fp gives whole stacks.
 $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra -o $@ $< -lpthread -lz
+	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra -o $@ $< -lpthread -lz
 
 $(BUILD)/agent/%.o: agent/%.c $(HDRS)
 	@mkdir -p $(dir $@)

@@ -227,7 +227,7 @@ static int build(struct report *r)
 	}
 	if (!r->total_samples)
 		r->first_time = 0;
-	if (!r->total_weight) {
+	if (!r->total_weight && r->total_samples) {
 		/* No periods recorded: weigh every sample as one. */
 		r->unit = "samples";
 		r->total_weight = r->total_samples;

@@ -41,6 +41,11 @@ static void summary(FILE *out, const struct report *r)
 	fprintf(out, "%-20s: %.3f s\n", "Duration", (double)dur / 1e9);
 	fprintf(out, "%-20s: %llu\n", "Lost samples", (unsigned long long)lost);
 	fprintf(out, "%-20s: %u\n", "Threads", r->nthreads);
+	for (uint32_t i = 0; i < p->nevents; i++)
+		if (&p->events[i] != r->event)
+			fprintf(out, "%-20s: %s (see it with --event %s)\n",
+				"Also recorded", p->events[i].name,
+				p->events[i].name);
 	for (uint32_t i = 0; i < p->nmeta; i++)
 		fprintf(out, "%-20s: %s\n", p->meta[i].key, p->meta[i].value);
 	if (p->truncated || !p->finished)
@@ -186,6 +191,8 @@ int report_text(FILE *out, const struct report *r)
 	if (!name)
 		return -1;
 	summary(out, r);
+	if (!r->total_samples)
+		fprintf(out, "(no samples)\n\n");
 	stacks(out, r, name);
 	ret = flat(out, r, name);
 	free(name);

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libperfjava-agent.so entry points and the session: Agent_OnAttach (and
+ * Agent_OnLoad for -agentpath) set up JVMTI and the signal handlers once,
+ * then start a session per attach: connect to the reader's socket, start the
+ * session thread, which enables the events, replays code and threads and
+ * answers walk requests as they arrive. When the socket closes (or STOP
+ * arrives) the session thread disables the events, stops signalling and
+ * exits; the library stays loaded and the next attach starts a new session.
+ *
+ * Options (comma separated): sock=PATH (required; as the JVM sees it),
+ * depth=N (frames per walk, default 2048, at most 8192), timeout_us=N (how
+ * long a thread may take to answer, default 5000). Tests only: the
+ * environment variable PERFJAVA_AGENT_TESTFAULT=N makes every Nth walk read a
+ * bad address inside the protected region.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pja.h"
+
+struct pja pja = { .fd = -1, .wake_fd = -1 };
+
+static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t sess_thread;
+static int sess_running;
+static char load_options[1100];
+
+static struct asgct_frame frames[PJA_MAX_DEPTH];
+static struct pja_frame out_frames[PJA_MAX_DEPTH];
+
+static void opt_value(const char *opts, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = opts;
+
+	buf[0] = 0;
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, ",");
+
+			if (n >= len)
+				n = len - 1;
+			memcpy(buf, p + klen + 1, n);
+			buf[n] = 0;
+			return;
+		}
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+}
+
+static int setup_once(JavaVM *vm)
+{
+	void *jvm;
+
+	if (pja.ready)
+		return 0;
+	pja.vm = vm;
+	pja.asgct = dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+	if (!pja.asgct) {
+		jvm = dlopen("libjvm.so", RTLD_NOW | RTLD_NOLOAD);
+		if (jvm)
+			pja.asgct = dlsym(jvm, "AsyncGetCallTrace");
+	}
+	if (!pja.asgct) {
+		fprintf(
+		    stderr,
+		    "perfjava agent: AsyncGetCallTrace not found; is this HotSpot?\n");
+		return -1;
+	}
+	if (events_init(vm)) {
+		fprintf(stderr, "perfjava agent: JVMTI setup failed\n");
+		return -1;
+	}
+	pja.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (pja.wake_fd < 0 || walk_init())
+		return -1;
+	pja.ready = 1;
+	return 0;
+}
+
+static void handle_walk(const struct pja_walk_req *r)
+{
+	struct pja_walk_result res = { .cookie = r->cookie,
+				       .sample_time = r->sample_time };
+	uint64_t pc;
+	int num, i;
+
+	res.status =
+	    walk_thread(r->tid, frames, pja.depth, &num, &res.walk_time, &pc);
+	if (res.status == PJA_WALK_OK && num <= 0) {
+		res.asgct = num;
+		if (num == 0 || num == -3 || num == -4)
+			res.status = PJA_WALK_NOT_JAVA;
+		else if (num == -8)
+			res.status = PJA_WALK_GONE;
+		else
+			res.status = PJA_WALK_NOT_WALKABLE;
+		num = 0;
+	}
+	if (res.status != PJA_WALK_OK)
+		num = 0;
+	if (num >= (int)pja.depth)
+		res.flags |= PJA_WALK_TRUNCATED;
+	memset(out_frames, 0, num * sizeof(out_frames[0]));
+	codemap_classify(pc, frames, out_frames, num);
+	for (i = 0; i < num; i++) {
+		method_send(frames[i].method);
+		out_frames[i].method = (uintptr_t)frames[i].method;
+		out_frames[i].bci = frames[i].lineno;
+	}
+	res.nframes = num;
+	out_msg(PJA_WALK_RESULT, &res, sizeof(res), out_frames,
+		num * sizeof(out_frames[0]), NULL, 0);
+}
+
+/* Handles the complete messages in buf; returns bytes used or -1 to stop. */
+static ssize_t handle_input(const char *buf, size_t len)
+{
+	size_t off = 0;
+
+	while (len - off >= sizeof(struct pja_hdr)) {
+		struct pja_hdr h;
+		size_t i;
+
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.len > PJA_MAX_MSG)
+			return -1;
+		if (len - off - sizeof(h) < h.len)
+			break;
+		if (h.type == PJA_STOP)
+			return -1;
+		for (i = 0; h.type == PJA_WALK &&
+			    i + sizeof(struct pja_walk_req) <= h.len;
+		     i += sizeof(struct pja_walk_req)) {
+			struct pja_walk_req r;
+
+			memcpy(&r, buf + off + sizeof(h) + i, sizeof(r));
+			handle_walk(&r);
+			if (out_flush())
+				return -1;
+		}
+		off += sizeof(h) + h.len;
+	}
+	return off;
+}
+
+static void *session_main(void *arg)
+{
+	JavaVMAttachArgs aa = { JNI_VERSION_1_6, "perfjava-agent", NULL };
+	JNIEnv *env = NULL;
+	static char in[PJA_MAX_MSG + 4096];
+	size_t in_len = 0;
+
+	if ((*pja.vm)->AttachCurrentThreadAsDaemon(pja.vm, (void **)&env,
+						   &aa) != JNI_OK)
+		goto out;
+	if (out_flush() || events_start(env) || out_flush())
+		goto stop;
+	for (;;) {
+		struct pollfd p[2] = { { pja.fd, POLLIN, 0 },
+				       { pja.wake_fd, POLLIN, 0 } };
+		uint64_t v;
+		ssize_t n, used;
+
+		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+			break;
+		if ((p[1].revents & POLLIN) &&
+		    read(pja.wake_fd, &v, sizeof(v)) < 0) {
+			/* nothing to read: another wake-up got it */
+		}
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = read(pja.fd, in + in_len, sizeof(in) - in_len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			in_len += n;
+			used = handle_input(in, in_len);
+			if (used < 0)
+				break;
+			memmove(in, in + used, in_len - used);
+			in_len -= used;
+		}
+		if (out_flush())
+			break;
+	}
+stop:
+	atomic_store(&pja.active, 0);
+	events_stop();
+	walk_quiesce();
+	(*pja.vm)->DetachCurrentThread(pja.vm);
+out:
+	atomic_store(&pja.active, 0);
+	close(pja.fd);
+	pja.fd = -1;
+	out_reset();
+	return NULL;
+}
+
+/* Ends a session that is still running (its reader may be gone). */
+static int end_session(void)
+{
+	struct timespec ts;
+
+	if (!sess_running)
+		return 0;
+	if (pja.fd >= 0)
+		shutdown(pja.fd, SHUT_RDWR);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 3;
+	if (pthread_timedjoin_np(sess_thread, NULL, &ts))
+		return -1;
+	sess_running = 0;
+	return 0;
+}
+
+static int start_session(const char *options)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { 2, 0 };
+	struct pja_hello hello = { PJA_MAGIC, PJA_VERSION };
+	char v[sizeof(sa.sun_path)];
+	const char *tf = getenv("PERFJAVA_AGENT_TESTFAULT");
+	int fd;
+
+	if (end_session()) {
+		fprintf(stderr,
+			"perfjava agent: the previous session does not end\n");
+		return -1;
+	}
+	opt_value(options, "sock", sa.sun_path, sizeof(sa.sun_path));
+	if (!sa.sun_path[0]) {
+		fprintf(stderr, "perfjava agent: no sock= option\n");
+		return -1;
+	}
+	opt_value(options, "depth", v, sizeof(v));
+	pja.depth = v[0] ? atoi(v) : PJA_DEFAULT_DEPTH;
+	if (pja.depth < 1 || pja.depth > PJA_MAX_DEPTH)
+		pja.depth = PJA_DEFAULT_DEPTH;
+	opt_value(options, "timeout_us", v, sizeof(v));
+	pja.timeout_us = v[0] ? atoi(v) : 5000;
+	if (pja.timeout_us < 100 || pja.timeout_us > 1000000)
+		pja.timeout_us = 5000;
+	pja.testfault = tf ? atoi(tf) : 0;
+	if (pja.testfault < 0)
+		pja.testfault = 0;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "perfjava agent: cannot connect to %s: %s\n",
+			sa.sun_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	out_reset();
+	pja.fd = fd;
+	hello.pid = getpid();
+	hello.depth = pja.depth;
+	hello.flags = pja.testfault ? PJA_HELLO_TESTFAULT : 0;
+	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
+	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
+	atomic_store(&pja.active, 1);
+	if (pthread_create(&sess_thread, NULL, session_main, NULL)) {
+		atomic_store(&pja.active, 0);
+		close(fd);
+		pja.fd = -1;
+		return -1;
+	}
+	sess_running = 1;
+	return 0;
+}
+
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *res)
+{
+	int r;
+
+	pthread_mutex_lock(&life_lock);
+	r = setup_once(vm) ? -1 : start_session(options ? options : "");
+	pthread_mutex_unlock(&life_lock);
+	return r ? JNI_ERR : JNI_OK;
+}
+
+static void JNICALL on_vm_init(jvmtiEnv *j, JNIEnv *env, jthread t)
+{
+	pthread_mutex_lock(&life_lock);
+	start_session(load_options);
+	pthread_mutex_unlock(&life_lock);
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *res)
+{
+	jvmtiEventCallbacks cb;
+
+	pthread_mutex_lock(&life_lock);
+	snprintf(load_options, sizeof(load_options), "%s",
+		 options ? options : "");
+	if (setup_once(vm)) {
+		pthread_mutex_unlock(&life_lock);
+		return JNI_ERR;
+	}
+	pthread_mutex_unlock(&life_lock);
+	events_callbacks(&cb);
+	cb.VMInit = on_vm_init;
+	(*pja.jvmti)->SetEventCallbacks(pja.jvmti, &cb, sizeof(cb));
+	(*pja.jvmti)
+	    ->SetEventNotificationMode(pja.jvmti, JVMTI_ENABLE,
+				       JVMTI_EVENT_VM_INIT, NULL);
+	return JNI_OK;
+}
+
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+	atomic_store(&pja.active, 0);
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The agent's own code map, used to type the frames of a walk the way
+ * async-profiler does: the top frame's pc in the interpreter makes it
+ * interpreted; in a compiled method, that method is JIT-compiled and the
+ * frames inside it are inlined. Below the top: a frame is inlined when a live
+ * compiled method of one of its callers has an inlining record with exactly
+ * that call chain (methods and call-site bcis), JIT when its method has live
+ * compiled code, interpreted otherwise; a native method is Java-native.
+ *
+ * Written by the JVMTI callbacks, read by the session thread, under a mutex
+ * (never from a signal handler).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfjava/profile.h"
+#include "pja.h"
+#include <jvmticmlr.h>
+
+#define NBUCKETS 4096
+#define MAX_INLINE 16 /* deeper than HotSpot's MaxInlineLevel (15) */
+
+struct centry {
+	uint64_t start, end;
+	jmethodID m; /* NULL for stubs and the interpreter */
+	int interp;
+	int mnext; /* next entry of the same method, -1 */
+	int used;
+	uint32_t nrec;
+	uint32_t *roff; /* nrec + 1 offsets into rm/rb */
+	jmethodID *rm; /* innermost first, the root last */
+	jint *rb;
+};
+
+static pthread_mutex_t cm_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct centry *ents;
+static int nents, cap_ents, free_head = -1;
+static int buckets[NBUCKETS];
+static int buckets_ready;
+
+static unsigned int hash_m(jmethodID m)
+{
+	uint64_t v = (uintptr_t)m;
+
+	v ^= v >> 29;
+	v *= 0x9e3779b97f4a7c15ull;
+	return (v >> 40) % NBUCKETS;
+}
+
+static void entry_free(struct centry *e)
+{
+	free(e->roff);
+	free(e->rm);
+	free(e->rb);
+	memset(e, 0, sizeof(*e));
+	e->mnext = -1;
+}
+
+static int alloc_entry(void)
+{
+	int i;
+
+	if (free_head >= 0) {
+		i = free_head;
+		free_head = ents[i].mnext;
+		return i;
+	}
+	if (nents == cap_ents) {
+		int cap = cap_ents ? cap_ents * 2 : 1024;
+		struct centry *p = realloc(ents, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		ents = p;
+		cap_ents = cap;
+	}
+	return nents++;
+}
+
+static void unlink_method(int i)
+{
+	int *pp = &buckets[hash_m(ents[i].m)];
+
+	while (*pp >= 0 && *pp != i)
+		pp = &ents[*pp].mnext;
+	if (*pp == i)
+		*pp = ents[i].mnext;
+}
+
+static void remove_index(int i)
+{
+	if (ents[i].m)
+		unlink_method(i);
+	entry_free(&ents[i]);
+	ents[i].mnext = free_head;
+	free_head = i;
+}
+
+/* Copies the inlining records, dropping consecutive duplicates. */
+static void copy_records(struct centry *e, const void *compile_info)
+{
+	const jvmtiCompiledMethodLoadRecordHeader *h = compile_info;
+	uint32_t total = 0, n = 0, k = 0;
+	jint i, j;
+
+	for (; h; h = h->next) {
+		const jvmtiCompiledMethodLoadInlineRecord *r;
+
+		if (h->kind != JVMTI_CMLR_INLINE_INFO)
+			continue;
+		r = (const void *)h;
+		for (i = 0; i < r->numpcs; i++)
+			total += r->pcinfo[i].numstackframes;
+		e->roff = malloc((r->numpcs + 1) * sizeof(uint32_t));
+		e->rm = malloc((total ? total : 1) * sizeof(jmethodID));
+		e->rb = malloc((total ? total : 1) * sizeof(jint));
+		if (!e->roff || !e->rm || !e->rb) {
+			free(e->roff);
+			free(e->rm);
+			free(e->rb);
+			e->roff = NULL;
+			e->rm = NULL;
+			e->rb = NULL;
+			return;
+		}
+		for (i = 0; i < r->numpcs; i++) {
+			const PCStackInfo *p = &r->pcinfo[i];
+			uint32_t d = p->numstackframes;
+
+			if (n && d == e->roff[n] - e->roff[n - 1] &&
+			    !memcmp(e->rm + e->roff[n - 1], p->methods,
+				    d * sizeof(jmethodID)) &&
+			    !memcmp(e->rb + e->roff[n - 1], p->bcis,
+				    d * sizeof(jint)))
+				continue;
+			e->roff[n] = k;
+			for (j = 0; j < p->numstackframes; j++) {
+				e->rm[k] = p->methods[j];
+				e->rb[k] = p->bcis[j];
+				k++;
+			}
+			n++;
+			e->roff[n] = k;
+		}
+		e->nrec = n;
+		return;
+	}
+}
+
+void codemap_add(const void *start, size_t size, jmethodID m,
+		 const void *records, const char *stub_name)
+{
+	uint64_t s = (uintptr_t)start, end = s + size;
+	int i;
+
+	pthread_mutex_lock(&cm_lock);
+	if (!buckets_ready) {
+		memset(buckets, 0xff, sizeof(buckets));
+		buckets_ready = 1;
+	}
+	/* code at this address replaces whatever was there */
+	for (i = 0; i < nents; i++)
+		if (ents[i].used && ents[i].start < end && s < ents[i].end)
+			remove_index(i);
+	i = alloc_entry();
+	if (i < 0)
+		goto out;
+	memset(&ents[i], 0, sizeof(ents[i]));
+	ents[i].start = s;
+	ents[i].end = end;
+	ents[i].m = m;
+	ents[i].used = 1;
+	ents[i].mnext = -1;
+	ents[i].interp = stub_name && !strcmp(stub_name, "Interpreter");
+	if (m) {
+		unsigned int b = hash_m(m);
+
+		copy_records(&ents[i], records);
+		ents[i].mnext = buckets[b];
+		buckets[b] = i;
+	}
+out:
+	pthread_mutex_unlock(&cm_lock);
+}
+
+void codemap_remove(const void *start, jmethodID m)
+{
+	int i;
+
+	pthread_mutex_lock(&cm_lock);
+	for (i = 0; i < nents; i++)
+		if (ents[i].used && ents[i].start == (uintptr_t)start &&
+		    ents[i].m == m) {
+			remove_index(i);
+			break;
+		}
+	pthread_mutex_unlock(&cm_lock);
+}
+
+void codemap_reset(void)
+{
+	int i;
+
+	pthread_mutex_lock(&cm_lock);
+	for (i = 0; i < nents; i++)
+		entry_free(&ents[i]);
+	nents = 0;
+	free_head = -1;
+	memset(buckets, 0xff, sizeof(buckets));
+	buckets_ready = 1;
+	pthread_mutex_unlock(&cm_lock);
+}
+
+static int live_code(jmethodID m)
+{
+	int i;
+
+	if (!buckets_ready)
+		return 0;
+	for (i = buckets[hash_m(m)]; i >= 0; i = ents[i].mnext)
+		if (ents[i].m == m)
+			return 1;
+	return 0;
+}
+
+/* Whether entry e has a record whose tail is the chain frames[j..m]. */
+static int has_chain(const struct centry *e, const struct asgct_frame *f,
+		     unsigned int j, unsigned int m)
+{
+	uint32_t len = m - j + 1, r, t;
+
+	for (r = 0; r < e->nrec; r++) {
+		uint32_t a = e->roff[r], b = e->roff[r + 1];
+
+		if (b - a < len)
+			continue;
+		a = b - len; /* the chain ends at the root */
+		for (t = 0; t < len; t++) {
+			if (e->rm[a + t] != f[j + t].method)
+				break;
+			if (t && e->rb[a + t] != f[j + t].lineno)
+				break;
+		}
+		if (t == len)
+			return 1;
+	}
+	return 0;
+}
+
+static int inlined(const struct asgct_frame *f, unsigned int j, unsigned int n)
+{
+	unsigned int m;
+
+	for (m = j + 1; m < n && m <= j + MAX_INLINE; m++) {
+		int i;
+
+		for (i = buckets[hash_m(f[m].method)]; i >= 0;
+		     i = ents[i].mnext)
+			if (ents[i].m == f[m].method &&
+			    has_chain(&ents[i], f, j, m))
+				return 1;
+	}
+	return 0;
+}
+
+void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
+		      struct pja_frame *out, unsigned int n)
+{
+	unsigned int j, first = 0;
+	int i;
+
+	pthread_mutex_lock(&cm_lock);
+	for (i = 0; i < nents && n; i++) {
+		const struct centry *e = &ents[i];
+		unsigned int k;
+
+		if (!e->used || pc < e->start || pc >= e->end)
+			continue;
+		if (e->interp) {
+			out[0].type = PJ_FRAME_INTERPRETED;
+			first = 1;
+		} else if (e->m) {
+			for (k = 0; k < n && k < MAX_INLINE; k++)
+				if (frames[k].method == e->m)
+					break;
+			if (k < n && k < MAX_INLINE) {
+				for (j = 0; j < k; j++)
+					out[j].type = PJ_FRAME_INLINED;
+				out[k].type = PJ_FRAME_JIT;
+				first = k + 1;
+			}
+		}
+		break;
+	}
+	for (j = first; j < n; j++) {
+		if (frames[j].lineno == -3)
+			out[j].type = PJ_FRAME_JAVA_NATIVE;
+		else if (buckets_ready && inlined(frames, j, n))
+			out[j].type = PJ_FRAME_INLINED;
+		else if (live_code(frames[j].method))
+			out[j].type = PJ_FRAME_JIT;
+		else
+			out[j].type = PJ_FRAME_INTERPRETED;
+	}
+	pthread_mutex_unlock(&cm_lock);
+}

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The walk: the session thread sends SIGPROF to one thread with tgkill; that
+ * thread's handler runs AsyncGetCallTrace on its own ucontext into a
+ * preallocated slot and publishes the result with an atomic store and a futex
+ * wake. The session thread waits for it with a bound.
+ *
+ * Slots: a 32-bit word holds a token and a state (FREE, PENDING, RUNNING,
+ * DONE). Only the handler of the addressed thread can move PENDING to
+ * RUNNING (compare-and-swap), and the session thread only reuses a slot that
+ * is not RUNNING, so a late handler never writes into a slot that was given
+ * to another request. A request that timed out before its handler started is
+ * taken back (PENDING to FREE); the signal still in flight is remembered and
+ * swallowed when it arrives.
+ *
+ * Signals: ours are SIGPROF with si_code SI_TKILL from our own pid, for a
+ * thread that has a pending slot or an outstanding stale signal. Everything
+ * else goes to the handler that was installed before (SIG_DFL and SIG_IGN of
+ * SIGPROF are not applied: a stray profiling signal must not end the JVM).
+ *
+ * Fault protection: the walk runs between sigsetjmp (saving the signal mask)
+ * and the end of the slot's protect window; a SIGSEGV or SIGBUS on that
+ * thread inside the window jumps back and the walk reports FAULT. Every other
+ * SIGSEGV/SIGBUS (the JVM's implicit null checks, safepoint polls, stack
+ * banging) goes straight to the JVM's handler with the same arguments.
+ * Handlers are installed once and never removed: a late signal must always
+ * find them. Nothing here allocates, locks or calls unsafe functions.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "pja.h"
+
+#define NSLOTS 4
+#define NSTALE 16
+#define LATE_WAIT_NS 100000000ull /* a started handler gets 100 ms more */
+
+enum { S_FREE = 0, S_PENDING = 1, S_RUNNING = 2, S_DONE = 3 };
+enum { K_WALK = 0, K_PROBE = 1 };
+
+struct slot {
+	_Atomic uint32_t word; /* token << 2 | state */
+	pid_t tid;
+	int kind;
+	unsigned int depth;
+	atomic_int protect_tid; /* != 0 inside the protected window */
+	sigjmp_buf jb;
+	/* results */
+	int status;
+	int num;
+	uint64_t walk_time;
+	uint64_t pc;
+	JNIEnv *env;
+	struct asgct_frame *frames; /* PJA_MAX_DEPTH, never freed */
+};
+
+static struct slot slots[NSLOTS];
+static struct {
+	atomic_int tid;
+	atomic_int count;
+} stale[NSTALE];
+static atomic_int nprotected;
+static atomic_uint fault_count;
+/* tests only: an address the walk reads to prove a fault is survived */
+static volatile uintptr_t bad_addr = 16;
+static uint32_t next_token;
+static struct sigaction prev_prof, prev_segv, prev_bus;
+
+uint64_t pja_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+pid_t pja_gettid(void)
+{
+	return syscall(SYS_gettid);
+}
+
+static uint64_t context_pc(void *ucontext)
+{
+	ucontext_t *uc = ucontext;
+
+#if defined(__x86_64__)
+	return uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	return uc->uc_mcontext.pc;
+#else
+	(void)uc;
+	return 0;
+#endif
+}
+
+/* Passes a signal on to the handler that was installed before ours. */
+static void chain(const struct sigaction *prev, int sig, siginfo_t *si,
+		  void *uc)
+{
+	if (prev->sa_flags & SA_SIGINFO) {
+		if (prev->sa_sigaction)
+			prev->sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (prev->sa_handler == SIG_IGN)
+		return;
+	if (prev->sa_handler == SIG_DFL) {
+		if (sig == SIGPROF)
+			return;
+		/* a real crash: let it happen the default way */
+		signal(sig, SIG_DFL);
+		return;
+	}
+	prev->sa_handler(sig);
+}
+
+static void do_walk(struct slot *s, void *uc)
+{
+	struct asgct_trace trace;
+	JNIEnv *env = NULL;
+
+	s->pc = context_pc(uc);
+	s->walk_time = pja_now();
+	s->num = 0;
+	if ((*pja.vm)->GetEnv(pja.vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
+		env = NULL;
+	s->env = env;
+	if (s->kind == K_PROBE || !env) {
+		s->status = env ? PJA_WALK_OK : PJA_WALK_NOT_JAVA;
+		return;
+	}
+	trace.env = env;
+	trace.num_frames = 0;
+	trace.frames = s->frames;
+	atomic_fetch_add(&nprotected, 1);
+	if (sigsetjmp(s->jb, 1)) {
+		atomic_store(&s->protect_tid, 0);
+		atomic_fetch_sub(&nprotected, 1);
+		s->status = PJA_WALK_FAULT;
+		s->num = 0;
+		return;
+	}
+	atomic_store(&s->protect_tid, s->tid);
+	if (pja.testfault &&
+	    atomic_fetch_add(&fault_count, 1) % pja.testfault == 0) {
+		/* tests only: read an unmapped address inside the walk */
+		s->num = (int)*(volatile long *)bad_addr;
+	}
+	pja.asgct(&trace, s->depth, uc);
+	atomic_store(&s->protect_tid, 0);
+	atomic_fetch_sub(&nprotected, 1);
+	s->num = trace.num_frames;
+	s->status = PJA_WALK_OK;
+}
+
+static void on_prof(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	if (si->si_code == SI_TKILL && si->si_pid == getpid()) {
+		pid_t me = pja_gettid();
+		unsigned int i;
+
+		for (i = 0; i < NSLOTS; i++) {
+			struct slot *s = &slots[i];
+			uint32_t w = atomic_load(&s->word);
+
+			if ((w & 3) != S_PENDING || s->tid != me)
+				continue;
+			if (!atomic_compare_exchange_strong(
+				&s->word, &w, (w & ~3u) | S_RUNNING))
+				continue;
+			do_walk(s, uc);
+			atomic_store(&s->word, (w & ~3u) | S_DONE);
+			syscall(SYS_futex, &s->word, FUTEX_WAKE, 1, NULL, NULL,
+				0);
+			errno = saved;
+			return;
+		}
+		for (i = 0; i < NSTALE; i++) {
+			int c;
+
+			if (atomic_load(&stale[i].tid) != me)
+				continue;
+			c = atomic_load(&stale[i].count);
+			while (c > 0 && !atomic_compare_exchange_weak(
+					    &stale[i].count, &c, c - 1))
+				;
+			if (c > 0) {
+				errno = saved;
+				return;
+			}
+		}
+	}
+	errno = saved;
+	chain(&prev_prof, sig, si, uc);
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	if (atomic_load(&nprotected) > 0) {
+		pid_t me = pja_gettid();
+		unsigned int i;
+
+		for (i = 0; i < NSLOTS; i++)
+			if (atomic_load(&slots[i].protect_tid) == me)
+				siglongjmp(slots[i].jb, 1);
+	}
+	chain(sig == SIGBUS ? &prev_bus : &prev_segv, sig, si, uc);
+}
+
+static int install(int sig, void (*fn)(int, siginfo_t *, void *),
+		   struct sigaction *prev)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, prev))
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fn;
+	sa.sa_mask = prev->sa_mask;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	if (sig != SIGPROF)
+		sa.sa_flags |= prev->sa_flags & SA_NODEFER;
+	return sigaction(sig, &sa, prev);
+}
+
+int walk_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NSLOTS; i++) {
+		slots[i].frames =
+		    calloc(PJA_MAX_DEPTH, sizeof(struct asgct_frame));
+		if (!slots[i].frames)
+			return -1;
+	}
+	if (install(SIGSEGV, on_fault, &prev_segv) ||
+	    install(SIGBUS, on_fault, &prev_bus) ||
+	    install(SIGPROF, on_prof, &prev_prof))
+		return -1;
+	return 0;
+}
+
+static void remember_stale(pid_t tid)
+{
+	unsigned int i;
+
+	for (i = 0; i < NSTALE; i++)
+		if (atomic_load(&stale[i].tid) == tid) {
+			atomic_fetch_add(&stale[i].count, 1);
+			return;
+		}
+	for (i = 0; i < NSTALE; i++)
+		if (atomic_load(&stale[i].count) == 0) {
+			atomic_store(&stale[i].tid, tid);
+			atomic_fetch_add(&stale[i].count, 1);
+			return;
+		}
+}
+
+/* Waits until s leaves state (token, st) or until deadline (monotonic). */
+static uint32_t wait_word(struct slot *s, uint32_t cur, uint64_t deadline)
+{
+	for (;;) {
+		uint32_t w = atomic_load(&s->word);
+		uint64_t now;
+		struct timespec ts;
+
+		if (w != cur)
+			return w;
+		now = pja_now();
+		if (now >= deadline)
+			return w;
+		ts.tv_sec = (deadline - now) / 1000000000ull;
+		ts.tv_nsec = (deadline - now) % 1000000000ull;
+		syscall(SYS_futex, &s->word, FUTEX_WAIT, cur, &ts, NULL, 0);
+	}
+}
+
+/* Runs one request through a free slot; fills the slot's results. */
+static struct slot *run(pid_t tid, int kind, unsigned int depth, int *status)
+{
+	struct slot *s = NULL;
+	uint32_t w, token;
+	unsigned int i;
+	uint64_t deadline;
+
+	for (i = 0; i < NSLOTS && !s; i++) {
+		w = atomic_load(&slots[i].word);
+		if ((w & 3) == S_DONE)
+			atomic_compare_exchange_strong(&slots[i].word, &w,
+						       w & ~3u);
+		if ((atomic_load(&slots[i].word) & 3) == S_FREE)
+			s = &slots[i];
+	}
+	if (!s) {
+		*status =
+		    PJA_WALK_TIMEOUT; /* every slot held by a stuck walk */
+		return NULL;
+	}
+	token = ++next_token & 0x3fffffff;
+	s->tid = tid;
+	s->kind = kind;
+	s->depth = depth;
+	s->status = PJA_WALK_NOT_JAVA;
+	s->num = 0;
+	w = token << 2 | S_PENDING;
+	atomic_store(&s->word, w);
+	if (syscall(SYS_tgkill, getpid(), tid, SIGPROF)) {
+		atomic_store(&s->word, token << 2 | S_FREE);
+		*status = PJA_WALK_GONE;
+		return NULL;
+	}
+	deadline = pja_now() + pja.timeout_us * 1000ull;
+	w = wait_word(s, token << 2 | S_PENDING, deadline);
+	if ((w & 3) == S_PENDING) {
+		uint32_t exp = w;
+
+		if (atomic_compare_exchange_strong(&s->word, &exp,
+						   token << 2 | S_FREE)) {
+			remember_stale(tid);
+			*status = PJA_WALK_TIMEOUT;
+			return NULL;
+		}
+		w = exp;
+	}
+	if ((w & 3) == S_RUNNING)
+		w = wait_word(s, token << 2 | S_RUNNING,
+			      pja_now() + LATE_WAIT_NS);
+	if ((w & 3) != S_DONE) {
+		/* still running: the slot stays held until it finishes */
+		*status = PJA_WALK_TIMEOUT;
+		return NULL;
+	}
+	*status = s->status;
+	return s;
+}
+
+static void release(struct slot *s)
+{
+	uint32_t w = atomic_load(&s->word);
+
+	if ((w & 3) == S_DONE)
+		atomic_store(&s->word, w & ~3u);
+}
+
+int walk_thread(pid_t tid, struct asgct_frame *frames, unsigned int depth,
+		int *num, uint64_t *walk_time, uint64_t *pc)
+{
+	int status;
+	struct slot *s = run(tid, K_WALK, depth, &status);
+
+	*num = 0;
+	*walk_time = 0;
+	*pc = 0;
+	if (!s)
+		return status;
+	*walk_time = s->walk_time;
+	*pc = s->pc;
+	*num = s->num;
+	if (status == PJA_WALK_OK && s->num > 0)
+		memcpy(frames, s->frames, s->num * sizeof(*frames));
+	release(s);
+	return status;
+}
+
+JNIEnv *walk_probe_env(pid_t tid)
+{
+	int status;
+	struct slot *s = run(tid, K_PROBE, 0, &status);
+	JNIEnv *env;
+
+	if (!s)
+		return NULL;
+	env = s->env;
+	release(s);
+	return env;
+}
+
+void walk_quiesce(void)
+{
+	uint64_t deadline = pja_now() + LATE_WAIT_NS;
+	unsigned int i;
+
+	for (i = 0; i < NSLOTS; i++) {
+		uint32_t w = atomic_load(&slots[i].word);
+
+		if ((w & 3) == S_RUNNING)
+			wait_word(&slots[i], w, deadline);
+	}
+}

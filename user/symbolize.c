@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Record-time naming of addresses; see symbolize.h. */
 #include <string.h>
+#include <unistd.h>
 
 #include "kallsyms.h"
+#include "ksym_module.h"
 #include "profile.h"
 #include "symbolize.h"
 #include "usym.h"
@@ -14,7 +16,13 @@ int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid)
 	s->ksym_fd = -1;
 	s->ksyms = ksyms_load("/proc/kallsyms");
 	s->kernel_hidden = !s->ksyms || ksyms_hidden(s->ksyms);
-	s->kernel_source = s->kernel_hidden ? "none" : "kallsyms";
+	s->kernel_source = "kallsyms";
+	if (s->kernel_hidden) {
+		/* kallsyms hides addresses: the perfjava_ksym module, if loaded,
+		 * names them for a reader with CAP_SYSLOG. */
+		s->ksym_fd = ksym_module_open();
+		s->kernel_source = s->ksym_fd >= 0 ? "perfjava_ksym" : "none";
+	}
 	s->usym = usym_new(pid);
 	return s->usym ? 0 : -1;
 }
@@ -23,6 +31,8 @@ void symbolizer_free(struct symbolizer *s)
 {
 	if (s->ksyms)
 		ksyms_free(s->ksyms);
+	if (s->ksym_fd >= 0)
+		close(s->ksym_fd);
 	if (s->usym)
 		usym_free(s->usym);
 	u64map_free(&s->kcache);
@@ -32,13 +42,20 @@ void symbolizer_free(struct symbolizer *s)
 uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip)
 {
 	const char *name = NULL, *module = "";
+	struct ksym_module_sym ms;
 	uint64_t off;
 	uint32_t id;
 
 	if (u64map_get(&s->kcache, ip, &id))
 		return id;
-	if (!s->kernel_hidden)
+	if (!s->kernel_hidden) {
 		name = ksyms_lookup(s->ksyms, ip, &module, &off);
+	} else if (s->ksym_fd >= 0 &&
+		   ksym_module_resolve(s->ksym_fd, &ip, 1, &ms) == 1 &&
+		   ms.found) {
+		name = ms.name;
+		module = ms.module;
+	}
 	if (!name) {
 		if (!s->kernel_unnamed)
 			s->kernel_unnamed =

@@ -382,7 +382,8 @@ uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 	     i = (i + 1) & w->stacktab.mask) {
 		e = &w->stacks[v - 1];
 		if (e->hash == h && e->n == n &&
-		    !memcmp(w->stackpool + e->off, frames, n * sizeof(*frames)))
+		    (!n || !memcmp(w->stackpool + e->off, frames,
+				   n * sizeof(*frames))))
 			return v - 1;
 	}
 	if (w->oom || w->stackpool_len + n > UINT32_MAX ||
@@ -400,7 +401,9 @@ uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 			return 0;
 		}
 	}
-	memcpy(w->stackpool + w->stackpool_len, frames, n * sizeof(*frames));
+	if (n)
+		memcpy(w->stackpool + w->stackpool_len, frames,
+		       n * sizeof(*frames));
 	w->stacks[w->nstacks] =
 	    (struct stack_ent){ h, (uint32_t)w->stackpool_len, n };
 	w->stackpool_len += n;

@@ -362,14 +362,15 @@ static bool read_debuglink(Elf *elf, char *name, size_t namesz, uint32_t *crc)
 
 static bool file_crc_matches(int fd, uint32_t want)
 {
-	static unsigned char buf[1 << 16];
+	size_t bufsz = 1 << 16;
+	unsigned char *buf = malloc(bufsz);
 	uLong crc = crc32(0L, Z_NULL, 0);
-	ssize_t r;
+	ssize_t r = -1;
 
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return false;
-	while ((r = read(fd, buf, sizeof(buf))) > 0)
-		crc = crc32(crc, buf, (uInt)r);
+	if (buf && lseek(fd, 0, SEEK_SET) == 0)
+		while ((r = read(fd, buf, bufsz)) > 0)
+			crc = crc32(crc, buf, (uInt)r);
+	free(buf);
 	return r == 0 && (uint32_t)crc == want;
 }
 
@@ -384,7 +385,7 @@ static int elf_open(const char *path, struct elf_file *f)
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
 		return -1;
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
 	    gelf_getclass(f->elf) == ELFCLASSNONE) {
 		if (f->elf)
@@ -533,7 +534,8 @@ fail:
 	return NULL;
 }
 
-struct elf_symtab *elf_symtab_load(const char *root, const char *path)
+struct elf_symtab *elf_symtab_load_mapped(const char *root, const char *path,
+					  const char *open_path)
 {
 	char full[4096];
 	struct elf_file f;
@@ -543,12 +545,15 @@ struct elf_symtab *elf_symtab_load(const char *root, const char *path)
 	lib_init();
 	if (!root)
 		root = "";
-	if ((size_t)snprintf(full, sizeof(full), "%s%s", root, path) >=
-	    sizeof(full)) {
-		errno = ENAMETOOLONG;
-		return NULL;
+	if (!open_path) {
+		if ((size_t)snprintf(full, sizeof(full), "%s%s", root, path) >=
+		    sizeof(full)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		open_path = full;
 	}
-	if (elf_open(full, &f))
+	if (elf_open(open_path, &f))
 		return NULL;
 	if (fstat(f.fd, &st)) {
 		elf_close(&f);
@@ -556,7 +561,14 @@ struct elf_symtab *elf_symtab_load(const char *root, const char *path)
 	}
 	t = build(f.elf, root, path, &st);
 	elf_close(&f);
+	if (!t)
+		errno = ENOMEM;
 	return t;
+}
+
+struct elf_symtab *elf_symtab_load(const char *root, const char *path)
+{
+	return elf_symtab_load_mapped(root, path, NULL);
 }
 
 struct elf_symtab *elf_symtab_load_image(const void *image, size_t size)

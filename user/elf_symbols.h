@@ -16,9 +16,16 @@ struct elf_symtab;
 /*
  * Opens path (a file as the target sees it) below root ("" or "/proc/PID/root"
  * for a process in another mount namespace). NULL when the file cannot be
- * read or is not ELF.
+ * read (errno from open) or is not ELF (errno ENOEXEC).
  */
 struct elf_symtab *elf_symtab_load(const char *root, const char *path);
+/*
+ * The same, reading the file from open_path (/proc/PID/map_files/..., for a
+ * deleted file or one that is not the mapped inode any more) while debug
+ * files are still looked for by root and path. open_path NULL: root + path.
+ */
+struct elf_symtab *elf_symtab_load_mapped(const char *root, const char *path,
+					  const char *open_path);
 /* The same from an ELF image in memory (the [vdso] read from the target);
  * no debug file is looked for. The image is copied. */
 struct elf_symtab *elf_symtab_load_image(const void *image, size_t size);

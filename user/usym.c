@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -155,9 +156,8 @@ static void release(struct tab_entry *e)
  */
 static struct tab_entry *tab_get(struct usym *u, const char *path,
 				 uint64_t inode, unsigned int maj,
-				 unsigned int min, const char *root,
-				 const char *open_path, const void *image,
-				 size_t image_size)
+				 unsigned int min, const char *open_path,
+				 const void *image, size_t image_size)
 {
 	unsigned int b = hash_str(path, inode) % TAB_BUCKETS;
 	struct tab_entry *e;
@@ -168,19 +168,30 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 		    e->dev_minor == min && !strcmp(e->path, path))
 			break;
 	if (!e) {
+		struct elf_symtab *t;
+
+		errno = 0;
+		t = image ? elf_symtab_load_image(image, image_size)
+			  : elf_symtab_load_mapped(u->root, path, open_path);
+		/* Only "not ELF" is remembered for everyone: a file this
+		 * process could not open may open for the next one. */
+		if (!t && (image || errno != ENOEXEC)) {
+			pthread_mutex_unlock(&tab_lock);
+			return NULL;
+		}
 		e = calloc(1, sizeof(*e));
 		if (e)
 			e->path = strdup(path);
 		if (!e || !e->path) {
 			free(e);
+			elf_symtab_free(t);
 			pthread_mutex_unlock(&tab_lock);
 			return NULL;
 		}
 		e->inode = inode;
 		e->dev_major = maj;
 		e->dev_minor = min;
-		e->tab = image ? elf_symtab_load_image(image, image_size)
-			       : elf_symtab_load(root, open_path);
+		e->tab = t;
 		e->next = tab_cache[b];
 		tab_cache[b] = e;
 	}
@@ -215,39 +226,44 @@ static struct tab_entry *vdso_tab(struct usym *u, const struct pj_map *m)
 	if (r == (ssize_t)len) {
 		uint64_t crc = crc32(0L, buf, (uInt)len);
 
-		e = tab_get(u, "[vdso]", crc << 32 | len, 0, 0, NULL, NULL, buf,
-			    len);
+		e = tab_get(u, "[vdso]", crc << 32 | len, 0, 0, NULL, buf, len);
 	}
 	free(buf);
 	return e;
 }
 
+/*
+ * The file behind a mapping is read as the target sees it, through
+ * /proc/PID/root; through /proc/PID/map_files when it was deleted or its path
+ * now holds another inode (an upgraded library), since that link always
+ * reaches the mapped file itself.
+ */
 static struct tab_entry *map_tab(struct usym *u, unsigned int idx)
 {
 	const struct pj_map *m = &u->maps.v[idx];
-	char open_path[96];
+	char full[4200], mf[96];
+	const char *open_path = NULL;
+	struct stat st;
 
 	if (u->map_tried[idx])
 		return u->map_tab[idx];
 	u->map_tried[idx] = true;
 	if (!strcmp(m->path, "[vdso]")) {
 		u->map_tab[idx] = vdso_tab(u, m);
-	} else if (m->path[0] == '/') {
-		/* A deleted file is still there, through its mapping. */
-		if (m->deleted) {
-			snprintf(open_path, sizeof(open_path),
-				 "/proc/%d/map_files/%llx-%llx", (int)u->pid,
-				 (unsigned long long)m->start,
-				 (unsigned long long)m->end);
-			u->map_tab[idx] = tab_get(u, m->path, m->inode,
-						  m->dev_major, m->dev_minor,
-						  "", open_path, NULL, 0);
-		} else {
-			u->map_tab[idx] = tab_get(u, m->path, m->inode,
-						  m->dev_major, m->dev_minor,
-						  u->root, m->path, NULL, 0);
-		}
+		return u->map_tab[idx];
 	}
+	if (m->path[0] != '/')
+		return NULL;
+	snprintf(full, sizeof(full), "%s%s", u->root, m->path);
+	if (m->deleted || stat(full, &st) || st.st_ino != m->inode) {
+		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx",
+			 (int)u->pid, (unsigned long long)m->start,
+			 (unsigned long long)m->end);
+		if (!access(mf, R_OK))
+			open_path = mf;
+	}
+	u->map_tab[idx] = tab_get(u, m->path, m->inode, m->dev_major,
+				  m->dev_minor, open_path, NULL, 0);
 	return u->map_tab[idx];
 }
 

@@ -173,6 +173,24 @@ static void test_pie_nopie_lib(void)
 	elf_symtab_free(t);
 }
 
+/* Zeroes e_shoff, e_shnum and e_shstrndx of a 64-bit ELF file. */
+static int drop_sections(const char *path)
+{
+	Elf64_Ehdr eh;
+	int fd = open(path, O_RDWR), r = -1;
+
+	if (fd >= 0 && pread(fd, &eh, sizeof(eh), 0) == sizeof(eh)) {
+		eh.e_shoff = 0;
+		eh.e_shnum = 0;
+		eh.e_shstrndx = 0;
+		if (pwrite(fd, &eh, sizeof(eh), 0) == sizeof(eh))
+			r = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
 /* Loads root + "/usr/bin/prog" etc. and checks names and source. */
 static void check_debug(const char *what, const char *root, const char *path,
 			const char *want_source)
@@ -224,6 +242,14 @@ static void test_debug_files(void)
 		    "dynsym");
 	check_debug("stripped, debug file by build-id", root, "/usr/bin/prog",
 		    "build-id:");
+	/* No section headers at all (sstrip): the build-id note is found
+	 * through the program headers. */
+	snprintf(path, sizeof(path), "%s/usr/bin/prog_nosh", root);
+	if (!st_sh("cp %s/usr/bin/prog %s", root, path) && !drop_sections(path))
+		check_debug("no section headers, debug file by build-id", root,
+			    "/usr/bin/prog_nosh", "build-id:");
+	else
+		ok(0, "section headers dropped");
 
 	/* .gnu_debuglink, in each place it may be; no build-id directory. */
 	snprintf(root, sizeof(root), "%s/root2", tmp);

@@ -323,6 +323,90 @@ static void test_mount_namespace(const char *pie)
 	st_stop(&t.p);
 }
 
+/* The nm address of a symbol (version suffix cut; demangled with -C). */
+static uint64_t nm_addr(const char *file, const char *opts, const char *name)
+{
+	char cmd[1200], line[2048];
+	unsigned long long a;
+	uint64_t found = 0;
+	char ty;
+	int k;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nm %s --defined-only '%s'", opts, file);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n@")] = '\0';
+		if (sscanf(line, "%llx %c %n", &a, &ty, &k) == 2 &&
+		    !strcmp(line + k, name))
+			found = a;
+	}
+	if (f)
+		pclose(f);
+	return found;
+}
+
+/* A real JVM: libjvm.so's exported C function and a C++ one, demangled. */
+static void test_jvm(void)
+{
+	static const char java_home[] = "/usr/lib/jvm/java-17-openjdk-amd64";
+	char java[256], wait_src[512], jvm[512] = "";
+	char *argv[] = { java, "-Xmx64m", "-XX:TieredStopAtLevel=1", wait_src,
+			 NULL };
+	struct target t;
+	struct pj_maps m;
+	struct usym *u;
+	struct usym_result r, r2;
+	uint64_t base = 0, a1, a2;
+	unsigned int i;
+	double t0, t1;
+	FILE *f;
+
+	snprintf(java, sizeof(java), "%s/bin/java", java_home);
+	snprintf(wait_src, sizeof(wait_src), "%s/Wait.java", tmp);
+	if (access(java, X_OK)) {
+		skip("JVM", "no JDK 17 here");
+		return;
+	}
+	f = fopen(wait_src, "w");
+	if (f) {
+		fputs("public class Wait { public static void main(String[] a)"
+		      " throws Exception { System.out.println(\"ready\");"
+		      " System.in.read(); } }\n",
+		      f);
+		fclose(f);
+	}
+	if (!ok(!start(&t, java, argv), "JVM runs")) {
+		st_stop(&t.p);
+		return;
+	}
+	if (!maps_load(t.p.pid, &m)) {
+		for (i = 0; i < m.n && !base; i++)
+			if (strstr(m.v[i].path, "/libjvm.so") &&
+			    !m.v[i].pgoff) {
+				base = m.v[i].start;
+				snprintf(jvm, sizeof(jvm), "%s", m.v[i].path);
+			}
+		maps_free(&m);
+	}
+	a1 = nm_addr(jvm, "-D", "JNI_CreateJavaVM");
+	a2 = nm_addr(jvm, "-C", "Threads::destroy_vm()");
+	u = usym_new(t.p.pid);
+	t0 = st_now_ms();
+	usym_resolve(u, base + a1 + 4, &r);
+	t1 = st_now_ms();
+	printf("# first resolve in the JVM's libjvm.so (loads it): %.1f ms\n",
+	       t1 - t0);
+	usym_resolve(u, base + a2, &r2);
+	ok(base && a1 && is(r.name, "JNI_CreateJavaVM") && r.offset == 4 &&
+	       is(r.module, jvm),
+	   "JVM: %s+%" PRIu64 " in %s", r.name, r.offset, r.module);
+	ok(base && a2 && is(r2.name, "Threads::destroy_vm()") && r2.known,
+	   "JVM: C++ function demangled: %s", r2.name);
+	usym_free(u);
+	st_stop(&t.p);
+}
+
 int main(void)
 {
 	static const char lib_c[] =
@@ -363,6 +447,7 @@ int main(void)
 	test_nopie(nopie);
 	test_deleted(pie);
 	test_mount_namespace(pie);
+	test_jvm();
 
 	u = usym_new(999999999);
 	usym_resolve(u, 0x400000, &r);

@@ -78,6 +78,7 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 			bool *known)
 {
 	struct usym_result r;
+	const char *name;
 	uint64_t key = leaf ? ip : ip - 1;
 	uint32_t id;
 
@@ -85,8 +86,14 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 		key = 1;
 	if (!u64map_get(&s->ucache, key, &id)) {
 		usym_resolve(s->usym, key, &r);
+		/*
+		 * An address in a file that no symbol covers (a static function
+		 * of a library stripped to .dynsym) is named by its file: a
+		 * nameless frame, which reports show as [libz.so.1].
+		 */
+		name = !r.known && r.module && r.module[0] == '/' ? "" : r.name;
 		id = pj_writer_frame(
-		    s->w, r.known ? PJ_FRAME_NATIVE : PJ_FRAME_UNKNOWN, r.name,
+		    s->w, r.known ? PJ_FRAME_NATIVE : PJ_FRAME_UNKNOWN, name,
 		    r.module ? r.module : "", NULL, 0);
 		if (!r.known)
 			id |= UNKNOWN_BIT;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -94,7 +95,8 @@ static int setup_once(JavaVM *vm)
 static void handle_walk(const struct pja_walk_req *r)
 {
 	struct pja_walk_result res = { .cookie = r->cookie,
-				       .sample_time = r->sample_time };
+				       .sample_time = r->sample_time,
+				       .recv_time = pja_now() };
 	uint64_t pc;
 	int num, i;
 
@@ -167,6 +169,11 @@ static void *session_main(void *arg)
 	if ((*pja.vm)->AttachCurrentThreadAsDaemon(pja.vm, (void **)&env,
 						   &aa) != JNI_OK)
 		goto out;
+	/* walk latency is how long this thread takes to get a cpu after a
+	 * request; ask for a better share where allowed (ignored otherwise) */
+	if (setpriority(PRIO_PROCESS, pja_gettid(), -10)) {
+		/* not permitted: keep the JVM's priority */
+	}
 	if (out_flush() || events_start(env) || out_flush())
 		goto stop;
 	for (;;) {

@@ -362,8 +362,12 @@ static void replay_threads(JNIEnv *env)
 		pid_t tid = atoi(de->d_name);
 		JNIEnv *e;
 
-		if (tid <= 0 || tid == self || !(e = walk_probe_env(tid)))
+		if (tid <= 0 || tid == self)
 			continue;
+		/* a thread that does not answer is named from comm below */
+		e = walk_probe_env(tid);
+		if (!e)
+			e = (JNIEnv *)(intptr_t)-1;
 		if (np == cap) {
 			struct probe *p;
 

@@ -320,7 +320,9 @@ static struct slot *run(pid_t tid, int kind, unsigned int depth, int *status)
 		*status = PJA_WALK_GONE;
 		return NULL;
 	}
-	deadline = pja_now() + pja.timeout_us * 1000ull;
+	/* probes (thread names at attach) may wait longer than walks */
+	deadline = pja_now() +
+		   (kind == K_PROBE ? 100000000ull : pja.timeout_us * 1000ull);
 	w = wait_word(s, token << 2 | S_PENDING, deadline);
 	if ((w & 3) == S_PENDING) {
 		uint32_t exp = w;

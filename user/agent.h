@@ -57,8 +57,26 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx);
  * interpreter): 0 = no; otherwise a PJ_FRAME_* type and the code's name.
  */
 int agent_code_at(const struct agent *a, uint64_t addr, const char **name);
+/* The i-th entry of the code map (sorted by address): its PJ_FRAME_* type,
+ * or 0 past the end. For tests and listings. */
+int agent_code_entry(const struct agent *a, size_t i, uint64_t *start,
+		     uint64_t *size, const char **name);
 /* Thread name from the JVM, or NULL. */
 const char *agent_thread_name(const struct agent *a, pid_t tid);
+/* Counters, for the recorder's summary. */
+struct agent_stats {
+	uint64_t requests; /* walk requests queued */
+	uint64_t results[AGENT_WALK_LOST + 1]; /* answers by agent_walk_status */
+	uint64_t truncated; /* walks cut at the depth limit */
+	uint64_t code_loads; /* code map entries received */
+	uint64_t code_entries; /* live code map entries now */
+	uint64_t methods; /* method definitions received */
+	uint64_t bytes_in;
+	/* where walk latency goes, summed over answered walks: sample time to
+	 * the agent reading the request, and from there to the walk */
+	uint64_t to_agent_ns, to_walk_ns, timed;
+};
+void agent_get_stats(const struct agent *a, struct agent_stats *st);
 /* Tells the agent to stop its work and closes the connection. */
 void agent_stop(struct agent *a);
 /* Path of the agent library next to the perfjava binary. */

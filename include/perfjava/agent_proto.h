@@ -112,6 +112,7 @@ struct pja_walk_result {
 	uint64_t cookie;
 	uint64_t sample_time; /* as requested */
 	uint64_t walk_time; /* when the handler ran (0 if it did not) */
+	uint64_t recv_time; /* when the agent read the request */
 	int32_t status; /* enum pja_walk_status */
 	int32_t asgct; /* AsyncGetCallTrace's num_frames when <= 0, else 0 */
 	uint32_t nframes;

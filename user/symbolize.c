@@ -91,13 +91,19 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 		 * of a library stripped to .dynsym) is named by its file: a
 		 * nameless frame, which reports show as [libz.so.1].
 		 */
-		name = !r.known && r.module && r.module[0] == '/' ? "" : r.name;
+		name = !r.known && r.module[0] == '/' ? "" : r.name;
 		id = pj_writer_frame(
 		    s->w, r.known ? PJ_FRAME_NATIVE : PJ_FRAME_UNKNOWN, name,
 		    r.module ? r.module : "", NULL, 0);
 		if (!r.known)
 			id |= UNKNOWN_BIT;
-		u64map_put(&s->ucache, key, id);
+		/*
+		 * An address in no mapping may belong to one mapped since usym
+		 * last read the maps (it re-reads them at most every 20 ms):
+		 * ask again next time instead of keeping [unknown].
+		 */
+		if (r.known || strcmp(r.module, "[unknown]"))
+			u64map_put(&s->ucache, key, id);
 	}
 	if (known)
 		*known = !(id & UNKNOWN_BIT);

@@ -1,0 +1,42 @@
+# Helpers for Java tests: compile the suite's Java sources once, start JVMs.
+# Source after lib.sh.
+JDKS=()
+for j in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64; do
+	[ -x "$j/bin/java" ] && JDKS+=("$j")
+done
+CLASSES=$PJ_BUILD/java-classes
+
+# compile_java: javac (release 17, so both JDKs run it) into $CLASSES
+compile_java() {
+	local javac=${JDKS[0]}/bin/javac src=$PJ_TOP/selftests/java/src
+	mkdir -p "$CLASSES"
+	if [ -z "$(find "$src" -name '*.java' -newer "$CLASSES/.stamp" 2>/dev/null)" ] &&
+		[ -e "$CLASSES/.stamp" ]; then
+		return 0
+	fi
+	"$javac" --release 17 -d "$CLASSES" "$src"/*.java && touch "$CLASSES/.stamp"
+}
+
+# start_jvm JDK OUT [JVM-FLAGS...] -- CLASS ARGS...: starts a JVM (stdout in
+# OUT, stderr in OUT.err), waits for its "ready PID" line; sets JPID to the
+# pid the JVM reports and JWAIT to the child to wait for.
+start_jvm() {
+	local jdk=$1 out=$2; shift 2
+	local flags=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do flags+=("$1"); shift; done
+	shift
+	"$jdk/bin/java" "${flags[@]}" -cp "$CLASSES" "$@" >"$out" 2>"$out.err" &
+	JWAIT=$!
+	track $JWAIT
+	wait_for 30 grep -q '^ready' "$out"
+	JPID=$(awk '/^ready/ { print $2; exit }' "$out")
+	[ -n "$JPID" ] && track "$JPID"
+}
+
+# The JVM's stderr without the warning JDK 21+ prints itself on the first
+# dynamic agent load (not ours to silence; -XX:+EnableDynamicAgentLoading does)
+jvm_own_stderr() {
+	grep -vE '^WARNING: (A JVM ?TI agent has been loaded dynamically|If a serviceability tool is in use|Dynamic loading of agents will be disallowed)' "$1" || true
+}
+
+jdk_name() { basename "$1" | sed -E 's/-amd64$//; s/-jdk$//'; }

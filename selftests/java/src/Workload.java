@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.zip.Deflater;
+
+/**
+ * A workload with a known CPU split between three methods on N threads. Each
+ * call is timed with the thread's own CPU clock, and at the end the program
+ * prints the truth as "truth Workload.methodX <percent>" and its throughput as
+ * "ops <rounds>". methodC goes through JNI into zlib (Deflater).
+ *
+ * Usage: Workload SECONDS [THREADS] [GOFILE]: with GOFILE, work starts once
+ * that file exists (bounded wait), so that a benchmark measures the same span.
+ */
+public class Workload {
+	static volatile long sink;
+	static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+	static final long[] spent = new long[3];
+	static long rounds;
+
+	static long methodA(long x) {
+		for (int i = 0; i < 1_000_000; i++)
+			x = x * 6364136223846793005L + 1442695040888963407L;
+		return x;
+	}
+
+	static long methodB(long x) {
+		for (int i = 0; i < 400_000; i++)
+			x = (x ^ (x >>> 7)) * 0x9E3779B97F4A7C15L + i;
+		return x;
+	}
+
+	static long methodC(Deflater d, byte[] in, byte[] out) {
+		d.reset();
+		d.setInput(in);
+		d.finish();
+		long n = 0;
+		while (!d.finished())
+			n += d.deflate(out);
+		return n;
+	}
+
+	static void work(long end) {
+		long[] mine = new long[3];
+		long x = Thread.currentThread().getId(), n = 0;
+		Deflater d = new Deflater(6);
+		byte[] in = new byte[24 * 1024], out = new byte[64 * 1024];
+		for (int i = 0; i < in.length; i++)
+			in[i] = (byte) ((i * 31) ^ (i >> 5) ^ (i % 251));
+		while (System.nanoTime() < end) {
+			long t0 = MX.getCurrentThreadCpuTime();
+			x = methodA(x);
+			long t1 = MX.getCurrentThreadCpuTime();
+			x += methodB(x);
+			long t2 = MX.getCurrentThreadCpuTime();
+			x += methodC(d, in, out);
+			long t3 = MX.getCurrentThreadCpuTime();
+			mine[0] += t1 - t0;
+			mine[1] += t2 - t1;
+			mine[2] += t3 - t2;
+			n++;
+		}
+		d.end();
+		sink = x;
+		synchronized (spent) {
+			for (int i = 0; i < 3; i++)
+				spent[i] += mine[i];
+			rounds += n;
+		}
+	}
+
+	public static void main(String[] args) throws Exception {
+		double secs = args.length > 0 ? Double.parseDouble(args[0]) : 5;
+		int threads = args.length > 1 ? Integer.parseInt(args[1]) : 2;
+		System.out.println("ready " + ProcessHandle.current().pid());
+		System.out.flush();
+		if (args.length > 2) {
+			java.io.File go = new java.io.File(args[2]);
+			for (int i = 0; i < 6000 && !go.exists(); i++)
+				Thread.sleep(5);
+		}
+		long end = System.nanoTime() + (long) (secs * 1e9);
+		Thread[] t = new Thread[threads];
+		for (int i = 0; i < threads; i++) {
+			t[i] = new Thread(() -> work(end), "worker-" + i);
+			t[i].start();
+		}
+		for (Thread th : t)
+			th.join();
+		long total = spent[0] + spent[1] + spent[2];
+		String[] names = { "methodA", "methodB", "methodC" };
+		for (int i = 0; i < 3; i++)
+			System.out.printf("truth Workload.%s %.2f%n", names[i], 100.0 * spent[i] / total);
+		System.out.println("ops " + rounds);
+	}
+}

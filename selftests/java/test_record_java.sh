@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# perfjava record on real JVMs (JDK 17 and 25), started with no special flags:
+# mixed kernel/native/Java stacks, attribution, JNI, -Xint, deep recursion,
+# many and short-lived threads, JVM exit, SIGKILLed recorder, re-attach.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/jvm.sh"
+
+if [ ${#JDKS[@]} -eq 0 ]; then
+	skip "java recording" "no JDK found"
+	exit 0
+fi
+compile_java || { not_ok "javac failed"; exit 0; }
+
+# share FILE NAME...: % of samples holding NAME (any frame type) among those
+# holding any of the NAMEs
+share() {
+	local f=$1; shift
+	awk -v names="$*" '
+	BEGIN { n = split(names, fn, " ") }
+	{
+		cnt = $NF; $NF = ""; k = split($0, fr, ";")
+		for (i = 1; i <= n; i++)
+			for (j = 1; j <= k; j++) {
+				g = fr[j]; sub(/ +$/, "", g); sub(/_\[[0-9a-z]\]$/, "", g)
+				if (g == fn[i]) { c[i] += cnt; tot += cnt; break }
+			}
+	}
+	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
+}
+
+for jdk in "${JDKS[@]}"; do
+	J=$(jdk_name "$jdk")
+	D=$TMP/$J
+	mkdir -p "$D"
+
+	# --- attribution on a known CPU split, two threads, one method via JNI
+	start_jvm "$jdk" "$D/w.out" -- Workload 5 2
+	"$PJ_BIN" record -p "$JPID" -d 3.5 -o "$D/w.data" 2>"$D/w.err"
+	check "$J: record a JVM exits 0" [ $? -eq 0 ]
+	check "$J: java frames on" grep -q 'java frames on' "$D/w.err"
+	wait "$JWAIT"
+	check "$J: the JVM finishes normally while profiled" [ $? -eq 0 ]
+	"$PJ_BIN" report -i "$D/w.data" --format collapsed >"$D/w.folded"
+	share "$D/w.folded" Workload.methodA Workload.methodB Workload.methodC >"$D/w.share"
+	for m in methodA methodB methodC; do
+		truth=$(awk -v f="Workload.$m" '$1 == "truth" && $2 == f { print $3 }' "$D/w.out")
+		got=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$D/w.share")
+		echo "# $J $m truth $truth% measured $got%"
+		check "$J: Workload.$m attributed within 5 pp (truth $truth, got $got)" \
+			pct_within "$truth" "$got" 5
+	done
+	"$PJ_BIN" report -i "$D/w.data" --format collapsed --threads >"$D/wt.folded"
+	wj=$(awk '/^\[worker-/ { t += $NF; if ($0 ~ /_\[[j0i1]\]/) j += $NF }
+		END { printf "%.1f", t ? 100 * j / t : 0 }' "$D/wt.folded")
+	echo "# $J: $wj% of the worker threads' samples have Java frames"
+	check "$J: >= 95% of worker samples have Java frames ($wj%)" \
+		awk -v p="$wj" 'BEGIN { exit !(p >= 95) }'
+	check "$J: JNI: native zlib frames under Deflater's native method" \
+		grep -qE 'Deflater\.deflateBytes[A-Za-z]*(_\[[a-z0-9]\])?;(Java_java_util_zip_[A-Za-z_]*;)?(\[libz[^;]*\]|deflate|adler32|longest_match|fill_window)' "$D/w.folded"
+	check "$J: thread entry below the Java frames (start_thread)" \
+		grep -qE '^(start_thread|clone3?);.*Workload' "$D/w.folded"
+	check "$J: JIT frames annotated _[j]" grep -q 'Workload.method[ABC]_\[j\]' "$D/w.folded"
+	check "$J: kernel frames annotated _[k]" grep -q '_\[k\]' "$D/w.folded"
+	lat=$(grep -oE 'walk latency median [0-9]+ us, p99 [0-9]+ us' "$D/w.err")
+	echo "# $J: $lat"
+	"$PJ_BIN" report -i "$D/w.data" --lines --format collapsed >"$D/wl.folded"
+	check "$J: --lines shows Class.method:line" grep -qE 'Workload\.method[AB]:[0-9]+' "$D/wl.folded"
+
+	# --- interpreted frames are named (-Xint)
+	start_jvm "$jdk" "$D/x.out" -Xint -- Workload 4 1
+	"$PJ_BIN" record -q -p "$JPID" -d 1.5 -o "$D/x.data"
+	"$PJ_BIN" report -i "$D/x.data" --format collapsed >"$D/x.folded"
+	check "$J: -Xint: interpreted frames named _[0]" grep -q 'Workload.methodA_\[0\]' "$D/x.folded"
+	check "$J: -Xint: no JIT frames" bash -c "! grep -q 'Workload.method[AB]_\[j\]' '$D/x.folded'"
+	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+
+	# --- recursion 1500 deep is not truncated
+	start_jvm "$jdk" "$D/r.out" -- Recurse 4 1500
+	"$PJ_BIN" record -q -p "$JPID" -d 1.5 -o "$D/r.data"
+	"$PJ_BIN" report -i "$D/r.data" --format collapsed >"$D/r.folded"
+	deep=$(awk '{ n = gsub(/Recurse\.down/, "&"); if (n > m) m = n } END { print m + 0 }' "$D/r.folded")
+	check "$J: recursion 1500 deep kept whole ($deep frames of Recurse.down)" [ "$deep" -ge 1500 ]
+	check "$J: ... down to main's thread entry" grep -q 'Recurse.lambda' "$D/r.folded"
+	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+
+	# --- 200 threads, and threads started and ended while recording
+	start_jvm "$jdk" "$D/t.out" -- Threads 4 200
+	"$PJ_BIN" record -p "$JPID" -d 2.5 -o "$D/t.data" 2>"$D/t.err"
+	wait "$JWAIT"
+	opened=$(grep -oE 'from [0-9]+ threads' "$D/t.err" | grep -oE '[0-9]+')
+	check "$J: 200 threads: recorder followed >= 200 threads ($opened)" [ "${opened:-0}" -ge 200 ]
+	"$PJ_BIN" report -i "$D/t.data" --format collapsed --threads >"$D/t.folded"
+	steady=$(grep -oE '^\[steady-[0-9]+ ' "$D/t.folded" | sort -u | wc -l)
+	churn=$(grep -oE '^\[churn-[0-9]+ ' "$D/t.folded" | sort -u | wc -l)
+	echo "# $J: samples from $steady steady threads and $churn short-lived threads"
+	check "$J: samples from >= 150 of 200 steady threads ($steady)" [ "$steady" -ge 150 ]
+	check "$J: samples from threads started while recording ($churn)" [ "$churn" -ge 5 ]
+	check "$J: churn threads have Java frames" grep -qE '^\[churn-[0-9]+ [^;]*;.*Threads.churnWork' "$D/t.folded"
+
+	# --- a JVM exiting mid-recording: file complete, recorder exits cleanly
+	start_jvm "$jdk" "$D/e.out" -- Workload 1.5 1
+	"$PJ_BIN" record -p "$JPID" -d 30 -o "$D/e.data" 2>"$D/e.err"
+	check "$J: JVM exit: recorder exits 0" [ $? -eq 0 ]
+	check "$J: JVM exit: summary says so" grep -q 'target exited' "$D/e.err"
+	"$PJ_BIN" report -i "$D/e.data" >/dev/null 2>"$D/e.rerr"
+	check "$J: JVM exit: the file is complete" [ $? -eq 0 -a ! -s "$D/e.rerr" ]
+
+	# --- recorder killed with SIGKILL: the JVM goes on; a new record attaches
+	start_jvm "$jdk" "$D/k.out" -- Workload 10 1
+	"$PJ_BIN" record -q -p "$JPID" -o "$D/k1.data" &
+	rec=$!
+	wait_for 10 test "$(stat -c %s "$D/k1.data" 2>/dev/null || echo 0)" -gt 1500
+	kill -9 "$rec"; wait "$rec" 2>/dev/null
+	"$PJ_BIN" record -q -p "$JPID" -d 1 -o "$D/k2.data" 2>"$D/k2.err"
+	check "$J: after a SIGKILLed recorder, a new record works" [ $? -eq 0 ]
+	"$PJ_BIN" report -i "$D/k2.data" --format collapsed >"$D/k2.folded"
+	check "$J: ... and has Java frames again" grep -q 'Workload.method' "$D/k2.folded"
+	wait "$JWAIT"
+	rc=$?
+	check "$J: the JVM finishes with correct results (exit $rc)" \
+		bash -c "[ $rc -eq 0 ] && grep -c '^truth Workload' '$D/k.out' | grep -qx 3 && grep -q '^ops [1-9]' '$D/k.out'"
+
+	# --- ten record cycles in a row against one JVM
+	start_jvm "$jdk" "$D/c.out" -- Workload 12 1
+	good=0
+	for i in $(seq 10); do
+		"$PJ_BIN" record -q -p "$JPID" -d 0.4 -o "$D/c$i.data" 2>"$D/c$i.err" &&
+			"$PJ_BIN" report -i "$D/c$i.data" --format collapsed | grep -q 'Workload.method' &&
+			good=$((good + 1))
+	done
+	check "$J: 10 record cycles in a row all have Java frames ($good/10)" [ "$good" -eq 10 ]
+	wait "$JWAIT"
+	extra=$(grep -vcE '^(ready [0-9]+|truth Workload\.method[ABC] [0-9.]+|ops [0-9]+)$' "$D/c.out")
+	check "$J: the JVM's own output is unchanged after 10 attaches ($extra extra lines)" [ "$extra" -eq 0 ]
+	errs=$(jvm_own_stderr "$D/c.out.err" | wc -l)
+	check "$J: and nothing on its stderr but the JDK's own dynamic-agent notice ($errs lines)" [ "$errs" -eq 0 ]
+done

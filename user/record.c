@@ -16,8 +16,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "lbr.h"
 #include "maps.h"
 #include "record.h"
+#include "tracepoint.h"
 
 #define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
@@ -28,13 +30,24 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "usage: perfjava record -p PID [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
-	    "                       [-g fp] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
+	    "                       [-g fp|lbr] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
 	    "  -p PID      process to profile (all its threads, and threads it starts)\n"
-	    "  -e EVENT    event to sample (default cpu-clock; see perfjava list)\n"
-	    "  -F HZ       samples per second per thread\n"
-	    "  -c PERIOD   one sample every PERIOD events (ns for cpu-clock)\n"
-	    "              default: cpu-clock and task-clock every 10 ms, others at 100 Hz\n"
+	    "  -e EVENT    event(s) to sample, comma-separated or -e repeated (default\n"
+	    "              cycles, or cpu-clock without a hardware PMU; see perfjava list):\n"
+	    "                cpu-clock task-clock page-faults context-switches ...\n"
+	    "                cycles instructions cache-misses L1-dcache-load-misses ...\n"
+	    "                rNNNN  pmu/event=0x3c,umask=0x0/  pmu/named-event/\n"
+	    "                subsystem:name (tracepoint; fields go to report --format script)\n"
+	    "                mem:ADDR[/LEN][:rwx] (hardware breakpoint)\n"
+	    "              modifiers :u :k :h :p :pp :ppp (cycles:u, cpu/.../pp)\n"
+	    "              per event period or frequency: EVENT/period=N/ or EVENT/freq=HZ/\n"
+	    "              (cpu-clock/period=1000000/,page-faults/period=10/)\n"
+	    "  -F HZ       samples per second per thread, for events without their own\n"
+	    "  -c PERIOD   one sample every PERIOD events (ns for cpu-clock), likewise\n"
+	    "              default: cpu-clock and task-clock every 10 ms, tracepoints,\n"
+	    "              breakpoints and other software events every event, others 100 Hz\n"
 	    "  -g fp       call graph: frame pointers (the default)\n"
+	    "  -g lbr      user call graph from the CPU's branch records (hardware events)\n"
 	    "  -d SECONDS  stop after this long (default: Ctrl-C, SIGTERM or target exit)\n"
 	    "  -o FILE     output (default perfjava.data)\n"
 	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
@@ -49,6 +62,24 @@ static int parse_u64(const char *s, uint64_t *v)
 	errno = 0;
 	*v = strtoull(s, &end, 0);
 	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+}
+
+/* -e given more than once: the lists are joined, as perf does. */
+static int append_events(struct record_opts *o, const char *spec)
+{
+	static char *joined;
+	char *n;
+
+	if (!o->events) {
+		o->events = spec;
+		return 0;
+	}
+	if (asprintf(&n, "%s,%s", o->events, spec) < 0)
+		return -1;
+	free(joined);
+	joined = n;
+	o->events = joined;
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct record_opts *o)
@@ -89,7 +120,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			o->pid = (pid_t)v;
 			break;
 		case 'e':
-			o->events = optarg;
+			if (append_events(o, optarg))
+				return -1;
 			break;
 		case 'F':
 			if (parse_u64(optarg, &o->freq) || !o->freq) {
@@ -163,11 +195,11 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "perfjava: give -F or -c, not both\n");
 		return -1;
 	}
-	if (strcmp(o->callgraph, "fp")) {
-		fprintf(
-		    stderr,
-		    "perfjava: call graph '%s' is not supported; use -g fp\n",
-		    o->callgraph);
+	if (strcmp(o->callgraph, "fp") && strcmp(o->callgraph, "lbr")) {
+		fprintf(stderr,
+			"perfjava: call graph '%s' is not supported; use -g fp "
+			"or -g lbr\n",
+			o->callgraph);
 		return -1;
 	}
 	return 0;
@@ -222,6 +254,29 @@ static int check_target(struct recorder *rec)
 	return 0;
 }
 
+/* Loads the formats that decode tracepoint samples into their info. */
+static int setup_tracepoints(struct recorder *rec)
+{
+	char err[512];
+
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+
+		if (!ev->tracepoint)
+			continue;
+		if (!rec->tp && !(rec->tp = tp_decoder_new())) {
+			fprintf(stderr, "perfjava: out of memory\n");
+			return -1;
+		}
+		if (tp_decoder_add(rec->tp, ev->tp_sys, ev->tp_name, err,
+				   sizeof(err))) {
+			fprintf(stderr, "perfjava: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int setup_events(struct recorder *rec)
 {
 	char err[256];
@@ -256,7 +311,8 @@ static int setup_events(struct recorder *rec)
 			if (clock)
 				period = RECORD_DEFAULT_PERIOD_NS;
 			else if (ev->attr.type == PERF_TYPE_SOFTWARE ||
-				 ev->tracepoint)
+				 ev->tracepoint ||
+				 ev->kind == PJ_EV_BREAKPOINT)
 				period = 1;
 			else
 				freq = RECORD_DEFAULT_FREQ;
@@ -266,7 +322,12 @@ static int setup_events(struct recorder *rec)
 		ev->freq = freq;
 		ev->period = freq ? 0 : period;
 	}
-	return 0;
+	rec->lbr = !strcmp(rec->o.callgraph, "lbr");
+	if (rec->lbr && lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		return -1;
+	}
+	return setup_tracepoints(rec);
 }
 
 static void write_header_meta(struct recorder *rec)
@@ -343,6 +404,12 @@ static int open_threads(struct recorder *rec)
 			      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 			      PERF_SAMPLE_CALLCHAIN;
+	if (rec->tp) /* tracepoint fields, decoded into the sample's info */
+		t->opts.sample_type |= PERF_SAMPLE_RAW;
+	if (rec->lbr) {
+		t->opts.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		t->opts.branch_sample_type = LBR_BRANCH_SAMPLE_TYPE;
+	}
 	t->opts.pages = rec->o.pages;
 	t->opts.max_stack = 127;
 	t->opts.track = true;
@@ -668,6 +735,7 @@ static void recorder_free(struct recorder *rec)
 		agent_stop(rec->agent);
 	threads_free(&rec->th);
 	symbolizer_free(&rec->sym);
+	tp_decoder_free(rec->tp);
 	free(rec->evs);
 	free(rec->st.lat);
 }

@@ -14,6 +14,8 @@
 #include "symbolize.h"
 #include "threads.h"
 
+struct tp_decoder;
+
 #define RECORD_DEFAULT_PERIOD_NS 10000000ULL /* 10 ms, as async-profiler */
 #define RECORD_DEFAULT_FREQ 100
 #define RECORD_WALK_DEADLINE_NS \
@@ -60,6 +62,8 @@ struct recorder {
 	struct pj_writer *w;
 	struct symbolizer sym;
 	struct agent *agent;
+	struct tp_decoder *tp; /* tracepoint RAW -> sample info (tracepoint.h) */
+	bool lbr; /* -g lbr: user frames from branch stacks (lbr.h) */
 	bool java;
 	struct pending pend[RECORD_PENDING];
 	uint64_t next_cookie;

@@ -10,8 +10,10 @@
 
 #include <perf/event.h>
 
+#include "lbr.h"
 #include "record.h"
 #include "sample.h"
+#include "tracepoint.h"
 
 uint64_t now_ns(void)
 {
@@ -137,6 +139,17 @@ static bool defer_sample(struct recorder *rec, const struct pj_sample *s,
 	return true;
 }
 
+/* A tracepoint's fields, decoded, become the sample's info string. */
+static void sample_info(struct recorder *rec, const struct pj_raw_sample *rs,
+			struct pj_sample *s)
+{
+	char buf[1024];
+
+	if (s->event < rec->nevents && rec->evs[s->event].tracepoint &&
+	    tp_decode(rec->tp, rs->raw, rs->raw_size, buf, sizeof(buf)) >= 0)
+		s->info = pj_writer_string(rec->w, buf);
+}
+
 static void on_sample(struct recorder *rec, struct ring *r,
 		      const struct perf_event_header *hdr)
 {
@@ -162,9 +175,14 @@ static void on_sample(struct recorder *rec, struct ring *r,
 			ctx = is_kernel_addr(ip) ? CC_KERNEL : CC_USER;
 		if (ctx == CC_KERNEL && nk < RECORD_MAX_CHAIN)
 			rec->scratch_k[nk++] = symbolize_kernel(&rec->sym, ip);
-		else if (ctx == CC_USER && nu < RECORD_MAX_CHAIN)
+		else if (ctx == CC_USER && nu < RECORD_MAX_CHAIN && !rec->lbr)
 			rec->scratch_u[nu++] = ip;
 	}
+	if (rec->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
+		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch,
+				     rec->scratch_u, RECORD_MAX_CHAIN);
+	if (rs.raw_size && rec->tp)
+		sample_info(rec, &rs, &s);
 	if (!rs.nr && rs.ip) {
 		if (is_kernel_addr(rs.ip))
 			rec->scratch_k[nk++] =

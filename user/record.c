@@ -311,8 +311,7 @@ static int setup_events(struct recorder *rec)
 			if (clock)
 				period = RECORD_DEFAULT_PERIOD_NS;
 			else if (ev->attr.type == PERF_TYPE_SOFTWARE ||
-				 ev->tracepoint ||
-				 ev->kind == PJ_EV_BREAKPOINT)
+				 ev->tracepoint || ev->kind == PJ_EV_BREAKPOINT)
 				period = 1;
 			else
 				freq = RECORD_DEFAULT_FREQ;

@@ -102,7 +102,7 @@ unsigned int events_cache_names(char (*names)[64], unsigned int max)
 			if (!(cache_has_op[c] & (1 << op)))
 				continue;
 			if (n < max)
-				snprintf(names[n], 64, "%s-%ss",
+				snprintf(names[n], 64, "%s-%s",
 					 cache_names[c][0], cache_ops[op][1]);
 			n++;
 			if (n < max)

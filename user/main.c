@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "list.h"
 #include "record.h"
 #include "report.h"
 
@@ -15,6 +16,7 @@ static void usage(FILE *f)
 	    "                      profile a running process (a JVM gets Java frames)\n"
 	    "  report [-i FILE] [--format text|collapsed|...] [-o OUT]\n"
 	    "                      turn a recording into a report\n"
+	    "  list [KIND]         the events this machine can sample, probed\n"
 	    "  version             print the version\n"
 	    "Run 'perfjava <command> --help' for a command's options.\n");
 }
@@ -33,6 +35,8 @@ int main(int argc, char **argv)
 		return cmd_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "list"))
+		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
 		printf("perfjava %s\n", PERFJAVA_VERSION);
 		return 0;

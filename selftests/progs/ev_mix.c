@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A workload for the event tests: each round spins (CPU time), touches fresh
+ * pages (page faults), writes a watched variable (breakpoints) and naps
+ * (context switches, sched_switch with prev_state S), each in its own
+ * function so that each event's samples land in a known one:
+ *   main -> round -> spin_cpu            cpu-clock, task-clock
+ *   main -> round -> touch_fresh_pages   page-faults
+ *   main -> round -> bump_watched        mem:&watched:w
+ *   main -> round -> nap_in_known_place  context-switches, sched:sched_switch
+ * Prints "ready PID ADDR" (ADDR = &watched) and runs for SECONDS.
+ * Usage: ev_mix SECONDS
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGES 32
+
+volatile long watched;
+static volatile unsigned long sink;
+
+__attribute__((noinline)) void spin_cpu(void)
+{
+	unsigned long x = sink;
+
+	for (unsigned long i = 0; i < 2000000; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	sink = x;
+}
+
+__attribute__((noinline)) void touch_fresh_pages(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, PAGES * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	for (int i = 0; i < PAGES; i++)
+		p[i * pg] = (char)i;
+	munmap(p, PAGES * pg);
+}
+
+__attribute__((noinline)) void bump_watched(void)
+{
+	for (int i = 0; i < 10; i++)
+		watched = watched + 1;
+}
+
+__attribute__((noinline)) void nap_in_known_place(void)
+{
+	struct timespec ts = { 0, 2000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+__attribute__((noinline)) void round_once(void)
+{
+	spin_cpu();
+	touch_fresh_pages();
+	bump_watched();
+	nap_in_known_place();
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 10, end = now() + secs;
+
+	printf("ready %d %p\n", getpid(), (void *)&watched);
+	fflush(stdout);
+	while (now() < end)
+		round_once();
+	return 0;
+}

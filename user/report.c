@@ -5,128 +5,69 @@
  * the chosen output format. See report.h for how to add formats and filters.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 #include "stackfold.h"
 
-static const char usage[] =
-    "usage: perfjava report [-i FILE] [--format text|collapsed] "
-    "[-o OUT] [--threads] [--top N] [--lines] [--total] [--event NAME]";
-
 static const struct {
 	const char *name;
 	int (*write)(FILE *out, const struct report *r);
+	bool diff; /* works with --diff */
 } formats[] = {
-	{ "text", report_text },
-	{ "collapsed", report_collapsed },
+	{ "text", report_text, true },
+	{ "collapsed", report_collapsed, false },
+	{ "flame", report_flame, true },
+	{ "tree", report_tree, false },
+	{ "pprof", report_pprof, false },
+	{ "script", report_script, false },
 };
-
-enum {
-	OPT_FORMAT = 0x100,
-	OPT_THREADS,
-	OPT_TOP,
-	OPT_LINES,
-	OPT_TOTAL,
-	OPT_EVENT,
-};
-
-static const struct option long_opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "threads", no_argument, NULL, OPT_THREADS },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "lines", no_argument, NULL, OPT_LINES },
-	{ "total", no_argument, NULL, OPT_TOTAL },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Returns 0, 1 for --help, or -1 after printing what was wrong. */
-static int parse_opts(int argc, char **argv, struct report_opts *o)
-{
-	int c;
-
-	*o = (struct report_opts){ .input = "perfjava.data",
-				   .format = "text",
-				   .top = 20 };
-	optind = 0; /* main may have used getopt already */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:o:h", long_opts, NULL)) != -1) {
-		char *end;
-		unsigned long n;
-
-		switch (c) {
-		case 'i':
-			o->input = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_FORMAT:
-			o->format = optarg;
-			break;
-		case OPT_THREADS:
-			o->threads = true;
-			break;
-		case OPT_LINES:
-			o->lines = true;
-			break;
-		case OPT_TOTAL:
-			o->total = true;
-			break;
-		case OPT_EVENT:
-			o->event = optarg;
-			break;
-		case OPT_TOP:
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || n > 1000000 ||
-			    optarg[0] == '-') {
-				fprintf(stderr,
-					"perfjava report: --top wants a number "
-					"of stacks, not '%s'\n%s\n",
-					optarg, usage);
-				return -1;
-			}
-			o->top = (unsigned int)n;
-			break;
-		case 'h':
-			printf("%s\n", usage);
-			return 1;
-		case ':':
-			fprintf(stderr,
-				"perfjava report: option '%s' needs a value\n"
-				"%s\n",
-				argv[optind - 1], usage);
-			return -1;
-		default:
-			fprintf(stderr,
-				"perfjava report: unknown option '%s'\n%s\n",
-				argv[optind - 1], usage);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr,
-			"perfjava report: unexpected argument '%s'\n%s\n",
-			argv[optind], usage);
-		return -1;
-	}
-	return 0;
-}
 
 /* The one place where samples are chosen; filters go here. */
-static bool report_sample_selected(const struct report *r,
-				   const struct pj_sample *s)
+bool report_sample_selected(const struct report *r, const struct pj_sample *s)
 {
+	const struct report_opts *o = r->o;
+
 	if (r->event && s->event != r->event->index)
 		return false;
+	if (o->ntids) {
+		unsigned int i = 0;
+
+		while (i < o->ntids && o->tids[i] != s->tid)
+			i++;
+		if (i == o->ntids)
+			return false;
+	}
+	if (r->stack_ok &&
+	    (s->stack >= r->p->nstacks || !r->stack_ok[s->stack]))
+		return false;
+	if (o->from > 0 || o->to >= 0) {
+		double t = ((double)s->time - (double)r->start_ns) / 1e9;
+
+		if (t < o->from || (o->to >= 0 && t >= o->to))
+			return false;
+	}
 	return true;
+}
+
+/* Time 0 of --from/--to: when recording started, else the first sample. */
+static uint64_t start_time(const struct pj_profile *p)
+{
+	const char *m = pj_profile_meta(p, "start_ns");
+	uint64_t t = m && *m ? strtoull(m, NULL, 10) : 0;
+
+	if (!t)
+		t = pj_profile_stat(p, "start_ns", 0);
+	if (!t) {
+		t = UINT64_MAX;
+		for (size_t i = 0; i < p->nsamples; i++)
+			if (p->samples[i].time < t)
+				t = p->samples[i].time;
+		if (t == UINT64_MAX)
+			t = 0;
+	}
+	return t;
 }
 
 static const struct pj_event_desc *find_event(const struct pj_profile *p,
@@ -215,7 +156,8 @@ static int build(struct report *r)
 
 		if (!report_sample_selected(r, s))
 			continue;
-		if (stackfold_add(&f, s->stack, r->o->threads ? s->tid : 0,
+		if (stackfold_add(&f, s->stack,
+				  r->o->threads || r->o->fold_tid ? s->tid : 0,
 				  s->period))
 			goto out;
 		r->total_weight += s->period;
@@ -264,8 +206,12 @@ static int build(struct report *r)
 
 			pool[at++] = first_label + (uint32_t)(t - tids);
 		}
-		for (uint32_t j = hi; j > lo; j--) /* the file is leaf first */
-			pool[at++] = p->stack_frames[j - 1];
+		if (r->o->reverse) /* leaf first, as in the file */
+			for (uint32_t j = lo; j < hi; j++)
+				pool[at++] = p->stack_frames[j];
+		else /* the file is leaf first */
+			for (uint32_t j = hi; j > lo; j--)
+				pool[at++] = p->stack_frames[j - 1];
 		if (hi == lo)
 			pool[at++] = empty_label;
 		rs->nframes = (uint32_t)(pool + at - rs->frames);
@@ -306,6 +252,7 @@ static void free_report(struct report *r)
 	free(r->labels);
 	free(r->stacks);
 	free(r->frame_pool);
+	free(r->stack_ok);
 }
 
 static void warn_incomplete(const char *path, const struct pj_profile *p)
@@ -323,50 +270,88 @@ static void warn_incomplete(const char *path, const struct pj_profile *p)
 			path, p->nsamples);
 }
 
-int cmd_report(int argc, char **argv)
+/* Loads path and builds its report r; 0, or 1 after a message. */
+static int load_report(const char *path, const struct report_opts *o,
+		       struct report *r, struct pj_profile **pp)
 {
-	struct report_opts o;
-	struct report r = { 0 };
 	struct pj_profile *p;
-	int (*write)(FILE *, const struct report *) = NULL;
 	char err[512];
-	FILE *out = stdout;
-	int ret = 1, rc;
 
-	rc = parse_opts(argc, argv, &o);
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (!strcmp(o.format, formats[i].name))
-			write = formats[i].write;
-	if (!write) {
-		fprintf(stderr,
-			"perfjava report: unknown format '%s' (text, "
-			"collapsed)\n%s\n",
-			o.format, usage);
-		return 2;
-	}
-	if (pj_profile_load(o.input, &p, err, sizeof(err))) {
-		fprintf(stderr, "perfjava: cannot read %s: %s\n", o.input, err);
+	if (pj_profile_load(path, pp, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: cannot read %s: %s\n", path, err);
 		return 1;
 	}
-	warn_incomplete(o.input, p);
-	r.p = p;
-	r.o = &o;
-	r.event = find_event(p, o.event);
-	if (o.event && !r.event) {
+	p = *pp;
+	warn_incomplete(path, p);
+	r->p = p;
+	r->o = o;
+	r->event = find_event(p, o->event);
+	if (o->event && !r->event) {
 		fprintf(stderr,
 			"perfjava: %s has no samples of event %s; see the "
 			"events in `perfjava report -i %s`\n",
-			o.input, o.event, o.input);
-		goto out;
+			path, o->event, path);
+		return 1;
 	}
-	r.unit = r.event && *r.event->unit ? r.event->unit : "events";
-	count_threads(&r);
-	if (build(&r)) {
+	r->unit = r->event && *r->event->unit ? r->event->unit : "events";
+	r->start_ns = start_time(p);
+	if (report_filter_stacks(r) || (count_threads(r), build(r))) {
 		fprintf(stderr,
 			"perfjava: out of memory building the report\n");
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct report r = { 0 }, base = { 0 };
+	struct pj_profile *p = NULL, *old = NULL;
+	int (*write)(FILE *, const struct report *) = NULL;
+	bool diff_ok = false;
+	FILE *out = stdout;
+	int ret = 1, rc;
+
+	rc = report_parse_opts(argc, argv, &o);
+	if (rc) {
+		report_opts_free(&o);
+		return rc > 0 ? 0 : 2;
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(o.format, formats[i].name)) {
+			write = formats[i].write;
+			diff_ok = formats[i].diff;
+		}
+	if (!write) {
+		fprintf(stderr,
+			"perfjava report: unknown format '%s' (text, "
+			"collapsed, flame, tree, pprof, script)\n%s\n",
+			o.format, report_usage());
+		report_opts_free(&o);
+		return 2;
+	}
+	if (o.diff && !diff_ok) {
+		fprintf(stderr,
+			"perfjava report: --diff works with --format flame "
+			"or text, not %s\n",
+			o.format);
+		report_opts_free(&o);
+		return 2;
+	}
+	if (write == report_tree && o.output &&
+	    !strcmp(report_format_of(o.output) ?: "", "flame"))
+		write = report_tree_html;
+	if (write == report_text && o.diff)
+		write = report_diff_text;
+	if (write == report_pprof)
+		o.fold_tid = true;
+	if (load_report(o.input, &o, &r, &p))
 		goto out;
+	if (o.diff) {
+		if (load_report(o.diff, &o, &base, &old))
+			goto out;
+		r.base = &base;
 	}
 	if (o.output && !(out = fopen(o.output, "w"))) {
 		fprintf(stderr, "perfjava: cannot write %s: %s\n", o.output,
@@ -389,6 +374,11 @@ int cmd_report(int argc, char **argv)
 	}
 out:
 	free_report(&r);
-	pj_profile_free(p);
+	free_report(&base);
+	if (p)
+		pj_profile_free(p);
+	if (old)
+		pj_profile_free(old);
+	report_opts_free(&o);
 	return ret;
 }

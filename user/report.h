@@ -13,6 +13,7 @@
 #ifndef PJ_USER_REPORT_H
 #define PJ_USER_REPORT_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,13 +25,31 @@ int cmd_report(int argc, char **argv);
 struct report_opts {
 	const char *input; /* default perfjava.data */
 	const char *output; /* NULL = stdout */
-	const char *format; /* "text", "collapsed" */
+	const char *format; /* "text", "collapsed", "flame", ... */
 	const char *event; /* NULL = the file's first event */
+	const char *diff; /* --diff OLD: the baseline profile */
+	const char *title; /* flame graph / tree page title */
 	unsigned int top; /* stacks / rows in text output */
 	bool threads; /* thread as root frame */
 	bool lines; /* name:line */
-	bool total; /* collapsed counts are weights, not samples */
+	bool total; /* counts are weights (periods), not samples */
+	bool reverse; /* stacks leaf first: callers of the leaves */
+	bool inverted; /* flame graph drawn as an icicle */
+	bool fold_tid; /* the format wants stacks per thread (pprof) */
+	uint32_t *tids; /* --tid: only these threads */
+	unsigned int ntids;
+	regex_t *include, *exclude; /* stacks with / without such a frame */
+	unsigned int ninclude, nexclude;
+	double from, to; /* seconds from the start; to < 0: open */
+	double minwidth; /* percent: narrower flame frames are dropped */
 };
+
+/* Parses argv into o (report_opts.c). 0, 1 for --help, -1 after a message. */
+int report_parse_opts(int argc, char **argv, struct report_opts *o);
+void report_opts_free(struct report_opts *o);
+const char *report_usage(void);
+/* The format a -o file name implies (".html" -> "flame"), or NULL. */
+const char *report_format_of(const char *path);
 
 /* One unique stack after filtering. */
 struct report_stack {
@@ -54,7 +73,40 @@ struct report {
 	char **labels; /* frame ids p->nframes + i */
 	uint32_t nlabels;
 	uint32_t *frame_pool; /* owns the stacks' frames */
+	uint64_t start_ns; /* time 0 of --from/--to */
+	uint8_t *stack_ok; /* per stack id: passes --include/--exclude */
+	const struct report *base; /* --diff: the baseline's report */
 };
+
+/* Whether sample s passes every filter (event, tid, time, regex). */
+bool report_sample_selected(const struct report *r, const struct pj_sample *s);
+/* The count a format shows for a stack: weight with --total, else samples. */
+static inline uint64_t report_count(const struct report *r,
+				    const struct report_stack *s)
+{
+	return r->o->total ? s->weight : s->samples;
+}
+static inline uint64_t report_total(const struct report *r)
+{
+	return r->o->total ? r->total_weight : r->total_samples;
+}
+/* The leaf (innermost) frame of s, also with --reverse. */
+static inline uint32_t report_leaf(const struct report *r,
+				   const struct report_stack *s)
+{
+	if (r->o->reverse)
+		return s->frames[r->o->threads && s->nframes > 1 ? 1 : 0];
+	return s->frames[s->nframes - 1];
+}
+/* The file's frame type of id f; labels are PJ_FRAME_MARKER. */
+static inline enum pj_frame_type report_frame_type(const struct report *r,
+						   uint32_t f)
+{
+	return f < r->p->nframes ? (enum pj_frame_type)r->p->frames[f].type
+				 : PJ_FRAME_MARKER;
+}
+/* Computes r->stack_ok from the regexes (report_filter.c); -1 on ENOMEM. */
+int report_filter_stacks(struct report *r);
 
 /* Name styles of report_frame_name(). */
 enum report_style {
@@ -72,5 +124,12 @@ const char *report_frame_name(const struct report *r, uint32_t f,
 
 int report_text(FILE *out, const struct report *r);
 int report_collapsed(FILE *out, const struct report *r);
+int report_flame(FILE *out, const struct report *r);
+int report_tree(FILE *out, const struct report *r);
+int report_tree_html(FILE *out, const struct report *r);
+int report_pprof(FILE *out, const struct report *r);
+int report_script(FILE *out, const struct report *r);
+/* --diff with --format text: the frames whose share changed most. */
+int report_diff_text(FILE *out, const struct report *r);
 
 #endif

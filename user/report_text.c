@@ -131,7 +131,7 @@ static int flat(FILE *out, const struct report *r, char *name)
 		return -1;
 	for (size_t i = 0; i < r->nstacks; i++) {
 		const struct report_stack *s = &r->stacks[i];
-		uint32_t leaf = s->frames[s->nframes - 1];
+		uint32_t leaf = report_leaf(r, s);
 
 		byid[leaf].weight += s->weight;
 		byid[leaf].samples += s->samples;

@@ -26,7 +26,7 @@ static char data[300], out[300], errf[300];
  *   C  weird;name [libfoo.so] start_thread                    1 x tid 10
  *   D  [unknown]                                    2 x 0.5 ms, tid 11
  */
-static int make_profile(const char *path)
+static int make_counts(const char *path, int na, int nb, int nc, int nd)
 {
 	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
 	uint32_t inl, work, mn, c1, start, k, semi, anon, unk;
@@ -64,17 +64,17 @@ static int make_profile(const char *path)
 	d = pj_writer_stack(w, (uint32_t[]){ unk }, 1);
 	pj_writer_thread(w, 10, 10, "main");
 	pj_writer_thread(w, 11, 10, "worker");
-	for (int i = 0; i < 12; i++) {
+	for (int i = 0; i < na + nb + nc + nd; i++) {
 		struct pj_sample s = { .time = t, .period = 1000000 };
 
 		t += 1000000;
-		if (i < 6) {
+		if (i < na) {
 			s.tid = 10;
 			s.stack = a;
-		} else if (i < 9) {
+		} else if (i < na + nb) {
 			s.tid = 11;
 			s.stack = b;
-		} else if (i < 10) {
+		} else if (i < na + nb + nc) {
 			s.tid = 10;
 			s.stack = c;
 		} else {
@@ -88,6 +88,17 @@ static int make_profile(const char *path)
 	}
 	pj_writer_stat(w, "lost", 4);
 	return pj_writer_close(w);
+}
+
+static int make_profile(const char *path)
+{
+	return make_counts(path, 6, 3, 1, 2);
+}
+
+/* The baseline of --diff tests: A 2, B 6, C 1, D 1 (10 samples). */
+static int make_old_profile(const char *path)
+{
+	return make_counts(path, 2, 6, 1, 1);
 }
 
 static char *slurp(const char *path)
@@ -342,6 +353,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--make-profile"))
 		return make_profile(argv[2]) ? 1 : 0;
+	if (argc == 3 && !strcmp(argv[1], "--make-old-profile"))
+		return make_old_profile(argv[2]) ? 1 : 0;
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;

@@ -1,0 +1,177 @@
+// Opens the report's HTML pages in headless Chromium (playwright-core driving
+// /usr/bin/chromium) and checks them against the known-content profile of
+// selftests/unit/test_report.c. Prints TAP lines. Usage:
+//   node check_pages.js FLAME.html DIFF.html TREE.html [BIG.html]
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [flameFile, diffFile, treeFile, bigFile] = process.argv.slice(2);
+let failed = 0;
+function ok(cond, desc, detail) {
+  console.log((cond ? 'ok' : 'not ok') + ' - ' + desc);
+  if (!cond) { failed++; if (detail !== undefined) console.log('# got: ' + JSON.stringify(detail)); }
+}
+
+async function open(ctx, file) {
+  const page = await ctx.newPage();
+  const url = 'file://' + path.resolve(file);
+  const st = { errors: [], requests: [] };
+  page.on('console', (m) => { if (m.type() === 'error') st.errors.push(m.text()); });
+  page.on('pageerror', (e) => st.errors.push(String(e)));
+  page.on('request', (r) => { if (r.url() !== url) st.requests.push(r.url()); });
+  await page.route('**/*', (route) => {
+    if (route.request().url() === url) return route.continue();
+    st.requests.push(route.request().url());
+    return route.abort();
+  });
+  const t0 = Date.now();
+  await page.goto(url, { waitUntil: 'load' });
+  st.loadMs = Date.now() - t0;
+  return { page, st };
+}
+
+async function centerOf(page, obj, name) {
+  return page.evaluate(([o, n]) => window[o].rectOf(n), [obj, name]);
+}
+
+async function flameChecks(ctx) {
+  const { page, st } = await open(ctx, flameFile);
+  ok(await page.evaluate(() => window.flame && window.flame.drawn() === 10),
+     'flame: renders the 10 frames of the known profile', await page.evaluate(() => window.flame && window.flame.drawn()));
+  const main = await centerOf(page, 'flame', 'App.main');
+  ok(main && Math.abs(main.w - main.width * 9 / 12) < 2, 'flame: App.main is 9/12 of the width', main);
+  // Tooltip on hover: samples and percent.
+  const inner = await centerOf(page, 'flame', 'App.inner');
+  await page.mouse.move(inner.x + inner.w / 2, inner.y + inner.h / 2);
+  const tip = await page.textContent('#tip');
+  ok(/^App\.inner\n6 samples \(50\.00%\)/.test(tip) && await page.isVisible('#tip'),
+     'flame: tooltip shows samples and percent', tip);
+  // A click zooms: App.main then spans the canvas, App.work is 6/9 of it.
+  await page.mouse.click(main.x + main.w / 2, main.y + main.h / 2);
+  const zoomed = await page.evaluate(() => window.flame.zoomed());
+  const m2 = await centerOf(page, 'flame', 'App.main');
+  const w2 = await centerOf(page, 'flame', 'App.work');
+  ok(zoomed === 'App.main' && Math.abs(m2.w - m2.width) < 2 && Math.abs(w2.w - m2.width * 6 / 9) < 2,
+     'flame: a click zooms into the frame', { zoomed, m2, w2 });
+  ok(await page.textContent('#zoomed') === 'Zoomed: App.main', 'flame: zoom shown in the bar');
+  await page.click('#reset');
+  ok(await page.evaluate(() => window.flame.zoomed()) === 'all', 'flame: reset shows everything');
+  // Search: the right frames are highlighted and the matched share is right.
+  await page.fill('#search', 'App\\.(work|c1)');
+  await page.press('#search', 'Enter');
+  let hl = await page.evaluate(() => window.flame.highlighted());
+  let matched = await page.textContent('#matched');
+  ok(JSON.stringify(hl) === '["App.c1","App.work"]' && matched === 'Matched: 75.00%',
+     'flame: search highlights App.work and App.c1, matched 75.00%', { hl, matched });
+  const px = await page.evaluate(([x, y]) => {
+    const c = document.getElementById('canvas'), r = c.getBoundingClientRect();
+    const d = c.getContext('2d').getImageData((x - r.left) * devicePixelRatio, (y - r.top) * devicePixelRatio, 1, 1).data;
+    return [d[0], d[1], d[2]];
+  }, [w2.x + 2, w2.y + 2]);
+  ok(px[0] === 0xee && px[1] === 0 && px[2] === 0xee, 'flame: a match is painted magenta', px);
+  await page.fill('#search', 'start_thread|App');
+  await page.press('#search', 'Enter');
+  matched = await page.textContent('#matched');
+  ok(matched === 'Matched: 83.33%', 'flame: nested matches count once (83.33%)', matched);
+  await page.fill('#search', '([');
+  await page.press('#search', 'Enter');
+  ok(await page.textContent('#matched') === 'Invalid regex', 'flame: a bad regex says so');
+  await page.click('#clear');
+  const before = (await centerOf(page, 'flame', 'all')).y;
+  await page.click('#invert');
+  const after = (await centerOf(page, 'flame', 'all')).y;
+  ok(after < before, 'flame: invert draws an icicle (root on top)', { before, after });
+  // Responsive: the canvas follows the window width.
+  await page.setViewportSize({ width: 700, height: 600 });
+  await page.waitForFunction(() => Math.abs(window.flame.rectOf('all').width - (document.body.clientWidth - 20)) < 2, null, { timeout: 5000 }).then(() => ok(true, 'flame: redraws at the new window width'), () => ok(false, 'flame: redraws at the new window width'));
+  ok(st.errors.length === 0, 'flame: no console errors', st.errors);
+  ok(st.requests.length === 0, 'flame: no request leaves the page', st.requests);
+  await page.close();
+}
+
+async function diffChecks(ctx) {
+  const { page, st } = await open(ctx, diffFile);
+  const color = async (name) => {
+    const r = await centerOf(page, 'flame', name);
+    return page.evaluate(([x, y]) => {
+      const c = document.getElementById('canvas'), b = c.getBoundingClientRect();
+      const d = c.getContext('2d').getImageData((x - b.left) * devicePixelRatio, (y - b.top) * devicePixelRatio, 1, 1).data;
+      return [d[0], d[1], d[2]];
+    }, [r.x + 2, r.y + 2]);
+  };
+  const grew = await color('App.inner'), shrank = await color('App.c1');
+  ok(grew[0] === 255 && grew[2] < 255, 'diff: a frame whose share grew is red', grew);
+  ok(shrank[2] === 255 && shrank[0] < 255, 'diff: a frame whose share shrank is blue', shrank);
+  const inner = await centerOf(page, 'flame', 'App.inner');
+  await page.mouse.move(inner.x + inner.w / 2, inner.y + inner.h / 2);
+  const tip = await page.textContent('#tip');
+  ok(/baseline 2 \(20\.00%\), change \+30\.00%/.test(tip), 'diff: tooltip gives baseline and change', tip);
+  ok(st.errors.length === 0 && st.requests.length === 0, 'diff: no console errors, no requests', st);
+  await page.close();
+}
+
+async function treeChecks(ctx) {
+  const { page, st } = await open(ctx, treeFile);
+  let shown = await page.evaluate(() => window.tree.shown());
+  ok(JSON.stringify(shown) === '["all","start_thread","[unknown]"]', 'tree: opens with the roots shown', shown);
+  await page.click('.row[data-node] >> text=start_thread');
+  shown = await page.evaluate(() => window.tree.shown());
+  ok(JSON.stringify(shown) === '["all","start_thread","App.main","[libfoo.so]","[unknown]"]',
+     'tree: a click expands a node, hottest child first', shown);
+  const row = await page.textContent('.row[data-node]:has-text("App.main")');
+  ok(/75\.00%\s*0\.00%\s*9\s*App\.main/.test(row), 'tree: inclusive and self percentages', row);
+  await page.click('.row[data-node] >> text=start_thread');
+  shown = await page.evaluate(() => window.tree.shown());
+  ok(shown.length === 3, 'tree: a second click collapses it', shown);
+  await page.click('#expand');
+  shown = await page.evaluate(() => window.tree.shown());
+  ok(shown.includes('App.inner'), 'tree: expand the hottest path', shown);
+  ok(st.errors.length === 0, 'tree: no console errors', st.errors);
+  ok(st.requests.length === 0, 'tree: no request leaves the page', st.requests);
+  await page.close();
+}
+
+async function bigChecks(ctx) {
+  const { page, st } = await open(ctx, bigFile);
+  const n = await page.evaluate(() => window.flame.nodes);
+  let t0 = Date.now();
+  await page.fill('#search', 'f_1');
+  await page.press('#search', 'Enter');
+  await page.waitForFunction(() => /Matched/.test(document.getElementById('matched').textContent));
+  const searchMs = Date.now() - t0;
+  const r = await page.evaluate(() => window.flame.rectOf(window.flame.zoomed()));
+  t0 = Date.now();
+  await page.mouse.click(r.x + 5, r.y + r.h + (await page.evaluate(() => P.inverted)) ? 1 : -8);
+  const clickMs = Date.now() - t0;
+  console.log('# big flame graph: ' + n + ' nodes, load ' + st.loadMs + ' ms, search ' + searchMs + ' ms, click ' + clickMs + ' ms');
+  ok(st.loadMs < 15000 && searchMs < 5000, 'big flame graph (' + n + ' nodes) loads and searches in bounded time');
+  ok(st.errors.length === 0 && st.requests.length === 0, 'big flame graph: no console errors, no requests', st);
+  await page.close();
+}
+
+(async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pj-chromium-'));
+  let ctx;
+  try {
+    ctx = await chromium.launchPersistentContext(dir, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+             '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1200, height: 800 },
+    });
+    await flameChecks(ctx);
+    await diffChecks(ctx);
+    await treeChecks(ctx);
+    if (bigFile) await bigChecks(ctx);
+  } catch (e) {
+    ok(false, 'browser checks ran to the end: ' + String(e).split('\n')[0]);
+  } finally {
+    if (ctx) await ctx.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(failed ? 1 : 0);
+})();

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The flame graph, differential flame graph and tree pages opened in headless
+# Chromium (Debian's chromium driven by playwright-core from npm): they render,
+# a click zooms, a search highlights the right frames with the right share,
+# tooltips, no console errors, and no request leaves the page. Installs what
+# it needs once (apt-get chromium, npm playwright-core into build/node).
+. "$(dirname "$0")/../lib.sh"
+
+gen=$PJ_BUILD/selftests/test_report
+if [ ! -x "$PJ_BIN" ] || [ ! -x "$gen" ]; then
+	skip "report pages in Chromium" "build $PJ_BIN and $gen first"
+	exit 0
+fi
+if [ ! -x /usr/bin/chromium ]; then
+	apt-get install -y --no-install-recommends chromium >"$TMP/apt.log" 2>&1 ||
+		{ apt-get update >>"$TMP/apt.log" 2>&1 &&
+			apt-get install -y --no-install-recommends chromium >>"$TMP/apt.log" 2>&1; }
+fi
+if [ ! -x /usr/bin/chromium ]; then
+	skip "report pages in Chromium" "cannot install chromium: $(tail -1 "$TMP/apt.log")"
+	exit 0
+fi
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	apt-get install -y --no-install-recommends nodejs npm >"$TMP/apt.log" 2>&1
+fi
+nodedir=$PJ_TOP/build/node
+if [ ! -d "$nodedir/node_modules/playwright-core" ]; then
+	mkdir -p "$nodedir"
+	npm install --no-audit --no-fund --prefix "$nodedir" playwright-core >"$TMP/npm.log" 2>&1
+fi
+if [ ! -d "$nodedir/node_modules/playwright-core" ]; then
+	skip "report pages in Chromium" "cannot install playwright-core from npm: $(tail -1 "$TMP/npm.log" 2>/dev/null)"
+	exit 0
+fi
+
+"$gen" --make-profile "$TMP/new.data" && "$gen" --make-old-profile "$TMP/old.data" ||
+	{ not_ok "write the test profiles"; exit 0; }
+"$PJ_BIN" report -i "$TMP/new.data" -o "$TMP/flame.html"
+check "report -o x.html writes a flame graph" grep -q 'window.flame' "$TMP/flame.html"
+"$PJ_BIN" report -i "$TMP/new.data" --diff "$TMP/old.data" --format flame -o "$TMP/diff.html"
+check "report --diff --format flame writes a page" grep -q 'base: \[' "$TMP/diff.html"
+"$PJ_BIN" report -i "$TMP/new.data" --format tree -o "$TMP/tree.html"
+check "report --format tree -o x.html writes the tree page" grep -q 'window.tree' "$TMP/tree.html"
+check "the pages name no network resource" \
+	eval "! grep -Eiq '(src|href)=\"?(https?:)?//|@import|url\\(' $TMP/flame.html $TMP/diff.html $TMP/tree.html"
+
+big=()
+if [ -n "${PJ_BIG_HTML:-}" ] && [ -f "$PJ_BIG_HTML" ]; then big=("$PJ_BIG_HTML"); fi
+NODE_PATH=$nodedir/node_modules timeout 120 node "$PJ_TOP/selftests/browser/check_pages.js" \
+	"$TMP/flame.html" "$TMP/diff.html" "$TMP/tree.html" "${big[@]}"
+[ $? -eq 0 ] || echo "# some browser checks failed"
+exit 0

@@ -33,5 +33,7 @@ wait_for() {
 		sleep 0.02
 	done
 }
+# size_over FILE BYTES: FILE exists and is larger than BYTES (for wait_for)
+size_over() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt "$2" ]; }
 # pct_within A B TOL: |A-B| <= TOL (floats)
 pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }

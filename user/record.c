@@ -429,7 +429,7 @@ static int open_threads(struct recorder *rec)
 			    "perfjava: kernel frames not recorded: kernel.perf_event_paranoid=%s forbids them for this user (run as root, grant CAP_PERFMON, or set it to 1)\n",
 			    p);
 	}
-	if (err == -ESRCH || (err >= 0 && t->n == 0)) {
+	if (err == -ESRCH || err == -ENOENT || (err >= 0 && t->n == 0)) {
 		fprintf(
 		    stderr,
 		    "perfjava: process %d exited before it could be profiled\n",

@@ -85,7 +85,8 @@ for jdk in "${JDKS[@]}"; do
 
 	# --- 200 threads, and threads started and ended while recording
 	start_jvm "$jdk" "$D/t.out" -- Threads 4 200
-	"$PJ_BIN" record -p "$JPID" -d 2.5 -o "$D/t.data" 2>"$D/t.err"
+	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 2.5 -o "$D/t.data" 2>"$D/t.err" ||
+		sed 's/^/# /' "$D/t.err"
 	wait "$JWAIT"
 	opened=$(grep -oE 'from [0-9]+ threads' "$D/t.err" | grep -oE '[0-9]+')
 	check "$J: 200 threads: recorder followed >= 200 threads ($opened)" [ "${opened:-0}" -ge 200 ]
@@ -109,10 +110,11 @@ for jdk in "${JDKS[@]}"; do
 	start_jvm "$jdk" "$D/k.out" -- Workload 10 1
 	"$PJ_BIN" record -q -p "$JPID" -o "$D/k1.data" &
 	rec=$!
-	wait_for 10 test "$(stat -c %s "$D/k1.data" 2>/dev/null || echo 0)" -gt 1500
+	wait_for 10 size_over "$D/k1.data" 1500
 	kill -9 "$rec"; wait "$rec" 2>/dev/null
 	"$PJ_BIN" record -q -p "$JPID" -d 1 -o "$D/k2.data" 2>"$D/k2.err"
-	check "$J: after a SIGKILLed recorder, a new record works" [ $? -eq 0 ]
+	check "$J: after a SIGKILLed recorder, a new record works" [ $? -eq 0 ] ||
+		sed 's/^/# /' "$D/k2.err"
 	"$PJ_BIN" report -i "$D/k2.data" --format collapsed >"$D/k2.folded"
 	check "$J: ... and has Java frames again" grep -q 'Workload.method' "$D/k2.folded"
 	wait "$JWAIT"

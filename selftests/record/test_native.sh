@@ -98,7 +98,7 @@ start_prog "$TMP/k.out" "$PROGS/cpusplit" 10 1
 "$PJ_BIN" record -q -p "$PID" -o "$TMP/k.data" &
 rec=$!
 # chunks are flushed every 100 ms; wait until some samples are on disk
-wait_for 10 test "$(stat -c %s "$TMP/k.data")" -gt 2000
+wait_for 10 size_over "$TMP/k.data" 2000
 kill -9 "$rec"; wait "$rec" 2>/dev/null
 "$PJ_BIN" report -i "$TMP/k.data" >"$TMP/k.txt" 2>"$TMP/k.err"
 check "report of a SIGKILLed recording exits 0" [ $? -eq 0 ]

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Many threads, and threads coming and going: STEADY threads named
- * "steady-N" spin a little every 20 ms while, for SECONDS after "ready", short-lived threads named "churn-N" start
+ * "steady-N" spin 0.2 ms every 50 ms (a light load however many there are) while, for SECONDS after "ready", short-lived threads named "churn-N" start
  * and end every few milliseconds. Prints "done <churned>" at the end.
  */
 public class Threads {
@@ -23,9 +23,9 @@ public class Threads {
 
 	static void steadyWork() {
 		while (!stop) {
-			spinFor(1_000_000);
+			spinFor(200_000);
 			try {
-				Thread.sleep(20);
+				Thread.sleep(50);
 			} catch (InterruptedException e) {
 				return;
 			}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A large profile of realistic shape, written through the real writer, for
+ * `make bench` and the browser test: `test_report_big --make FILE [SAMPLES
+ * [STACKS]]` (default 1000000 samples over 100000 unique stacks). Stacks
+ * share their outer frames the way real call trees do (thread entry, a
+ * framework, then branching application code), end in unique leaf chains,
+ * and mix every frame kind; samples are skewed towards a few hot stacks but
+ * every stack occurs. Run without arguments it checks a small one: the
+ * collapsed report counts every sample and every unique stack.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "report.h"
+#include "tap.h"
+
+#define NFUNCS 6000
+#define BRANCH 4
+#define NTHREADS 16
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
+static int make(const char *path, size_t nsamples, uint32_t nstacks)
+{
+	static const enum pj_frame_type kinds[] = {
+		PJ_FRAME_JIT,	      PJ_FRAME_JIT, PJ_FRAME_INLINED,
+		PJ_FRAME_INTERPRETED, PJ_FRAME_C1,  PJ_FRAME_NATIVE,
+	};
+	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
+	uint32_t *funcs = malloc(NFUNCS * sizeof(*funcs)), *stacks;
+	uint32_t digits = 0, frames[64];
+	struct pj_writer *w;
+	char err[256], name[128];
+	uint64_t t = 1000000000;
+
+	stacks = malloc(nstacks * sizeof(*stacks));
+	w = pj_writer_open(path, err, sizeof(err));
+	if (!w || !funcs || !stacks) {
+		printf("# %s\n", w ? "out of memory" : err);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)t);
+	pj_writer_meta(w, "start_ns", name);
+	pj_writer_event(w, &ev);
+	for (uint32_t f = 0; f < NFUNCS; f++) {
+		enum pj_frame_type k = kinds[mix(f) % 6];
+
+		if (f % 10 == 9)
+			k = PJ_FRAME_KERNEL;
+		if (k == PJ_FRAME_KERNEL)
+			snprintf(name, sizeof(name), "f_%u_kernel_path", f);
+		else if (k == PJ_FRAME_NATIVE)
+			snprintf(name, sizeof(name), "f_%u::native_helper()",
+				 f);
+		else
+			snprintf(name, sizeof(name),
+				 "com.example.pkg%u.Class%u.f_%u", f % 37,
+				 f % 401, f);
+		funcs[f] = pj_writer_frame(
+		    w, k, name,
+		    k == PJ_FRAME_KERNEL   ? "vmlinux"
+		    : k == PJ_FRAME_NATIVE ? "/usr/lib/libapp.so"
+					   : NULL,
+		    k == PJ_FRAME_NATIVE || k == PJ_FRAME_KERNEL ? NULL
+								 : "App.java",
+		    (uint32_t)(mix(f + 7) % 900));
+	}
+	for (uint32_t n = nstacks; n > 1; n = (n + BRANCH - 1) / BRANCH)
+		digits++;
+	for (uint32_t i = 0; i < nstacks; i++) {
+		unsigned int n = 0, tail = (unsigned int)(mix(i) % 4);
+
+		/* Root first here; reversed into leaf first below. */
+		frames[n++] = funcs[0]; /* start_thread-like entry */
+		frames[n++] = funcs[1 + i % 3];
+		for (uint32_t d = digits, pre = 0; d > 0; d--) {
+			uint32_t digit = i, width = 1;
+
+			for (uint32_t k = 1; k < d; k++)
+				width *= BRANCH;
+			digit = (i / width) % BRANCH;
+			pre = pre * BRANCH + digit;
+			/* One or two frames per branching level. */
+			frames[n++] =
+			    funcs[4 + mix(pre * 31 + d) % (NFUNCS - 4)];
+			if (mix(pre + d) % 3 == 0)
+				frames[n++] =
+				    funcs[4 + mix(pre * 17 + d) % (NFUNCS - 4)];
+		}
+		for (unsigned int k = 0; k < tail; k++)
+			frames[n++] = funcs[4 + mix(i * 7 + k) % (NFUNCS - 4)];
+		for (unsigned int a = 0, b = n - 1; a < b; a++, b--) {
+			uint32_t x = frames[a];
+
+			frames[a] = frames[b];
+			frames[b] = x;
+		}
+		stacks[i] = pj_writer_stack(w, frames, n);
+	}
+	for (uint32_t i = 0; i < NTHREADS; i++) {
+		snprintf(name, sizeof(name), "worker-%u", i);
+		pj_writer_thread(w, 100 + i, 100, name);
+	}
+	for (size_t j = 0; j < nsamples; j++) {
+		struct pj_sample s = { .time = t, .period = 1000000 };
+		uint64_t h = mix(j + 12345);
+
+		/* Every stack once, then half the samples on 1% of them. */
+		if (j < nstacks)
+			s.stack = stacks[j];
+		else if (h & 1)
+			s.stack = stacks[(h >> 8) % (nstacks / 100 + 1)];
+		else
+			s.stack = stacks[(h >> 8) % nstacks];
+		s.tid = 100 + (uint32_t)(h >> 40) % NTHREADS;
+		s.cpu = (uint32_t)(h >> 50) % 2;
+		t += 1000000 / NTHREADS;
+		s.time = t;
+		pj_writer_sample(w, &s);
+		if (pj_writer_pending(w) > (4u << 20))
+			pj_writer_flush(w);
+	}
+	pj_writer_stat(w, "samples", nsamples);
+	free(funcs);
+	free(stacks);
+	return pj_writer_close(w);
+}
+
+int main(int argc, char **argv)
+{
+	char path[] = "/tmp/pj-big-XXXXXX", data[64], out[64], cmd[200];
+	char *argv2[] = { "report",    "-i", data, "--format",
+			  "collapsed", "-o", out,  NULL };
+	unsigned long long total = 0, lines = 0, n;
+	FILE *f;
+
+	if (argc >= 3 && !strcmp(argv[1], "--make"))
+		return make(argv[2],
+			    argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000,
+			    argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 10)
+				     : 100000)
+			   ? 1
+			   : 0;
+	if (!mkdtemp(path))
+		return 1;
+	snprintf(data, sizeof(data), "%s/big.data", path);
+	snprintf(out, sizeof(out), "%s/c.txt", path);
+	if (ok(make(data, 20000, 2000) == 0, "20000 samples, 2000 stacks") &&
+	    ok(cmd_report(7, argv2) == 0, "collapsed report of it")) {
+		f = fopen(out, "r");
+		while (f && fscanf(f, "%*[^ ] %llu\n", &n) == 1) {
+			total += n;
+			lines++;
+		}
+		if (f)
+			fclose(f);
+		ok(total == 20000, "collapsed counts every sample (%llu)",
+		   total);
+		ok(lines == 2000, "every stack is unique (%llu)", lines);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", path);
+	if (system(cmd))
+		printf("# could not remove %s\n", path);
+	return tap_done();
+}

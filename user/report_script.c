@@ -8,6 +8,8 @@
  *   	0 start_thread (/lib/libc.so.6)
  *   <empty line>
  *
+ * Every event of the file is shown unless --event picks one; other filters
+ * apply as in every format.
  * Time is CLOCK_MONOTONIC in seconds (perf's clock); frames leaf first (root
  * first with --reverse), each with its module or source file. Addresses are
  * not stored in the profile, so the address column is 0.
@@ -52,19 +54,22 @@ int report_script(FILE *out, const struct report *r)
 {
 	const struct pj_profile *p = r->p;
 	struct names n = { .r = r };
+	struct report all = *r;
 	int ret = -1;
 
+	if (!r->o->event)
+		all.event = NULL; /* a timeline shows every event */
 	n.of = calloc(p->nframes ? p->nframes : 1, sizeof(*n.of));
 	n.buf = malloc(NAME_LEN);
 	if (!n.of || !n.buf)
 		goto out;
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct pj_sample *s = &p->samples[i];
-		const struct pj_event_desc *ev = r->event;
+		const struct pj_event_desc *ev = all.event;
 		const char *tname = pj_profile_thread_name(p, s->tid);
 		uint32_t lo, hi;
 
-		if (!report_sample_selected(r, s) || s->stack >= p->nstacks)
+		if (!report_sample_selected(&all, s) || s->stack >= p->nstacks)
 			continue;
 		for (uint32_t e = 0; !ev && e < p->nevents; e++)
 			if (p->events[e].index == s->event)

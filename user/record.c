@@ -389,6 +389,14 @@ static void thread_opened(void *ctx, struct ring *r)
 	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
 }
 
+static bool process_exists(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	return access(path, F_OK) == 0;
+}
+
 static int open_threads(struct recorder *rec)
 {
 	struct threads *t = &rec->th;
@@ -429,7 +437,9 @@ static int open_threads(struct recorder *rec)
 			    "perfjava: kernel frames not recorded: kernel.perf_event_paranoid=%s forbids them for this user (run as root, grant CAP_PERFMON, or set it to 1)\n",
 			    p);
 	}
-	if (err == -ESRCH || err == -ENOENT || (err >= 0 && t->n == 0)) {
+	/* ENOENT is also perf_event_open's "no such event" (no PMU). */
+	if (err == -ESRCH || (err >= 0 && t->n == 0) ||
+	    (err == -ENOENT && !process_exists(rec->o.pid))) {
 		fprintf(
 		    stderr,
 		    "perfjava: process %d exited before it could be profiled\n",

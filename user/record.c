@@ -389,6 +389,33 @@ static void thread_opened(void *ctx, struct ring *r)
 	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
 }
 
+/*
+ * With PERF_SAMPLE_PERIOD in period mode, the kernel samples every software,
+ * tracepoint and breakpoint event (period 1) whatever the period asked for.
+ * perf leaves PERIOD out with -c; so does perfjava when an event of that kind
+ * asks for a period above 1 and no event is sampled by frequency: each
+ * sample then weighs its event's period.
+ */
+static bool period_field_needed(const struct recorder *rec)
+{
+	bool swevent_period = false;
+
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+		bool clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
+			     (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+			      ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+
+		if (ev->freq)
+			return true;
+		if (!clock && ev->period > 1 &&
+		    (ev->kind == PJ_EV_SOFTWARE || ev->tracepoint ||
+		     ev->kind == PJ_EV_BREAKPOINT))
+			swevent_period = true;
+	}
+	return !swevent_period;
+}
+
 static bool process_exists(pid_t pid)
 {
 	char path[64];
@@ -411,6 +438,8 @@ static int open_threads(struct recorder *rec)
 			      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 			      PERF_SAMPLE_CALLCHAIN;
+	if (!period_field_needed(rec))
+		t->opts.sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	if (rec->tp) /* tracepoint fields, decoded into the sample's info */
 		t->opts.sample_type |= PERF_SAMPLE_RAW;
 	if (rec->lbr) {

@@ -169,6 +169,8 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	s.tid = rs.tid;
 	s.cpu = rs.cpu;
 	s.event = ring_event_index(r, rs.id);
+	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && s.event < rec->nevents)
+		s.period = rec->evs[s.event].period; /* see open_threads */
 	callchain_iter_init(&it, rs.ips, rs.nr);
 	while (callchain_next(&it, &ip, &ctx)) {
 		if (ctx == CC_NONE)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,11 +51,21 @@ __attribute__((noinline)) void bump_watched(void)
 		watched = watched + 1;
 }
 
+/*
+ * The nanosleep system call made right here, not through libc: libc's
+ * wrapper keeps no frame pointer, which would hide this function from a
+ * frame-pointer stack.
+ */
 __attribute__((noinline)) void nap_in_known_place(void)
 {
 	struct timespec ts = { 0, 2000000 };
+	long ret;
 
-	nanosleep(&ts, NULL);
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)SYS_nanosleep), "D"(&ts), "S"(0L)
+			 : "rcx", "r11", "memory");
+	(void)ret;
 }
 
 __attribute__((noinline)) void round_once(void)

@@ -11,7 +11,7 @@ start_mix() {
 	"$PROGS/ev_mix" "$1" >"$TMP/mix.out" 2>&1 &
 	PID=$!
 	track $PID
-	wait_for 10 grep -q '^ready' "$TMP/mix.out" || return 1
+	wait_for 10 grep -qs '^ready' "$TMP/mix.out" || return 1
 	ADDR=$(awk '/^ready/ { print $3 }' "$TMP/mix.out")
 }
 

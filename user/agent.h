@@ -24,7 +24,8 @@ enum agent_walk_status {
 };
 
 struct java_frame {
-	uint8_t type; /* PJ_FRAME_JIT, _INLINED, _INTERPRETED, _C1, _JAVA_NATIVE */
+	uint8_t
+	    type; /* PJ_FRAME_JIT, _INLINED, _INTERPRETED, _C1, _JAVA_NATIVE */
 	const char *name; /* "java.util.zip.Deflater.deflateBytes" */
 	const char *file; /* "Deflater.java" or NULL */
 	uint32_t line; /* 0 = unknown */

@@ -61,8 +61,8 @@ struct pj_writer;
 struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen);
 uint32_t pj_writer_string(struct pj_writer *w, const char *s);
 uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
-			 const char *name, const char *module,
-			 const char *file, uint32_t line);
+			 const char *name, const char *module, const char *file,
+			 uint32_t line);
 /* frames: leaf first */
 uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 			 unsigned int n);

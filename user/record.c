@@ -25,186 +25,6 @@
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
 
-static void usage(FILE *f)
-{
-	fprintf(
-	    f,
-	    "usage: perfjava record -p PID [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
-	    "                       [-g fp|lbr] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
-	    "  -p PID      process to profile (all its threads, and threads it starts)\n"
-	    "  -e EVENT    event(s) to sample, comma-separated or -e repeated (default\n"
-	    "              cycles, or cpu-clock without a hardware PMU; see perfjava list):\n"
-	    "                cpu-clock task-clock page-faults context-switches ...\n"
-	    "                cycles instructions cache-misses L1-dcache-load-misses ...\n"
-	    "                rNNNN  pmu/event=0x3c,umask=0x0/  pmu/named-event/\n"
-	    "                subsystem:name (tracepoint; fields go to report --format script)\n"
-	    "                mem:ADDR[/LEN][:rwx] (hardware breakpoint)\n"
-	    "              modifiers :u :k :h :p :pp :ppp (cycles:u, cpu/.../pp)\n"
-	    "              per event period or frequency: EVENT/period=N/ or EVENT/freq=HZ/\n"
-	    "              (cpu-clock/period=1000000/,page-faults/period=10/)\n"
-	    "  -F HZ       samples per second per thread, for events without their own\n"
-	    "  -c PERIOD   one sample every PERIOD events (ns for cpu-clock), likewise\n"
-	    "              default: cpu-clock and task-clock every 10 ms, tracepoints,\n"
-	    "              breakpoints and other software events every event, others 100 Hz\n"
-	    "  -g fp       call graph: frame pointers (the default)\n"
-	    "  -g lbr      user call graph from the CPU's branch records (hardware events)\n"
-	    "  -d SECONDS  stop after this long (default: Ctrl-C, SIGTERM or target exit)\n"
-	    "  -o FILE     output (default perfjava.data)\n"
-	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
-	    "  --no-java   do not attach the agent to a JVM (native frames only)\n"
-	    "  -q          no progress line or summary\n");
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
-}
-
-/* -e given more than once: the lists are joined, as perf does. */
-static int append_events(struct record_opts *o, const char *spec)
-{
-	static char *joined;
-	char *n;
-
-	if (!o->events) {
-		o->events = spec;
-		return 0;
-	}
-	if (asprintf(&n, "%s,%s", o->events, spec) < 0)
-		return -1;
-	free(joined);
-	joined = n;
-	o->events = joined;
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct record_opts *o)
-{
-	static const struct option lo[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "call-graph", required_argument, NULL, 'g' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "no-java", no_argument, NULL, 'J' },
-		{ "agent", required_argument, NULL, 'A' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	uint64_t v;
-	char *end;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->output = "perfjava.data";
-	o->callgraph = "fp";
-	o->pages = 16;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:F:c:g:d:o:m:qh", lo, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'p':
-			if (parse_u64(optarg, &v) || !v || v > 0x7fffffff) {
-				fprintf(stderr, "perfjava: bad pid '%s'\n",
-					optarg);
-				return -1;
-			}
-			o->pid = (pid_t)v;
-			break;
-		case 'e':
-			if (append_events(o, optarg))
-				return -1;
-			break;
-		case 'F':
-			if (parse_u64(optarg, &o->freq) || !o->freq) {
-				fprintf(stderr,
-					"perfjava: bad frequency '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'c':
-			if (parse_u64(optarg, &o->period) || !o->period) {
-				fprintf(stderr, "perfjava: bad period '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'g':
-			o->callgraph = optarg;
-			break;
-		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0)) {
-				fprintf(stderr, "perfjava: bad duration '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'm':
-			if (parse_u64(optarg, &v) || !v || (v & (v - 1)) ||
-			    v > 4096) {
-				fprintf(
-				    stderr,
-				    "perfjava: -m takes a power of two up to 4096, not '%s'\n",
-				    optarg);
-				return -1;
-			}
-			o->pages = (unsigned int)v;
-			break;
-		case 'J':
-			o->no_java = true;
-			break;
-		case 'A':
-			o->agent_path = optarg;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "perfjava: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
-		return -1;
-	}
-	if (!o->pid) {
-		fprintf(stderr, "perfjava: record needs -p PID\n");
-		usage(stderr);
-		return -1;
-	}
-	if (o->freq && o->period) {
-		fprintf(stderr, "perfjava: give -F or -c, not both\n");
-		return -1;
-	}
-	if (strcmp(o->callgraph, "fp") && strcmp(o->callgraph, "lbr")) {
-		fprintf(stderr,
-			"perfjava: call graph '%s' is not supported; use -g fp "
-			"or -g lbr\n",
-			o->callgraph);
-		return -1;
-	}
-	return 0;
-}
-
 static int read_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
@@ -692,81 +512,6 @@ static void finish_walks(struct recorder *rec)
 	record_expire_walks(rec, 0, true);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void write_stats(struct recorder *rec)
-{
-	struct record_stats *st = &rec->st;
-	static const char *const walk_keys[] = {
-		"walk_ok",	"walk_not_java", "walk_not_walkable",
-		"walk_timeout", "walk_fault",	 "walk_gone",
-		"walk_lost",
-	};
-
-	pj_writer_stat(rec->w, "samples", st->samples);
-	pj_writer_stat(rec->w, "lost", st->lost);
-	pj_writer_stat(rec->w, "bad_records", st->bad_records);
-	pj_writer_stat(rec->w, "threads", rec->th.opened);
-	pj_writer_stat(rec->w, "start_ns", rec->start_ns);
-	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
-	if (!rec->java || rec->o.no_java)
-		return;
-	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
-		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
-	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
-	if (st->nlat) {
-		qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
-		pj_writer_stat(rec->w, "walk_p50_ns", st->lat[st->nlat / 2]);
-		pj_writer_stat(rec->w, "walk_p99_ns",
-			       st->lat[st->nlat * 99 / 100]);
-		pj_writer_stat(rec->w, "walk_max_ns", st->lat[st->nlat - 1]);
-	}
-}
-
-static void summary(struct recorder *rec, uint64_t bytes)
-{
-	struct record_stats *st = &rec->st;
-	double secs = (rec->end_ns - rec->start_ns) / 1e9;
-	uint64_t unavailable = 0;
-
-	if (rec->o.quiet)
-		return;
-	fprintf(
-	    stderr,
-	    "perfjava: %llu samples of %s in %.1f s from %u threads, %llu lost (%s)\n",
-	    (unsigned long long)st->samples,
-	    rec->nevents ? rec->evs[0].name : "?", secs, rec->th.opened,
-	    (unsigned long long)st->lost, rec->stop_reason);
-	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",
-		rec->o.output, (unsigned long long)bytes,
-		st->samples ? (double)bytes / st->samples : 0.0);
-	if (rec->sym.kernel_hidden)
-		fprintf(
-		    stderr,
-		    "perfjava: kernel frames unnamed: /proc/kallsyms hides addresses (kernel.kptr_restrict); load perfjava_ksym or run with CAP_SYSLOG\n");
-	if (!rec->java || rec->o.no_java)
-		return;
-	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
-	     i++)
-		unavailable += st->walks[i];
-	fprintf(
-	    stderr,
-	    "perfjava: java: %llu stacks walked, %llu not java threads, %llu unavailable",
-	    (unsigned long long)st->walks[AGENT_WALK_OK],
-	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
-	    (unsigned long long)unavailable);
-	if (st->nlat)
-		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
-			st->lat[st->nlat / 2] / 1e3,
-			st->lat[st->nlat * 99 / 100] / 1e3);
-	fprintf(stderr, "\n");
-}
-
 static void recorder_free(struct recorder *rec)
 {
 	if (rec->agent)
@@ -788,7 +533,7 @@ int cmd_record(int argc, char **argv)
 
 	if (!rec)
 		return 1;
-	if (parse_args(argc, argv, &rec->o)) {
+	if (record_parse_args(argc, argv, &rec->o)) {
 		free(rec);
 		return 2;
 	}
@@ -839,7 +584,7 @@ int cmd_record(int argc, char **argv)
 		rec->agent = NULL;
 	}
 	close(sigfd);
-	write_stats(rec);
+	record_write_stats(rec);
 	bytes = pj_writer_bytes(rec->w) + pj_writer_pending(rec->w);
 	if (rec->write_failed) {
 		pj_writer_abort(rec->w);
@@ -853,7 +598,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	rec->w = NULL;
-	summary(rec, bytes);
+	record_summary(rec, bytes);
 	ret = 0;
 	goto out;
 fail_output:

@@ -79,6 +79,11 @@ struct recorder {
 };
 
 int cmd_record(int argc, char **argv);
+/* record_args.c: -1 on bad arguments (a message printed). */
+int record_parse_args(int argc, char **argv, struct record_opts *o);
+/* record_summary.c: the STATS trailer, and the summary on stderr. */
+void record_write_stats(struct recorder *rec);
+void record_summary(struct recorder *rec, uint64_t bytes);
 
 /* record_sample.c: turning ring records into samples of the profile. */
 void record_on_record(void *ctx, struct ring *r,

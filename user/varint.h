@@ -69,8 +69,7 @@ static inline int pj_get_uv(const uint8_t **p, const uint8_t *end,
 	return 0;
 }
 
-static inline int pj_get_sv(const uint8_t **p, const uint8_t *end,
-			    int64_t *out)
+static inline int pj_get_sv(const uint8_t **p, const uint8_t *end, int64_t *out)
 {
 	uint64_t v;
 

@@ -25,15 +25,33 @@ skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
 # check DESC CMD...: ok when CMD succeeds
 check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 # wait_for SECONDS CMD...: poll CMD every 20 ms until it succeeds or time runs out
+_pj_poll=0.02
 wait_for() {
 	local limit=$1; shift
 	local end=$(($(date +%s%N) + limit * 1000000000))
 	while ! "$@"; do
 		[ "$(date +%s%N)" -ge "$end" ] && return 1
-		sleep 0.02
+		sleep "$_pj_poll" # the polling interval, not a wait for an event
 	done
 }
 # size_over FILE BYTES: FILE exists and is larger than BYTES (for wait_for)
 size_over() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt "$2" ]; }
+# stack_share FOLDED NAME...: for each NAME, the percentage of samples (in
+# collapsed output) whose stack holds a frame NAME (any _[x] type suffix),
+# among the samples that hold any of the NAMEs; prints "NAME PCT" lines
+stack_share() {
+	local f=$1; shift
+	awk -v names="$*" '
+	BEGIN { n = split(names, fn, " ") }
+	{
+		cnt = $NF; $NF = ""; k = split($0, fr, ";")
+		for (i = 1; i <= n; i++)
+			for (j = 1; j <= k; j++) {
+				g = fr[j]; sub(/ +$/, "", g); sub(/_\[[0-9a-z]\]$/, "", g)
+				if (g == fn[i]) { c[i] += cnt; tot += cnt; break }
+			}
+	}
+	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
+}
 # pct_within A B TOL: |A-B| <= TOL (floats)
 pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }

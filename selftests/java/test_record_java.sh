@@ -11,22 +11,6 @@ if [ ${#JDKS[@]} -eq 0 ]; then
 fi
 compile_java || { not_ok "javac failed"; exit 0; }
 
-# share FILE NAME...: % of samples holding NAME (any frame type) among those
-# holding any of the NAMEs
-share() {
-	local f=$1; shift
-	awk -v names="$*" '
-	BEGIN { n = split(names, fn, " ") }
-	{
-		cnt = $NF; $NF = ""; k = split($0, fr, ";")
-		for (i = 1; i <= n; i++)
-			for (j = 1; j <= k; j++) {
-				g = fr[j]; sub(/ +$/, "", g); sub(/_\[[0-9a-z]\]$/, "", g)
-				if (g == fn[i]) { c[i] += cnt; tot += cnt; break }
-			}
-	}
-	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
-}
 
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
@@ -41,7 +25,7 @@ for jdk in "${JDKS[@]}"; do
 	wait "$JWAIT"
 	check "$J: the JVM finishes normally while profiled" [ $? -eq 0 ]
 	"$PJ_BIN" report -i "$D/w.data" --format collapsed >"$D/w.folded"
-	share "$D/w.folded" Workload.methodA Workload.methodB Workload.methodC >"$D/w.share"
+	stack_share "$D/w.folded" Workload.methodA Workload.methodB Workload.methodC >"$D/w.share"
 	for m in methodA methodB methodC; do
 		truth=$(awk -v f="Workload.$m" '$1 == "truth" && $2 == f { print $3 }' "$D/w.out")
 		got=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$D/w.share")

@@ -11,22 +11,6 @@ start_prog() {
 	wait_for 10 grep -q '^ready' "$out"
 }
 
-# share FILE FUNC...: prints, for each FUNC, the % of samples whose stack
-# holds it among samples holding any of them (from collapsed output)
-share() {
-	local f=$1; shift
-	awk -v names="$*" '
-	BEGIN { n = split(names, fn, " ") }
-	{
-		cnt = $NF; $NF = ""; k = split($0, fr, ";")
-		for (i = 1; i <= n; i++)
-			for (j = 1; j <= k; j++) {
-				g = fr[j]; sub(/ +$/, "", g)
-				if (g == fn[i]) { c[i] += cnt; tot += cnt; break }
-			}
-	}
-	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
-}
 
 # --- attribution on a program with a known CPU split (1 thread: reaches main)
 start_prog "$TMP/cs.out" "$PROGS/cpusplit" 4 1
@@ -35,7 +19,7 @@ check "record cpusplit exits 0" [ $? -eq 0 ]
 wait "$PID"
 "$PJ_BIN" report -i "$TMP/cs.data" --format collapsed >"$TMP/cs.folded"
 check "report collapsed exits 0" [ $? -eq 0 ]
-share "$TMP/cs.folded" work_a work_b work_c >"$TMP/cs.share"
+stack_share "$TMP/cs.folded" work_a work_b work_c >"$TMP/cs.share"
 maxerr=0
 for f in work_a work_b work_c; do
 	truth=$(awk -v f=$f '$1 == "truth" && $2 == f { print $3 }' "$TMP/cs.out")

@@ -9,14 +9,17 @@ import java.util.zip.Deflater;
  * prints the truth as "truth Workload.methodX <percent>" and its throughput as
  * "ops <rounds>". methodC goes through JNI into zlib (Deflater).
  *
- * Usage: Workload SECONDS [THREADS] [GOFILE]: with GOFILE, work starts once
- * that file exists (bounded wait), so that a benchmark measures the same span.
+ * Usage: Workload SECONDS [THREADS] [GOFILE] [ticks]: with GOFILE, work
+ * starts once that file exists (bounded wait); with "ticks", it prints
+ * "tick <System.nanoTime()> <rounds so far>" every 100 ms, so that a
+ * benchmark can compare the rate of rounds inside and outside windows.
  */
 public class Workload {
 	static volatile long sink;
 	static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 	static final long[] spent = new long[3];
 	static long rounds;
+	static final java.util.concurrent.atomic.AtomicLong progress = new java.util.concurrent.atomic.AtomicLong();
 
 	static long methodA(long x) {
 		for (int i = 0; i < 1_000_000; i++)
@@ -59,6 +62,7 @@ public class Workload {
 			mine[1] += t2 - t1;
 			mine[2] += t3 - t2;
 			n++;
+			progress.incrementAndGet();
 		}
 		d.end();
 		sink = x;
@@ -80,6 +84,20 @@ public class Workload {
 				Thread.sleep(5);
 		}
 		long end = System.nanoTime() + (long) (secs * 1e9);
+		if (args.length > 3 && args[3].equals("ticks")) {
+			Thread ticker = new Thread(() -> {
+				while (System.nanoTime() < end) {
+					System.out.println("tick " + System.nanoTime() + " " + progress.get());
+					try {
+						Thread.sleep(100);
+					} catch (InterruptedException e) {
+						return;
+					}
+				}
+			}, "ticker");
+			ticker.setDaemon(true);
+			ticker.start();
+		}
 		Thread[] t = new Thread[threads];
 		for (int i = 0; i < threads; i++) {
 			t[i] = new Thread(() -> work(end), "worker-" + i);

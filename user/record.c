@@ -266,6 +266,8 @@ static int open_threads(struct recorder *rec)
 	if (rec->lbr) {
 		t->opts.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		t->opts.branch_sample_type = LBR_BRANCH_SAMPLE_TYPE;
+		/* The user stack comes from the branch records alone. */
+		t->opts.no_user_callchain = true;
 	}
 	t->opts.pages = rec->o.pages;
 	t->opts.max_stack = 127;

@@ -96,6 +96,8 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		}
 		if (o->exclude_kernel || attr.exclude_kernel)
 			attr.exclude_callchain_kernel = 1;
+		if (o->no_user_callchain)
+			attr.exclude_callchain_user = 1;
 		if (i == 0 && o->track) {
 			attr.task = 1;
 			attr.comm = 1;

@@ -37,6 +37,7 @@ struct ring_opts {
 	unsigned int wakeup_events; /* 0: wake at a quarter of the ring */
 	uint16_t max_stack;
 	bool exclude_kernel; /* forced, e.g. by perf_event_paranoid */
+	bool no_user_callchain; /* user frames come from elsewhere (LBR) */
 	bool track; /* fork/exit/comm records from this event */
 };
 

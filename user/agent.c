@@ -4,8 +4,9 @@
  * target's mount namespace (mode 0600, owned by the target, peer checked with
  * SO_PEERCRED), the HotSpot attach (attach.c), then the wire protocol of
  * include/perfjava/agent_proto.h: walk requests out; method definitions, walk
- * results, the JIT code map and thread names in. Thread ids are the reader's;
- * they are mapped to the target's namespace here.
+ * results, the JIT code map (kept by agent_codemap.c) and thread names in.
+ * Thread ids are the reader's; they are mapped to the target's namespace
+ * here.
  *
  * Strings handed out (frame names, code names, thread names) are interned and
  * stay valid until agent_stop().
@@ -24,19 +25,13 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "agent_internal.h"
 #include "attach.h"
 #include "nspid.h"
 #include "perfjava/agent_proto.h"
 #include "perfjava/profile.h"
 
 #define START_TIMEOUT_MS 5000
-
-/* A small open-addressing map from a non-zero u64 key to a pointer. */
-struct umap {
-	uint64_t *k;
-	void **v;
-	size_t cap, n;
-};
 
 static void **umap_slot(struct umap *m, uint64_t key, int create)
 {
@@ -90,42 +85,13 @@ struct jmethod {
 	struct pja_line *lines;
 };
 
-struct code {
-	uint64_t start, end;
-	uint64_t method;
-	int type;
-	const char *name;
-};
-
-struct agent {
-	pid_t pid;
-	int fd;
-	int same_ns;
-	int hello_seen;
-	struct pja_hello hello;
-	char *out;
-	size_t out_len, out_cap;
-	char *in;
-	size_t in_len, in_cap;
-	uint64_t *pending; /* cookies of requests sent, in order */
-	size_t pend_head, pend_n, pend_cap;
-	struct umap strings; /* hash -> chain of interned strings */
-	struct umap methods; /* jmethodID -> struct jmethod */
-	struct umap threads; /* target tid -> name */
-	struct umap nstid; /* reader tid -> target tid (other namespaces) */
-	struct code *code; /* sorted by start, not overlapping */
-	size_t ncode, code_cap;
-	struct java_frame *frames;
-	struct agent_stats stats;
-};
-
 /* Interned strings: a chain per hash. */
 struct istr {
 	struct istr *next;
 	char s[];
 };
 
-static const char *intern(struct agent *a, const char *s, size_t len)
+const char *agent_intern(struct agent *a, const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull;
 	struct istr *e, **head;
@@ -457,9 +423,9 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 	s = p + sizeof(m);
 	snprintf(full, sizeof(full), "%.*s.%.*s", (int)m.class_len, s,
 		 (int)m.name_len, s + m.class_len);
-	jm->name = intern(a, full, strlen(full));
+	jm->name = agent_intern(a, full, strlen(full));
 	s += m.class_len + m.name_len + m.sig_len;
-	jm->file = m.file_len ? intern(a, s, m.file_len) : NULL;
+	jm->file = m.file_len ? agent_intern(a, s, m.file_len) : NULL;
 	s += m.file_len;
 	jm->native = m.flags & PJA_METHOD_NATIVE;
 	jm->nlines = m.nlines;
@@ -577,78 +543,6 @@ static void on_walk(struct agent *a, const char *p, uint32_t len,
 		   r.walk_time);
 }
 
-static void code_remove_at(struct agent *a, size_t i)
-{
-	memmove(&a->code[i], &a->code[i + 1],
-		(a->ncode - i - 1) * sizeof(*a->code));
-	a->ncode--;
-}
-
-/* Index of the first entry with end > addr. */
-static size_t code_lower(const struct agent *a, uint64_t addr)
-{
-	size_t lo = 0, hi = a->ncode;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (a->code[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static void on_code(struct agent *a, const char *p, uint32_t len)
-{
-	struct pja_code c;
-	struct code e;
-	size_t i;
-
-	if (len < sizeof(c))
-		return;
-	memcpy(&c, p, sizeof(c));
-	if (c.name_len > len - sizeof(c) || !c.size)
-		return;
-	e.start = c.start;
-	e.end = c.start + c.size;
-	e.method = c.method;
-	e.type = c.type;
-	e.name = intern(a, p + sizeof(c), c.name_len);
-	i = code_lower(a, e.start);
-	while (i < a->ncode && a->code[i].start < e.end)
-		code_remove_at(a, i); /* replaced: the old code is gone */
-	if (a->ncode == a->code_cap) {
-		size_t cap = a->code_cap ? a->code_cap * 2 : 1024;
-		struct code *n = realloc(a->code, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		a->code = n;
-		a->code_cap = cap;
-	}
-	memmove(&a->code[i + 1], &a->code[i],
-		(a->ncode - i) * sizeof(*a->code));
-	a->code[i] = e;
-	a->ncode++;
-	a->stats.code_loads++;
-}
-
-static void on_code_unload(struct agent *a, const char *p, uint32_t len)
-{
-	struct pja_code_unload u;
-	size_t i;
-
-	if (len < sizeof(u))
-		return;
-	memcpy(&u, p, sizeof(u));
-	i = code_lower(a, u.start);
-	if (i < a->ncode && a->code[i].start == u.start &&
-	    a->code[i].method == u.method)
-		code_remove_at(a, i);
-}
-
 static void on_thread(struct agent *a, uint32_t type, const char *p,
 		      uint32_t len)
 {
@@ -662,7 +556,7 @@ static void on_thread(struct agent *a, uint32_t type, const char *p,
 		return; /* names stay: samples of ended threads still come */
 	slot = umap_slot(&a->threads, t.tid, 1);
 	if (slot)
-		*slot = (void *)intern(a, p + sizeof(t), t.name_len);
+		*slot = (void *)agent_intern(a, p + sizeof(t), t.name_len);
 }
 
 static void lose_pending(struct agent *a, agent_walk_cb cb, void *ctx)
@@ -723,10 +617,10 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 			on_walk(a, p, h.len, cb, ctx);
 			break;
 		case PJA_CODE_LOAD:
-			on_code(a, p, h.len);
+			agent_code_load(a, p, h.len);
 			break;
 		case PJA_CODE_UNLOAD:
-			on_code_unload(a, p, h.len);
+			agent_code_unload(a, p, h.len);
 			break;
 		case PJA_THREAD:
 		case PJA_THREAD_END:
@@ -746,31 +640,6 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 		return -1;
 	}
 	return 0;
-}
-
-int agent_code_at(const struct agent *a, uint64_t addr, const char **name)
-{
-	size_t i;
-
-	if (!a)
-		return 0;
-	i = code_lower(a, addr);
-	if (i >= a->ncode || a->code[i].start > addr)
-		return 0;
-	if (name)
-		*name = a->code[i].name;
-	return a->code[i].type;
-}
-
-int agent_code_entry(const struct agent *a, size_t i, uint64_t *start,
-		     uint64_t *size, const char **name)
-{
-	if (!a || i >= a->ncode)
-		return 0;
-	*start = a->code[i].start;
-	*size = a->code[i].end - a->code[i].start;
-	*name = a->code[i].name;
-	return a->code[i].type;
 }
 
 const char *agent_thread_name(const struct agent *a, pid_t tid)

@@ -4,13 +4,13 @@
  * include/perfjava/profile.h).
  *
  * The whole file is read into memory and every chunk is checked (magic, crc)
- * and decoded with bounds checks on every byte: any input either loads or
- * fails with one line saying where the file is damaged. A chunk that runs
- * past the end of the file ends the load with p->truncated set.
+ * and decoded (profile_decode.c) with bounds checks on every byte: any input
+ * either loads or fails with one line saying where the file is damaged. A
+ * chunk that runs past the end of the file ends the load with p->truncated
+ * set.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,38 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "profile.h"
-#include "varint.h"
-
-struct pool_block {
-	struct pool_block *next;
-	size_t used, cap;
-	char data[];
-};
-
-struct thread_ent {
-	uint32_t tid, pid;
-	const char *name;
-	size_t order;
-};
-
-struct priv {
-	struct pj_profile p; /* first: pj_profile_free() casts back */
-	struct pool_block *pool;
-	size_t strings_cap, frames_cap, stack_start_cap, stack_frames_cap;
-	size_t samples_cap, events_cap, meta_cap, stats_cap, threads_cap;
-	size_t nstack_frames;
-	struct thread_ent *threads;
-	size_t nthreads;
-};
-
-/* Decoding state of one chunk. */
-struct cur {
-	const uint8_t *p, *end, *base;
-	const char *chunk;
-	char *err;
-	size_t errlen;
-};
+#include "profile_internal.h"
 
 static const char *const chunk_names[] = {
 	[PJ_CHUNK_META] = "META",	[PJ_CHUNK_STRINGS] = "STRINGS",
@@ -58,59 +27,6 @@ static const char *const chunk_names[] = {
 	[PJ_CHUNK_EVENTS] = "EVENTS",	[PJ_CHUNK_STATS] = "STATS",
 	[PJ_CHUNK_END] = "END",
 };
-
-__attribute__((format(printf, 3, 4))) static int
-damaged(struct cur *c, const uint8_t *at, const char *fmt, ...)
-{
-	size_t n;
-	va_list ap;
-
-	n = (size_t)snprintf(c->err, c->errlen,
-			     "damaged at offset %zu: ", (size_t)(at - c->base));
-	if (n < c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-static int get_uv(struct cur *c, uint64_t *v)
-{
-	const uint8_t *at = c->p;
-
-	if (pj_get_uv(&c->p, c->end, v))
-		return damaged(c, at, "malformed varint in %s chunk", c->chunk);
-	return 0;
-}
-
-static int get_u32(struct cur *c, uint32_t *v, const char *what)
-{
-	const uint8_t *at = c->p;
-	uint64_t x;
-
-	*v = 0;
-	if (get_uv(c, &x))
-		return -1;
-	if (x > UINT32_MAX)
-		return damaged(c, at, "%s %llu out of range in %s chunk", what,
-			       (unsigned long long)x, c->chunk);
-	*v = (uint32_t)x;
-	return 0;
-}
-
-/* An id that must be below limit (defined earlier). */
-static int get_id(struct cur *c, uint32_t *v, uint64_t limit, const char *what)
-{
-	const uint8_t *at = c->p;
-
-	if (get_u32(c, v, what))
-		return -1;
-	if (*v >= limit)
-		return damaged(c, at, "%s id %u is not defined (%llu defined)",
-			       what, *v, (unsigned long long)limit);
-	return 0;
-}
 
 static void *pool_alloc(struct priv *d, size_t n)
 {
@@ -131,7 +47,7 @@ static void *pool_alloc(struct priv *d, size_t n)
 	return b->data + b->used - n;
 }
 
-static char *pool_str(struct priv *d, const uint8_t *s, size_t n)
+char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n)
 {
 	char *q = pool_alloc(d, n + 1);
 
@@ -142,34 +58,8 @@ static char *pool_str(struct priv *d, const uint8_t *s, size_t n)
 	return q;
 }
 
-static int oom(struct cur *c)
-{
-	snprintf(c->err, c->errlen, "out of memory");
-	return -1;
-}
-
-/* Reads a str; *out is a NUL-terminated copy in the pool. */
-static int get_str(struct priv *d, struct cur *c, char **out)
-{
-	const uint8_t *at = c->p;
-	uint64_t n;
-
-	if (get_uv(c, &n))
-		return -1;
-	if (n > (uint64_t)(c->end - c->p))
-		return damaged(c, at,
-			       "string of %llu bytes runs past the end of "
-			       "its %s chunk",
-			       (unsigned long long)n, c->chunk);
-	*out = pool_str(d, c->p, (size_t)n);
-	if (!*out)
-		return oom(c);
-	c->p += n;
-	return 0;
-}
-
 /* Makes room for one more element in *arr (capacity *cap). */
-static int more(void *arr, size_t *cap, size_t n, size_t elem)
+int profile_more(void *arr, size_t *cap, size_t n, size_t elem)
 {
 	void **a = arr;
 	size_t ncap;
@@ -184,226 +74,6 @@ static int more(void *arr, size_t *cap, size_t n, size_t elem)
 	*a = q;
 	*cap = ncap;
 	return 0;
-}
-
-static int read_strings(struct priv *d, struct cur *c)
-{
-	struct pj_profile *p = &d->p;
-
-	while (c->p < c->end) {
-		char *s;
-
-		if (p->nstrings == UINT32_MAX)
-			return damaged(c, c->p, "too many strings");
-		if (more(&p->strings, &d->strings_cap, p->nstrings,
-			 sizeof(*p->strings)))
-			return oom(c);
-		if (get_str(d, c, &s))
-			return -1;
-		p->strings[p->nstrings++] = s;
-	}
-	return 0;
-}
-
-static int read_frames(struct priv *d, struct cur *c)
-{
-	struct pj_profile *p = &d->p;
-
-	while (c->p < c->end) {
-		struct pj_frame f;
-		const uint8_t *at = c->p;
-		uint32_t type;
-
-		if (more(&p->frames, &d->frames_cap, p->nframes,
-			 sizeof(*p->frames)))
-			return oom(c);
-		if (get_u32(c, &type, "frame type"))
-			return -1;
-		if (type >= PJ_FRAME_TYPE_MAX)
-			return damaged(c, at, "unknown frame type %u", type);
-		f.type = (uint8_t)type;
-		if (get_id(c, &f.name, p->nstrings, "string") ||
-		    get_id(c, &f.module, p->nstrings, "string") ||
-		    get_id(c, &f.file, p->nstrings, "string") ||
-		    get_u32(c, &f.line, "line"))
-			return -1;
-		if (p->nframes == UINT32_MAX)
-			return damaged(c, at, "too many frames");
-		p->frames[p->nframes++] = f;
-	}
-	return 0;
-}
-
-static int read_stacks(struct priv *d, struct cur *c)
-{
-	struct pj_profile *p = &d->p;
-
-	while (c->p < c->end) {
-		const uint8_t *at = c->p;
-		uint64_t n;
-
-		if (get_uv(c, &n))
-			return -1;
-		/* Every frame id takes at least one byte. */
-		if (n > (uint64_t)(c->end - c->p))
-			return damaged(c, at,
-				       "stack of %llu frames runs past the end "
-				       "of its chunk",
-				       (unsigned long long)n);
-		if (p->nstacks >= UINT32_MAX - 1 ||
-		    d->nstack_frames + n > UINT32_MAX)
-			return damaged(c, at, "too many stacks");
-		if (more(&p->stack_start, &d->stack_start_cap, p->nstacks + 1,
-			 sizeof(*p->stack_start)))
-			return oom(c);
-		for (uint64_t i = 0; i < n; i++) {
-			uint32_t f;
-
-			if (more(&p->stack_frames, &d->stack_frames_cap,
-				 d->nstack_frames, sizeof(*p->stack_frames)))
-				return oom(c);
-			if (get_id(c, &f, p->nframes, "frame"))
-				return -1;
-			p->stack_frames[d->nstack_frames++] = f;
-		}
-		p->stack_start[++p->nstacks] = (uint32_t)d->nstack_frames;
-	}
-	return 0;
-}
-
-static int read_samples(struct priv *d, struct cur *c)
-{
-	struct pj_profile *p = &d->p;
-	struct pj_sample s = { 0 };
-
-	while (c->p < c->end) {
-		const uint8_t *at = c->p;
-		uint8_t flags = *c->p++;
-		int64_t dt;
-
-		if (flags & ~(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT | PJ_S_PERIOD |
-			      PJ_S_INFO))
-			return damaged(c, at, "unknown sample flags 0x%x",
-				       flags);
-		if (pj_get_sv(&c->p, c->end, &dt))
-			return damaged(c, at + 1,
-				       "malformed varint in %s chunk",
-				       c->chunk);
-		s.time += (uint64_t)dt;
-		if (((flags & PJ_S_TID) && get_u32(c, &s.tid, "tid")) ||
-		    ((flags & PJ_S_CPU) && get_u32(c, &s.cpu, "cpu")) ||
-		    ((flags & PJ_S_EVENT) && get_u32(c, &s.event, "event")) ||
-		    ((flags & PJ_S_PERIOD) && get_uv(c, &s.period)) ||
-		    get_id(c, &s.stack, p->nstacks, "stack") ||
-		    ((flags & PJ_S_INFO) &&
-		     get_id(c, &s.info, p->nstrings, "string")))
-			return -1;
-		if (more(&p->samples, &d->samples_cap, p->nsamples,
-			 sizeof(*p->samples)))
-			return oom(c);
-		p->samples[p->nsamples++] = s;
-	}
-	return 0;
-}
-
-static int read_threads(struct priv *d, struct cur *c)
-{
-	while (c->p < c->end) {
-		struct thread_ent t;
-		char *name;
-
-		if (get_u32(c, &t.tid, "tid") || get_u32(c, &t.pid, "pid") ||
-		    get_str(d, c, &name))
-			return -1;
-		t.name = name;
-		t.order = d->nthreads;
-		if (more(&d->threads, &d->threads_cap, d->nthreads,
-			 sizeof(*d->threads)))
-			return oom(c);
-		d->threads[d->nthreads++] = t;
-	}
-	return 0;
-}
-
-static int read_events(struct priv *d, struct cur *c)
-{
-	struct pj_profile *p = &d->p;
-
-	while (c->p < c->end) {
-		struct pj_event_desc e;
-		char *name, *unit;
-
-		if (get_u32(c, &e.index, "event index") ||
-		    get_str(d, c, &name) || get_str(d, c, &unit) ||
-		    get_uv(c, &e.type) || get_uv(c, &e.config) ||
-		    get_uv(c, &e.period) || get_uv(c, &e.freq))
-			return -1;
-		e.name = name;
-		e.unit = unit;
-		if (more(&p->events, &d->events_cap, p->nevents,
-			 sizeof(*p->events)))
-			return oom(c);
-		/* A later definition of the same index replaces it. */
-		uint32_t i;
-		for (i = 0; i < p->nevents; i++)
-			if (p->events[i].index == e.index)
-				break;
-		p->events[i] = e;
-		if (i == p->nevents)
-			p->nevents++;
-	}
-	return 0;
-}
-
-static int read_kv(struct priv *d, struct cur *c, struct pj_kv **arr,
-		   uint32_t *n, size_t *cap, bool num)
-{
-	while (c->p < c->end) {
-		struct pj_kv kv = { 0 };
-
-		if (get_str(d, c, &kv.key) ||
-		    (num ? get_uv(c, &kv.num) : get_str(d, c, &kv.value)))
-			return -1;
-		if (*n == UINT32_MAX)
-			return damaged(c, c->p, "too many keys");
-		if (more(arr, cap, *n, sizeof(**arr)))
-			return oom(c);
-		(*arr)[(*n)++] = kv;
-	}
-	return 0;
-}
-
-static int read_chunk(struct priv *d, struct cur *c, unsigned int type)
-{
-	struct pj_profile *p = &d->p;
-
-	switch (type) {
-	case PJ_CHUNK_META:
-		return read_kv(d, c, &p->meta, &p->nmeta, &d->meta_cap, false);
-	case PJ_CHUNK_STRINGS:
-		return read_strings(d, c);
-	case PJ_CHUNK_FRAMES:
-		return read_frames(d, c);
-	case PJ_CHUNK_STACKS:
-		return read_stacks(d, c);
-	case PJ_CHUNK_SAMPLES:
-		return read_samples(d, c);
-	case PJ_CHUNK_THREADS:
-		return read_threads(d, c);
-	case PJ_CHUNK_EVENTS:
-		return read_events(d, c);
-	case PJ_CHUNK_STATS:
-		return read_kv(d, c, &p->stats, &p->nstats, &d->stats_cap,
-			       true);
-	case PJ_CHUNK_END:
-		if (c->p != c->end)
-			return damaged(c, c->p, "END chunk is not empty");
-		p->finished = true;
-		return 0;
-	default:
-		/* A chunk type from a newer writer: skip it. */
-		return 0;
-	}
 }
 
 static int cmp_thread(const void *a, const void *b)
@@ -476,8 +146,8 @@ static int finish_threads(struct priv *d)
 		if (i + 1 < d->nthreads && t[1].tid == t->tid)
 			continue;
 		if (p->nstrings == UINT32_MAX ||
-		    more(&p->strings, &d->strings_cap, p->nstrings,
-			 sizeof(*p->strings)))
+		    profile_more(&p->strings, &d->strings_cap, p->nstrings,
+				 sizeof(*p->strings)))
 			return -1;
 		p->strings[p->nstrings] = (char *)t->name;
 		p->threads[o++] = (struct pj_thread){ .tid = t->tid,
@@ -578,17 +248,17 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 		return -1;
 	}
 	if (h.header_size < sizeof(h) || h.header_size > size)
-		return damaged(&c, buf + 12, "bad header size %u",
-			       h.header_size);
+		return profile_damaged(&c, buf + 12, "bad header size %u",
+				       h.header_size);
 	p->strings = malloc(256 * sizeof(*p->strings));
 	if (!p->strings)
-		return oom(&c);
+		return profile_oom(&c);
 	d->strings_cap = 256;
-	p->strings[0] = pool_str(d, (const uint8_t *)"", 0);
+	p->strings[0] = profile_pool_str(d, (const uint8_t *)"", 0);
 	p->nstrings = 1;
 	p->stack_start = calloc(256, sizeof(*p->stack_start));
 	if (!p->strings[0] || !p->stack_start)
-		return oom(&c);
+		return profile_oom(&c);
 	d->stack_start_cap = 256;
 
 	for (off = h.header_size; off < size;) {
@@ -602,17 +272,20 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 		}
 		memcpy(&ch, buf + off, sizeof(ch));
 		if (ch.magic != PJ_CHUNK_MAGIC)
-			return damaged(&c, buf + off, "bad chunk magic");
+			return profile_damaged(&c, buf + off,
+					       "bad chunk magic");
 		if (ch.size > PJ_CHUNK_MAX)
-			return damaged(&c, buf + off + 8,
-				       "chunk size %u is too large", ch.size);
+			return profile_damaged(&c, buf + off + 8,
+					       "chunk size %u is too large",
+					       ch.size);
 		if (ch.size > size - off - sizeof(ch)) {
 			p->truncated = true;
 			break;
 		}
 		payload = buf + off + sizeof(ch);
 		if ((uint32_t)crc32(0, payload, ch.size) != ch.crc)
-			return damaged(&c, buf + off, "checksum mismatch");
+			return profile_damaged(&c, buf + off,
+					       "checksum mismatch");
 		type = ch.type;
 		c.p = payload;
 		c.end = payload + ch.size;
@@ -620,13 +293,13 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 				  chunk_names[type]
 			      ? chunk_names[type]
 			      : "unknown";
-		if (read_chunk(d, &c, type))
+		if (profile_read_chunk(d, &c, type))
 			return -1;
 		off += sizeof(ch) + ch.size;
 	}
 	if (finish_threads(d) || dedupe_kv(p->meta, &p->nmeta) ||
 	    dedupe_kv(p->stats, &p->nstats))
-		return oom(&c);
+		return profile_oom(&c);
 	return 0;
 }
 

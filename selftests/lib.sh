@@ -53,5 +53,7 @@ stack_share() {
 	}
 	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
 }
+# proc_cpu_ticks PID: user + system CPU time of a process, in clock ticks
+proc_cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 # pct_within A B TOL: |A-B| <= TOL (floats)
 pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }

@@ -12,14 +12,8 @@
 #include <sys/types.h>
 
 #include "agent.h"
+#include "umap.h"
 #include "perfjava/agent_proto.h"
-
-/* A small open-addressing map from a non-zero u64 key to a pointer. */
-struct umap {
-	uint64_t *k;
-	void **v;
-	size_t cap, n;
-};
 
 /* One entry of the JIT code map. */
 struct code {

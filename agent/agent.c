@@ -92,16 +92,31 @@ static int setup_once(JavaVM *vm)
 	return 0;
 }
 
-static void handle_walk(const struct pja_walk_req *r)
+/* The batch of walks signalled and not collected yet. */
+static struct {
+	struct pja_walk_req req;
+	uint64_t recv_time;
+	void *walk; /* NULL: it failed to start, with status */
+	int status;
+} batch[PJA_WALK_SLOTS];
+static unsigned int nbatch;
+
+/* Collects walk i of the batch (its handler has run, or it timed out) and
+ * sends the result. */
+static void finish_walk(unsigned int i)
 {
+	const struct pja_walk_req *r = &batch[i].req;
 	struct pja_walk_result res = { .cookie = r->cookie,
 				       .sample_time = r->sample_time,
-				       .recv_time = pja_now() };
-	uint64_t pc;
-	int num, i;
+				       .recv_time = batch[i].recv_time };
+	uint64_t pc = 0;
+	int num = 0, i2;
 
-	res.status =
-	    walk_thread(r->tid, frames, pja.depth, &num, &res.walk_time, &pc);
+	res.status = batch[i].status;
+	if (batch[i].walk)
+		res.status =
+		    walk_end(batch[i].walk, frames, &num, &res.walk_time, &pc);
+	batch[i].walk = NULL;
 	if (res.status == PJA_WALK_OK && num <= 0) {
 		res.asgct = num;
 		if (num == 0 || num == -3 || num == -4)
@@ -118,14 +133,63 @@ static void handle_walk(const struct pja_walk_req *r)
 		res.flags |= PJA_WALK_TRUNCATED;
 	memset(out_frames, 0, num * sizeof(out_frames[0]));
 	codemap_classify(pc, frames, out_frames, num);
-	for (i = 0; i < num; i++) {
-		method_send(frames[i].method);
-		out_frames[i].method = (uintptr_t)frames[i].method;
-		out_frames[i].bci = frames[i].lineno;
+	for (i2 = 0; i2 < num; i2++) {
+		method_send(frames[i2].method);
+		out_frames[i2].method = (uintptr_t)frames[i2].method;
+		out_frames[i2].bci = frames[i2].lineno;
 	}
 	res.nframes = num;
 	out_msg(PJA_WALK_RESULT, &res, sizeof(res), out_frames,
 		num * sizeof(out_frames[0]), NULL, 0);
+}
+
+/* Collects and answers every walk of the batch; -1 when the reader is gone. */
+static int finish_batch(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nbatch; i++) {
+		finish_walk(i);
+		if (out_flush())
+			return -1;
+	}
+	nbatch = 0;
+	return 0;
+}
+
+/* The session is ending: collect what is in flight, answer nothing. */
+static void drop_batch(void)
+{
+	uint64_t t, pc;
+	unsigned int i;
+	int num;
+
+	for (i = 0; i < nbatch; i++)
+		if (batch[i].walk)
+			walk_end(batch[i].walk, frames, &num, &t, &pc);
+	nbatch = 0;
+}
+
+/*
+ * Signals the thread of r at once, so that all requests that arrived together
+ * are walked in parallel. A thread already in the batch (two signals to one
+ * thread may arrive as one) or a full batch first finishes the batch.
+ */
+static int start_walk(const struct pja_walk_req *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < nbatch; i++)
+		if (batch[i].req.tid == r->tid)
+			break;
+	if ((i < nbatch || nbatch == PJA_WALK_SLOTS) && finish_batch())
+		return -1;
+	batch[nbatch].req = *r;
+	batch[nbatch].recv_time = pja_now();
+	batch[nbatch].walk =
+	    walk_begin(r->tid, pja.depth, &batch[nbatch].status);
+	nbatch++;
+	return 0;
 }
 
 /* Handles the complete messages in buf; returns bytes used or -1 to stop. */
@@ -150,13 +214,12 @@ static ssize_t handle_input(const char *buf, size_t len)
 			struct pja_walk_req r;
 
 			memcpy(&r, buf + off + sizeof(h) + i, sizeof(r));
-			handle_walk(&r);
-			if (out_flush())
+			if (start_walk(&r))
 				return -1;
 		}
 		off += sizeof(h) + h.len;
 	}
-	return off;
+	return finish_batch() ? -1 : (ssize_t)off;
 }
 
 static void *session_main(void *arg)
@@ -206,6 +269,7 @@ static void *session_main(void *arg)
 	}
 stop:
 	atomic_store(&pja.active, 0);
+	drop_batch();
 	events_stop();
 	walk_quiesce();
 	(*pja.vm)->DetachCurrentThread(pja.vm);

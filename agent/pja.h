@@ -76,9 +76,17 @@ void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 
 /* walk.c: directed signals and the protected AsyncGetCallTrace call. */
 int walk_init(void);
-/* Walks thread tid; fills frames, returns an enum pja_walk_status. */
-int walk_thread(pid_t tid, struct asgct_frame *frames, unsigned int depth,
-		int *num, uint64_t *walk_time, uint64_t *pc);
+/* Walks in flight at once, at most (one per thread). */
+#define PJA_WALK_SLOTS 16
+/*
+ * Signals thread tid for a walk and returns at once: a handle for walk_end,
+ * or NULL with an enum pja_walk_status in *status. A batch is several
+ * walk_begin calls, for distinct threads, then their walk_end calls.
+ */
+void *walk_begin(pid_t tid, unsigned int depth, int *status);
+/* Waits (bounded) for the walk; fills frames, returns its status. */
+int walk_end(void *walk, struct asgct_frame *frames, int *num,
+	     uint64_t *walk_time, uint64_t *pc);
 /* JNIEnv of thread tid (a probe through the same signal); NULL if none. */
 JNIEnv *walk_probe_env(pid_t tid);
 /* Waits (bounded) until no handler is running in our slots. */

@@ -3,7 +3,11 @@
  * The walk: the session thread sends SIGPROF to one thread with tgkill; that
  * thread's handler runs AsyncGetCallTrace on its own ucontext into a
  * preallocated slot and publishes the result with an atomic store and a futex
- * wake. The session thread waits for it with a bound.
+ * wake. The session thread waits for it with a bound. A batch of walks is
+ * signalled at once (walk_begin) and then collected (walk_end), so that the
+ * threads run their handlers in parallel instead of queueing behind each
+ * other; a batch holds one walk per thread, because two signals to a thread
+ * may arrive as one.
  *
  * Slots: a 32-bit word holds a token and a state (FREE, PENDING, RUNNING,
  * DONE). Only the handler of the addressed thread can move PENDING to
@@ -27,6 +31,7 @@
  * find them. Nothing here allocates, locks or calls unsafe functions.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <linux/futex.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -39,7 +44,7 @@
 
 #include "pja.h"
 
-#define NSLOTS 4
+#define NSLOTS PJA_WALK_SLOTS
 #define NSTALE 16
 #define LATE_WAIT_NS 100000000ull /* a started handler gets 100 ms more */
 
@@ -52,6 +57,10 @@ struct slot {
 	int kind;
 	unsigned int depth;
 	atomic_int protect_tid; /* != 0 inside the protected window */
+	/* the session thread's own bookkeeping, never read by handlers */
+	bool owned; /* part of a batch not collected yet */
+	uint32_t token;
+	uint64_t deadline;
 	sigjmp_buf jb;
 	/* results */
 	int status;
@@ -286,15 +295,16 @@ static uint32_t wait_word(struct slot *s, uint32_t cur, uint64_t deadline)
 	}
 }
 
-/* Runs one request through a free slot; fills the slot's results. */
-static struct slot *run(pid_t tid, int kind, unsigned int depth, int *status)
+/* Claims a free slot for tid and signals it; NULL with *status on failure. */
+static struct slot *start(pid_t tid, int kind, unsigned int depth, int *status)
 {
 	struct slot *s = NULL;
 	uint32_t w, token;
 	unsigned int i;
-	uint64_t deadline;
 
 	for (i = 0; i < NSLOTS && !s; i++) {
+		if (slots[i].owned)
+			continue; /* in this batch, not collected yet */
 		w = atomic_load(&slots[i].word);
 		if ((w & 3) == S_DONE)
 			atomic_compare_exchange_strong(&slots[i].word, &w,
@@ -313,6 +323,10 @@ static struct slot *run(pid_t tid, int kind, unsigned int depth, int *status)
 	s->depth = depth;
 	s->status = PJA_WALK_NOT_JAVA;
 	s->num = 0;
+	s->token = token;
+	/* probes (thread names at attach) may wait longer than walks */
+	s->deadline = pja_now() + (kind == K_PROBE ? 100000000ull
+						   : pja.timeout_us * 1000ull);
 	w = token << 2 | S_PENDING;
 	atomic_store(&s->word, w);
 	if (syscall(SYS_tgkill, getpid(), tid, SIGPROF)) {
@@ -320,16 +334,24 @@ static struct slot *run(pid_t tid, int kind, unsigned int depth, int *status)
 		*status = PJA_WALK_GONE;
 		return NULL;
 	}
-	/* probes (thread names at attach) may wait longer than walks */
-	deadline = pja_now() +
-		   (kind == K_PROBE ? 100000000ull : pja.timeout_us * 1000ull);
-	w = wait_word(s, token << 2 | S_PENDING, deadline);
+	s->owned = true;
+	return s;
+}
+
+/* Waits (bounded) for the handler of s; NULL with *status when it did not
+ * finish in time (the slot is then given up, or left to its late handler). */
+static struct slot *finish(struct slot *s, int *status)
+{
+	uint32_t token = s->token, w;
+
+	s->owned = false;
+	w = wait_word(s, token << 2 | S_PENDING, s->deadline);
 	if ((w & 3) == S_PENDING) {
 		uint32_t exp = w;
 
 		if (atomic_compare_exchange_strong(&s->word, &exp,
 						   token << 2 | S_FREE)) {
-			remember_stale(tid);
+			remember_stale(s->tid);
 			*status = PJA_WALK_TIMEOUT;
 			return NULL;
 		}
@@ -347,6 +369,14 @@ static struct slot *run(pid_t tid, int kind, unsigned int depth, int *status)
 	return s;
 }
 
+/* Runs one request through a free slot; fills the slot's results. */
+static struct slot *run(pid_t tid, int kind, unsigned int depth, int *status)
+{
+	struct slot *s = start(tid, kind, depth, status);
+
+	return s ? finish(s, status) : NULL;
+}
+
 static void release(struct slot *s)
 {
 	uint32_t w = atomic_load(&s->word);
@@ -355,11 +385,16 @@ static void release(struct slot *s)
 		atomic_store(&s->word, w & ~3u);
 }
 
-int walk_thread(pid_t tid, struct asgct_frame *frames, unsigned int depth,
-		int *num, uint64_t *walk_time, uint64_t *pc)
+void *walk_begin(pid_t tid, unsigned int depth, int *status)
+{
+	return start(tid, K_WALK, depth, status);
+}
+
+int walk_end(void *walk, struct asgct_frame *frames, int *num,
+	     uint64_t *walk_time, uint64_t *pc)
 {
 	int status;
-	struct slot *s = run(tid, K_WALK, depth, &status);
+	struct slot *s = finish(walk, &status);
 
 	*num = 0;
 	*walk_time = 0;

@@ -50,6 +50,8 @@ struct record_stats {
 	uint64_t samples, lost, bad_records;
 	uint64_t walks[AGENT_WALK_LOST + 1];
 	uint64_t no_answer;
+	uint64_t checked,
+	    agreed; /* walks checked against the sampled JIT code */
 	uint64_t *lat; /* walk latencies, ns */
 	size_t nlat, caplat;
 };

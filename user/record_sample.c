@@ -77,6 +77,35 @@ static void add_latency(struct record_stats *st, uint64_t ns)
 	st->lat[st->nlat++] = ns;
 }
 
+/*
+ * The cross-check of a walk against the sample: the compiled method the
+ * kernel sampled (the first JIT code in its callchain, named by the code map)
+ * should be the agent's first compiled frame. They differ when the thread
+ * moved on between the sample and the walk.
+ */
+static void check_walk(struct recorder *rec, const struct pending *p,
+		       const struct java_frame *frames, unsigned int n)
+{
+	const char *sampled = NULL;
+	unsigned int i;
+
+	for (i = 0; i < p->nu && !sampled; i++)
+		if (agent_code_at(rec->agent, p->uips[i], &sampled) !=
+		    PJ_FRAME_JIT)
+			sampled = NULL;
+	if (!sampled)
+		return;
+	for (i = 0; i < n; i++) {
+		if (frames[i].type != PJ_FRAME_JIT &&
+		    frames[i].type != PJ_FRAME_C1)
+			continue;
+		rec->st.checked++;
+		rec->st.agreed += !strcmp(frames[i].name, sampled);
+		return;
+	}
+	rec->st.checked++; /* no compiled frame in the walk: it moved on */
+}
+
 void record_walk_done(void *ctx, uint64_t cookie, int status,
 		      const struct java_frame *frames, unsigned int n,
 		      uint64_t walk_time_ns)
@@ -88,6 +117,8 @@ void record_walk_done(void *ctx, uint64_t cookie, int status,
 		return; /* answered after its deadline */
 	if (status == AGENT_WALK_OK && walk_time_ns >= p->s.time)
 		add_latency(&rec->st, walk_time_ns - p->s.time);
+	if (status == AGENT_WALK_OK)
+		check_walk(rec, p, frames, n);
 	finish_pending(rec, p, status, frames, n);
 }
 

@@ -33,6 +33,8 @@ void record_write_stats(struct recorder *rec)
 	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
+	pj_writer_stat(rec->w, "walk_checked", st->checked);
+	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	if (st->nlat) {
 		qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
 		pj_writer_stat(rec->w, "walk_p50_ns", st->lat[st->nlat / 2]);
@@ -78,5 +80,10 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
 			st->lat[st->nlat / 2] / 1e3,
 			st->lat[st->nlat * 99 / 100] / 1e3);
+	if (st->checked)
+		fprintf(stderr,
+			"; %.1f%% of %llu walks name the JIT code sampled",
+			100.0 * st->agreed / st->checked,
+			(unsigned long long)st->checked);
 	fprintf(stderr, "\n");
 }

@@ -537,11 +537,13 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 	if (!a || a->fd < 0)
 		return -1;
 	for (;;) {
+		size_t room;
 		ssize_t n;
 
 		if (grow(&a->in, &a->in_cap, a->in_len + 65536))
 			break;
-		n = read(a->fd, a->in + a->in_len, a->in_cap - a->in_len);
+		room = a->in_cap - a->in_len;
+		n = read(a->fd, a->in + a->in_len, room);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -552,6 +554,10 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 		}
 		a->in_len += n;
 		a->stats.bytes_in += n;
+		/* A short read drained the socket: what comes later raises
+		 * POLLIN again, so a read that would only say EAGAIN is saved. */
+		if ((size_t)n < room)
+			break;
 	}
 	while (a->in_len - off >= sizeof(struct pja_hdr)) {
 		struct pja_hdr h;

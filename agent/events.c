@@ -450,8 +450,16 @@ void events_stop(void)
 {
 	unsigned int i;
 
+	/*
+	 * CompiledMethodLoad stays enabled: while it is, HotSpot records the
+	 * debug information of non-safepoint PCs for the code it compiles
+	 * (DebugNonSafepoints), so code compiled between two recordings still
+	 * names its inlined frames exactly in the next one. Its callback
+	 * returns at once while no reader is connected.
+	 */
 	for (i = 0; i < NEVENTS; i++)
-		(*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE,
-						session_events[i], NULL);
+		if (session_events[i] != JVMTI_EVENT_COMPILED_METHOD_LOAD)
+			(*jv)->SetEventNotificationMode(
+			    jv, JVMTI_DISABLE, session_events[i], NULL);
 	sess_env = NULL;
 }

@@ -303,7 +303,7 @@ static int open_threads(struct recorder *rec)
 			snprintf(
 			    msg, sizeof(msg),
 			    "cannot open events for all threads: too many open files; raise the limit with ulimit -n");
-		else if (err == -ENOMEM || err == -EPERM)
+		else if (bad == RING_BAD_MMAP)
 			snprintf(
 			    msg, sizeof(msg),
 			    "cannot map the ring buffers (%s); try a smaller -m or raise kernel.perf_event_mlock_kb",
@@ -426,8 +426,9 @@ static int run_loop(struct recorder *rec, int sigfd)
 			}
 			rec->th.changed = false;
 		}
+		/* wake for the 10 ms drain even when no ring signals */
 		timeout =
-		    (int)((next_tick > now ? next_tick - now : 0) / 1000000);
+		    (int)((next_drain > now ? next_drain - now : 0) / 1000000);
 		n = poll(pfd, npfd, timeout + 1);
 		if (n < 0 && errno != EINTR)
 			return -1;
@@ -602,9 +603,9 @@ int cmd_record(int argc, char **argv)
 		rec->w = NULL;
 		goto out;
 	}
-	if (pj_writer_close(rec->w)) {
+	if (pj_writer_close(rec->w)) { /* it freed the writer; errno says why */
 		fprintf(stderr, "perfjava: cannot write %s: %s\n",
-			rec->o.output, pj_writer_error(rec->w));
+			rec->o.output, strerror(errno));
 		rec->w = NULL;
 		goto out;
 	}

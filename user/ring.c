@@ -134,20 +134,20 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	r->nevents = n;
 	err = perf_evlist__mmap(r->evlist, o->pages);
 	if (err < 0) {
-		i = 0;
+		i = RING_BAD_MMAP;
 		goto fail;
 	}
 	r->map = perf_evlist__next_mmap(r->evlist, NULL, false);
 	if (!r->map) {
 		err = -ENOMEM;
-		i = 0;
+		i = RING_BAD_MMAP;
 		goto fail;
 	}
 	perf_thread_map__put(threads);
 	perf_cpu_map__put(cpus);
 	return 0;
 fail:
-	*bad_event = i < n ? i : 0;
+	*bad_event = i < n || i == RING_BAD_MMAP ? i : 0;
 	if (r->evlist) {
 		perf_evlist__close(r->evlist);
 		perf_evlist__delete(r->evlist);

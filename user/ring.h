@@ -43,9 +43,13 @@ struct ring_opts {
 
 /* Must run once before any ring is opened. */
 void ring_init(void);
+/* *bad_event when the events opened but mapping their ring failed */
+#define RING_BAD_MMAP (~0u)
+
 /*
  * Opens evs[0..n) on thread tid and maps the ring, disabled. 0 on success;
- * -errno on failure with *bad_event the index that failed.
+ * -errno on failure with *bad_event the index of the event that failed to
+ * open, or RING_BAD_MMAP.
  */
 int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	      unsigned int n, const struct ring_opts *o,

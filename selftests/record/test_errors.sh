@@ -70,6 +70,9 @@ else
 		expect "perf_event_paranoid named when kernel frames are refused" 0 \
 			'kernel.perf_event_paranoid=[0-9].*CAP_PERFMON' \
 			$nob "$PJ_BIN" record -p "$np" -d 1 -o "$out/n.data"
+		expect "ring buffers over the mlock limit: says to use a smaller -m" 1 \
+			'cannot map the ring buffers .*try a smaller -m' \
+			$nob "$PJ_BIN" record -p "$np" -m 4096 -d 1 -o "$out/m.data"
 		"$PJ_BIN" report -i "$out/n.data" --format collapsed >"$out/n.folded"
 		check "its user stacks are recorded" grep -q 'work_a' "$out/n.folded"
 		check "and no kernel frames" bash -c "! grep -q '_\[k\]' '$out/n.folded'"

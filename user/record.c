@@ -75,6 +75,14 @@ static int check_target(struct recorder *rec)
 	return 0;
 }
 
+/* cpu-clock and task-clock: their period is in ns, sampled by a timer. */
+static bool is_clock_event(const struct pj_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 /* Loads the formats that decode tracepoint samples into their info. */
 static int setup_tracepoints(struct recorder *rec)
 {
@@ -122,9 +130,7 @@ static int setup_events(struct recorder *rec)
 	}
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		struct pj_event *ev = &rec->evs[i];
-		bool clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
-			     (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-			      ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+		bool clock = is_clock_event(ev);
 		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
 		uint64_t period = ev->period ? ev->period : rec->o.period;
 
@@ -223,9 +229,7 @@ static bool period_field_needed(const struct recorder *rec)
 
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
-		bool clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
-			     (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-			      ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+		bool clock = is_clock_event(ev);
 
 		if (ev->freq)
 			return true;

@@ -163,10 +163,8 @@ static bool defer_sample(struct recorder *rec, const struct pj_sample *s,
 	p->cookie = cookie;
 	p->deadline = now_ns() + RECORD_WALK_DEADLINE_NS;
 	rec->npending++;
-	if (agent_request(rec->agent, (pid_t)s->tid, s->time, cookie) < 0) {
+	if (agent_request(rec->agent, (pid_t)s->tid, s->time, cookie) < 0)
 		finish_pending(rec, p, AGENT_WALK_LOST, NULL, 0);
-		return true;
-	}
 	return true;
 }
 

@@ -63,7 +63,7 @@ for jdk in "${JDKS[@]}"; do
 	"$PJ_BIN" report -i "$D/r.data" --format collapsed >"$D/r.folded"
 	deep=$(awk '{ n = gsub(/Recurse\.down/, "&"); if (n > m) m = n } END { print m + 0 }' "$D/r.folded")
 	check "$J: recursion 1500 deep kept whole ($deep frames of Recurse.down)" [ "$deep" -ge 1500 ]
-	check "$J: ... down to main's thread entry" grep -q 'Recurse.lambda' "$D/r.folded"
+	check "$J: ... down to the thread's own entry (Recurse.lambda)" grep -q 'Recurse.lambda' "$D/r.folded"
 	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
 
 	# --- 200 threads, and threads started and ended while recording

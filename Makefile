@@ -17,9 +17,11 @@ export PKG_CONFIG_PATH := $(DEPS_PREFIX)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 DEPS_STAMP := $(BUILD)/.deps-ok
 PKGS       := libperf libelf libdw libtraceevent
 
+# -MMD -MP: every object depends on the headers it includes (build/**/*.d).
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
-	-Wno-missing-field-initializers -D_GNU_SOURCE -Iinclude -Iuser \
+	-Wno-missing-field-initializers -D_GNU_SOURCE -Iinclude -MMD -MP \
 	-DPERFJAVA_VERSION='"$(VERSION)"'
+USER_CFLAGS := -Iuser
 PKGCONF    = PKG_CONFIG_PATH="$(PKG_CONFIG_PATH)" pkg-config
 PKG_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell $(PKGCONF) --static --libs libperf 2>/dev/null) \
@@ -27,7 +29,7 @@ PKG_LIBS   = $(shell $(PKGCONF) --static --libs libperf 2>/dev/null) \
 CFLAGS  += $(CFLAGS_BASE)
 LDLIBS  += -lstdc++ -lz -lpthread -lm
 
-USER_SRC  := $(wildcard user/*.c)
+USER_SRC  := $(wildcard user/*.c user/*/*.c)
 USER_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(USER_SRC))
 LIB_OBJ   := $(filter-out $(BUILD)/user/main.o,$(USER_OBJ))
 UNIT_SRC  := $(wildcard selftests/unit/test_*.c)
@@ -36,7 +38,6 @@ PROG_SRC  := $(wildcard selftests/progs/*.c)
 PROG_BIN  := $(patsubst selftests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRC))
 AGENT_SRC := $(wildcard agent/*.c)
 AGENT_SO  := $(if $(AGENT_SRC),$(BUILD)/libperfjava-agent.so)
-HDRS      := $(wildcard include/perfjava/*.h user/*.h agent/*.h)
 
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory binaries
@@ -51,9 +52,9 @@ $(DEPS_STAMP): scripts/deps.sh
 	@scripts/deps.sh "$(DEPS_PREFIX)"
 	@mkdir -p $(BUILD) && touch $@
 
-$(BUILD)/user/%.o: user/%.c $(HDRS)
+$(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(BUILD)/perfjava: $(USER_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
@@ -62,16 +63,16 @@ $(BUILD)/libperfjava.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a $(HDRS) selftests/unit/tap.h
+$(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Iselftests/unit -o $@ $< $(BUILD)/libperfjava.a $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -Iselftests/unit -o $@ $< $(BUILD)/libperfjava.a $(PKG_LIBS) $(LDLIBS)
 
 # Test programs: frame pointers kept, so that -g fp gives whole stacks.
 $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra -o $@ $< -lpthread -lz
 
-$(BUILD)/agent/%.o: agent/%.c $(HDRS)
+$(BUILD)/agent/%.o: agent/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
@@ -98,5 +99,6 @@ clean:
 		$(BUILD)/perfjava $(BUILD)/libperfjava.a $(BUILD)/libperfjava-agent.so
 
 -include module/module.mk
+-include $(shell find $(BUILD)/user $(BUILD)/agent $(BUILD)/selftests -name '*.d' 2>/dev/null)
 
 .PHONY: all binaries deps check bench demo format clean

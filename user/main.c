@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "list.h"
-#include "record.h"
-#include "report.h"
+#include "events/list.h"
+#include "record/record.h"
+#include "report/report.h"
 
 static void usage(FILE *f)
 {

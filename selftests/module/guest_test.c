@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ksym_module.h"
+#include "sym/ksym_module.h"
 
 #define MODNAME "perfjava_ksym"
 #define NOBODY 65534

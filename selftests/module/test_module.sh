@@ -42,7 +42,7 @@ fi
 guest=$TMP/guest_test
 if ! gcc -static -std=gnu11 -O2 -Wall -Wextra -Werror -I"$PJ_TOP/include" \
 	-I"$PJ_TOP/user" -o "$guest" "$PJ_TOP/selftests/module/guest_test.c" \
-	"$PJ_TOP/user/ksym_module.c" 2>"$TMP/gcc.log"; then
+	"$PJ_TOP/user/sym/ksym_module.c" 2>"$TMP/gcc.log"; then
 	sed 's/^/# /' "$TMP/gcc.log"
 	not_ok "guest_test builds statically"
 	exit 0

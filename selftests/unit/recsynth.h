@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "record.h"
-#include "sample.h"
-#include "tracepoint.h"
+#include "profile/io.h"
+#include "record/record.h"
+#include "record/perf_parse.h"
+#include "events/tracepoint.h"
 
 #define SYNTH_ID0 1000 /* kernel id of event i: SYNTH_ID0 + i */
 

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "jvm/client.h"
 #include "perfjava/profile.h"
 #include "tap.h"
 

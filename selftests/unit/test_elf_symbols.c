@@ -15,7 +15,7 @@
 
 #include "tap.h"
 #include "symtest_util.h"
-#include "elf_symbols.h"
+#include "sym/elf.h"
 
 static const char *tmp;
 static char src[4200];

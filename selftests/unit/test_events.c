@@ -13,12 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "lbr.h"
-#include "pmu.h"
+#include "events/spec.h"
+#include "events/lbr.h"
+#include "events/pmu.h"
 #include "sched_switch_format.h"
 #include "tap.h"
-#include "tracepoint.h"
+#include "events/tracepoint.h"
 
 static char root[256];
 

@@ -11,7 +11,7 @@
 
 #include "tap.h"
 #include "symtest_util.h"
-#include "kallsyms.h"
+#include "sym/kallsyms.h"
 
 static const char synth[] = "0000000000000000 A fixed_percpu_data\n"
 			    "0000000000001000 A cpu_number\n"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lbr.h"
+#include "events/lbr.h"
 #include "recsynth.h"
 #include "tap.h"
 

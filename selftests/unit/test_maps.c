@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "maps.h"
+#include "sym/maps.h"
 
 static const char text[] =
     "55d0c0a00000-55d0c0a02000 r--p 00000000 fd:01 1234   /usr/bin/prog\n"

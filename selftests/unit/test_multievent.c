@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "recsynth.h"
-#include "report.h"
+#include "report/report.h"
 #include "sched_switch_format.h"
 #include "tap.h"
 

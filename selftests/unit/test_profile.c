@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "profile.h"
+#include "profile/io.h"
 #include "tap.h"
-#include "varint.h"
+#include "lib/varint.h"
 
 static char dir[] = "/tmp/pj-profile-XXXXXX";
 

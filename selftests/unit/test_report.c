@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "report.h"
+#include "profile/io.h"
+#include "report/report.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/pj-report-XXXXXX";

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "report.h"
+#include "profile/io.h"
+#include "report/report.h"
 #include "tap.h"
 
 #define NFUNCS 6000

@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ring.h"
-#include "sample.h"
+#include "record/ring.h"
+#include "record/perf_parse.h"
 #include "tap.h"
 
 struct builder {

@@ -15,8 +15,8 @@
 
 #include "tap.h"
 #include "symtest_util.h"
-#include "maps.h"
-#include "usym.h"
+#include "sym/maps.h"
+#include "sym/usym.h"
 
 static const char *tmp;
 

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * HotSpot dynamic attach, protocol version 1 (JDK 6 to 25 accept it):
+ *
+ *   1. create .attach_pid<nspid> in the JVM's cwd (or /tmp), owned by the
+ *      JVM's uid; 2. SIGQUIT: the JVM sees the file and opens
+ *      /tmp/.java_pid<nspid>; 3. connect (as the JVM's euid/egid: it checks
+ *      the peer's credentials); 4. send "1\0load\0<lib>\0true\0<options>\0";
+ *   5. read "<result>\n<output>": result 0 and output "<agent rc>" (JDK 17),
+ *      or "return code: <agent rc>" (newer JDKs).
+ *
+ * A JVM whose attach listener is already running is used as is. Every path
+ * goes through /proc/PID/root (or /proc/PID/cwd) so that a JVM in a container
+ * works; its pid inside its namespace comes from NSpid.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jvm/attach.h"
+#include "lib/nspid.h"
+
+#define ATTACH_ARG_MAX 1024 /* HotSpot's limit per argument */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void nap_ms(int ms)
+{
+	struct timespec ts = { 0, ms * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Whether the ELF file at path exports symbol name in .dynsym. */
+static int elf_exports(const char *path, const char *name)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	int fd, found = 0;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && !found && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+		    !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; d && i < n && !found; i++) {
+			GElf_Sym sym;
+			const char *s;
+
+			if (!gelf_getsym(d, i, &sym) || !sym.st_value)
+				continue;
+			s = elf_strptr(elf, sh.sh_link, sym.st_name);
+			found = s && !strcmp(s, name);
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
+/* Whether the NUL-separated file /proc/pid/<what> contains needle. */
+static int proc_contains(pid_t pid, const char *what, const char *needle)
+{
+	char path[64], buf[65536];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, what);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	return memmem(buf, n, needle, strlen(needle)) != NULL;
+}
+
+/* Whether pid has a handler for sig (SigCgt in /proc/pid/status). */
+static int catches(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			break;
+	fclose(f);
+	return !!(mask & (1ULL << (sig - 1)));
+}
+
+int attach_check(pid_t pid, char *err, size_t errlen)
+{
+	char path[64], line[4096], jvm[4200] = "";
+	FILE *f;
+	int j9 = 0, r;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s; is pid %d alive?",
+			 path, strerror(errno), pid);
+		return ATTACH_ENOPROC;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		if (strstr(p, "libj9vm"))
+			j9 = 1;
+		if (!jvm[0] && strlen(p) > 10 &&
+		    !strcmp(p + strlen(p) - 10, "/libjvm.so"))
+			snprintf(jvm, sizeof(jvm), "/proc/%d/root%s", pid, p);
+	}
+	fclose(f);
+	if (!jvm[0]) {
+		snprintf(err, errlen,
+			 "pid %d is not a Java VM (no libjvm.so mapped)", pid);
+		return ATTACH_ENOTJVM;
+	}
+	if (j9) {
+		snprintf(
+		    err, errlen,
+		    "pid %d runs OpenJ9, not HotSpot; only HotSpot JVMs can load the agent",
+		    pid);
+		return ATTACH_ENOTHOTSPOT;
+	}
+	r = elf_exports(jvm, "AsyncGetCallTrace");
+	if (r == 0) {
+		snprintf(
+		    err, errlen,
+		    "pid %d: its libjvm.so is not HotSpot (no AsyncGetCallTrace)",
+		    pid);
+		return ATTACH_ENOTHOTSPOT;
+	}
+	if (proc_contains(pid, "cmdline", "-XX:+DisableAttachMechanism") ||
+	    proc_contains(pid, "environ", "-XX:+DisableAttachMechanism")) {
+		snprintf(
+		    err, errlen,
+		    "JVM %d was started with -XX:+DisableAttachMechanism; restart it without that flag to get Java frames",
+		    pid);
+		return ATTACH_EDISABLED;
+	}
+	return ATTACH_OK;
+}
+
+static int is_socket(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISSOCK(st.st_mode);
+}
+
+/* Creates the trigger file; returns its path in out or -1. */
+static int make_trigger(pid_t pid, pid_t nspid, uid_t uid, gid_t gid, char *out,
+			size_t len)
+{
+	const char *dirs[] = { "cwd", "root/tmp" };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		int fd;
+
+		snprintf(out, len, "/proc/%d/%s/.attach_pid%d", pid, dirs[i],
+			 nspid);
+		fd = open(out, O_WRONLY | O_CREAT | O_CLOEXEC, 0660);
+		if (fd < 0)
+			continue;
+		if (fchown(fd, uid, gid) && geteuid() == 0) {
+			/* not fatal: the JVM also accepts files of root */
+		}
+		close(fd);
+		return 0;
+	}
+	return -1;
+}
+
+/* Connects to the attach socket as uid/gid (the JVM checks the peer). */
+static int connect_as(const char *path, uid_t uid, gid_t gid)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uid_t ou = geteuid();
+	gid_t og = getegid();
+	int fd, r, e, sw = ou != uid || og != gid;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (sw && (setegid(gid) || seteuid(uid)))
+		sw = 2; /* could not switch: try as we are */
+	r = connect(fd, (struct sockaddr *)&sa, sizeof(sa));
+	e = errno;
+	if (sw == 1 && (seteuid(ou) || setegid(og))) {
+		/* cannot happen: we were allowed to switch away */
+		abort();
+	}
+	if (sw == 2 && (seteuid(ou) || setegid(og))) {
+		/* partial switch undone */
+	}
+	if (r) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+/* Reads until EOF or deadline into buf (NUL-terminated). */
+static int read_reply(int fd, char *buf, size_t len, long long deadline)
+{
+	size_t n = 0;
+
+	while (n + 1 < len) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long long left = deadline - now_ms();
+		ssize_t r;
+
+		if (left <= 0)
+			return -1;
+		r = poll(&p, 1, left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		r = read(fd, buf + n, len - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += r;
+	}
+	buf[n] = 0;
+	return 0;
+}
+
+/* Trims trailing newlines and joins lines with "; " for one-line errors. */
+static void one_line(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = 0;
+	for (; *s; s++)
+		if (*s == '\n')
+			*s = ' ';
+}
+
+int attach_load(pid_t pid, const char *lib, const char *options, int timeout_ms,
+		char *err, size_t errlen)
+{
+	char sock[128], trig[128], req[2 * ATTACH_ARG_MAX + 64], reply[4096];
+	const char *rc_text;
+	pid_t nspid;
+	uid_t uid;
+	gid_t gid;
+	long long deadline;
+	size_t n;
+	int fd, r, rc, agent_rc;
+
+	r = attach_check(pid, err, errlen);
+	if (r)
+		return r;
+	nspid = nspid_of(pid, 0);
+	if (nspid < 0 || nspid_creds(pid, &uid, &gid)) {
+		snprintf(err, errlen, "cannot read /proc/%d/status: %s", pid,
+			 strerror(errno));
+		return ATTACH_ENOPROC;
+	}
+	if (strlen(lib) >= ATTACH_ARG_MAX ||
+	    strlen(options) >= ATTACH_ARG_MAX) {
+		snprintf(err, errlen,
+			 "agent path or options longer than %d bytes",
+			 ATTACH_ARG_MAX);
+		return ATTACH_EPROTO;
+	}
+	snprintf(sock, sizeof(sock), "/proc/%d/root/tmp/.java_pid%d", pid,
+		 nspid);
+	fd = is_socket(sock) ? connect_as(sock, uid, gid) : -1;
+	if (fd < 0) {
+		if (!catches(pid, SIGQUIT)) {
+			snprintf(
+			    err, errlen,
+			    "JVM %d does not handle SIGQUIT (started with -Xrs?), so its attach listener cannot be started",
+			    pid);
+			return ATTACH_EDISABLED;
+		}
+		if (make_trigger(pid, nspid, uid, gid, trig, sizeof(trig))) {
+			snprintf(
+			    err, errlen,
+			    "cannot create the attach trigger file for JVM %d: %s",
+			    pid, strerror(errno));
+			return ATTACH_EDISABLED;
+		}
+		if (kill(pid, SIGQUIT)) {
+			snprintf(err, errlen, "cannot signal JVM %d: %s", pid,
+				 strerror(errno));
+			unlink(trig);
+			return ATTACH_ENOPROC;
+		}
+		deadline = now_ms() + timeout_ms;
+		while (!is_socket(sock) && now_ms() < deadline)
+			nap_ms(5);
+		unlink(trig);
+		fd = is_socket(sock) ? connect_as(sock, uid, gid) : -1;
+	}
+	if (fd < 0) {
+		snprintf(
+		    err, errlen,
+		    "JVM %d did not open its attach socket within %d ms (attach disabled with -XX:+DisableAttachMechanism, or the JVM is hung)",
+		    pid, timeout_ms);
+		return ATTACH_EDISABLED;
+	}
+	n = snprintf(req, sizeof(req), "1%cload%c%s%ctrue%c%s%c", 0, 0, lib, 0,
+		     0, options, 0);
+	if (write_all(fd, req, n) ||
+	    read_reply(fd, reply, sizeof(reply), now_ms() + timeout_ms)) {
+		snprintf(err, errlen,
+			 "JVM %d did not answer the attach request in time",
+			 pid);
+		close(fd);
+		return ATTACH_EPROTO;
+	}
+	close(fd);
+	if (sscanf(reply, "%d", &rc) != 1) {
+		one_line(reply);
+		snprintf(err, errlen,
+			 "JVM %d: unexpected attach reply \"%.200s\"", pid,
+			 reply);
+		return ATTACH_EPROTO;
+	}
+	rc_text = strchr(reply, '\n');
+	rc_text = rc_text ? rc_text + 1 : "";
+	if (rc != 0) {
+		char msg[3000];
+
+		snprintf(msg, sizeof(msg), "%s", rc_text);
+		one_line(msg);
+		snprintf(err, errlen, "JVM %d could not load the agent %s: %s",
+			 pid, lib, msg[0] ? msg : "no reason given");
+		return ATTACH_ELOAD;
+	}
+	if (!strncmp(rc_text, "return code: ", 13))
+		rc_text += 13;
+	if (sscanf(rc_text, "%d", &agent_rc) == 1 && agent_rc != 0) {
+		snprintf(
+		    err, errlen,
+		    "the agent failed to start in JVM %d (Agent_OnAttach returned %d)",
+		    pid, agent_rc);
+		return ATTACH_EAGENT;
+	}
+	return ATTACH_OK;
+}

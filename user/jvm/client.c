@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reader's side of the agent (jvm/client.h): a listening socket inside the
+ * target's mount namespace (mode 0600, owned by the target, peer checked with
+ * SO_PEERCRED), the HotSpot attach (jvm/attach.c), then the wire protocol of
+ * include/perfjava/agent_proto.h: walk requests out; method definitions, walk
+ * results, the JIT code map (kept by jvm/codemap.c) and thread names in.
+ * Thread ids are the reader's; they are mapped to the target's namespace
+ * here.
+ *
+ * Strings handed out (frame names, code names, thread names) are interned and
+ * stay valid until agent_stop().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jvm/client.h"
+#include "jvm/client_internal.h"
+#include "jvm/attach.h"
+#include "lib/nspid.h"
+#include "lib/umap.h"
+#include "perfjava/agent_proto.h"
+#include "perfjava/profile.h"
+
+#define START_TIMEOUT_MS 5000
+
+struct jmethod {
+	const char *name; /* "java.util.zip.Deflater.deflate" */
+	const char *file;
+	uint32_t nlines;
+	uint32_t native;
+	struct pja_line *lines;
+};
+
+/* Interned strings: a chain per hash. */
+struct istr {
+	struct istr *next;
+	char s[];
+};
+
+const char *agent_intern(struct agent *a, const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	struct istr *e, **head;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	h |= 1;
+	head = (struct istr **)umap_slot(&a->strings, h, 1);
+	if (!head)
+		return "";
+	for (e = *head; e; e = e->next)
+		if (!strncmp(e->s, s, len) && !e->s[len])
+			return e->s;
+	e = malloc(sizeof(*e) + len + 1);
+	if (!e)
+		return "";
+	memcpy(e->s, s, len);
+	e->s[len] = 0;
+	e->next = *head;
+	*head = e;
+	return e->s;
+}
+
+static void set_err(char *err, size_t len, const char *fmt, const char *a,
+		    int pid)
+{
+	snprintf(err, len, fmt, a, pid);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* The library path as the target sees it; copies it into the target's
+ * /tmp when the target lives in another mount namespace. */
+static int target_lib(pid_t pid, const char *path, char *out, size_t len)
+{
+	char real[PATH_MAX], root[64], dst[PATH_MAX];
+	struct stat ours, theirs, st;
+	int in, o;
+	char buf[65536];
+	ssize_t n;
+
+	if (!realpath(path, real) || stat(real, &st))
+		return -1;
+	snprintf(root, sizeof(root), "/proc/%d/root/", pid);
+	if (stat("/", &ours) || stat(root, &theirs) ||
+	    (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino)) {
+		snprintf(out, len, "%s", real);
+		return 0;
+	}
+	snprintf(out, len, "/tmp/.perfjava-agent-%lld-%lld.so",
+		 (long long)st.st_size, (long long)st.st_mtime);
+	snprintf(dst, sizeof(dst), "/proc/%d/root%s", pid, out);
+	if (!access(dst, R_OK))
+		return 0;
+	in = open(real, O_RDONLY | O_CLOEXEC);
+	o = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	while (in >= 0 && o >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(o, buf, n) != n)
+			break;
+	if (in >= 0)
+		close(in);
+	if (o >= 0)
+		close(o);
+	return o >= 0 && in >= 0 ? 0 : -1;
+}
+
+/* Listens on a socket in the target's /tmp; its path as the target sees it
+ * goes to tpath, ours to hpath. */
+static int listen_in_target(pid_t pid, char hpath[128], char tpath[64])
+{
+	static unsigned int seq;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uid_t uid;
+	gid_t gid;
+	int fd;
+
+	snprintf(tpath, 64, "/tmp/.perfjava-%d-%u-%lld.sock", getpid(), seq++,
+		 now_ms() % 100000);
+	snprintf(hpath, 128, "/proc/%d/root%s", pid, tpath);
+	if (strlen(hpath) >= sizeof(sa.sun_path) ||
+	    nspid_creds(pid, &uid, &gid))
+		return -1;
+	strcpy(sa.sun_path, hpath);
+	unlink(hpath);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    chmod(hpath, 0600) || (chown(hpath, uid, gid) && geteuid() == 0) ||
+	    listen(fd, 1)) {
+		close(fd);
+		unlink(hpath);
+		return -1;
+	}
+	return fd;
+}
+
+static int read_exact(int fd, void *buf, size_t len, long long deadline)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		long long left = deadline - now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&p, 1, left) <= 0)
+			return -1;
+		n = read(fd, (char *)buf + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		off += n;
+	}
+	return 0;
+}
+
+int agent_start(pid_t pid, const char *agent_path, struct agent **out,
+		char *err, size_t errlen)
+{
+	char hpath[128], tpath[64], lib[PATH_MAX], opts[256];
+	struct agent *a;
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	struct pja_hdr h;
+	struct pollfd p;
+	long long deadline;
+	int lfd, fd = -1;
+
+	*out = NULL;
+	if (attach_check(pid, err, errlen))
+		return -1;
+	if (target_lib(pid, agent_path, lib, sizeof(lib))) {
+		set_err(
+		    err, errlen,
+		    "cannot find the agent library %s (build it with make) for JVM %d",
+		    agent_path, pid);
+		return -1;
+	}
+	lfd = listen_in_target(pid, hpath, tpath);
+	if (lfd < 0) {
+		snprintf(
+		    err, errlen,
+		    "cannot create the agent socket in /proc/%d/root/tmp: %s",
+		    pid, strerror(errno));
+		return -1;
+	}
+	snprintf(opts, sizeof(opts), "sock=%s,depth=%d", tpath,
+		 PJA_DEFAULT_DEPTH);
+	if (attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen))
+		goto fail;
+	deadline = now_ms() + START_TIMEOUT_MS;
+	p = (struct pollfd){ lfd, POLLIN, 0 };
+	if (poll(&p, 1, START_TIMEOUT_MS) <= 0 ||
+	    (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
+		snprintf(
+		    err, errlen,
+		    "the agent loaded into JVM %d but did not connect back",
+		    pid);
+		goto fail;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) ||
+	    cred.pid != pid) {
+		snprintf(
+		    err, errlen,
+		    "agent socket: the peer is pid %d, not JVM %d; refusing it",
+		    (int)cred.pid, pid);
+		goto fail;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	a->pid = pid;
+	a->fd = fd;
+	a->same_ns = nspid_same_ns(pid);
+	if (read_exact(fd, &h, sizeof(h), deadline) || h.type != PJA_HELLO ||
+	    h.len < sizeof(a->hello) ||
+	    read_exact(fd, &a->hello, sizeof(a->hello), deadline) ||
+	    a->hello.magic != PJA_MAGIC || a->hello.version != PJA_VERSION) {
+		snprintf(
+		    err, errlen,
+		    "the agent in JVM %d speaks another protocol version; rebuild perfjava and restart the JVM",
+		    pid);
+		free(a);
+		goto fail;
+	}
+	a->hello_seen = 1;
+	if (h.len > sizeof(a->hello)) {
+		char skip[256];
+
+		read_exact(fd, skip, h.len - sizeof(a->hello), deadline);
+	}
+	a->frames = calloc(a->hello.depth + 1, sizeof(*a->frames));
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	close(lfd);
+	unlink(hpath);
+	*out = a;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	close(lfd);
+	unlink(hpath);
+	return -1;
+}
+
+int agent_fd(const struct agent *a)
+{
+	return a ? a->fd : -1;
+}
+
+static pid_t target_tid(struct agent *a, pid_t tid)
+{
+	void **p;
+	pid_t ns;
+
+	if (a->same_ns)
+		return tid;
+	p = umap_slot(&a->nstid, tid, 0);
+	if (p)
+		return (pid_t)(intptr_t)*p;
+	ns = nspid_of(a->pid, tid);
+	if (ns > 0 && (p = umap_slot(&a->nstid, tid, 1)))
+		*p = (void *)(intptr_t)ns;
+	return ns;
+}
+
+static int grow(char **buf, size_t *cap, size_t need)
+{
+	size_t c = *cap ? *cap : 4096;
+	char *p;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	p = realloc(*buf, c);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = c;
+	return 0;
+}
+
+int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
+		  uint64_t cookie)
+{
+	struct pja_walk_req r = { cookie, sample_time, 0, 0 };
+	struct pja_hdr h = { PJA_WALK, sizeof(r) };
+	pid_t ns = target_tid(a, tid);
+
+	if (a->fd < 0 || ns <= 0)
+		return -1;
+	r.tid = ns;
+	if (grow(&a->out, &a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
+		return -1;
+	if (a->pend_n == a->pend_cap) {
+		size_t cap = a->pend_cap ? a->pend_cap * 2 : 256, i;
+		uint64_t *p = malloc(cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		for (i = 0; i < a->pend_n; i++)
+			p[i] = a->pending[(a->pend_head + i) % a->pend_cap];
+		free(a->pending);
+		a->pending = p;
+		a->pend_cap = cap;
+		a->pend_head = 0;
+	}
+	a->pending[(a->pend_head + a->pend_n++) % a->pend_cap] = cookie;
+	/* one WALK message per flush: extend the last header if unsent */
+	memcpy(a->out + a->out_len, &h, sizeof(h));
+	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
+	a->out_len += sizeof(h) + sizeof(r);
+	a->stats.requests++;
+	return 0;
+}
+
+int agent_flush(struct agent *a)
+{
+	size_t off = 0;
+
+	while (a->fd >= 0 && off < a->out_len) {
+		ssize_t n = write(a->fd, a->out + off, a->out_len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd p = { a->fd, POLLOUT, 0 };
+
+			if (poll(&p, 1, 1000) <= 0)
+				return -1;
+			continue;
+		}
+		if (n <= 0)
+			return -1;
+		off += n;
+	}
+	a->out_len = 0;
+	return a->fd >= 0 ? 0 : -1;
+}
+
+static void on_method(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_method m;
+	struct jmethod *jm;
+	const char *s;
+	char full[2048];
+	void **slot;
+	size_t need;
+
+	if (len < sizeof(m))
+		return;
+	memcpy(&m, p, sizeof(m));
+	need = sizeof(m) + (size_t)m.class_len + m.name_len + m.sig_len +
+	       m.file_len + (size_t)m.nlines * sizeof(struct pja_line);
+	if (need > len || !(jm = calloc(1, sizeof(*jm))))
+		return;
+	s = p + sizeof(m);
+	snprintf(full, sizeof(full), "%.*s.%.*s", (int)m.class_len, s,
+		 (int)m.name_len, s + m.class_len);
+	jm->name = agent_intern(a, full, strlen(full));
+	s += m.class_len + m.name_len + m.sig_len;
+	jm->file = m.file_len ? agent_intern(a, s, m.file_len) : NULL;
+	s += m.file_len;
+	jm->native = m.flags & PJA_METHOD_NATIVE;
+	jm->nlines = m.nlines;
+	jm->lines = malloc((m.nlines ? m.nlines : 1) * sizeof(*jm->lines));
+	if (jm->lines)
+		memcpy(jm->lines, s, m.nlines * sizeof(*jm->lines));
+	else
+		jm->nlines = 0;
+	slot = umap_slot(&a->methods, m.id ? m.id : 1, 1);
+	if (!slot) {
+		free(jm->lines);
+		free(jm);
+		return;
+	}
+	if (*slot) {
+		free(((struct jmethod *)*slot)->lines);
+		free(*slot);
+	}
+	*slot = jm;
+}
+
+static uint32_t bci_line(const struct jmethod *m, int32_t bci)
+{
+	uint32_t lo = 0, hi = m->nlines, line = 0;
+
+	if (bci < 0 || !m->nlines)
+		return 0;
+	while (lo < hi) { /* the last entry with start_bci <= bci */
+		uint32_t mid = (lo + hi) / 2;
+
+		if (m->lines[mid].start_bci <= (uint32_t)bci) {
+			line = m->lines[mid].line;
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return line ? line : m->lines[0].line;
+}
+
+static void drop_pending(struct agent *a, uint64_t cookie)
+{
+	size_t i;
+
+	if (a->pend_n && a->pending[a->pend_head] == cookie) {
+		a->pend_head = (a->pend_head + 1) % a->pend_cap;
+		a->pend_n--;
+		return;
+	}
+	for (i = 0; i < a->pend_n; i++) {
+		size_t k = (a->pend_head + i) % a->pend_cap;
+
+		if (a->pending[k] != cookie)
+			continue;
+		for (; i + 1 < a->pend_n; i++) {
+			size_t n1 = (a->pend_head + i + 1) % a->pend_cap;
+
+			a->pending[(a->pend_head + i) % a->pend_cap] =
+			    a->pending[n1];
+		}
+		a->pend_n--;
+		return;
+	}
+}
+
+static const int status_map[] = {
+	[PJA_WALK_OK] = AGENT_WALK_OK,
+	[PJA_WALK_NOT_JAVA] = AGENT_WALK_NOT_JAVA,
+	[PJA_WALK_NOT_WALKABLE] = AGENT_WALK_NOT_WALKABLE,
+	[PJA_WALK_TIMEOUT] = AGENT_WALK_TIMEOUT,
+	[PJA_WALK_FAULT] = AGENT_WALK_FAULT,
+	[PJA_WALK_GONE] = AGENT_WALK_GONE,
+};
+
+static void on_walk(struct agent *a, const char *p, uint32_t len,
+		    agent_walk_cb cb, void *ctx)
+{
+	struct pja_walk_result r;
+	unsigned int i, n;
+	int st;
+
+	if (len < sizeof(r))
+		return;
+	memcpy(&r, p, sizeof(r));
+	n = r.nframes;
+	if ((len - sizeof(r)) / sizeof(struct pja_frame) < n)
+		return;
+	if (n > a->hello.depth)
+		n = a->hello.depth;
+	for (i = 0; i < n; i++) {
+		struct pja_frame f;
+		const struct jmethod *m;
+
+		memcpy(&f, p + sizeof(r) + i * sizeof(f), sizeof(f));
+		m = umap_get(&a->methods, f.method ? f.method : 1);
+		a->frames[i].type = f.type;
+		a->frames[i].name = m ? m->name : "[unknown Java method]";
+		a->frames[i].file = m ? m->file : NULL;
+		a->frames[i].line = m ? bci_line(m, f.bci) : 0;
+	}
+	st = r.status >= 0 && r.status <= PJA_WALK_GONE
+		 ? status_map[r.status]
+		 : AGENT_WALK_NOT_WALKABLE;
+	a->stats.results[st]++;
+	if (r.walk_time > r.recv_time && r.recv_time > r.sample_time) {
+		a->stats.to_agent_ns += r.recv_time - r.sample_time;
+		a->stats.to_walk_ns += r.walk_time - r.recv_time;
+		a->stats.timed++;
+	}
+	if (r.flags & PJA_WALK_TRUNCATED)
+		a->stats.truncated++;
+	drop_pending(a, r.cookie);
+	if (cb)
+		cb(ctx, r.cookie, st, a->frames, st == AGENT_WALK_OK ? n : 0,
+		   r.walk_time);
+}
+
+static void on_thread(struct agent *a, uint32_t type, const char *p,
+		      uint32_t len)
+{
+	struct pja_thread t;
+	void **slot;
+
+	if (len < sizeof(t))
+		return;
+	memcpy(&t, p, sizeof(t));
+	if (type == PJA_THREAD_END || t.name_len > len - sizeof(t) || !t.tid)
+		return; /* names stay: samples of ended threads still come */
+	slot = umap_slot(&a->threads, t.tid, 1);
+	if (slot)
+		*slot = (void *)agent_intern(a, p + sizeof(t), t.name_len);
+}
+
+static void lose_pending(struct agent *a, agent_walk_cb cb, void *ctx)
+{
+	while (a->pend_n) {
+		uint64_t c = a->pending[a->pend_head];
+
+		a->pend_head = (a->pend_head + 1) % a->pend_cap;
+		a->pend_n--;
+		a->stats.results[AGENT_WALK_LOST]++;
+		if (cb)
+			cb(ctx, c, AGENT_WALK_LOST, NULL, 0, 0);
+	}
+}
+
+int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
+{
+	size_t off = 0;
+	int gone = 0;
+
+	if (!a || a->fd < 0)
+		return -1;
+	for (;;) {
+		size_t room;
+		ssize_t n;
+
+		if (grow(&a->in, &a->in_cap, a->in_len + 65536))
+			break;
+		room = a->in_cap - a->in_len;
+		n = read(a->fd, a->in + a->in_len, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			gone = 1;
+			break;
+		}
+		a->in_len += n;
+		a->stats.bytes_in += n;
+		/* A short read drained the socket: what comes later raises
+		 * POLLIN again, so a read that would only say EAGAIN is saved. */
+		if ((size_t)n < room)
+			break;
+	}
+	while (a->in_len - off >= sizeof(struct pja_hdr)) {
+		struct pja_hdr h;
+		const char *p;
+
+		memcpy(&h, a->in + off, sizeof(h));
+		if (h.len > PJA_MAX_MSG) {
+			gone =
+			    1; /* a broken stream: nothing after can be read */
+			break;
+		}
+		if (a->in_len - off - sizeof(h) < h.len)
+			break;
+		p = a->in + off + sizeof(h);
+		switch (h.type) {
+		case PJA_METHOD:
+			on_method(a, p, h.len);
+			break;
+		case PJA_WALK_RESULT:
+			on_walk(a, p, h.len, cb, ctx);
+			break;
+		case PJA_CODE_LOAD:
+			agent_code_load(a, p, h.len);
+			break;
+		case PJA_CODE_UNLOAD:
+			agent_code_unload(a, p, h.len);
+			break;
+		case PJA_THREAD:
+		case PJA_THREAD_END:
+			on_thread(a, h.type, p, h.len);
+			break;
+		default:
+			break;
+		}
+		off += sizeof(h) + h.len;
+	}
+	memmove(a->in, a->in + off, a->in_len - off);
+	a->in_len -= off;
+	if (gone) {
+		close(a->fd);
+		a->fd = -1;
+		lose_pending(a, cb, ctx);
+		return -1;
+	}
+	return 0;
+}
+
+const char *agent_thread_name(const struct agent *a, pid_t tid)
+{
+	pid_t ns;
+
+	if (!a)
+		return NULL;
+	ns = target_tid((struct agent *)a, tid);
+	return ns > 0 ? umap_get(&a->threads, ns) : NULL;
+}
+
+void agent_get_stats(const struct agent *a, struct agent_stats *st)
+{
+	*st = a->stats;
+	st->code_entries = a->ncode;
+	st->methods = a->methods.n;
+}
+
+void agent_stop(struct agent *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	if (a->fd >= 0) {
+		struct pja_hdr h = { PJA_STOP, 0 };
+
+		if (write(a->fd, &h, sizeof(h)) < 0) {
+			/* the agent is gone already */
+		}
+		close(a->fd);
+	}
+	for (i = 0; i < a->methods.cap; i++)
+		if (a->methods.k[i]) {
+			free(((struct jmethod *)a->methods.v[i])->lines);
+			free(a->methods.v[i]);
+		}
+	for (i = 0; i < a->strings.cap; i++) {
+		struct istr *e = a->strings.v[i], *n;
+
+		for (; a->strings.k[i] && e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	free(a->methods.k);
+	free(a->methods.v);
+	free(a->strings.k);
+	free(a->strings.v);
+	free(a->threads.k);
+	free(a->threads.v);
+	free(a->nstid.k);
+	free(a->nstid.v);
+	free(a->code);
+	free(a->pending);
+	free(a->frames);
+	free(a->in);
+	free(a->out);
+	free(a);
+}
+
+const char *agent_default_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	char *slash;
+
+	if (n <= 0)
+		return "libperfjava-agent.so";
+	path[n] = 0;
+	slash = strrchr(path, '/');
+	strcpy(slash ? slash + 1 : path, "libperfjava-agent.so");
+	return path;
+}

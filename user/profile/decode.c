@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoding the payload of each chunk of a profile file (format:
+ * include/perfjava/profile.h) into the arrays of struct pj_profile, with
+ * bounds checks on every byte; profile/read.c finds and checks the chunks.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/internal.h"
+#include "lib/varint.h"
+
+__attribute__((format(printf, 3, 4))) int
+profile_damaged(struct cur *c, const uint8_t *at, const char *fmt, ...)
+{
+	size_t n;
+	va_list ap;
+
+	n = (size_t)snprintf(c->err, c->errlen,
+			     "damaged at offset %zu: ", (size_t)(at - c->base));
+	if (n < c->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static int get_uv(struct cur *c, uint64_t *v)
+{
+	const uint8_t *at = c->p;
+
+	if (pj_get_uv(&c->p, c->end, v))
+		return profile_damaged(c, at, "malformed varint in %s chunk",
+				       c->chunk);
+	return 0;
+}
+
+static int get_u32(struct cur *c, uint32_t *v, const char *what)
+{
+	const uint8_t *at = c->p;
+	uint64_t x;
+
+	*v = 0;
+	if (get_uv(c, &x))
+		return -1;
+	if (x > UINT32_MAX)
+		return profile_damaged(c, at,
+				       "%s %llu out of range in %s chunk", what,
+				       (unsigned long long)x, c->chunk);
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* An id that must be below limit (defined earlier). */
+static int get_id(struct cur *c, uint32_t *v, uint64_t limit, const char *what)
+{
+	const uint8_t *at = c->p;
+
+	if (get_u32(c, v, what))
+		return -1;
+	if (*v >= limit)
+		return profile_damaged(c, at,
+				       "%s id %u is not defined (%llu defined)",
+				       what, *v, (unsigned long long)limit);
+	return 0;
+}
+
+int profile_oom(struct cur *c)
+{
+	snprintf(c->err, c->errlen, "out of memory");
+	return -1;
+}
+
+/* Reads a str; *out is a NUL-terminated copy in the pool. */
+static int get_str(struct priv *d, struct cur *c, char **out)
+{
+	const uint8_t *at = c->p;
+	uint64_t n;
+
+	if (get_uv(c, &n))
+		return -1;
+	if (n > (uint64_t)(c->end - c->p))
+		return profile_damaged(
+		    c, at,
+		    "string of %llu bytes runs past the end of "
+		    "its %s chunk",
+		    (unsigned long long)n, c->chunk);
+	*out = profile_pool_str(d, c->p, (size_t)n);
+	if (!*out)
+		return profile_oom(c);
+	c->p += n;
+	return 0;
+}
+
+static int read_strings(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	while (c->p < c->end) {
+		char *s;
+
+		if (p->nstrings == UINT32_MAX)
+			return profile_damaged(c, c->p, "too many strings");
+		if (profile_more(&p->strings, &d->strings_cap, p->nstrings,
+				 sizeof(*p->strings)))
+			return profile_oom(c);
+		if (get_str(d, c, &s))
+			return -1;
+		p->strings[p->nstrings++] = s;
+	}
+	return 0;
+}
+
+static int read_frames(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	while (c->p < c->end) {
+		struct pj_frame f;
+		const uint8_t *at = c->p;
+		uint32_t type;
+
+		if (profile_more(&p->frames, &d->frames_cap, p->nframes,
+				 sizeof(*p->frames)))
+			return profile_oom(c);
+		if (get_u32(c, &type, "frame type"))
+			return -1;
+		if (type >= PJ_FRAME_TYPE_MAX)
+			return profile_damaged(c, at, "unknown frame type %u",
+					       type);
+		f.type = (uint8_t)type;
+		if (get_id(c, &f.name, p->nstrings, "string") ||
+		    get_id(c, &f.module, p->nstrings, "string") ||
+		    get_id(c, &f.file, p->nstrings, "string") ||
+		    get_u32(c, &f.line, "line"))
+			return -1;
+		if (p->nframes == UINT32_MAX)
+			return profile_damaged(c, at, "too many frames");
+		p->frames[p->nframes++] = f;
+	}
+	return 0;
+}
+
+static int read_stacks(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	while (c->p < c->end) {
+		const uint8_t *at = c->p;
+		uint64_t n;
+
+		if (get_uv(c, &n))
+			return -1;
+		/* Every frame id takes at least one byte. */
+		if (n > (uint64_t)(c->end - c->p))
+			return profile_damaged(
+			    c, at,
+			    "stack of %llu frames runs past the end "
+			    "of its chunk",
+			    (unsigned long long)n);
+		if (p->nstacks >= UINT32_MAX - 1 ||
+		    d->nstack_frames + n > UINT32_MAX)
+			return profile_damaged(c, at, "too many stacks");
+		if (profile_more(&p->stack_start, &d->stack_start_cap,
+				 p->nstacks + 1, sizeof(*p->stack_start)))
+			return profile_oom(c);
+		for (uint64_t i = 0; i < n; i++) {
+			uint32_t f;
+
+			if (profile_more(&p->stack_frames, &d->stack_frames_cap,
+					 d->nstack_frames,
+					 sizeof(*p->stack_frames)))
+				return profile_oom(c);
+			if (get_id(c, &f, p->nframes, "frame"))
+				return -1;
+			p->stack_frames[d->nstack_frames++] = f;
+		}
+		p->stack_start[++p->nstacks] = (uint32_t)d->nstack_frames;
+	}
+	return 0;
+}
+
+static int read_samples(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+	struct pj_sample s = { 0 };
+
+	while (c->p < c->end) {
+		const uint8_t *at = c->p;
+		uint8_t flags = *c->p++;
+		int64_t dt;
+
+		if (flags & ~(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT | PJ_S_PERIOD |
+			      PJ_S_INFO))
+			return profile_damaged(
+			    c, at, "unknown sample flags 0x%x", flags);
+		if (pj_get_sv(&c->p, c->end, &dt))
+			return profile_damaged(c, at + 1,
+					       "malformed varint in %s chunk",
+					       c->chunk);
+		s.time += (uint64_t)dt;
+		if (((flags & PJ_S_TID) && get_u32(c, &s.tid, "tid")) ||
+		    ((flags & PJ_S_CPU) && get_u32(c, &s.cpu, "cpu")) ||
+		    ((flags & PJ_S_EVENT) && get_u32(c, &s.event, "event")) ||
+		    ((flags & PJ_S_PERIOD) && get_uv(c, &s.period)) ||
+		    get_id(c, &s.stack, p->nstacks, "stack") ||
+		    ((flags & PJ_S_INFO) &&
+		     get_id(c, &s.info, p->nstrings, "string")))
+			return -1;
+		if (profile_more(&p->samples, &d->samples_cap, p->nsamples,
+				 sizeof(*p->samples)))
+			return profile_oom(c);
+		p->samples[p->nsamples++] = s;
+	}
+	return 0;
+}
+
+static int read_threads(struct priv *d, struct cur *c)
+{
+	while (c->p < c->end) {
+		struct thread_ent t;
+		char *name;
+
+		if (get_u32(c, &t.tid, "tid") || get_u32(c, &t.pid, "pid") ||
+		    get_str(d, c, &name))
+			return -1;
+		t.name = name;
+		t.order = d->nthreads;
+		if (profile_more(&d->threads, &d->threads_cap, d->nthreads,
+				 sizeof(*d->threads)))
+			return profile_oom(c);
+		d->threads[d->nthreads++] = t;
+	}
+	return 0;
+}
+
+static int read_events(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	while (c->p < c->end) {
+		struct pj_event_desc e;
+		char *name, *unit;
+
+		if (get_u32(c, &e.index, "event index") ||
+		    get_str(d, c, &name) || get_str(d, c, &unit) ||
+		    get_uv(c, &e.type) || get_uv(c, &e.config) ||
+		    get_uv(c, &e.period) || get_uv(c, &e.freq))
+			return -1;
+		e.name = name;
+		e.unit = unit;
+		if (profile_more(&p->events, &d->events_cap, p->nevents,
+				 sizeof(*p->events)))
+			return profile_oom(c);
+		/* A later definition of the same index replaces it. */
+		uint32_t i;
+		for (i = 0; i < p->nevents; i++)
+			if (p->events[i].index == e.index)
+				break;
+		p->events[i] = e;
+		if (i == p->nevents)
+			p->nevents++;
+	}
+	return 0;
+}
+
+static int read_kv(struct priv *d, struct cur *c, struct pj_kv **arr,
+		   uint32_t *n, size_t *cap, bool num)
+{
+	while (c->p < c->end) {
+		struct pj_kv kv = { 0 };
+
+		if (get_str(d, c, &kv.key) ||
+		    (num ? get_uv(c, &kv.num) : get_str(d, c, &kv.value)))
+			return -1;
+		if (*n == UINT32_MAX)
+			return profile_damaged(c, c->p, "too many keys");
+		if (profile_more(arr, cap, *n, sizeof(**arr)))
+			return profile_oom(c);
+		(*arr)[(*n)++] = kv;
+	}
+	return 0;
+}
+
+int profile_read_chunk(struct priv *d, struct cur *c, unsigned int type)
+{
+	struct pj_profile *p = &d->p;
+
+	switch (type) {
+	case PJ_CHUNK_META:
+		return read_kv(d, c, &p->meta, &p->nmeta, &d->meta_cap, false);
+	case PJ_CHUNK_STRINGS:
+		return read_strings(d, c);
+	case PJ_CHUNK_FRAMES:
+		return read_frames(d, c);
+	case PJ_CHUNK_STACKS:
+		return read_stacks(d, c);
+	case PJ_CHUNK_SAMPLES:
+		return read_samples(d, c);
+	case PJ_CHUNK_THREADS:
+		return read_threads(d, c);
+	case PJ_CHUNK_EVENTS:
+		return read_events(d, c);
+	case PJ_CHUNK_STATS:
+		return read_kv(d, c, &p->stats, &p->nstats, &d->stats_cap,
+			       true);
+	case PJ_CHUNK_END:
+		if (c->p != c->end)
+			return profile_damaged(c, c->p,
+					       "END chunk is not empty");
+		p->finished = true;
+		return 0;
+	default:
+		/* A chunk type from a newer writer: skip it. */
+		return 0;
+	}
+}

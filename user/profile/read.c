@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the profile file into flat arrays (format:
+ * include/perfjava/profile.h).
+ *
+ * The whole file is read into memory and every chunk is checked (magic, crc)
+ * and decoded (profile/decode.c) with bounds checks on every byte: any input
+ * either loads or fails with one line saying where the file is damaged. A
+ * chunk that runs past the end of the file ends the load with p->truncated
+ * set.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "profile/internal.h"
+
+static const char *const chunk_names[] = {
+	[PJ_CHUNK_META] = "META",	[PJ_CHUNK_STRINGS] = "STRINGS",
+	[PJ_CHUNK_FRAMES] = "FRAMES",	[PJ_CHUNK_STACKS] = "STACKS",
+	[PJ_CHUNK_SAMPLES] = "SAMPLES", [PJ_CHUNK_THREADS] = "THREADS",
+	[PJ_CHUNK_EVENTS] = "EVENTS",	[PJ_CHUNK_STATS] = "STATS",
+	[PJ_CHUNK_END] = "END",
+};
+
+static void *pool_alloc(struct priv *d, size_t n)
+{
+	struct pool_block *b = d->pool;
+
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->next = d->pool;
+		b->used = 0;
+		b->cap = cap;
+		d->pool = b;
+	}
+	b->used += n;
+	return b->data + b->used - n;
+}
+
+char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n)
+{
+	char *q = pool_alloc(d, n + 1);
+
+	if (q) {
+		memcpy(q, s, n);
+		q[n] = 0;
+	}
+	return q;
+}
+
+/* Makes room for one more element in *arr (capacity *cap). */
+int profile_more(void *arr, size_t *cap, size_t n, size_t elem)
+{
+	void **a = arr;
+	size_t ncap;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 256;
+	q = realloc(*a, ncap * elem);
+	if (!q)
+		return -1;
+	*a = q;
+	*cap = ncap;
+	return 0;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct thread_ent *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_kv_idx(const void *a, const void *b, void *arg)
+{
+	const struct pj_kv *kv = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int r = strcmp(kv[x].key, kv[y].key);
+
+	return r ? r : (x < y ? -1 : x > y);
+}
+
+/* Later keys override earlier ones: keeps the last entry of each key. */
+static int dedupe_kv(struct pj_kv *kv, uint32_t *n)
+{
+	uint32_t *idx, o = 0;
+	struct pj_kv *tmp;
+
+	if (*n < 2)
+		return 0;
+	idx = malloc(*n * sizeof(*idx));
+	tmp = malloc(*n * sizeof(*tmp));
+	if (!idx || !tmp) {
+		free(idx);
+		free(tmp);
+		return -1;
+	}
+	for (uint32_t i = 0; i < *n; i++)
+		idx[i] = i;
+	qsort_r(idx, *n, sizeof(*idx), cmp_kv_idx, kv);
+	for (uint32_t i = 0; i < *n; i++) {
+		if (i + 1 < *n && !strcmp(kv[idx[i]].key, kv[idx[i + 1]].key))
+			continue;
+		tmp[o++] = kv[idx[i]];
+	}
+	memcpy(kv, tmp, o * sizeof(*kv));
+	*n = o;
+	free(idx);
+	free(tmp);
+	return 0;
+}
+
+/*
+ * Threads: later entries rename. Keeps the last entry per tid, sorted by tid,
+ * and appends the names to the string table (after every string of the
+ * file, so that the file's ids do not move).
+ */
+static int finish_threads(struct priv *d)
+{
+	struct pj_profile *p = &d->p;
+	size_t o = 0;
+
+	if (!d->nthreads)
+		return 0;
+	qsort(d->threads, d->nthreads, sizeof(*d->threads), cmp_thread);
+	p->threads = malloc(d->nthreads * sizeof(*p->threads));
+	if (!p->threads)
+		return -1;
+	for (size_t i = 0; i < d->nthreads; i++) {
+		struct thread_ent *t = &d->threads[i];
+
+		if (i + 1 < d->nthreads && t[1].tid == t->tid)
+			continue;
+		if (p->nstrings == UINT32_MAX ||
+		    profile_more(&p->strings, &d->strings_cap, p->nstrings,
+				 sizeof(*p->strings)))
+			return -1;
+		p->strings[p->nstrings] = (char *)t->name;
+		p->threads[o++] = (struct pj_thread){ .tid = t->tid,
+						      .pid = t->pid,
+						      .name = p->nstrings++ };
+	}
+	p->nthreads = (uint32_t)o;
+	return 0;
+}
+
+static int read_file(const char *path, uint8_t **data, size_t *size, char *err,
+		     size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t cap, n = 0;
+	uint8_t *buf;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s", strerror(EISDIR));
+		close(fd);
+		return -1;
+	}
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
+	buf = malloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (!buf) {
+			snprintf(err, errlen, "out of memory");
+			close(fd);
+			return -1;
+		}
+		if (n == cap) {
+			uint8_t *q = realloc(buf, cap * 2);
+
+			if (!q) {
+				free(buf);
+				buf = NULL;
+				continue;
+			}
+			buf = q;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (!r)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*data = buf;
+	*size = n;
+	return 0;
+}
+
+static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
+		 size_t errlen)
+{
+	struct pj_profile *p = &d->p;
+	struct pj_file_header h;
+	struct cur c = { .base = buf, .err = err, .errlen = errlen };
+	size_t off;
+
+	if (size < sizeof(h.magic) ||
+	    memcmp(buf, PJ_FILE_MAGIC, sizeof(h.magic))) {
+		snprintf(err, errlen,
+			 size ? "not a perfjava profile"
+			      : "empty file, not a perfjava "
+				"profile");
+		return -1;
+	}
+	if (size < sizeof(h)) {
+		snprintf(err, errlen,
+			 "damaged at offset %zu: the file header is incomplete",
+			 size);
+		return -1;
+	}
+	memcpy(&h, buf, sizeof(h));
+	if (h.version != PJ_FILE_VERSION) {
+		snprintf(err, errlen,
+			 "unsupported profile version %u (this perfjava reads "
+			 "version %u)",
+			 h.version, PJ_FILE_VERSION);
+		return -1;
+	}
+	if (h.header_size < sizeof(h) || h.header_size > size)
+		return profile_damaged(&c, buf + 12, "bad header size %u",
+				       h.header_size);
+	p->strings = malloc(256 * sizeof(*p->strings));
+	if (!p->strings)
+		return profile_oom(&c);
+	d->strings_cap = 256;
+	p->strings[0] = profile_pool_str(d, (const uint8_t *)"", 0);
+	p->nstrings = 1;
+	p->stack_start = calloc(256, sizeof(*p->stack_start));
+	if (!p->strings[0] || !p->stack_start)
+		return profile_oom(&c);
+	d->stack_start_cap = 256;
+
+	for (off = h.header_size; off < size;) {
+		struct pj_chunk_header ch;
+		const uint8_t *payload;
+		unsigned int type;
+
+		if (size - off < sizeof(ch)) {
+			p->truncated = true;
+			break;
+		}
+		memcpy(&ch, buf + off, sizeof(ch));
+		if (ch.magic != PJ_CHUNK_MAGIC)
+			return profile_damaged(&c, buf + off,
+					       "bad chunk magic");
+		if (ch.size > PJ_CHUNK_MAX)
+			return profile_damaged(&c, buf + off + 8,
+					       "chunk size %u is too large",
+					       ch.size);
+		if (ch.size > size - off - sizeof(ch)) {
+			p->truncated = true;
+			break;
+		}
+		payload = buf + off + sizeof(ch);
+		if ((uint32_t)crc32(0, payload, ch.size) != ch.crc)
+			return profile_damaged(&c, buf + off,
+					       "checksum mismatch");
+		type = ch.type;
+		c.p = payload;
+		c.end = payload + ch.size;
+		c.chunk = type < sizeof(chunk_names) / sizeof(chunk_names[0]) &&
+				  chunk_names[type]
+			      ? chunk_names[type]
+			      : "unknown";
+		if (profile_read_chunk(d, &c, type))
+			return -1;
+		off += sizeof(ch) + ch.size;
+	}
+	if (finish_threads(d) || dedupe_kv(p->meta, &p->nmeta) ||
+	    dedupe_kv(p->stats, &p->nstats))
+		return profile_oom(&c);
+	return 0;
+}
+
+int pj_profile_load(const char *path, struct pj_profile **out, char *err,
+		    size_t errlen)
+{
+	struct priv *d;
+	uint8_t *buf;
+	size_t size;
+	int ret;
+
+	*out = NULL;
+	if (read_file(path, &buf, &size, err, errlen))
+		return -1;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		free(buf);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	d->p.file_size = size;
+	ret = parse(d, buf, size, err, errlen);
+	free(buf);
+	free(d->threads);
+	d->threads = NULL;
+	if (ret) {
+		pj_profile_free(&d->p);
+		return -1;
+	}
+	*out = &d->p;
+	return 0;
+}
+
+void pj_profile_free(struct pj_profile *p)
+{
+	struct priv *d = (struct priv *)p;
+	struct pool_block *b, *next;
+
+	if (!p)
+		return;
+	for (b = d->pool; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(p->strings);
+	free(p->frames);
+	free(p->stack_start);
+	free(p->stack_frames);
+	free(p->samples);
+	free(p->threads);
+	free(p->events);
+	free(p->meta);
+	free(p->stats);
+	free(d->threads);
+	free(d);
+}
+
+const char *pj_profile_meta(const struct pj_profile *p, const char *key)
+{
+	for (uint32_t i = 0; i < p->nmeta; i++)
+		if (!strcmp(p->meta[i].key, key))
+			return p->meta[i].value;
+	return NULL;
+}
+
+uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
+			 uint64_t def)
+{
+	for (uint32_t i = 0; i < p->nstats; i++)
+		if (!strcmp(p->stats[i].key, key))
+			return p->stats[i].num;
+	return def;
+}
+
+const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t tid)
+{
+	uint32_t lo = 0, hi = p->nthreads;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->threads[mid].tid == tid)
+			return pj_str(p, p->threads[mid].name);
+		if (p->threads[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return "";
+}

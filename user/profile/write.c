@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing the profile file: interning of strings, frames and stacks, and
+ * chunked, append-only output (format: include/perfjava/profile.h).
+ *
+ * Every kind of record goes to its own buffer; pj_writer_flush() turns each
+ * non-empty buffer into one chunk, in dependency order, and writes each chunk
+ * (header and payload) with one write() call, so that a recorder killed at any
+ * moment leaves only complete chunks behind (plus at most one cut short).
+ * After the first write error the writer writes nothing more: the file keeps
+ * its complete chunks, and the error is reported by pj_writer_error().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "profile/io.h"
+#include "lib/varint.h"
+
+/* A buffer that grows past this is flushed at the next record boundary. */
+#define CHUNK_SOFT_MAX (4u << 20)
+/* Longer strings are cut: a record must fit in a chunk. */
+#define STRING_MAX (64u << 10)
+#define HDR_SIZE sizeof(struct pj_chunk_header)
+
+struct buf {
+	uint8_t *data; /* HDR_SIZE bytes of room, then the payload */
+	size_t len; /* payload bytes */
+	size_t cap; /* payload capacity */
+	unsigned int type;
+};
+
+/* Open-addressing tables; a slot holds id + 1 (0 = empty). */
+struct table {
+	uint32_t *slots;
+	uint32_t mask;
+	uint32_t count;
+};
+
+struct str_ent {
+	uint64_t hash;
+	uint32_t off, len; /* in strpool */
+};
+
+struct frame_ent {
+	uint64_t hash;
+	uint32_t type, name, module, file, line;
+};
+
+struct stack_ent {
+	uint64_t hash;
+	uint32_t off, n; /* in stackpool */
+};
+
+enum {
+	B_META,
+	B_EVENTS,
+	B_STRINGS,
+	B_FRAMES,
+	B_STACKS,
+	B_THREADS,
+	B_SAMPLES,
+	B_STATS,
+	B_END,
+	B_NR
+};
+
+static const unsigned int buf_type[B_NR] = {
+	[B_META] = PJ_CHUNK_META,	[B_EVENTS] = PJ_CHUNK_EVENTS,
+	[B_STRINGS] = PJ_CHUNK_STRINGS, [B_FRAMES] = PJ_CHUNK_FRAMES,
+	[B_STACKS] = PJ_CHUNK_STACKS,	[B_THREADS] = PJ_CHUNK_THREADS,
+	[B_SAMPLES] = PJ_CHUNK_SAMPLES, [B_STATS] = PJ_CHUNK_STATS,
+	[B_END] = PJ_CHUNK_END,
+};
+
+struct pj_writer {
+	int fd;
+	int err; /* first errno, 0 = none */
+	int oom;
+	uint64_t bytes;
+	struct buf bufs[B_NR];
+
+	struct table strtab;
+	struct str_ent *strs; /* index = id - 1 */
+	uint32_t nstrs, strs_cap;
+	char *strpool;
+	size_t strpool_len, strpool_cap;
+
+	struct table frametab;
+	struct frame_ent *frames;
+	uint32_t nframes, frames_cap;
+
+	struct table stacktab;
+	struct stack_ent *stacks;
+	uint32_t nstacks, stacks_cap;
+	uint32_t *stackpool;
+	size_t stackpool_len, stackpool_cap;
+
+	/* Delta state of the current SAMPLES chunk. */
+	struct pj_sample prev;
+};
+
+static void fail(struct pj_writer *w, int err)
+{
+	if (!w->err)
+		w->err = err ? err : EIO;
+}
+
+static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+	const uint8_t *s = p;
+
+	/* FNV-1a, then a final mix so that low bits are usable. */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h;
+}
+
+#define HASH_SEED 0xcbf29ce484222325ull
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static int grow32(void **p, uint32_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap;
+
+	if (need > UINT32_MAX - 1)
+		return -1;
+	if (grow(p, &c, need, elem))
+		return -1;
+	*cap = (uint32_t)(c > UINT32_MAX ? UINT32_MAX : c);
+	return 0;
+}
+
+static int table_init(struct table *t)
+{
+	t->slots = calloc(1024, sizeof(*t->slots));
+	t->mask = 1023;
+	t->count = 0;
+	return t->slots ? 0 : -1;
+}
+
+/* Doubles t; hash_of(i) is the hash of id i (0-based). */
+static int table_grow(struct table *t, const void *ents, size_t entsize)
+{
+	uint32_t ncap = (t->mask + 1) * 2;
+	uint32_t *s = calloc(ncap, sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (uint32_t i = 0; i <= t->mask; i++) {
+		uint32_t v = t->slots[i];
+		uint64_t h;
+		uint32_t j;
+
+		if (!v)
+			continue;
+		h = *(const uint64_t *)((const char *)ents + (v - 1) * entsize);
+		for (j = h & (ncap - 1); s[j]; j = (j + 1) & (ncap - 1))
+			;
+		s[j] = v;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->mask = ncap - 1;
+	return 0;
+}
+
+/* Puts id + 1 = v into free slot i and keeps the load factor under 1/2. */
+static void table_insert(struct pj_writer *w, struct table *t, uint32_t i,
+			 uint32_t v, const void *ents, size_t entsize)
+{
+	t->slots[i] = v;
+	if (++t->count * 2 > t->mask && table_grow(t, ents, entsize) &&
+	    t->count * 4 > t->mask * 3)
+		w->oom = 1; /* nearly full and cannot grow: stop adding */
+}
+
+static uint8_t *buf_room(struct pj_writer *w, int b, size_t n)
+{
+	struct buf *bf = &w->bufs[b];
+
+	if (bf->len + n > bf->cap) {
+		size_t cap = bf->cap ? bf->cap : 4096;
+		uint8_t *d;
+
+		while (cap < bf->len + n)
+			cap *= 2;
+		d = realloc(bf->data, HDR_SIZE + cap);
+		if (!d) {
+			w->oom = 1;
+			return NULL;
+		}
+		bf->data = d;
+		bf->cap = cap;
+	}
+	return bf->data + HDR_SIZE + bf->len;
+}
+
+static int put_uv(struct pj_writer *w, int b, uint64_t v)
+{
+	uint8_t *p = buf_room(w, b, PJ_VARINT_MAX);
+
+	if (!p)
+		return -1;
+	w->bufs[b].len += pj_put_uv(p, v);
+	return 0;
+}
+
+static int put_str(struct pj_writer *w, int b, const char *s, size_t n)
+{
+	uint8_t *p;
+
+	if (put_uv(w, b, n))
+		return -1;
+	p = buf_room(w, b, n);
+	if (!p)
+		return -1;
+	memcpy(p, s, n);
+	w->bufs[b].len += n;
+	return 0;
+}
+
+static size_t cut(const char *s)
+{
+	return s ? strnlen(s, STRING_MAX) : 0;
+}
+
+/* Flushes when a buffer grew past the soft limit (at a record boundary). */
+static void maybe_flush(struct pj_writer *w, int b)
+{
+	if (w->bufs[b].len >= CHUNK_SOFT_MAX)
+		pj_writer_flush(w);
+}
+
+struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen)
+{
+	struct pj_file_header h = { .version = PJ_FILE_VERSION,
+				    .header_size = sizeof(h) };
+	struct pj_writer *w = calloc(1, sizeof(*w));
+	struct timespec ts;
+	ssize_t n;
+
+	if (w)
+		w->fd = -1;
+	if (!w || table_init(&w->strtab) || table_init(&w->frametab) ||
+	    table_init(&w->stacktab)) {
+		snprintf(err, errlen, "out of memory");
+		if (w)
+			pj_writer_abort(w);
+		return NULL;
+	}
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", path,
+			 strerror(errno));
+		pj_writer_abort(w);
+		return NULL;
+	}
+	memcpy(h.magic, PJ_FILE_MAGIC, sizeof(h.magic));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h.created_realtime_ns =
+	    (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	n = write(w->fd, &h, sizeof(h));
+	if (n != (ssize_t)sizeof(h)) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 n < 0 ? strerror(errno) : "short write");
+		pj_writer_abort(w);
+		return NULL;
+	}
+	w->bytes = sizeof(h);
+	for (int i = 0; i < B_NR; i++)
+		w->bufs[i].type = buf_type[i];
+	return w;
+}
+
+uint32_t pj_writer_string(struct pj_writer *w, const char *s)
+{
+	size_t n = cut(s);
+	uint64_t h;
+	uint32_t i, v;
+
+	if (!n)
+		return 0;
+	h = hash_bytes(s, n, HASH_SEED);
+	for (i = h & w->strtab.mask; (v = w->strtab.slots[i]);
+	     i = (i + 1) & w->strtab.mask) {
+		struct str_ent *e = &w->strs[v - 1];
+
+		if (e->hash == h && e->len == n &&
+		    !memcmp(w->strpool + e->off, s, n))
+			return v;
+	}
+	if (w->oom ||
+	    grow32((void **)&w->strs, &w->strs_cap, w->nstrs + 1,
+		   sizeof(*w->strs)) ||
+	    grow((void **)&w->strpool, &w->strpool_cap, w->strpool_len + n,
+		 1) ||
+	    w->strpool_len + n > UINT32_MAX || put_str(w, B_STRINGS, s, n)) {
+		w->oom = 1;
+		fail(w, ENOMEM);
+		return 0;
+	}
+	memcpy(w->strpool + w->strpool_len, s, n);
+	w->strs[w->nstrs] =
+	    (struct str_ent){ h, (uint32_t)w->strpool_len, (uint32_t)n };
+	w->strpool_len += n;
+	v = ++w->nstrs; /* ids start at 1 */
+	table_insert(w, &w->strtab, i, v, w->strs, sizeof(*w->strs));
+	maybe_flush(w, B_STRINGS);
+	return v;
+}
+
+uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
+			 const char *name, const char *module, const char *file,
+			 uint32_t line)
+{
+	struct frame_ent k = { .type = type };
+	uint32_t i, v;
+
+	k.name = pj_writer_string(w, name);
+	k.module = pj_writer_string(w, module);
+	k.file = pj_writer_string(w, file);
+	k.line = line;
+	k.hash = hash_bytes(&k.type, 5 * sizeof(uint32_t), HASH_SEED);
+	for (i = k.hash & w->frametab.mask; (v = w->frametab.slots[i]);
+	     i = (i + 1) & w->frametab.mask) {
+		struct frame_ent *e = &w->frames[v - 1];
+
+		if (e->hash == k.hash && e->type == k.type &&
+		    e->name == k.name && e->module == k.module &&
+		    e->file == k.file && e->line == k.line)
+			return v - 1;
+	}
+	if (w->oom ||
+	    grow32((void **)&w->frames, &w->frames_cap, w->nframes + 1,
+		   sizeof(*w->frames)) ||
+	    put_uv(w, B_FRAMES, k.type) || put_uv(w, B_FRAMES, k.name) ||
+	    put_uv(w, B_FRAMES, k.module) || put_uv(w, B_FRAMES, k.file) ||
+	    put_uv(w, B_FRAMES, k.line)) {
+		fail(w, ENOMEM);
+		return 0;
+	}
+	w->frames[w->nframes] = k;
+	v = ++w->nframes;
+	table_insert(w, &w->frametab, i, v, w->frames, sizeof(*w->frames));
+	maybe_flush(w, B_FRAMES);
+	return v - 1;
+}
+
+uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
+			 unsigned int n)
+{
+	uint64_t h = hash_bytes(frames, n * sizeof(*frames), HASH_SEED ^ n);
+	struct stack_ent *e;
+	uint32_t i, v;
+
+	for (i = h & w->stacktab.mask; (v = w->stacktab.slots[i]);
+	     i = (i + 1) & w->stacktab.mask) {
+		e = &w->stacks[v - 1];
+		if (e->hash == h && e->n == n &&
+		    (!n || !memcmp(w->stackpool + e->off, frames,
+				   n * sizeof(*frames))))
+			return v - 1;
+	}
+	if (w->oom || w->stackpool_len + n > UINT32_MAX ||
+	    grow32((void **)&w->stacks, &w->stacks_cap, w->nstacks + 1,
+		   sizeof(*w->stacks)) ||
+	    grow((void **)&w->stackpool, &w->stackpool_cap,
+		 w->stackpool_len + n, sizeof(*frames)) ||
+	    put_uv(w, B_STACKS, n)) {
+		fail(w, ENOMEM);
+		return 0;
+	}
+	for (unsigned int j = 0; j < n; j++) {
+		if (put_uv(w, B_STACKS, frames[j])) {
+			fail(w, ENOMEM);
+			return 0;
+		}
+	}
+	if (n)
+		memcpy(w->stackpool + w->stackpool_len, frames,
+		       n * sizeof(*frames));
+	w->stacks[w->nstacks] =
+	    (struct stack_ent){ h, (uint32_t)w->stackpool_len, n };
+	w->stackpool_len += n;
+	v = ++w->nstacks;
+	table_insert(w, &w->stacktab, i, v, w->stacks, sizeof(*w->stacks));
+	maybe_flush(w, B_STACKS);
+	return v - 1;
+}
+
+static int check(struct pj_writer *w)
+{
+	if (w->oom)
+		fail(w, ENOMEM);
+	if (w->err) {
+		errno = w->err;
+		return -1;
+	}
+	return 0;
+}
+
+static int kv(struct pj_writer *w, int b, const char *key, const char *value,
+	      uint64_t num)
+{
+	if (put_str(w, b, key, cut(key)) ||
+	    (value ? put_str(w, b, value, cut(value)) : put_uv(w, b, num)))
+		fail(w, ENOMEM);
+	maybe_flush(w, b);
+	return check(w);
+}
+
+int pj_writer_meta(struct pj_writer *w, const char *key, const char *value)
+{
+	return kv(w, B_META, key, value ? value : "", 0);
+}
+
+int pj_writer_stat(struct pj_writer *w, const char *key, uint64_t value)
+{
+	return kv(w, B_STATS, key, NULL, value);
+}
+
+int pj_writer_event(struct pj_writer *w, const struct pj_event_desc *ev)
+{
+	if (put_uv(w, B_EVENTS, ev->index) ||
+	    put_str(w, B_EVENTS, ev->name, cut(ev->name)) ||
+	    put_str(w, B_EVENTS, ev->unit, cut(ev->unit)) ||
+	    put_uv(w, B_EVENTS, ev->type) || put_uv(w, B_EVENTS, ev->config) ||
+	    put_uv(w, B_EVENTS, ev->period) || put_uv(w, B_EVENTS, ev->freq))
+		fail(w, ENOMEM);
+	return check(w);
+}
+
+int pj_writer_thread(struct pj_writer *w, uint32_t tid, uint32_t pid,
+		     const char *name)
+{
+	if (put_uv(w, B_THREADS, tid) || put_uv(w, B_THREADS, pid) ||
+	    put_str(w, B_THREADS, name, cut(name)))
+		fail(w, ENOMEM);
+	maybe_flush(w, B_THREADS);
+	return check(w);
+}
+
+int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s)
+{
+	struct pj_sample *o = &w->prev;
+	uint8_t *p, *q;
+	uint8_t flags = 0;
+
+	if (check(w))
+		return -1;
+	p = buf_room(w, B_SAMPLES, 1 + 7 * PJ_VARINT_MAX);
+	if (!p) {
+		fail(w, ENOMEM);
+		return -1;
+	}
+	q = p + 1;
+	q += pj_put_sv(q, (int64_t)(s->time - o->time));
+	if (s->tid != o->tid) {
+		flags |= PJ_S_TID;
+		q += pj_put_uv(q, s->tid);
+	}
+	if (s->cpu != o->cpu) {
+		flags |= PJ_S_CPU;
+		q += pj_put_uv(q, s->cpu);
+	}
+	if (s->event != o->event) {
+		flags |= PJ_S_EVENT;
+		q += pj_put_uv(q, s->event);
+	}
+	if (s->period != o->period) {
+		flags |= PJ_S_PERIOD;
+		q += pj_put_uv(q, s->period);
+	}
+	q += pj_put_uv(q, s->stack);
+	if (s->info != o->info) {
+		flags |= PJ_S_INFO;
+		q += pj_put_uv(q, s->info);
+	}
+	*p = flags;
+	w->bufs[B_SAMPLES].len += (size_t)(q - p);
+	*o = *s;
+	maybe_flush(w, B_SAMPLES);
+	return check(w);
+}
+
+size_t pj_writer_pending(const struct pj_writer *w)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < B_NR; i++)
+		n += w->bufs[i].len;
+	return n;
+}
+
+/* One chunk, header and payload, in one write() (retried if cut short). */
+static void write_chunk(struct pj_writer *w, struct buf *b)
+{
+	struct pj_chunk_header h = { .magic = PJ_CHUNK_MAGIC,
+				     .type = (uint16_t)b->type,
+				     .size = (uint32_t)b->len };
+	static const uint8_t none[1];
+	const uint8_t *p;
+	size_t left;
+
+	h.crc = (uint32_t)crc32(0, b->len ? b->data + HDR_SIZE : none,
+				(uInt)b->len);
+	if (!b->data) {
+		/* An empty chunk (END) that never had a buffer. */
+		b->data = malloc(HDR_SIZE);
+		if (!b->data) {
+			fail(w, ENOMEM);
+			return;
+		}
+	}
+	memcpy(b->data, &h, HDR_SIZE);
+	p = b->data;
+	left = HDR_SIZE + b->len;
+	b->len = 0;
+	while (left && !w->err) {
+		ssize_t n = write(w->fd, p, left);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fail(w, n < 0 ? errno : EIO);
+			break;
+		}
+		p += n;
+		left -= (size_t)n;
+		w->bytes += (uint64_t)n;
+	}
+}
+
+int pj_writer_flush(struct pj_writer *w)
+{
+	if (check(w))
+		goto drop;
+	for (int i = 0; i < B_END; i++) {
+		struct buf *b = &w->bufs[i];
+
+		if (!b->len)
+			continue;
+		write_chunk(w, b);
+		if (i == B_SAMPLES)
+			memset(&w->prev, 0, sizeof(w->prev));
+		if (w->err)
+			goto drop;
+	}
+	return 0;
+drop:
+	/* Nothing more will be written: do not let buffers grow. */
+	for (int i = 0; i < B_NR; i++)
+		w->bufs[i].len = 0;
+	memset(&w->prev, 0, sizeof(w->prev));
+	errno = w->err;
+	return -1;
+}
+
+int pj_writer_close(struct pj_writer *w)
+{
+	int ret = pj_writer_flush(w);
+	int err;
+
+	if (!ret) {
+		write_chunk(w, &w->bufs[B_END]);
+		if (!w->err && fsync(w->fd) && errno != EINVAL)
+			fail(w, errno);
+	}
+	if (close(w->fd) && !w->err && errno != EINTR)
+		fail(w, errno);
+	w->fd = -1;
+	err = w->err;
+	pj_writer_abort(w);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+void pj_writer_abort(struct pj_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	for (int i = 0; i < B_NR; i++)
+		free(w->bufs[i].data);
+	free(w->strtab.slots);
+	free(w->frametab.slots);
+	free(w->stacktab.slots);
+	free(w->strs);
+	free(w->strpool);
+	free(w->frames);
+	free(w->stacks);
+	free(w->stackpool);
+	free(w);
+}
+
+const char *pj_writer_error(const struct pj_writer *w)
+{
+	if (w->err)
+		return strerror(w->err);
+	if (w->oom)
+		return strerror(ENOMEM);
+	return NULL;
+}
+
+uint64_t pj_writer_bytes(const struct pj_writer *w)
+{
+	return w->bytes;
+}

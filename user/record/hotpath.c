@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recorder's hot path: ring records become samples. A sample of a JVM
+ * waits in a pending slot for its Java frames; all others are merged and
+ * written at once.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <perf/event.h>
+
+#include "events/lbr.h"
+#include "record/record.h"
+#include "record/perf_parse.h"
+#include "events/tracepoint.h"
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static bool is_kernel_addr(uint64_t ip)
+{
+	return ip >= 0xffff800000000000ULL;
+}
+
+static void write_sample(struct recorder *rec, struct pj_sample *s,
+			 const struct merge_in *in)
+{
+	unsigned int n =
+	    merge_stack(&rec->sym, in, rec->scratch_out, MERGE_MAX_FRAMES);
+
+	s->stack = pj_writer_stack(rec->w, rec->scratch_out, n);
+	pj_writer_sample(rec->w, s);
+	rec->st.samples++;
+}
+
+static void finish_pending(struct recorder *rec, struct pending *p, int status,
+			   const struct java_frame *jf, unsigned int nj)
+{
+	struct merge_in in = {
+		.kframes = p->kframes,
+		.nk = p->nk,
+		.uips = p->uips,
+		.nu = p->nu,
+		.agent = rec->agent,
+		.walk_status = status,
+		.jf = jf,
+		.nj = nj,
+	};
+
+	if (status >= 0 && status <= AGENT_WALK_LOST)
+		rec->st.walks[status]++;
+	write_sample(rec, &p->s, &in);
+	free(p->uips);
+	p->kframes = NULL;
+	p->uips = NULL;
+	p->cookie = 0;
+	rec->npending--;
+}
+
+static void add_latency(struct record_stats *st, uint64_t ns)
+{
+	if (st->nlat == st->caplat) {
+		size_t cap = st->caplat ? st->caplat * 2 : 4096;
+		uint64_t *nl = realloc(st->lat, cap * sizeof(*nl));
+
+		if (!nl)
+			return;
+		st->lat = nl;
+		st->caplat = cap;
+	}
+	st->lat[st->nlat++] = ns;
+}
+
+/*
+ * The cross-check of a walk against the sample: the compiled method the
+ * kernel sampled (the first JIT code in its callchain, named by the code map)
+ * should be the agent's first compiled frame. They differ when the thread
+ * moved on between the sample and the walk.
+ */
+static void check_walk(struct recorder *rec, const struct pending *p,
+		       const struct java_frame *frames, unsigned int n)
+{
+	const char *sampled = NULL;
+	unsigned int i;
+
+	for (i = 0; i < p->nu && !sampled; i++)
+		if (agent_code_at(rec->agent, p->uips[i], &sampled) !=
+		    PJ_FRAME_JIT)
+			sampled = NULL;
+	if (!sampled)
+		return;
+	for (i = 0; i < n; i++) {
+		if (frames[i].type != PJ_FRAME_JIT &&
+		    frames[i].type != PJ_FRAME_C1)
+			continue;
+		rec->st.checked++;
+		rec->st.agreed += !strcmp(frames[i].name, sampled);
+		return;
+	}
+	rec->st.checked++; /* no compiled frame in the walk: it moved on */
+}
+
+void record_walk_done(void *ctx, uint64_t cookie, int status,
+		      const struct java_frame *frames, unsigned int n,
+		      uint64_t walk_time_ns)
+{
+	struct recorder *rec = ctx;
+	struct pending *p = &rec->pend[cookie % RECORD_PENDING];
+
+	if (!cookie || p->cookie != cookie)
+		return; /* answered after its deadline */
+	if (status == AGENT_WALK_OK && walk_time_ns >= p->s.time)
+		add_latency(&rec->st, walk_time_ns - p->s.time);
+	if (status == AGENT_WALK_OK)
+		check_walk(rec, p, frames, n);
+	finish_pending(rec, p, status, frames, n);
+}
+
+void record_expire_walks(struct recorder *rec, uint64_t now, bool force)
+{
+	if (!rec->npending)
+		return;
+	for (unsigned int i = 0; i < RECORD_PENDING; i++) {
+		struct pending *p = &rec->pend[i];
+
+		if (p->cookie && (force || now >= p->deadline)) {
+			rec->st.no_answer++;
+			finish_pending(rec, p, AGENT_WALK_TIMEOUT, NULL, 0);
+		}
+	}
+}
+
+/* Queues the sample for a Java walk; false when it cannot wait. */
+static bool defer_sample(struct recorder *rec, const struct pj_sample *s,
+			 unsigned int nk, unsigned int nu)
+{
+	uint64_t cookie = ++rec->next_cookie;
+	struct pending *p = &rec->pend[cookie % RECORD_PENDING];
+	void *mem;
+
+	if (p->cookie) {
+		/* Too many outstanding: the oldest gives up its slot. */
+		rec->st.no_answer++;
+		finish_pending(rec, p, AGENT_WALK_TIMEOUT, NULL, 0);
+	}
+	/* One block: the user addresses, then the kernel frame ids. */
+	mem = malloc(nu * sizeof(uint64_t) + nk * sizeof(uint32_t) + 8);
+	if (!mem)
+		return false;
+	p->uips = mem;
+	memcpy(p->uips, rec->scratch_u, nu * sizeof(uint64_t));
+	p->kframes = (uint32_t *)(p->uips + nu);
+	memcpy(p->kframes, rec->scratch_k, nk * sizeof(uint32_t));
+	p->nk = nk;
+	p->nu = nu;
+	p->s = *s;
+	p->cookie = cookie;
+	p->deadline = now_ns() + RECORD_WALK_DEADLINE_NS;
+	rec->npending++;
+	if (agent_request(rec->agent, (pid_t)s->tid, s->time, cookie) < 0)
+		finish_pending(rec, p, AGENT_WALK_LOST, NULL, 0);
+	return true;
+}
+
+/* A tracepoint's fields, decoded, become the sample's info string. */
+static void sample_info(struct recorder *rec, const struct pj_raw_sample *rs,
+			struct pj_sample *s)
+{
+	char buf[1024];
+
+	if (s->event < rec->nevents && rec->evs[s->event].tracepoint &&
+	    tp_decode(rec->tp, rs->raw, rs->raw_size, buf, sizeof(buf)) >= 0)
+		s->info = pj_writer_string(rec->w, buf);
+}
+
+static void on_sample(struct recorder *rec, struct ring *r,
+		      const struct perf_event_header *hdr)
+{
+	struct pj_raw_sample rs;
+	struct callchain_iter it;
+	enum callchain_ctx ctx;
+	struct pj_sample s = { 0 };
+	unsigned int nk = 0, nu = 0;
+	uint64_t ip;
+
+	if (sample_parse(hdr, r->sample_type, r->branch_sample_type, &rs)) {
+		rec->st.bad_records++;
+		return;
+	}
+	s.time = rs.time;
+	s.period = rs.period;
+	s.tid = rs.tid;
+	s.cpu = rs.cpu;
+	s.event = ring_event_index(r, rs.id);
+	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && s.event < rec->nevents)
+		s.period = rec->evs[s.event].period; /* see open_threads */
+	callchain_iter_init(&it, rs.ips, rs.nr);
+	while (callchain_next(&it, &ip, &ctx)) {
+		if (ctx == CC_NONE)
+			ctx = is_kernel_addr(ip) ? CC_KERNEL : CC_USER;
+		if (ctx == CC_KERNEL && nk < RECORD_MAX_CHAIN)
+			rec->scratch_k[nk++] = symbolize_kernel(&rec->sym, ip);
+		else if (ctx == CC_USER && nu < RECORD_MAX_CHAIN && !rec->lbr)
+			rec->scratch_u[nu++] = ip;
+	}
+	if (rec->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
+		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch,
+				     rec->scratch_u, RECORD_MAX_CHAIN);
+	if (rs.raw_size && rec->tp)
+		sample_info(rec, &rs, &s);
+	if (!rs.nr && rs.ip) {
+		if (is_kernel_addr(rs.ip))
+			rec->scratch_k[nk++] =
+			    symbolize_kernel(&rec->sym, rs.ip);
+		else
+			rec->scratch_u[nu++] = rs.ip;
+	}
+	if (rec->agent && defer_sample(rec, &s, nk, nu))
+		return;
+
+	struct merge_in in = {
+		.kframes = rec->scratch_k,
+		.nk = nk,
+		.uips = rec->scratch_u,
+		.nu = nu,
+		.agent = rec->agent,
+		.walk_status = MERGE_NO_WALK,
+	};
+	write_sample(rec, &s, &in);
+}
+
+void record_on_record(void *ctx, struct ring *r,
+		      const struct perf_event_header *hdr)
+{
+	struct recorder *rec = ctx;
+	const struct perf_record_fork *fk;
+	const struct perf_record_lost *lost;
+	const struct perf_record_comm *comm;
+	unsigned int bad;
+
+	switch (hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		on_sample(rec, r, hdr);
+		break;
+	case PERF_RECORD_FORK:
+		fk = (const void *)hdr;
+		if ((pid_t)fk->pid == rec->o.pid &&
+		    !threads_find(&rec->th, fk->tid))
+			threads_add(&rec->th, (pid_t)fk->tid, &bad);
+		break;
+	case PERF_RECORD_EXIT:
+		fk = (const void *)hdr;
+		if ((pid_t)fk->tid == r->tid)
+			r->exited = true;
+		break;
+	case PERF_RECORD_LOST:
+		lost = (const void *)hdr;
+		rec->st.lost += lost->lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		rec->st.lost +=
+		    ((const struct perf_record_lost_samples *)hdr)->lost;
+		break;
+	case PERF_RECORD_COMM:
+		comm = (const void *)hdr;
+		if ((pid_t)comm->pid == rec->o.pid)
+			pj_writer_thread(rec->w, comm->tid, comm->pid,
+					 comm->comm);
+		break;
+	default:
+		break;
+	}
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `perfjava record` options: parsing and the usage text. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record/record.h"
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "usage: perfjava record -p PID [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
+	    "                       [-g fp|lbr] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
+	    "  -p PID      process to profile (all its threads, and threads it starts)\n"
+	    "  -e EVENT    event(s) to sample, comma-separated or -e repeated (default\n"
+	    "              cycles, or cpu-clock without a hardware PMU; see perfjava list):\n"
+	    "                cpu-clock task-clock page-faults context-switches ...\n"
+	    "                cycles instructions cache-misses L1-dcache-load-misses ...\n"
+	    "                rNNNN  pmu/event=0x3c,umask=0x0/  pmu/named-event/\n"
+	    "                subsystem:name (tracepoint; fields go to report --format script)\n"
+	    "                mem:ADDR[/LEN][:rwx] (hardware breakpoint)\n"
+	    "              modifiers :u :k :h :p :pp :ppp (cycles:u, cpu/.../pp)\n"
+	    "              per event period or frequency: EVENT/period=N/ or EVENT/freq=HZ/\n"
+	    "              (cpu-clock/period=1000000/,page-faults/period=10/)\n"
+	    "  -F HZ       samples per second per thread, for events without their own\n"
+	    "  -c PERIOD   one sample every PERIOD events (ns for cpu-clock), likewise\n"
+	    "              default: cpu-clock and task-clock every 10 ms, tracepoints,\n"
+	    "              breakpoints and other software events every event, others 100 Hz\n"
+	    "  -g fp       call graph: frame pointers (the default)\n"
+	    "  -g lbr      user call graph from the CPU's branch records (hardware events)\n"
+	    "  -d SECONDS  stop after this long (default: Ctrl-C, SIGTERM or target exit)\n"
+	    "  -o FILE     output (default perfjava.data)\n"
+	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
+	    "  --no-java   do not attach the agent to a JVM (native frames only)\n"
+	    "  -q          no progress line or summary\n");
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+}
+
+/* -e given more than once: the lists are joined, as perf does. */
+static int append_events(struct record_opts *o, const char *spec)
+{
+	static char *joined;
+	char *n;
+
+	if (!o->events) {
+		o->events = spec;
+		return 0;
+	}
+	if (asprintf(&n, "%s,%s", o->events, spec) < 0)
+		return -1;
+	free(joined);
+	joined = n;
+	o->events = joined;
+	return 0;
+}
+
+int record_parse_args(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option lo[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "no-java", no_argument, NULL, 'J' },
+		{ "agent", required_argument, NULL, 'A' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	uint64_t v;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = "perfjava.data";
+	o->callgraph = "fp";
+	o->pages = 16;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:e:F:c:g:d:o:m:qh", lo, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'p':
+			if (parse_u64(optarg, &v) || !v || v > 0x7fffffff) {
+				fprintf(stderr, "perfjava: bad pid '%s'\n",
+					optarg);
+				return -1;
+			}
+			o->pid = (pid_t)v;
+			break;
+		case 'e':
+			if (append_events(o, optarg))
+				return -1;
+			break;
+		case 'F':
+			if (parse_u64(optarg, &o->freq) || !o->freq) {
+				fprintf(stderr,
+					"perfjava: bad frequency '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'c':
+			if (parse_u64(optarg, &o->period) || !o->period) {
+				fprintf(stderr, "perfjava: bad period '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'g':
+			o->callgraph = optarg;
+			break;
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->duration > 0)) {
+				fprintf(stderr, "perfjava: bad duration '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'm':
+			if (parse_u64(optarg, &v) || !v || (v & (v - 1)) ||
+			    v > 4096) {
+				fprintf(
+				    stderr,
+				    "perfjava: -m takes a power of two up to 4096, not '%s'\n",
+				    optarg);
+				return -1;
+			}
+			o->pages = (unsigned int)v;
+			break;
+		case 'J':
+			o->no_java = true;
+			break;
+		case 'A':
+			o->agent_path = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "perfjava: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return -1;
+	}
+	if (!o->pid) {
+		fprintf(stderr, "perfjava: record needs -p PID\n");
+		usage(stderr);
+		return -1;
+	}
+	if (o->freq && o->period) {
+		fprintf(stderr, "perfjava: give -F or -c, not both\n");
+		return -1;
+	}
+	if (strcmp(o->callgraph, "fp") && strcmp(o->callgraph, "lbr")) {
+		fprintf(stderr,
+			"perfjava: call graph '%s' is not supported; use -g fp "
+			"or -g lbr\n",
+			o->callgraph);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Parsing perf ring records; see record/perf_parse.h. */
+#include <string.h>
+
+#include "record/perf_parse.h"
+
+struct cursor {
+	const uint8_t *p, *end;
+	bool bad;
+};
+
+static uint64_t take64(struct cursor *c)
+{
+	uint64_t v = 0;
+
+	if (c->end - c->p < 8) {
+		c->bad = true;
+		c->p = c->end;
+		return 0;
+	}
+	memcpy(&v, c->p, 8);
+	c->p += 8;
+	return v;
+}
+
+static const void *take(struct cursor *c, uint64_t n)
+{
+	const void *at = c->p;
+
+	if ((uint64_t)(c->end - c->p) < n) {
+		c->bad = true;
+		c->p = c->end;
+		return NULL;
+	}
+	c->p += n;
+	return at;
+}
+
+int sample_parse(const struct perf_event_header *hdr, uint64_t sample_type,
+		 uint64_t branch_sample_type, struct pj_raw_sample *s)
+{
+	struct cursor c = { (const uint8_t *)(hdr + 1),
+			    (const uint8_t *)hdr + hdr->size, false };
+	uint64_t v;
+
+	memset(s, 0, sizeof(*s));
+	if (hdr->size < sizeof(*hdr))
+		return -1;
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		s->id = take64(&c);
+	if (sample_type & PERF_SAMPLE_IP)
+		s->ip = take64(&c);
+	if (sample_type & PERF_SAMPLE_TID) {
+		v = take64(&c);
+		s->pid = (uint32_t)v;
+		s->tid = (uint32_t)(v >> 32);
+	}
+	if (sample_type & PERF_SAMPLE_TIME)
+		s->time = take64(&c);
+	if (sample_type & PERF_SAMPLE_ADDR)
+		s->addr = take64(&c);
+	if (sample_type & PERF_SAMPLE_ID)
+		s->id = take64(&c);
+	if (sample_type & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = take64(&c);
+	if (sample_type & PERF_SAMPLE_CPU)
+		s->cpu = (uint32_t)take64(&c);
+	if (sample_type & PERF_SAMPLE_PERIOD)
+		s->period = take64(&c);
+	if (sample_type & PERF_SAMPLE_READ)
+		/* Not requested by perfjava; a read_format is not known here. */
+		return -1;
+	if (sample_type & PERF_SAMPLE_CALLCHAIN) {
+		s->nr = take64(&c);
+		if (s->nr > (uint64_t)(c.end - c.p) / 8)
+			return -1;
+		s->ips = take(&c, s->nr * 8);
+	}
+	if (sample_type & PERF_SAMPLE_RAW) {
+		uint32_t size = 0;
+		const void *p = take(&c, 4);
+
+		if (p)
+			memcpy(&size, p, 4);
+		s->raw_size = size;
+		s->raw = take(&c, size);
+		/* RAW is padded so that the next field is 8-byte aligned. */
+		if (!c.bad && ((c.p - (const uint8_t *)hdr) & 7))
+			take(&c, 8 - ((c.p - (const uint8_t *)hdr) & 7));
+	}
+	if (sample_type & PERF_SAMPLE_BRANCH_STACK) {
+		s->nbranch = take64(&c);
+		if (branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			take64(&c);
+		if (s->nbranch >
+		    (uint64_t)(c.end - c.p) / sizeof(struct perf_branch_entry))
+			return -1;
+		s->branches =
+		    take(&c, s->nbranch * sizeof(struct perf_branch_entry));
+	}
+	return c.bad ? -1 : 0;
+}
+
+uint64_t record_event_id(const struct perf_event_header *hdr,
+			 uint64_t sample_type)
+{
+	uint64_t v = 0;
+
+	if (!(sample_type & PERF_SAMPLE_IDENTIFIER) || hdr->size < 16)
+		return 0;
+	if (hdr->type == PERF_RECORD_SAMPLE)
+		memcpy(&v, hdr + 1, 8);
+	else
+		memcpy(&v, (const uint8_t *)hdr + hdr->size - 8, 8);
+	return v;
+}
+
+enum callchain_ctx callchain_marker(uint64_t v)
+{
+	switch (v) {
+	case PERF_CONTEXT_HV:
+		return CC_HV;
+	case PERF_CONTEXT_KERNEL:
+		return CC_KERNEL;
+	case PERF_CONTEXT_USER:
+		return CC_USER;
+	case PERF_CONTEXT_GUEST:
+	case PERF_CONTEXT_GUEST_KERNEL:
+		return CC_GUEST_KERNEL;
+	case PERF_CONTEXT_GUEST_USER:
+		return CC_GUEST_USER;
+	default:
+		return CC_NONE;
+	}
+}
+
+void callchain_iter_init(struct callchain_iter *it, const uint64_t *ips,
+			 uint64_t nr)
+{
+	it->ips = ips;
+	it->nr = nr;
+	it->i = 0;
+	it->ctx = CC_NONE;
+}
+
+bool callchain_next(struct callchain_iter *it, uint64_t *ip,
+		    enum callchain_ctx *ctx)
+{
+	while (it->i < it->nr) {
+		uint64_t v = it->ips[it->i++];
+
+		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+			/* Unknown markers are skipped; known ones set context. */
+			it->ctx = callchain_marker(v);
+			continue;
+		}
+		*ip = v;
+		*ctx = it->ctx;
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `perfjava record`: check the target, open the output, open one event set per
+ * thread, attach the agent to a JVM, then drain the rings in one poll loop
+ * until -d, Ctrl-C, SIGTERM or the target's exit; write the trailer and print
+ * a summary.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "events/lbr.h"
+#include "sym/maps.h"
+#include "record/record.h"
+#include "events/tracepoint.h"
+
+#define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */
+#define TICK_NS 100000000ULL /* progress, flush, expiry */
+#define RESCAN_NS 500000000ULL
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	buf[0] = 0;
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == 0))
+		buf[--n] = 0;
+	return 0;
+}
+
+/* Checks the target before anything is changed in it. */
+static int check_target(struct recorder *rec)
+{
+	pid_t pid = rec->o.pid;
+	struct pj_maps maps;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	if (access(path, F_OK)) {
+		fprintf(stderr, "perfjava: no process with pid %d\n", pid);
+		return -1;
+	}
+	if (maps_load(pid, &maps)) {
+		if (errno == ENOENT || errno == ESRCH)
+			fprintf(stderr, "perfjava: no process with pid %d\n",
+				pid);
+		else
+			fprintf(
+			    stderr,
+			    "perfjava: not permitted to read process %d (%s); run as its user or as root\n",
+			    pid, strerror(errno));
+		return -1;
+	}
+	for (unsigned int i = 0; i < maps.n; i++) {
+		const char *s = strrchr(maps.v[i].path, '/');
+
+		if (s && !strcmp(s, "/libjvm.so"))
+			rec->java = true;
+	}
+	maps_free(&maps);
+	return 0;
+}
+
+/* cpu-clock and task-clock: their period is in ns, sampled by a timer. */
+static bool is_clock_event(const struct pj_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/* Loads the formats that decode tracepoint samples into their info. */
+static int setup_tracepoints(struct recorder *rec)
+{
+	char err[512];
+
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+
+		if (!ev->tracepoint)
+			continue;
+		if (!rec->tp && !(rec->tp = tp_decoder_new())) {
+			fprintf(stderr, "perfjava: out of memory\n");
+			return -1;
+		}
+		if (tp_decoder_add(rec->tp, ev->tp_sys, ev->tp_name, err,
+				   sizeof(err))) {
+			fprintf(stderr, "perfjava: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int setup_events(struct recorder *rec)
+{
+	char err[256];
+	bool fallback = false;
+	const char *spec = rec->o.events;
+
+	if (!spec) {
+		spec = events_default(&fallback);
+		if (fallback && !rec->o.quiet)
+			fprintf(
+			    stderr,
+			    "perfjava: no hardware PMU (cycles); sampling cpu-clock instead\n");
+	}
+	if (events_parse(spec, &rec->evs, &rec->nevents, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		return -1;
+	}
+	if (rec->nevents > RING_MAX_EVENTS) {
+		fprintf(stderr, "perfjava: at most %d events at once\n",
+			RING_MAX_EVENTS);
+		return -1;
+	}
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		struct pj_event *ev = &rec->evs[i];
+		bool clock = is_clock_event(ev);
+		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
+		uint64_t period = ev->period ? ev->period : rec->o.period;
+
+		if (!freq && !period) {
+			if (clock)
+				period = RECORD_DEFAULT_PERIOD_NS;
+			else if (ev->attr.type == PERF_TYPE_SOFTWARE ||
+				 ev->tracepoint || ev->kind == PJ_EV_BREAKPOINT)
+				period = 1;
+			else
+				freq = RECORD_DEFAULT_FREQ;
+		}
+		ev->attr.freq = freq ? 1 : 0;
+		ev->attr.sample_freq = freq ? freq : period;
+		ev->freq = freq;
+		ev->period = freq ? 0 : period;
+	}
+	rec->lbr = !strcmp(rec->o.callgraph, "lbr");
+	if (rec->lbr && lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		return -1;
+	}
+	return setup_tracepoints(rec);
+}
+
+static void write_header_meta(struct recorder *rec)
+{
+	char buf[4096];
+	struct utsname u;
+
+	snprintf(buf, sizeof(buf), "%d", rec->o.pid);
+	pj_writer_meta(rec->w, "pid", buf);
+	snprintf(buf, sizeof(buf), "/proc/%d/comm", rec->o.pid);
+	read_file(buf, buf, sizeof(buf));
+	pj_writer_meta(rec->w, "comm", buf);
+	snprintf(buf, sizeof(buf), "/proc/%d/cmdline", rec->o.pid);
+	{
+		char cmd[4096];
+		FILE *f = fopen(buf, "re");
+		size_t n = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!cmd[i])
+				cmd[i] = ' ';
+		cmd[n] = 0;
+		pj_writer_meta(rec->w, "cmdline", cmd);
+	}
+	if (!uname(&u)) {
+		pj_writer_meta(rec->w, "hostname", u.nodename);
+		pj_writer_meta(rec->w, "kernel", u.release);
+	}
+	pj_writer_meta(rec->w, "perfjava", PERFJAVA_VERSION);
+	pj_writer_meta(rec->w, "callgraph", rec->o.callgraph);
+	pj_writer_meta(rec->w, "java", rec->java ? "yes" : "no");
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
+	pj_writer_meta(rec->w, "start_ns", buf);
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+		struct pj_event_desc d = {
+			.index = i,
+			.name = ev->name,
+			.unit = ev->unit,
+			.type = ev->attr.type,
+			.config = ev->attr.config,
+			.period = ev->period,
+			.freq = ev->freq,
+		};
+
+		pj_writer_event(rec->w, &d);
+	}
+	if (rec->nevents)
+		pj_writer_meta(rec->w, "event", rec->evs[0].name);
+}
+
+static void thread_opened(void *ctx, struct ring *r)
+{
+	struct recorder *rec = ctx;
+	char comm[64];
+
+	thread_comm(rec->o.pid, r->tid, comm, sizeof(comm));
+	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
+}
+
+/*
+ * With PERF_SAMPLE_PERIOD in period mode, the kernel samples every software,
+ * tracepoint and breakpoint event (period 1) whatever the period asked for.
+ * perf leaves PERIOD out with -c; so does perfjava when an event of that kind
+ * asks for a period above 1 and no event is sampled by frequency: each
+ * sample then weighs its event's period.
+ */
+static bool period_field_needed(const struct recorder *rec)
+{
+	bool swevent_period = false;
+
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+		bool clock = is_clock_event(ev);
+
+		if (ev->freq)
+			return true;
+		if (!clock && ev->period > 1 &&
+		    (ev->kind == PJ_EV_SOFTWARE || ev->tracepoint ||
+		     ev->kind == PJ_EV_BREAKPOINT))
+			swevent_period = true;
+	}
+	return !swevent_period;
+}
+
+static bool process_exists(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	return access(path, F_OK) == 0;
+}
+
+static int open_threads(struct recorder *rec)
+{
+	struct threads *t = &rec->th;
+	unsigned int bad = 0;
+	char msg[512];
+	int err;
+
+	t->pid = rec->o.pid;
+	t->evs = rec->evs;
+	t->nevents = rec->nevents;
+	t->opts.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			      PERF_SAMPLE_CALLCHAIN;
+	if (!period_field_needed(rec))
+		t->opts.sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
+	if (rec->tp) /* tracepoint fields, decoded into the sample's info */
+		t->opts.sample_type |= PERF_SAMPLE_RAW;
+	if (rec->lbr) {
+		t->opts.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		t->opts.branch_sample_type = LBR_BRANCH_SAMPLE_TYPE;
+		/* The user stack comes from the branch records alone. */
+		t->opts.no_user_callchain = true;
+	}
+	t->opts.pages = rec->o.pages;
+	t->opts.max_stack = 127;
+	t->opts.track = true;
+	t->on_open = thread_opened;
+	t->ctx = rec;
+	/* A JVM's samples wait for a walk: wake the reader for each one. */
+	t->opts.wakeup_events = rec->java && !rec->o.no_java ? 1 : 0;
+	err = threads_scan(t, &bad);
+	if (err == -EACCES || err == -EPERM) {
+		char p[16] = "?";
+
+		read_file("/proc/sys/kernel/perf_event_paranoid", p, sizeof(p));
+		t->opts.exclude_kernel = true;
+		err = threads_scan(t, &bad);
+		if (err >= 0 && !rec->o.quiet)
+			fprintf(
+			    stderr,
+			    "perfjava: kernel frames not recorded: kernel.perf_event_paranoid=%s forbids them for this user (run as root, grant CAP_PERFMON, or set it to 1)\n",
+			    p);
+	}
+	/* ENOENT is also perf_event_open's "no such event" (no PMU). */
+	if (err == -ESRCH || (err >= 0 && t->n == 0) ||
+	    (err == -ENOENT && !process_exists(rec->o.pid))) {
+		fprintf(
+		    stderr,
+		    "perfjava: process %d exited before it could be profiled\n",
+		    rec->o.pid);
+		return -1;
+	}
+	if (err < 0) {
+		if (err == -EMFILE || err == -ENFILE)
+			snprintf(
+			    msg, sizeof(msg),
+			    "cannot open events for all threads: too many open files; raise the limit with ulimit -n");
+		else if (bad == RING_BAD_MMAP)
+			snprintf(
+			    msg, sizeof(msg),
+			    "cannot map the ring buffers (%s); try a smaller -m or raise kernel.perf_event_mlock_kb",
+			    strerror(-err));
+		else
+			events_open_error(
+			    &rec->evs[bad < rec->nevents ? bad : 0], -err, msg,
+			    sizeof(msg));
+		fprintf(stderr, "perfjava: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void start_agent(struct recorder *rec)
+{
+	char err[512];
+	const char *path = rec->o.agent_path ? rec->o.agent_path
+					     : agent_default_path();
+
+	if (!rec->java || rec->o.no_java)
+		return;
+	if (agent_start(rec->o.pid, path, &rec->agent, err, sizeof(err))) {
+		rec->agent = NULL;
+		fprintf(
+		    stderr,
+		    "perfjava: java frames unavailable: %s; recording native frames only\n",
+		    err);
+		pj_writer_meta(rec->w, "java_error", err);
+	}
+}
+
+static void progress(struct recorder *rec, uint64_t now)
+{
+	fprintf(stderr,
+		"\rperfjava: %6.1fs  %llu samples  %u threads  %llu lost   ",
+		(now - rec->start_ns) / 1e9,
+		(unsigned long long)rec->st.samples, rec->th.n,
+		(unsigned long long)rec->st.lost);
+}
+
+static void drain_all(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->th.n; i++)
+		ring_drain(rec->th.v[i], record_on_record, rec);
+}
+
+/* Closes the rings of threads that have exited, after draining them. */
+static void reap_threads(struct recorder *rec, bool check_proc)
+{
+	char path[64];
+
+	for (unsigned int i = 0; i < rec->th.n;) {
+		struct ring *r = rec->th.v[i];
+
+		if (check_proc && !r->exited) {
+			snprintf(path, sizeof(path), "/proc/%d/task/%d",
+				 rec->o.pid, r->tid);
+			r->exited = access(path, F_OK) != 0;
+		}
+		if (r->exited) {
+			ring_drain(r, record_on_record, rec);
+			threads_remove(&rec->th, r);
+			continue;
+		}
+		i++;
+	}
+}
+
+static int flush_output(struct recorder *rec)
+{
+	if (rec->write_failed || !pj_writer_flush(rec->w))
+		return 0;
+	rec->write_failed = true;
+	fprintf(stderr, "\nperfjava: cannot write %s: %s; stopping\n",
+		rec->o.output, pj_writer_error(rec->w));
+	rec->stop = true;
+	rec->stop_reason = "write error";
+	return -1;
+}
+
+static int run_loop(struct recorder *rec, int sigfd)
+{
+	struct pollfd *pfd = NULL;
+	struct ring **pring = NULL;
+	unsigned int npfd = 0, cap = 0;
+	uint64_t end = rec->o.duration > 0
+			   ? rec->start_ns + (uint64_t)(rec->o.duration * 1e9)
+			   : UINT64_MAX;
+	uint64_t next_tick = rec->start_ns + TICK_NS,
+		 next_scan = rec->start_ns + RESCAN_NS,
+		 next_drain = rec->start_ns + DRAIN_NS;
+	bool tty = isatty(2) && !rec->o.quiet;
+	int afd = rec->agent ? agent_fd(rec->agent) : -1;
+
+	rec->th.changed = true;
+	while (!rec->stop) {
+		uint64_t now = now_ns();
+		int timeout, n;
+
+		if (rec->th.changed) {
+			cap = rec->th.n + 2;
+			pfd = realloc(pfd, cap * sizeof(*pfd));
+			pring = realloc(pring, cap * sizeof(*pring));
+			if (!pfd || !pring)
+				return -1;
+			npfd = 0;
+			pfd[npfd].fd = sigfd;
+			pfd[npfd].events = POLLIN;
+			pring[npfd++] = NULL;
+			if (afd >= 0) {
+				pfd[npfd].fd = afd;
+				pfd[npfd].events = POLLIN;
+				pring[npfd++] = NULL;
+			}
+			for (unsigned int i = 0; i < rec->th.n; i++) {
+				pfd[npfd].fd = rec->th.v[i]->fd;
+				pfd[npfd].events = POLLIN;
+				pring[npfd++] = rec->th.v[i];
+			}
+			rec->th.changed = false;
+		}
+		/* wake for the 10 ms drain even when no ring signals */
+		timeout =
+		    (int)((next_drain > now ? next_drain - now : 0) / 1000000);
+		n = poll(pfd, npfd, timeout + 1);
+		if (n < 0 && errno != EINTR)
+			return -1;
+		for (unsigned int i = 0; n > 0 && i < npfd; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == sigfd) {
+				struct signalfd_siginfo si;
+
+				if (read(sigfd, &si, sizeof(si)) > 0) {
+					rec->stop = true;
+					rec->stop_reason =
+					    strsignal((int)si.ssi_signo);
+				}
+			} else if (pfd[i].fd == afd) {
+				if (agent_process(rec->agent, record_walk_done,
+						  rec)) {
+					fprintf(
+					    stderr,
+					    "%sperfjava: the agent disconnected; recording native frames only\n",
+					    tty ? "\n" : "");
+					agent_stop(rec->agent);
+					rec->agent = NULL;
+					afd = -1;
+					rec->th.changed = true;
+				}
+			} else {
+				ring_drain(pring[i], record_on_record, rec);
+				if (pfd[i].revents & (POLLHUP | POLLERR))
+					pring[i]->exited = true;
+			}
+		}
+		if (rec->agent)
+			agent_flush(rec->agent);
+		now = now_ns();
+		if (now >= next_drain) {
+			next_drain = now + DRAIN_NS;
+			drain_all(rec);
+		}
+		if (now >= next_tick) {
+			next_tick = now + TICK_NS;
+			record_expire_walks(rec, now, false);
+			reap_threads(rec, now >= next_scan);
+			if (now >= next_scan) {
+				unsigned int bad;
+
+				next_scan = now + RESCAN_NS;
+				threads_scan(&rec->th, &bad);
+			}
+			if (tty)
+				progress(rec, now);
+			flush_output(rec);
+		} else if (pj_writer_pending(rec->w) > (4u << 20)) {
+			flush_output(rec);
+		}
+		if (rec->th.n == 0) {
+			rec->stop = true;
+			rec->stop_reason = "target exited";
+		}
+		if (now >= end) {
+			rec->stop = true;
+			rec->stop_reason = "duration reached";
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\n");
+	free(pfd);
+	free(pring);
+	return 0;
+}
+
+/* Lets walks still in flight come back, for at most a quarter second. */
+static void finish_walks(struct recorder *rec)
+{
+	uint64_t end = now_ns() + 250000000ULL;
+
+	while (rec->agent && rec->npending && now_ns() < end) {
+		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
+
+		agent_flush(rec->agent);
+		if (poll(&p, 1, 10) > 0 &&
+		    agent_process(rec->agent, record_walk_done, rec))
+			break;
+	}
+	record_expire_walks(rec, 0, true);
+}
+
+static void recorder_free(struct recorder *rec)
+{
+	if (rec->agent)
+		agent_stop(rec->agent);
+	threads_free(&rec->th);
+	symbolizer_free(&rec->sym);
+	tp_decoder_free(rec->tp);
+	free(rec->evs);
+	free(rec->st.lat);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recorder *rec = calloc(1, sizeof(*rec));
+	char err[512];
+	sigset_t mask;
+	int sigfd, ret = 1;
+	uint64_t bytes;
+
+	if (!rec)
+		return 1;
+	if (record_parse_args(argc, argv, &rec->o)) {
+		free(rec);
+		return 2;
+	}
+	if (check_target(rec) || setup_events(rec))
+		goto out;
+	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
+	if (!rec->w) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		goto out;
+	}
+	ring_init();
+	rec->start_ns = now_ns();
+	if (symbolizer_init(&rec->sym, rec->w, rec->o.pid)) {
+		fprintf(stderr,
+			"perfjava: cannot read the symbols of process %d\n",
+			rec->o.pid);
+		goto fail_output;
+	}
+	write_header_meta(rec);
+	if (open_threads(rec))
+		goto fail_output;
+	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+
+	start_agent(rec);
+	/*
+	 * A JVM's samples wait for the reader to pass them on: every
+	 * millisecond the reader waits for a CPU behind the target's own
+	 * threads is error in the Java stack. Ask for a better nice level
+	 * where allowed (root, CAP_SYS_NICE); nothing changes otherwise.
+	 */
+	if (rec->agent)
+		setpriority(PRIO_PROCESS, 0, -10);
+	rec->start_ns = now_ns();
+	threads_enable(&rec->th);
+	if (!rec->o.quiet)
+		fprintf(
+		    stderr,
+		    "perfjava: recording %d (%u threads%s) into %s; Ctrl-C to stop\n",
+		    rec->o.pid, rec->th.n, rec->agent ? ", java frames on" : "",
+		    rec->o.output);
+	run_loop(rec, sigfd);
+	threads_disable(&rec->th);
+	drain_all(rec);
+	finish_walks(rec);
+	rec->end_ns = now_ns();
+	if (rec->agent) {
+		agent_stop(rec->agent);
+		rec->agent = NULL;
+	}
+	close(sigfd);
+	record_write_stats(rec);
+	bytes = pj_writer_bytes(rec->w) + pj_writer_pending(rec->w);
+	if (rec->write_failed) {
+		pj_writer_abort(rec->w);
+		rec->w = NULL;
+		goto out;
+	}
+	if (pj_writer_close(rec->w)) { /* it freed the writer; errno says why */
+		fprintf(stderr, "perfjava: cannot write %s: %s\n",
+			rec->o.output, strerror(errno));
+		rec->w = NULL;
+		goto out;
+	}
+	rec->w = NULL;
+	record_summary(rec, bytes);
+	ret = 0;
+	goto out;
+fail_output:
+	pj_writer_abort(rec->w);
+	rec->w = NULL;
+	unlink(rec->o.output);
+out:
+	if (rec->w)
+		pj_writer_abort(rec->w);
+	recorder_free(rec);
+	free(rec);
+	return ret;
+}

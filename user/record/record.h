@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `perfjava record`: options, the recorder's state, and its parts. */
+#ifndef PJ_USER_RECORD_H
+#define PJ_USER_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "jvm/client.h"
+#include "events/spec.h"
+#include "record/merge.h"
+#include "profile/io.h"
+#include "sym/symbolize.h"
+#include "record/threads.h"
+
+struct tp_decoder;
+
+#define RECORD_DEFAULT_PERIOD_NS 10000000ULL /* 10 ms, as async-profiler */
+#define RECORD_DEFAULT_FREQ 100
+#define RECORD_WALK_DEADLINE_NS \
+	200000000ULL /* a walk answer after 200 ms is lost */
+#define RECORD_PENDING 8192 /* samples waiting for their Java frames */
+#define RECORD_MAX_CHAIN 1024 /* callchain entries kept per sample */
+
+struct record_opts {
+	pid_t pid;
+	const char *events; /* -e */
+	uint64_t freq; /* -F */
+	uint64_t period; /* -c */
+	double duration; /* -d seconds, 0 = until stopped */
+	const char *output; /* -o */
+	const char *callgraph; /* -g */
+	unsigned int pages; /* -m */
+	const char *agent_path;
+	bool no_java;
+	bool quiet;
+};
+
+struct pending {
+	struct pj_sample s;
+	uint64_t cookie; /* 0 = slot free */
+	uint64_t deadline;
+	unsigned int nk, nu;
+	uint32_t *kframes;
+	uint64_t *uips;
+};
+
+struct record_stats {
+	uint64_t samples, lost, bad_records;
+	uint64_t walks[AGENT_WALK_LOST + 1];
+	uint64_t no_answer;
+	uint64_t checked,
+	    agreed; /* walks checked against the sampled JIT code */
+	uint64_t *lat; /* walk latencies, ns */
+	size_t nlat, caplat;
+};
+
+struct recorder {
+	struct record_opts o;
+	struct pj_event *evs;
+	unsigned int nevents;
+	struct threads th;
+	struct pj_writer *w;
+	struct symbolizer sym;
+	struct agent *agent;
+	struct tp_decoder
+	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
+	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
+	bool java;
+	struct pending pend[RECORD_PENDING];
+	uint64_t next_cookie;
+	unsigned int npending;
+	struct record_stats st;
+	uint64_t start_ns, end_ns;
+	bool stop;
+	const char *stop_reason;
+	bool write_failed;
+	uint32_t scratch_k[RECORD_MAX_CHAIN];
+	uint64_t scratch_u[RECORD_MAX_CHAIN];
+	uint32_t scratch_out[MERGE_MAX_FRAMES];
+};
+
+int cmd_record(int argc, char **argv);
+/* record/options.c: -1 on bad arguments (a message printed). */
+int record_parse_args(int argc, char **argv, struct record_opts *o);
+/* record/summary.c: the STATS trailer, and the summary on stderr. */
+void record_write_stats(struct recorder *rec);
+void record_summary(struct recorder *rec, uint64_t bytes);
+
+/* record/hotpath.c: turning ring records into samples of the profile. */
+void record_on_record(void *ctx, struct ring *r,
+		      const struct perf_event_header *hdr);
+void record_walk_done(void *ctx, uint64_t cookie, int status,
+		      const struct java_frame *frames, unsigned int n,
+		      uint64_t walk_time_ns);
+/* Completes pending walks whose deadline passed (all of them if force). */
+void record_expire_walks(struct recorder *rec, uint64_t now, bool force);
+
+uint64_t now_ns(void);
+
+#endif

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Per-thread perf rings through libperf; see record/ring.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/event.h>
+#include <perf/evlist.h>
+#include <perf/evsel.h>
+#include <perf/mmap.h>
+#include <perf/threadmap.h>
+
+#include "record/ring.h"
+
+static int quiet_print(enum libperf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	return 0;
+}
+
+void ring_init(void)
+{
+	libperf_init(quiet_print);
+}
+
+static bool is_perf_fd(int fd)
+{
+	char path[64], link[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return false;
+	link[n] = 0;
+	return strcmp(link, "anon_inode:[perf_event]") == 0;
+}
+
+/*
+ * libperf has no accessor for an event's fd. perf_event_open() returns the
+ * lowest free descriptor and this process opens events from one thread, so
+ * the fd is the lowest free one before the open; checked afterwards.
+ */
+static int lowest_free_fd(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
+	      unsigned int n, const struct ring_opts *o,
+	      unsigned int *bad_event)
+{
+	struct perf_thread_map *threads = NULL;
+	struct perf_cpu_map *cpus = NULL;
+	struct perf_evsel *evsel;
+	unsigned int i = 0;
+	int err = -ENOMEM;
+
+	memset(r, 0, sizeof(*r));
+	r->tid = tid;
+	r->fd = -1;
+	r->sample_type = o->sample_type;
+	r->branch_sample_type = o->branch_sample_type;
+	*bad_event = 0;
+	if (n > RING_MAX_EVENTS)
+		return -E2BIG;
+	threads = perf_thread_map__new_array(1, &tid);
+	cpus = perf_cpu_map__dummy_new(); /* "any CPU": per-thread rings */
+	r->evlist = perf_evlist__new();
+	if (!threads || !cpus || !r->evlist)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		struct perf_event_attr attr = evs[i].attr;
+
+		attr.size = sizeof(attr);
+		attr.sample_type = o->sample_type;
+		attr.branch_sample_type = o->branch_sample_type;
+		attr.disabled = 1;
+		attr.sample_id_all = 1;
+		attr.use_clockid = 1;
+		attr.clockid = CLOCK_MONOTONIC;
+		attr.sample_max_stack = o->max_stack;
+		if (o->exclude_kernel) {
+			attr.exclude_kernel = 1;
+			attr.exclude_hv = 1;
+		}
+		if (o->exclude_kernel || attr.exclude_kernel)
+			attr.exclude_callchain_kernel = 1;
+		if (o->no_user_callchain)
+			attr.exclude_callchain_user = 1;
+		if (i == 0 && o->track) {
+			attr.task = 1;
+			attr.comm = 1;
+		}
+		if (o->wakeup_events) {
+			attr.wakeup_events = o->wakeup_events;
+		} else {
+			attr.watermark = 1;
+			attr.wakeup_watermark = o->pages * getpagesize() / 4;
+		}
+		evsel = perf_evsel__new(&attr);
+		if (!evsel)
+			goto fail;
+		perf_evlist__add(r->evlist, evsel);
+	}
+	perf_evlist__set_maps(r->evlist, cpus, threads);
+	i = 0;
+	perf_evlist__for_each_evsel (r->evlist, evsel) {
+		int fd = lowest_free_fd();
+
+		err = perf_evsel__open(evsel, cpus, threads);
+		if (err < 0)
+			goto fail;
+		if (!is_perf_fd(fd)) {
+			err = -EBADF;
+			goto fail;
+		}
+		if (i == 0)
+			r->fd = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[i]) < 0)
+			r->ids[i] = 0;
+		i++;
+	}
+	r->nevents = n;
+	err = perf_evlist__mmap(r->evlist, o->pages);
+	if (err < 0) {
+		i = RING_BAD_MMAP;
+		goto fail;
+	}
+	r->map = perf_evlist__next_mmap(r->evlist, NULL, false);
+	if (!r->map) {
+		err = -ENOMEM;
+		i = RING_BAD_MMAP;
+		goto fail;
+	}
+	perf_thread_map__put(threads);
+	perf_cpu_map__put(cpus);
+	return 0;
+fail:
+	*bad_event = i < n || i == RING_BAD_MMAP ? i : 0;
+	if (r->evlist) {
+		perf_evlist__close(r->evlist);
+		perf_evlist__delete(r->evlist);
+	}
+	r->evlist = NULL;
+	r->fd = -1;
+	perf_thread_map__put(threads);
+	perf_cpu_map__put(cpus);
+	return err < 0 ? err : -EINVAL;
+}
+
+void ring_enable(struct ring *r)
+{
+	if (r->evlist)
+		perf_evlist__enable(r->evlist);
+}
+
+void ring_disable(struct ring *r)
+{
+	if (r->evlist)
+		perf_evlist__disable(r->evlist);
+}
+
+unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
+{
+	union perf_event *ev;
+	unsigned int n = 0;
+
+	if (!r->map || perf_mmap__read_init(r->map) < 0)
+		return 0;
+	while ((ev = perf_mmap__read_event(r->map)) != NULL) {
+		cb(ctx, r, &ev->header);
+		perf_mmap__consume(r->map);
+		n++;
+	}
+	perf_mmap__read_done(r->map);
+	return n;
+}
+
+void ring_close(struct ring *r)
+{
+	if (!r->evlist)
+		return;
+	perf_evlist__munmap(r->evlist);
+	perf_evlist__close(r->evlist);
+	perf_evlist__delete(r->evlist);
+	r->evlist = NULL;
+	r->map = NULL;
+	r->fd = -1;
+}
+
+unsigned int ring_event_index(const struct ring *r, uint64_t id)
+{
+	for (unsigned int i = 0; i < r->nevents; i++)
+		if (r->ids[i] == id)
+			return i;
+	return 0;
+}

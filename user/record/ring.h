@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One thread's perf events and their ring buffer, through libperf: one evlist
+ * per thread (an open evlist cannot take more threads), every event of the
+ * thread writing into the first event's ring.
+ */
+#ifndef PJ_USER_RING_H
+#define PJ_USER_RING_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "events/spec.h"
+
+struct perf_evlist;
+struct perf_mmap;
+
+#define RING_MAX_EVENTS 16
+
+struct ring {
+	pid_t tid;
+	int fd; /* the first event's fd: poll it */
+	unsigned int nevents;
+	uint64_t ids[RING_MAX_EVENTS]; /* kernel event id of each event */
+	uint64_t sample_type, branch_sample_type;
+	bool exited; /* PERF_RECORD_EXIT seen, or the thread is gone */
+	struct perf_evlist *evlist;
+	struct perf_mmap *map;
+};
+
+struct ring_opts {
+	uint64_t sample_type;
+	uint64_t branch_sample_type;
+	unsigned int pages; /* data pages, a power of two */
+	unsigned int wakeup_events; /* 0: wake at a quarter of the ring */
+	uint16_t max_stack;
+	bool exclude_kernel; /* forced, e.g. by perf_event_paranoid */
+	bool no_user_callchain; /* user frames come from elsewhere (LBR) */
+	bool track; /* fork/exit/comm records from this event */
+};
+
+/* Must run once before any ring is opened. */
+void ring_init(void);
+/* *bad_event when the events opened but mapping their ring failed */
+#define RING_BAD_MMAP (~0u)
+
+/*
+ * Opens evs[0..n) on thread tid and maps the ring, disabled. 0 on success;
+ * -errno on failure with *bad_event the index of the event that failed to
+ * open, or RING_BAD_MMAP.
+ */
+int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
+	      unsigned int n, const struct ring_opts *o,
+	      unsigned int *bad_event);
+void ring_enable(struct ring *r);
+void ring_disable(struct ring *r);
+typedef void (*ring_record_cb)(void *ctx, struct ring *r,
+			       const struct perf_event_header *hdr);
+/* Calls cb for every record in the ring; returns how many. */
+unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx);
+void ring_close(struct ring *r);
+/* Index of the event whose kernel id is id, or 0 when unknown. */
+unsigned int ring_event_index(const struct ring *r, uint64_t id);
+
+#endif

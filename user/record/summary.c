@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The recording's statistics: the trailer written into the file and the
+ * summary printed on stderr. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "record/record.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void record_write_stats(struct recorder *rec)
+{
+	struct record_stats *st = &rec->st;
+	static const char *const walk_keys[] = {
+		"walk_ok",	"walk_not_java", "walk_not_walkable",
+		"walk_timeout", "walk_fault",	 "walk_gone",
+		"walk_lost",
+	};
+
+	pj_writer_stat(rec->w, "samples", st->samples);
+	pj_writer_stat(rec->w, "lost", st->lost);
+	pj_writer_stat(rec->w, "bad_records", st->bad_records);
+	pj_writer_stat(rec->w, "threads", rec->th.opened);
+	pj_writer_stat(rec->w, "start_ns", rec->start_ns);
+	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
+	if (!rec->java || rec->o.no_java)
+		return;
+	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
+		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
+	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
+	pj_writer_stat(rec->w, "walk_checked", st->checked);
+	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
+	if (st->nlat) {
+		qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
+		pj_writer_stat(rec->w, "walk_p50_ns", st->lat[st->nlat / 2]);
+		pj_writer_stat(rec->w, "walk_p99_ns",
+			       st->lat[st->nlat * 99 / 100]);
+		pj_writer_stat(rec->w, "walk_max_ns", st->lat[st->nlat - 1]);
+	}
+}
+
+void record_summary(struct recorder *rec, uint64_t bytes)
+{
+	struct record_stats *st = &rec->st;
+	double secs = (rec->end_ns - rec->start_ns) / 1e9;
+	uint64_t unavailable = 0;
+
+	if (rec->o.quiet)
+		return;
+	fprintf(
+	    stderr,
+	    "perfjava: %llu samples of %s in %.1f s from %u threads, %llu lost (%s)\n",
+	    (unsigned long long)st->samples,
+	    rec->nevents ? rec->evs[0].name : "?", secs, rec->th.opened,
+	    (unsigned long long)st->lost, rec->stop_reason);
+	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",
+		rec->o.output, (unsigned long long)bytes,
+		st->samples ? (double)bytes / st->samples : 0.0);
+	if (rec->sym.kernel_hidden)
+		fprintf(
+		    stderr,
+		    "perfjava: kernel frames unnamed: /proc/kallsyms hides addresses (kernel.kptr_restrict); load perfjava_ksym or run with CAP_SYSLOG\n");
+	if (!rec->java || rec->o.no_java)
+		return;
+	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
+	     i++)
+		unavailable += st->walks[i];
+	fprintf(
+	    stderr,
+	    "perfjava: java: %llu stacks walked, %llu not java threads, %llu unavailable",
+	    (unsigned long long)st->walks[AGENT_WALK_OK],
+	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
+	    (unsigned long long)unavailable);
+	if (st->nlat)
+		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
+			st->lat[st->nlat / 2] / 1e3,
+			st->lat[st->nlat * 99 / 100] / 1e3);
+	if (st->checked)
+		fprintf(stderr,
+			"; %.1f%% of %llu walks name the JIT code sampled",
+			100.0 * st->agreed / st->checked,
+			(unsigned long long)st->checked);
+	fprintf(stderr, "\n");
+}

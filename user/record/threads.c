@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The target's threads and their rings; see record/threads.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record/threads.h"
+
+struct ring *threads_find(struct threads *t, pid_t tid)
+{
+	uint32_t pos;
+
+	if (!u64map_get(&t->index, (uint64_t)tid, &pos) || !pos)
+		return NULL;
+	return t->v[pos - 1];
+}
+
+int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event)
+{
+	struct ring *r;
+	int err;
+
+	if (threads_find(t, tid))
+		return 0;
+	if (t->n == t->cap) {
+		unsigned int cap = t->cap ? t->cap * 2 : 64;
+		struct ring **nv = realloc(t->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		t->v = nv;
+		t->cap = cap;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	err = ring_open(r, tid, t->evs, t->nevents, &t->opts, bad_event);
+	if (err) {
+		free(r);
+		/* A thread that exited between listing and opening. */
+		return err == -ESRCH ? 0 : err;
+	}
+	if (t->enabled)
+		ring_enable(r);
+	t->v[t->n++] = r;
+	u64map_put(&t->index, (uint64_t)tid, t->n);
+	t->changed = true;
+	t->opened++;
+	if (t->on_open)
+		t->on_open(t->ctx, r);
+	return 0;
+}
+
+int threads_scan(struct threads *t, unsigned int *bad_event)
+{
+	char path[64];
+	struct dirent *de;
+	int added = 0, err = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+		unsigned int before = t->opened;
+
+		if (tid <= 0 || threads_find(t, tid))
+			continue;
+		err = threads_add(t, tid, bad_event);
+		if (err)
+			break;
+		added += t->opened != before;
+	}
+	closedir(d);
+	return err ? err : added;
+}
+
+void threads_remove(struct threads *t, struct ring *r)
+{
+	uint32_t pos;
+
+	if (!u64map_get(&t->index, (uint64_t)r->tid, &pos) || !pos)
+		return;
+	u64map_put(&t->index, (uint64_t)r->tid, 0);
+	ring_close(r);
+	free(r);
+	t->v[pos - 1] = t->v[--t->n];
+	if (pos - 1 < t->n)
+		u64map_put(&t->index, (uint64_t)t->v[pos - 1]->tid, pos);
+	t->changed = true;
+}
+
+void threads_enable(struct threads *t)
+{
+	t->enabled = true;
+	for (unsigned int i = 0; i < t->n; i++)
+		ring_enable(t->v[i]);
+}
+
+void threads_disable(struct threads *t)
+{
+	t->enabled = false;
+	for (unsigned int i = 0; i < t->n; i++)
+		ring_disable(t->v[i]);
+}
+
+void threads_free(struct threads *t)
+{
+	for (unsigned int i = 0; i < t->n; i++) {
+		ring_close(t->v[i]);
+		free(t->v[i]);
+	}
+	free(t->v);
+	u64map_free(&t->index);
+	memset(t, 0, sizeof(*t));
+}
+
+void thread_comm(pid_t pid, pid_t tid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	buf[0] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = 0;
+	if (buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+}

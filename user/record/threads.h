@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The target's threads and their rings: found in /proc/PID/task at start, on
+ * PERF_RECORD_FORK from a parent's event, and by periodic rescans; closed
+ * after their last records are drained.
+ */
+#ifndef PJ_USER_THREADS_H
+#define PJ_USER_THREADS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "record/ring.h"
+#include "lib/u64map.h"
+
+struct threads {
+	pid_t pid;
+	const struct pj_event *evs;
+	unsigned int nevents;
+	struct ring_opts opts;
+	struct ring **v; /* open rings */
+	unsigned int n, cap;
+	struct u64map index; /* tid -> position in v, plus one */
+	bool changed; /* the set of fds changed since the last poll setup */
+	unsigned int opened; /* threads ever opened */
+	bool enabled;
+	/* Called for every thread opened, e.g. to store its name. */
+	void (*on_open)(void *ctx, struct ring *r);
+	void *ctx;
+};
+
+/*
+ * Opens tid if not open yet. 0 when open (or gone: ESRCH is not an error),
+ * -errno otherwise, with *bad_event the event that failed.
+ */
+int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event);
+/* Opens every thread in /proc/PID/task not open yet. Returns how many were
+ * added, or -errno from the first thread that failed to open. */
+int threads_scan(struct threads *t, unsigned int *bad_event);
+struct ring *threads_find(struct threads *t, pid_t tid);
+void threads_remove(struct threads *t, struct ring *r);
+void threads_enable(struct threads *t);
+void threads_disable(struct threads *t);
+void threads_free(struct threads *t);
+/* The name of a thread from /proc (comm), into buf. */
+void thread_comm(pid_t pid, pid_t tid, char *buf, size_t len);
+
+#endif

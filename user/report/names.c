@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/* How a report names a frame (see report_frame_name() in report/report.h). */
+#include <string.h>
+
+#include "report/report.h"
+
+/* async-profiler's suffixes of the collapsed format, by frame type. */
+static const char *const suffix[PJ_FRAME_TYPE_MAX] = {
+	[PJ_FRAME_KERNEL] = "_[k]",  [PJ_FRAME_JIT] = "_[j]",
+	[PJ_FRAME_INLINED] = "_[i]", [PJ_FRAME_INTERPRETED] = "_[0]",
+	[PJ_FRAME_C1] = "_[1]",
+};
+
+/* Copies s to buf at *at, making it one line (and ';'-free when folded). */
+static void put(char *buf, size_t len, size_t *at, const char *s,
+		enum report_style style)
+{
+	for (; *s && *at + 1 < len; s++) {
+		char ch = *s;
+
+		if ((unsigned char)ch < 0x20 || ch == 0x7f)
+			ch = '?';
+		else if (ch == ';' && style == REPORT_FOLDED)
+			ch = ',';
+		buf[(*at)++] = ch;
+	}
+	buf[*at] = 0;
+}
+
+const char *report_frame_name(const struct report *r, uint32_t f,
+			      enum report_style style, char *buf, size_t len)
+{
+	const struct pj_profile *p = r->p;
+	const struct pj_frame *fr;
+	const char *name, *sfx;
+	size_t at = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	if (f >= p->nframes) {
+		f -= p->nframes;
+		put(buf, len, &at, f < r->nlabels ? r->labels[f] : "[?]",
+		    style);
+		return buf;
+	}
+	fr = &p->frames[f];
+	name = pj_str(p, fr->name);
+	if (*name) {
+		put(buf, len, &at, name, style);
+	} else if (*pj_str(p, fr->module)) {
+		const char *m = pj_str(p, fr->module);
+		const char *slash = strrchr(m, '/');
+
+		put(buf, len, &at, "[", style);
+		put(buf, len, &at, slash && slash[1] ? slash + 1 : m, style);
+		put(buf, len, &at, "]", style);
+	} else {
+		put(buf, len, &at, "[unknown]", style);
+	}
+	if (r->o->lines && fr->line) {
+		char num[16];
+
+		snprintf(num, sizeof(num), ":%u", fr->line);
+		put(buf, len, &at, num, style);
+	}
+	sfx = fr->type < PJ_FRAME_TYPE_MAX ? suffix[fr->type] : NULL;
+	if (sfx && (style == REPORT_FOLDED || fr->type == PJ_FRAME_KERNEL))
+		put(buf, len, &at, sfx, style);
+	return buf;
+}

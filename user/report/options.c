@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `perfjava report` options: parsing, and the format a -o file name implies
+ * (async-profiler's rule: .html is a flame graph, .collapsed/.folded the
+ * folded stacks, .pb.gz pprof, .txt text).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static const char usage[] =
+    "usage: perfjava report [-i FILE] [-o OUT] "
+    "[--format text|collapsed|flame|tree|pprof|script]\n"
+    "       [--threads] [--tid N[,N...]] [--include REGEX] [--exclude REGEX]"
+    " [--reverse]\n"
+    "       [--from SECS] [--to SECS] [--event NAME] [--total] [--lines]"
+    " [--top N]\n"
+    "       [--minwidth PERCENT] [--inverted] [--title TEXT] [--diff OLD]";
+
+enum {
+	OPT_FORMAT = 0x100,
+	OPT_THREADS,
+	OPT_TOP,
+	OPT_LINES,
+	OPT_TOTAL,
+	OPT_EVENT,
+	OPT_TID,
+	OPT_INCLUDE,
+	OPT_EXCLUDE,
+	OPT_REVERSE,
+	OPT_FROM,
+	OPT_TO,
+	OPT_MINWIDTH,
+	OPT_INVERTED,
+	OPT_TITLE,
+	OPT_DIFF,
+};
+
+static const struct option long_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "lines", no_argument, NULL, OPT_LINES },
+	{ "total", no_argument, NULL, OPT_TOTAL },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "include", required_argument, NULL, OPT_INCLUDE },
+	{ "exclude", required_argument, NULL, OPT_EXCLUDE },
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "minwidth", required_argument, NULL, OPT_MINWIDTH },
+	{ "inverted", no_argument, NULL, OPT_INVERTED },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "diff", required_argument, NULL, OPT_DIFF },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct {
+	const char *ext, *format;
+} by_ext[] = {
+	{ ".html", "flame" },
+	{ ".htm", "flame" },
+	{ ".pb.gz", "pprof" },
+	{ ".pprof", "pprof" },
+	{ ".collapsed", "collapsed" },
+	{ ".folded", "collapsed" },
+	{ ".txt", "text" },
+};
+
+const char *report_format_of(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	for (size_t i = 0; i < sizeof(by_ext) / sizeof(by_ext[0]); i++) {
+		size_t k = strlen(by_ext[i].ext);
+
+		if (n > k && !strcasecmp(path + n - k, by_ext[i].ext))
+			return by_ext[i].format;
+	}
+	return NULL;
+}
+
+static int bad(const char *opt, const char *what, const char *arg)
+{
+	fprintf(stderr, "perfjava report: %s wants %s, not '%s'\n%s\n", opt,
+		what, arg, usage);
+	return -1;
+}
+
+static int add_regex(regex_t **arr, unsigned int *n, const char *opt,
+		     const char *re)
+{
+	regex_t *a = realloc(*arr, (*n + 1) * sizeof(*a));
+	char msg[256];
+	int rc;
+
+	if (!a)
+		return bad(opt, "memory", re);
+	*arr = a;
+	rc = regcomp(&a[*n], re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		regerror(rc, &a[*n], msg, sizeof(msg));
+		fprintf(stderr,
+			"perfjava report: %s '%s' is not a regular "
+			"expression: %s\n",
+			opt, re, msg);
+		return -1;
+	}
+	(*n)++;
+	return 0;
+}
+
+static int add_tids(struct report_opts *o, const char *arg)
+{
+	const char *s = arg;
+
+	do {
+		char *end;
+		unsigned long v;
+		uint32_t *t;
+
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno || end == s || v > UINT32_MAX || *s == '-' ||
+		    (*end && *end != ','))
+			return bad("--tid", "thread ids like 123,456", arg);
+		t = realloc(o->tids, (o->ntids + 1) * sizeof(*t));
+		if (!t)
+			return bad("--tid", "memory", arg);
+		o->tids = t;
+		t[o->ntids++] = (uint32_t)v;
+		s = *end ? end + 1 : end;
+	} while (*s);
+	return 0;
+}
+
+static int get_double(const char *opt, const char *arg, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (errno || end == arg || *end || *v < 0 || *v != *v)
+		return bad(opt, "a number >= 0", arg);
+	return 0;
+}
+
+int report_parse_opts(int argc, char **argv, struct report_opts *o)
+{
+	const char *format = NULL;
+	int c;
+
+	*o = (struct report_opts){ .input = "perfjava.data",
+				   .top = 20,
+				   .to = -1 };
+	optind = 0; /* main may have used getopt already */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:o:h", long_opts, NULL)) != -1) {
+		char *end;
+		unsigned long n;
+		int rc = 0;
+
+		switch (c) {
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FORMAT:
+			format = optarg;
+			break;
+		case OPT_THREADS:
+			o->threads = true;
+			break;
+		case OPT_LINES:
+			o->lines = true;
+			break;
+		case OPT_TOTAL:
+			o->total = true;
+			break;
+		case OPT_EVENT:
+			o->event = optarg;
+			break;
+		case OPT_REVERSE:
+			o->reverse = true;
+			break;
+		case OPT_INVERTED:
+			o->inverted = true;
+			break;
+		case OPT_TITLE:
+			o->title = optarg;
+			break;
+		case OPT_DIFF:
+			o->diff = optarg;
+			break;
+		case OPT_TID:
+			rc = add_tids(o, optarg);
+			break;
+		case OPT_INCLUDE:
+			rc = add_regex(&o->include, &o->ninclude, "--include",
+				       optarg);
+			break;
+		case OPT_EXCLUDE:
+			rc = add_regex(&o->exclude, &o->nexclude, "--exclude",
+				       optarg);
+			break;
+		case OPT_FROM:
+			rc = get_double("--from", optarg, &o->from);
+			break;
+		case OPT_TO:
+			rc = get_double("--to", optarg, &o->to);
+			break;
+		case OPT_MINWIDTH:
+			rc = get_double("--minwidth", optarg, &o->minwidth);
+			if (!rc && o->minwidth > 100)
+				rc = bad("--minwidth", "a percentage", optarg);
+			break;
+		case OPT_TOP:
+			errno = 0;
+			n = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || n > 1000000 ||
+			    optarg[0] == '-') {
+				fprintf(stderr,
+					"perfjava report: --top wants a number "
+					"of stacks, not '%s'\n%s\n",
+					optarg, usage);
+				return -1;
+			}
+			o->top = (unsigned int)n;
+			break;
+		case 'h':
+			printf("%s\n", usage);
+			return 1;
+		case ':':
+			fprintf(stderr,
+				"perfjava report: option '%s' needs a value\n"
+				"%s\n",
+				argv[optind - 1], usage);
+			return -1;
+		default:
+			fprintf(stderr,
+				"perfjava report: unknown option '%s'\n%s\n",
+				argv[optind - 1], usage);
+			return -1;
+		}
+		if (rc)
+			return -1;
+	}
+	if (optind < argc) {
+		fprintf(stderr,
+			"perfjava report: unexpected argument '%s'\n%s\n",
+			argv[optind], usage);
+		return -1;
+	}
+	if (o->to >= 0 && o->to <= o->from) {
+		fprintf(stderr,
+			"perfjava report: --to %g is not after --from %g\n",
+			o->to, o->from);
+		return -1;
+	}
+	if (!format)
+		format = report_format_of(o->output);
+	o->format = format ? format : "text";
+	return 0;
+}
+
+void report_opts_free(struct report_opts *o)
+{
+	for (unsigned int i = 0; i < o->ninclude; i++)
+		regfree(&o->include[i]);
+	for (unsigned int i = 0; i < o->nexclude; i++)
+		regfree(&o->exclude[i]);
+	free(o->include);
+	free(o->exclude);
+	free(o->tids);
+	o->include = o->exclude = NULL;
+	o->tids = NULL;
+	o->ninclude = o->nexclude = o->ntids = 0;
+}
+
+const char *report_usage(void)
+{
+	return usage;
+}

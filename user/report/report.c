@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `perfjava report`: parses options, loads the profile, selects samples and
+ * folds them into weighted unique stacks (struct report), then hands that to
+ * the chosen output format. See report/report.h for how to add formats and filters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "report/stackfold.h"
+
+static const struct {
+	const char *name;
+	int (*write)(FILE *out, const struct report *r);
+	bool diff; /* works with --diff */
+} formats[] = {
+	{ "text", report_text, true },
+	{ "collapsed", report_collapsed, false },
+	{ "flame", report_flame, true },
+	{ "tree", report_tree, false },
+	{ "pprof", report_pprof, false },
+	{ "script", report_script, false },
+};
+
+/* The one place where samples are chosen; filters go here. */
+bool report_sample_selected(const struct report *r, const struct pj_sample *s)
+{
+	const struct report_opts *o = r->o;
+
+	if (r->event && s->event != r->event->index)
+		return false;
+	if (o->ntids) {
+		unsigned int i = 0;
+
+		while (i < o->ntids && o->tids[i] != s->tid)
+			i++;
+		if (i == o->ntids)
+			return false;
+	}
+	if (r->stack_ok &&
+	    (s->stack >= r->p->nstacks || !r->stack_ok[s->stack]))
+		return false;
+	if (o->from > 0 || o->to >= 0) {
+		double t = ((double)s->time - (double)r->start_ns) / 1e9;
+
+		if (t < o->from || (o->to >= 0 && t >= o->to))
+			return false;
+	}
+	return true;
+}
+
+/* Time 0 of --from/--to: when recording started, else the first sample. */
+static uint64_t start_time(const struct pj_profile *p)
+{
+	const char *m = pj_profile_meta(p, "start_ns");
+	uint64_t t = m && *m ? strtoull(m, NULL, 10) : 0;
+
+	if (!t)
+		t = pj_profile_stat(p, "start_ns", 0);
+	if (!t) {
+		t = UINT64_MAX;
+		for (size_t i = 0; i < p->nsamples; i++)
+			if (p->samples[i].time < t)
+				t = p->samples[i].time;
+		if (t == UINT64_MAX)
+			t = 0;
+	}
+	return t;
+}
+
+static const struct pj_event_desc *find_event(const struct pj_profile *p,
+					      const char *name)
+{
+	const struct pj_event_desc *best = NULL;
+
+	for (uint32_t i = 0; i < p->nevents; i++) {
+		const struct pj_event_desc *e = &p->events[i];
+
+		if (name ? !strcmp(e->name, name)
+			 : (!best || e->index < best->index))
+			best = e;
+		if (name && best)
+			break;
+	}
+	return best;
+}
+
+static int add_label(struct report *r, const char *text, uint32_t *id)
+{
+	char **l = realloc(r->labels, (r->nlabels + 1) * sizeof(*l));
+
+	if (!l)
+		return -1;
+	r->labels = l;
+	l[r->nlabels] = strdup(text);
+	if (!l[r->nlabels])
+		return -1;
+	*id = r->p->nframes + r->nlabels++;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Thread root frames for --threads: labels for the sorted distinct tids. */
+static int thread_labels(struct report *r, const struct stackfold *f,
+			 uint32_t **tids, size_t *ntids, uint32_t *first)
+{
+	size_t n = 0;
+	uint32_t *t = malloc((f->n ? f->n : 1) * sizeof(*t));
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < f->n; i++)
+		t[i] = f->ents[i].tid;
+	qsort(t, f->n, sizeof(*t), cmp_u32);
+	for (size_t i = 0; i < f->n; i++)
+		if (!n || t[n - 1] != t[i])
+			t[n++] = t[i];
+	*tids = t;
+	*ntids = n;
+	*first = r->p->nframes + r->nlabels;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = pj_profile_thread_name(r->p, t[i]);
+		char buf[512];
+		uint32_t id;
+
+		if (*name)
+			snprintf(buf, sizeof(buf), "[%s tid=%u]", name, t[i]);
+		else
+			snprintf(buf, sizeof(buf), "[tid=%u]", t[i]);
+		if (add_label(r, buf, &id))
+			return -1;
+	}
+	return 0;
+}
+
+static int build(struct report *r)
+{
+	const struct pj_profile *p = r->p;
+	struct stackfold f;
+	uint32_t *tids = NULL, *pool, first_label = 0, empty_label = 0;
+	size_t ntids = 0, nframes = 0, at = 0;
+	int ret = -1;
+
+	stackfold_init(&f);
+	r->first_time = UINT64_MAX;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct pj_sample *s = &p->samples[i];
+
+		if (!report_sample_selected(r, s))
+			continue;
+		if (stackfold_add(&f, s->stack,
+				  r->o->threads || r->o->fold_tid ? s->tid : 0,
+				  s->period))
+			goto out;
+		r->total_weight += s->period;
+		r->total_samples++;
+		if (s->time < r->first_time)
+			r->first_time = s->time;
+		if (s->time > r->last_time)
+			r->last_time = s->time;
+	}
+	if (!r->total_samples)
+		r->first_time = 0;
+	if (!r->total_weight && r->total_samples) {
+		/* No periods recorded: weigh every sample as one. */
+		r->unit = "samples";
+		r->total_weight = r->total_samples;
+		for (size_t i = 0; i < f.n; i++)
+			f.ents[i].weight = f.ents[i].samples;
+	}
+	if (r->o->threads && thread_labels(r, &f, &tids, &ntids, &first_label))
+		goto out;
+	if (add_label(r, "[no frames]", &empty_label))
+		goto out;
+	for (size_t i = 0; i < f.n; i++) {
+		uint32_t st = f.ents[i].stack;
+
+		nframes += p->stack_start[st + 1] - p->stack_start[st] + 2;
+	}
+	r->stacks = calloc(f.n ? f.n : 1, sizeof(*r->stacks));
+	pool = malloc((nframes ? nframes : 1) * sizeof(*pool));
+	if (!r->stacks || !pool) {
+		free(pool);
+		goto out;
+	}
+	r->nstacks = f.n;
+	r->frame_pool = pool;
+	for (size_t i = 0; i < f.n; i++) {
+		const struct fold_entry *e = &f.ents[i];
+		uint32_t lo = p->stack_start[e->stack];
+		uint32_t hi = p->stack_start[e->stack + 1];
+		struct report_stack *rs = &r->stacks[i];
+
+		rs->frames = pool + at;
+		if (r->o->threads) {
+			uint32_t *t = bsearch(&e->tid, tids, ntids,
+					      sizeof(*tids), cmp_u32);
+
+			pool[at++] = first_label + (uint32_t)(t - tids);
+		}
+		if (r->o->reverse) /* leaf first, as in the file */
+			for (uint32_t j = lo; j < hi; j++)
+				pool[at++] = p->stack_frames[j];
+		else /* the file is leaf first */
+			for (uint32_t j = hi; j > lo; j--)
+				pool[at++] = p->stack_frames[j - 1];
+		if (hi == lo)
+			pool[at++] = empty_label;
+		rs->nframes = (uint32_t)(pool + at - rs->frames);
+		rs->tid = e->tid;
+		rs->weight = e->weight;
+		rs->samples = e->samples;
+	}
+	ret = 0;
+out:
+	free(tids);
+	stackfold_free(&f);
+	return ret;
+}
+
+static void count_threads(struct report *r)
+{
+	const struct pj_profile *p = r->p;
+	uint32_t *t = malloc((p->nsamples ? p->nsamples : 1) * sizeof(*t));
+	size_t n = 0, k = 0;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (report_sample_selected(r, &p->samples[i]))
+			t[n++] = p->samples[i].tid;
+	qsort(t, n, sizeof(*t), cmp_u32);
+	for (size_t i = 0; i < n; i++)
+		if (!i || t[i] != t[i - 1])
+			k++;
+	r->nthreads = (uint32_t)k;
+	free(t);
+}
+
+static void free_report(struct report *r)
+{
+	for (uint32_t i = 0; i < r->nlabels; i++)
+		free(r->labels[i]);
+	free(r->labels);
+	free(r->stacks);
+	free(r->frame_pool);
+	free(r->stack_ok);
+}
+
+static void warn_incomplete(const char *path, const struct pj_profile *p)
+{
+	if (p->truncated)
+		fprintf(stderr,
+			"perfjava: warning: %s is truncated (recording was "
+			"interrupted); reporting the %zu complete samples\n",
+			path, p->nsamples);
+	else if (!p->finished)
+		fprintf(stderr,
+			"perfjava: warning: %s has no end marker (recording "
+			"still running or killed); reporting the %zu complete "
+			"samples\n",
+			path, p->nsamples);
+}
+
+/* Loads path and builds its report r; 0, or 1 after a message. */
+static int load_report(const char *path, const struct report_opts *o,
+		       struct report *r, struct pj_profile **pp)
+{
+	struct pj_profile *p;
+	char err[512];
+
+	if (pj_profile_load(path, pp, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: cannot read %s: %s\n", path, err);
+		return 1;
+	}
+	p = *pp;
+	warn_incomplete(path, p);
+	r->p = p;
+	r->o = o;
+	r->event = find_event(p, o->event);
+	if (o->event && !r->event) {
+		fprintf(stderr,
+			"perfjava: %s has no samples of event %s; see the "
+			"events in `perfjava report -i %s`\n",
+			path, o->event, path);
+		return 1;
+	}
+	r->unit = r->event && *r->event->unit ? r->event->unit : "events";
+	r->start_ns = start_time(p);
+	if (report_filter_stacks(r) || (count_threads(r), build(r))) {
+		fprintf(stderr,
+			"perfjava: out of memory building the report\n");
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	struct report r = { 0 }, base = { 0 };
+	struct pj_profile *p = NULL, *old = NULL;
+	int (*write)(FILE *, const struct report *) = NULL;
+	bool diff_ok = false;
+	FILE *out = stdout;
+	int ret = 1, rc;
+
+	rc = report_parse_opts(argc, argv, &o);
+	if (rc) {
+		report_opts_free(&o);
+		return rc > 0 ? 0 : 2;
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(o.format, formats[i].name)) {
+			write = formats[i].write;
+			diff_ok = formats[i].diff;
+		}
+	if (!write) {
+		fprintf(stderr,
+			"perfjava report: unknown format '%s' (text, "
+			"collapsed, flame, tree, pprof, script)\n%s\n",
+			o.format, report_usage());
+		report_opts_free(&o);
+		return 2;
+	}
+	if (o.diff && !diff_ok) {
+		fprintf(stderr,
+			"perfjava report: --diff works with --format flame "
+			"or text, not %s\n",
+			o.format);
+		report_opts_free(&o);
+		return 2;
+	}
+	if (write == report_tree && o.output &&
+	    !strcmp(report_format_of(o.output) ?: "", "flame"))
+		write = report_tree_html;
+	if (write == report_text && o.diff)
+		write = report_diff_text;
+	if (write == report_pprof)
+		o.fold_tid = true;
+	if (load_report(o.input, &o, &r, &p))
+		goto out;
+	if (o.diff) {
+		if (load_report(o.diff, &o, &base, &old))
+			goto out;
+		r.base = &base;
+	}
+	if (o.output && !(out = fopen(o.output, "w"))) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n", o.output,
+			strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	rc = write(out, &r);
+	if (fflush(out) || ferror(out) || rc) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n",
+			o.output ? o.output : "the report",
+			errno ? strerror(errno) : "write error");
+	} else {
+		ret = 0;
+	}
+	if (out != stdout && fclose(out) && !ret) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n", o.output,
+			strerror(errno));
+		ret = 1;
+	}
+out:
+	free_report(&r);
+	free_report(&base);
+	if (p)
+		pj_profile_free(p);
+	if (old)
+		pj_profile_free(old);
+	report_opts_free(&o);
+	return ret;
+}

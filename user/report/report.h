@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `perfjava report`: options, the filtered list of weighted unique stacks
+ * every output format reads, and the formats themselves.
+ *
+ * report/report.c parses options, loads the profile, selects samples (filters go in
+ * report_sample_selected()) and folds them into struct report_stack entries,
+ * root first. A format is one function that writes a struct report to a FILE;
+ * to add one, write report_<name>.c and list it in report/report.c's format table.
+ * Frame ids below p->nframes are the file's frames; ids from p->nframes on
+ * are labels the report made up (the thread root of --threads).
+ */
+#ifndef PJ_USER_REPORT_H
+#define PJ_USER_REPORT_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile/io.h"
+
+int cmd_report(int argc, char **argv);
+
+struct report_opts {
+	const char *input; /* default perfjava.data */
+	const char *output; /* NULL = stdout */
+	const char *format; /* "text", "collapsed", "flame", ... */
+	const char *event; /* NULL = the file's first event */
+	const char *diff; /* --diff OLD: the baseline profile */
+	const char *title; /* flame graph / tree page title */
+	unsigned int top; /* stacks / rows in text output */
+	bool threads; /* thread as root frame */
+	bool lines; /* name:line */
+	bool total; /* counts are weights (periods), not samples */
+	bool reverse; /* stacks leaf first: callers of the leaves */
+	bool inverted; /* flame graph drawn as an icicle */
+	bool fold_tid; /* the format wants stacks per thread (pprof) */
+	uint32_t *tids; /* --tid: only these threads */
+	unsigned int ntids;
+	regex_t *include, *exclude; /* stacks with / without such a frame */
+	unsigned int ninclude, nexclude;
+	double from, to; /* seconds from the start; to < 0: open */
+	double minwidth; /* percent: narrower flame frames are dropped */
+};
+
+/* Parses argv into o (report/options.c). 0, 1 for --help, -1 after a message. */
+int report_parse_opts(int argc, char **argv, struct report_opts *o);
+void report_opts_free(struct report_opts *o);
+const char *report_usage(void);
+/* The format a -o file name implies (".html" -> "flame"), or NULL. */
+const char *report_format_of(const char *path);
+
+/* One unique stack after filtering. */
+struct report_stack {
+	const uint32_t *frames; /* root first; see report_frame_name() */
+	uint32_t nframes;
+	uint32_t tid; /* set with --threads */
+	uint64_t weight; /* sum of periods, in r->unit */
+	uint64_t samples;
+};
+
+struct report {
+	const struct pj_profile *p;
+	const struct report_opts *o;
+	const struct pj_event_desc *event; /* NULL when the file names none */
+	const char *unit; /* what weights count: "ns", "events", ... */
+	struct report_stack *stacks; /* in order of first appearance */
+	size_t nstacks;
+	uint64_t total_weight, total_samples;
+	uint64_t first_time, last_time; /* of the selected samples */
+	uint32_t nthreads; /* distinct tids among the selected samples */
+	char **labels; /* frame ids p->nframes + i */
+	uint32_t nlabels;
+	uint32_t *frame_pool; /* owns the stacks' frames */
+	uint64_t start_ns; /* time 0 of --from/--to */
+	uint8_t *stack_ok; /* per stack id: passes --include/--exclude */
+	const struct report *base; /* --diff: the baseline's report */
+};
+
+/* Whether sample s passes every filter (event, tid, time, regex). */
+bool report_sample_selected(const struct report *r, const struct pj_sample *s);
+/* The count a format shows for a stack: weight with --total, else samples. */
+static inline uint64_t report_count(const struct report *r,
+				    const struct report_stack *s)
+{
+	return r->o->total ? s->weight : s->samples;
+}
+static inline uint64_t report_total(const struct report *r)
+{
+	return r->o->total ? r->total_weight : r->total_samples;
+}
+/* The leaf (innermost) frame of s, also with --reverse. */
+static inline uint32_t report_leaf(const struct report *r,
+				   const struct report_stack *s)
+{
+	if (r->o->reverse)
+		return s->frames[r->o->threads && s->nframes > 1 ? 1 : 0];
+	return s->frames[s->nframes - 1];
+}
+/* The file's frame type of id f; labels are PJ_FRAME_MARKER. */
+static inline enum pj_frame_type report_frame_type(const struct report *r,
+						   uint32_t f)
+{
+	return f < r->p->nframes ? (enum pj_frame_type)r->p->frames[f].type
+				 : PJ_FRAME_MARKER;
+}
+/* Computes r->stack_ok from the regexes (report/filter.c); -1 on ENOMEM. */
+int report_filter_stacks(struct report *r);
+
+/* Name styles of report_frame_name(). */
+enum report_style {
+	REPORT_PLAIN, /* text: kernel frames get _[k] */
+	REPORT_FOLDED, /* collapsed: every async-profiler suffix, no ';' */
+};
+
+/*
+ * The display name of frame id f in buf: the symbol (or "[module]" /
+ * "[unknown]"), ":line" with --lines, and the suffix of the style. Control
+ * characters are replaced so that a name is always one line.
+ */
+const char *report_frame_name(const struct report *r, uint32_t f,
+			      enum report_style style, char *buf, size_t len);
+
+int report_text(FILE *out, const struct report *r);
+int report_collapsed(FILE *out, const struct report *r);
+int report_flame(FILE *out, const struct report *r);
+int report_tree(FILE *out, const struct report *r);
+int report_tree_html(FILE *out, const struct report *r);
+int report_pprof(FILE *out, const struct report *r);
+int report_script(FILE *out, const struct report *r);
+/* --diff with --format text: the frames whose share changed most. */
+int report_diff_text(FILE *out, const struct report *r);
+
+#endif

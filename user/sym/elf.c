@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Function symbols of one ELF file, read with libelf into one sorted array.
+ *
+ * Where the names come from, best first: the file's own .symtab; the .symtab
+ * of a separate debug file (by build-id, then by .gnu_debuglink with its CRC
+ * checked) merged with the file's .dynsym; the .dynsym alone. Names are copied
+ * into one pool so that nothing of libelf is kept open; C++ names are
+ * demangled on first lookup (demangling all of libjvm up front costs more
+ * than loading it). Every length and index read from the file is checked, so
+ * a damaged file gives fewer symbols or NULL, never a crash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sym/debug_file.h"
+#include "sym/elf.h"
+
+#ifndef STT_GNU_IFUNC
+#define STT_GNU_IFUNC 10
+#endif
+
+/* From libstdc++ (the C++ ABI's demangler); the binary links -lstdc++. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
+			    int *status);
+
+struct esym {
+	uint64_t start, end;
+	uint32_t name; /* offset into names */
+	uint32_t rank; /* while loading: lower is the better alias */
+	char *demangled; /* set on first lookup of a "_Z" name */
+};
+
+struct seg {
+	uint64_t off, vaddr, filesz, memsz;
+};
+
+struct elf_symtab {
+	struct esym *syms;
+	unsigned int n;
+	char *names;
+	struct seg *segs;
+	unsigned int nsegs;
+	char build_id[129];
+	char *source;
+};
+
+/* Symbols being gathered: end is the section's end (or 0) while a symbol
+ * is zero-sized, marked by ZERO_SIZED in its rank. */
+struct gather {
+	struct esym *v;
+	unsigned int n, cap;
+	char *names;
+	size_t names_len, names_cap;
+};
+
+#define ZERO_SIZED (1u << 31)
+
+static void lib_init(void)
+{
+	static bool done;
+
+	if (!done) {
+		elf_version(EV_CURRENT);
+		done = true;
+	}
+}
+
+char *pj_demangle(const char *name)
+{
+	int status = -1;
+	char *d;
+
+	if (name[0] == '_' && name[1] == 'Z') {
+		d = __cxa_demangle(name, NULL, NULL, &status);
+		if (d && status == 0)
+			return d;
+		free(d);
+	}
+	return strdup(name);
+}
+
+static int add_name(struct gather *g, const char *s, size_t len, uint32_t *off)
+{
+	if (g->names_len + len + 1 > UINT32_MAX)
+		return -1;
+	if (g->names_len + len + 1 > g->names_cap) {
+		size_t cap = g->names_cap ? g->names_cap * 2 : 1 << 16;
+		char *nb;
+
+		while (cap < g->names_len + len + 1)
+			cap *= 2;
+		nb = realloc(g->names, cap);
+		if (!nb)
+			return -1;
+		g->names = nb;
+		g->names_cap = cap;
+	}
+	memcpy(g->names + g->names_len, s, len);
+	g->names[g->names_len + len] = '\0';
+	*off = g->names_len;
+	g->names_len += len + 1;
+	return 0;
+}
+
+/* Lower is better among aliases: global, then weak, then local; fewer
+ * leading underscores; shorter. */
+static uint32_t alias_rank(int bind, const char *name, size_t len)
+{
+	uint32_t r = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+	unsigned int u = 0;
+
+	while (name[u] == '_' && u < 3)
+		u++;
+	return r << 24 | u << 20 | (len < 0xfffff ? len : 0xfffff);
+}
+
+static int add_sym(struct gather *g, uint64_t start, uint64_t size,
+		   uint64_t sec_end, int bind, const char *name)
+{
+	const char *at = strchr(name, '@');
+	size_t len = at && at != name ? (size_t)(at - name) : strlen(name);
+	struct esym *s;
+
+	if (g->n == g->cap) {
+		unsigned int cap = g->cap ? g->cap * 2 : 1024;
+		struct esym *nv = realloc(g->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		g->v = nv;
+		g->cap = cap;
+	}
+	s = &g->v[g->n];
+	memset(s, 0, sizeof(*s));
+	s->start = start;
+	s->end = size ? start + size : sec_end;
+	s->rank = alias_rank(bind, name, len) | (size ? 0 : ZERO_SIZED);
+	if (add_name(g, name, len, &s->name))
+		return -1;
+	g->n++;
+	return 0;
+}
+
+/* Adds the function symbols of every section of the given type. Returns the
+ * number added, -1 on allocation failure. */
+static int gather_syms(Elf *elf, unsigned int type, struct gather *g)
+{
+	size_t nsec = 0;
+	Elf_Scn *scn = NULL;
+	int added = 0;
+
+	if (elf_getshdrnum(elf, &nsec))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, count;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type ||
+		    !sh.sh_entsize || sh.sh_link >= nsec)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		count = d->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+		for (i = 0; i < count; i++) {
+			GElf_Sym sym;
+			GElf_Shdr ssh;
+			const char *name;
+			int st;
+			uint64_t sec_end = 0;
+
+			if (!gelf_getsym(d, i, &sym))
+				break;
+			st = GELF_ST_TYPE(sym.st_info);
+			if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name)
+				continue;
+			if (sym.st_shndx < SHN_LORESERVE &&
+			    sym.st_shndx < nsec) {
+				Elf_Scn *ss = elf_getscn(elf, sym.st_shndx);
+
+				if (ss && gelf_getshdr(ss, &ssh) &&
+				    sym.st_value >= ssh.sh_addr &&
+				    sym.st_value < ssh.sh_addr + ssh.sh_size)
+					sec_end = ssh.sh_addr + ssh.sh_size;
+			}
+			if (sym.st_value + sym.st_size < sym.st_value)
+				continue;
+			if (add_sym(g, sym.st_value, sym.st_size, sec_end,
+				    GELF_ST_BIND(sym.st_info), name))
+				return -1;
+			added++;
+		}
+	}
+	return added;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct esym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* Sized before zero-sized, then the better alias. */
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Sorts, keeps one symbol per start address, and gives zero-sized symbols
+ * the room up to the next symbol, bounded by their section.
+ */
+static void finalize(struct gather *g)
+{
+	unsigned int i, o = 0;
+
+	qsort(g->v, g->n, sizeof(*g->v), cmp_sym);
+	for (i = 0; i < g->n; i++) {
+		if (o && g->v[o - 1].start == g->v[i].start)
+			continue;
+		g->v[o++] = g->v[i];
+	}
+	g->n = o;
+	for (i = 0; i < g->n; i++) {
+		struct esym *s = &g->v[i];
+
+		if (s->rank & ZERO_SIZED) {
+			uint64_t lim = s->end;
+			uint64_t next = i + 1 < g->n ? g->v[i + 1].start : 0;
+
+			if (next && (!lim || next < lim))
+				lim = next;
+			s->end = lim > s->start ? lim : s->start + 1;
+		}
+	}
+}
+
+static void gather_free(struct gather *g)
+{
+	free(g->v);
+	free(g->names);
+	memset(g, 0, sizeof(*g));
+}
+
+static int read_segments(Elf *elf, struct elf_symtab *t)
+{
+	size_t n = 0, i;
+
+	if (elf_getphdrnum(elf, &n) || !n)
+		return 0;
+	t->segs = calloc(n, sizeof(*t->segs));
+	if (!t->segs)
+		return -1;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		t->segs[t->nsegs].off = ph.p_offset;
+		t->segs[t->nsegs].vaddr = ph.p_vaddr;
+		t->segs[t->nsegs].filesz = ph.p_filesz;
+		t->segs[t->nsegs].memsz = ph.p_memsz;
+		t->nsegs++;
+	}
+	return 0;
+}
+
+/* Builds the table from an open ELF; path and self are for finding a debug
+ * file (root NULL: do not look for one). */
+static struct elf_symtab *build(Elf *elf, const char *root, const char *path,
+				const struct stat *self)
+{
+	struct elf_symtab *t = calloc(1, sizeof(*t));
+	struct gather g = { 0 };
+	int r;
+
+	if (!t)
+		return NULL;
+	elf_build_id(elf, t->build_id, sizeof(t->build_id));
+	if (read_segments(elf, t))
+		goto fail;
+	r = gather_syms(elf, SHT_SYMTAB, &g);
+	if (r < 0)
+		goto fail;
+	if (r > 0) {
+		t->source = strdup("symtab");
+	} else {
+		struct elf_file dbg;
+		char *src = NULL;
+
+		if (root && !debug_file_find(elf, root, path, self, t->build_id,
+					     &dbg, &src)) {
+			r = gather_syms(dbg.elf, SHT_SYMTAB, &g);
+			elf_file_close(&dbg);
+			if (r < 0) {
+				free(src);
+				goto fail;
+			}
+			t->source = src;
+		}
+		r = gather_syms(elf, SHT_DYNSYM, &g);
+		if (r < 0)
+			goto fail;
+		if (!t->source)
+			t->source = strdup("dynsym");
+	}
+	if (!t->source)
+		goto fail;
+	finalize(&g);
+	t->syms = g.v;
+	t->n = g.n;
+	t->names = g.names;
+	return t;
+fail:
+	gather_free(&g);
+	elf_symtab_free(t);
+	return NULL;
+}
+
+struct elf_symtab *elf_symtab_load_mapped(const char *root, const char *path,
+					  const char *open_path)
+{
+	char full[4096];
+	struct elf_file f;
+	struct elf_symtab *t;
+	struct stat st;
+
+	lib_init();
+	if (!root)
+		root = "";
+	if (!open_path) {
+		if ((size_t)snprintf(full, sizeof(full), "%s%s", root, path) >=
+		    sizeof(full)) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		open_path = full;
+	}
+	if (elf_file_open(open_path, &f))
+		return NULL;
+	if (fstat(f.fd, &st)) {
+		elf_file_close(&f);
+		return NULL;
+	}
+	t = build(f.elf, root, path, &st);
+	elf_file_close(&f);
+	if (!t)
+		errno = ENOMEM;
+	return t;
+}
+
+struct elf_symtab *elf_symtab_load(const char *root, const char *path)
+{
+	return elf_symtab_load_mapped(root, path, NULL);
+}
+
+struct elf_symtab *elf_symtab_load_image(const void *image, size_t size)
+{
+	struct elf_symtab *t = NULL;
+	char *copy;
+	Elf *elf;
+
+	lib_init();
+	copy = malloc(size);
+	if (!copy)
+		return NULL;
+	memcpy(copy, image, size);
+	elf = elf_memory(copy, size);
+	if (elf && elf_kind(elf) == ELF_K_ELF &&
+	    gelf_getclass(elf) != ELFCLASSNONE)
+		t = build(elf, NULL, NULL, NULL);
+	if (elf)
+		elf_end(elf);
+	free(copy);
+	return t;
+}
+
+void elf_symtab_free(struct elf_symtab *t)
+{
+	unsigned int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++)
+		free(t->syms[i].demangled);
+	free(t->syms);
+	free(t->names);
+	free(t->segs);
+	free(t->source);
+	free(t);
+}
+
+int elf_symtab_offset_to_vaddr(const struct elf_symtab *t, uint64_t off,
+			       uint64_t *vaddr)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nsegs; i++) {
+		const struct seg *s = &t->segs[i];
+
+		if (off >= s->off && off - s->off < s->filesz) {
+			*vaddr = s->vaddr + (off - s->off);
+			return 0;
+		}
+	}
+	/* The page-aligned slop in front of a segment, or its bss. */
+	for (i = 0; i < t->nsegs; i++) {
+		const struct seg *s = &t->segs[i];
+		uint64_t lo = s->off & ~(uint64_t)4095;
+
+		if (off >= lo && off - s->off < s->memsz + (s->off - lo)) {
+			*vaddr = s->vaddr - (s->off - off);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const char *sym_name(const struct elf_symtab *t, struct esym *s)
+{
+	const char *raw = t->names + s->name;
+	char *d, *expected = NULL;
+
+	if (raw[0] != '_' || raw[1] != 'Z')
+		return raw;
+	d = __atomic_load_n(&s->demangled, __ATOMIC_ACQUIRE);
+	if (d)
+		return d;
+	d = pj_demangle(raw);
+	if (!d)
+		return raw;
+	if (!__atomic_compare_exchange_n(&s->demangled, &expected, d, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		free(d);
+		return expected;
+	}
+	return d;
+}
+
+const char *elf_symtab_lookup(const struct elf_symtab *t, uint64_t vaddr,
+			      uint64_t *offset)
+{
+	unsigned int lo = 0, hi, i, k;
+
+	if (!t)
+		return NULL;
+	hi = t->n;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Usually the nearest symbol below; a few more for nested ones. */
+	for (i = lo, k = 0; i > 0 && k < 8; i--, k++) {
+		struct esym *s = &t->syms[i - 1];
+
+		if (vaddr < s->end) {
+			if (offset)
+				*offset = vaddr - s->start;
+			return sym_name(t, s);
+		}
+	}
+	return NULL;
+}
+
+const char *elf_symtab_build_id(const struct elf_symtab *t)
+{
+	return t->build_id;
+}
+
+const char *elf_symtab_source(const struct elf_symtab *t)
+{
+	return t->source;
+}
+
+unsigned int elf_symtab_count(const struct elf_symtab *t)
+{
+	return t->n;
+}

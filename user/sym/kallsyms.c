@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel symbols from /proc/kallsyms: "ffffffff81000000 T _stext" for the
+ * kernel image, "ffffffffc0a01000 t foo_init\t[foo]" for a module.
+ *
+ * kallsyms gives no sizes: a symbol reaches up to the next one. Data symbols
+ * are kept as boundaries (so that text does not seem to run on into data)
+ * but never named; absolute symbols (per-CPU offsets) are dropped. When every
+ * address reads 0 the reader may not see them (kptr_restrict): the table is
+ * then hidden and every lookup fails.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sym/kallsyms.h"
+
+struct ksym {
+	uint64_t addr;
+	uint32_t name; /* offset into names */
+	uint32_t module; /* offset into names; 0 is "" */
+	bool text;
+};
+
+struct ksyms {
+	struct ksym *v;
+	unsigned int n, ntext;
+	char *names;
+	bool hidden;
+};
+
+/* The last symbol is given this much room (the next one is unknown). */
+#define LAST_SYMBOL_SPAN 4096
+
+struct pool {
+	char *buf;
+	size_t len, cap;
+	const char *last_mod; /* modules repeat: reuse the last one */
+	uint32_t last_mod_off;
+};
+
+static int pool_add(struct pool *p, const char *s, size_t len, uint32_t *off)
+{
+	if (p->len + len + 1 > UINT32_MAX)
+		return -1;
+	if (p->len + len + 1 > p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 1 << 20;
+		char *nb;
+
+		while (cap < p->len + len + 1)
+			cap *= 2;
+		nb = realloc(p->buf, cap);
+		if (!nb)
+			return -1;
+		p->buf = nb;
+		p->cap = cap;
+	}
+	memcpy(p->buf + p->len, s, len);
+	p->buf[p->len + len] = '\0';
+	*off = p->len;
+	p->len += len + 1;
+	return 0;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Text first at one address, so that it is the one kept; then the
+	 * first in the file (names are pooled in file order). */
+	if (x->text != y->text)
+		return (int)y->text - (int)x->text;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r = 0;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	for (;;) {
+		if (cap - n < 65536) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	r = errno ? errno : ENOMEM;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	errno = (int)r;
+	return NULL;
+}
+
+static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
+		      char *line, bool *all_zero)
+{
+	char *end, *name, *mod = NULL, *q;
+	uint64_t addr = strtoull(line, &end, 16);
+	char type;
+	struct ksym *s;
+
+	if (end == line || *end != ' ')
+		return 0;
+	type = end[1];
+	if (!type || end[2] != ' ')
+		return 0;
+	name = end + 3;
+	q = strchr(name, '\t');
+	if (q) {
+		*q = '\0';
+		mod = strchr(q + 1, '[');
+		if (mod) {
+			mod++;
+			q = strchr(mod, ']');
+			if (q)
+				*q = '\0';
+		}
+	}
+	if (!*name)
+		return 0;
+	if (addr)
+		*all_zero = false;
+	if (type == 'a' || type == 'A' || type == 'U')
+		return 0;
+	if (k->n == *cap) {
+		unsigned int nc = *cap ? *cap * 2 : 65536;
+		struct ksym *nv = realloc(k->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		k->v = nv;
+		*cap = nc;
+	}
+	s = &k->v[k->n];
+	s->addr = addr;
+	s->text = (type == 't' || type == 'T' || type == 'w' || type == 'W') &&
+		  strcmp(name, "_etext");
+	s->module = 0;
+	if (pool_add(p, name, strlen(name), &s->name))
+		return -1;
+	if (mod && *mod) {
+		if (p->last_mod && !strcmp(p->last_mod, mod)) {
+			s->module = p->last_mod_off;
+		} else {
+			if (pool_add(p, mod, strlen(mod), &s->module))
+				return -1;
+			p->last_mod = mod;
+			p->last_mod_off = s->module;
+		}
+	}
+	k->n++;
+	return 0;
+}
+
+struct ksyms *ksyms_load(const char *path)
+{
+	struct ksyms *k = calloc(1, sizeof(*k));
+	struct pool p = { 0 };
+	unsigned int cap = 0, i, o;
+	bool all_zero = true;
+	uint32_t empty;
+	size_t len;
+	char *text, *line;
+
+	if (!k)
+		return NULL;
+	text = slurp(path, &len);
+	if (!text) {
+		free(k);
+		return NULL;
+	}
+	/* Offset 0 of the pool is "", the kernel image's module. */
+	if (pool_add(&p, "", 0, &empty))
+		goto fail;
+	for (line = text; line < text + len;) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (parse_line(k, &p, &cap, line, &all_zero))
+			goto fail;
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	free(text);
+	text = NULL;
+	k->hidden = all_zero && k->n;
+	qsort(k->v, k->n, sizeof(*k->v), cmp_ksym);
+	for (i = 0, o = 0; i < k->n; i++) {
+		if (o && k->v[o - 1].addr == k->v[i].addr)
+			continue;
+		k->v[o++] = k->v[i];
+		if (k->v[i].text)
+			k->ntext++;
+	}
+	k->n = o;
+	k->names = p.buf;
+	return k;
+fail:
+	free(text);
+	free(p.buf);
+	free(k->v);
+	free(k);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void ksyms_free(struct ksyms *k)
+{
+	if (!k)
+		return;
+	free(k->v);
+	free(k->names);
+	free(k);
+}
+
+bool ksyms_hidden(const struct ksyms *k)
+{
+	return k->hidden;
+}
+
+const char *ksyms_lookup(const struct ksyms *k, uint64_t addr,
+			 const char **module, uint64_t *offset)
+{
+	unsigned int lo = 0, hi;
+	const struct ksym *s;
+
+	if (!k || k->hidden)
+		return NULL;
+	hi = k->n;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (k->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &k->v[lo - 1];
+	if (!s->text)
+		return NULL;
+	/* The last symbol of the kernel or of a module: the next one belongs
+	 * elsewhere, so the span is a guess. */
+	if (lo == k->n ||
+	    strcmp(k->names + k->v[lo].module, k->names + s->module)) {
+		if (addr - s->addr >= LAST_SYMBOL_SPAN)
+			return NULL;
+	}
+	if (module)
+		*module = k->names + s->module;
+	if (offset)
+		*offset = addr - s->addr;
+	return k->names + s->name;
+}
+
+unsigned int ksyms_count(const struct ksyms *k)
+{
+	return k->ntext;
+}

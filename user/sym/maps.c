@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A process's memory mappings, from /proc/PID/maps.
+ *
+ * Each line reads "start-end perms offset major:minor inode   path". The path
+ * may hold spaces, is empty for anonymous memory, names a pseudo mapping in
+ * brackets ([heap], [stack], [vdso]), or ends in " (deleted)" when the file
+ * was removed after it was mapped; that suffix is cut off the path and kept
+ * as the deleted flag.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sym/maps.h"
+
+#define DELETED_SUFFIX " (deleted)"
+
+static int parse_line(const char *line, size_t len, struct pj_map *m)
+{
+	unsigned long long start, end, pgoff, inode;
+	unsigned int maj, min;
+	char perms[8];
+	int n = 0;
+	const char *p;
+	size_t plen, slen = strlen(DELETED_SUFFIX);
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end, perms,
+		   &pgoff, &maj, &min, &inode, &n) != 7 ||
+	    n <= 0 || (size_t)n > len || end < start)
+		return -1;
+	p = line + n;
+	while (p < line + len && (*p == ' ' || *p == '\t'))
+		p++;
+	plen = line + len - p;
+	memset(m, 0, sizeof(*m));
+	m->start = start;
+	m->end = end;
+	m->pgoff = pgoff;
+	m->inode = inode;
+	m->dev_major = maj;
+	m->dev_minor = min;
+	m->exec = strchr(perms, 'x') != NULL;
+	if (plen > slen && !memcmp(p + plen - slen, DELETED_SUFFIX, slen) &&
+	    inode) {
+		m->deleted = true;
+		plen -= slen;
+	}
+	m->path = strndup(p, plen);
+	return m->path ? 0 : -1;
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct pj_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int maps_parse(const char *text, struct pj_maps *out)
+{
+	unsigned int cap = 64, n = 0, i;
+	struct pj_map *v = malloc(cap * sizeof(*v));
+	const char *line = text;
+	bool sorted = true;
+
+	out->v = NULL;
+	out->n = 0;
+	if (!v)
+		return -1;
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (n == cap) {
+			struct pj_map *nv = realloc(v, 2 * cap * sizeof(*v));
+
+			if (!nv)
+				goto fail;
+			v = nv;
+			cap *= 2;
+		}
+		if (len && parse_line(line, len, &v[n]) == 0) {
+			if (n && v[n].start < v[n - 1].start)
+				sorted = false;
+			n++;
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	if (!sorted)
+		qsort(v, n, sizeof(*v), cmp_map);
+	out->v = v;
+	out->n = n;
+	return 0;
+fail:
+	for (i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+	errno = ENOMEM;
+	return -1;
+}
+
+/* Reads a whole /proc file (their size is not known in advance). */
+static char *read_all(const char *path)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0 || !buf) {
+		int e = fd < 0 ? errno : ENOMEM;
+
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				r = -1;
+				errno = ENOMEM;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += r;
+	}
+	if (r < 0) {
+		int e = errno;
+
+		close(fd);
+		free(buf);
+		errno = e;
+		return NULL;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+int maps_load(pid_t pid, struct pj_maps *out)
+{
+	char path[64];
+	char *text;
+	int ret;
+
+	out->v = NULL;
+	out->n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	text = read_all(path);
+	if (!text)
+		return -1;
+	ret = maps_parse(text, out);
+	free(text);
+	return ret;
+}
+
+const struct pj_map *maps_find(const struct pj_maps *m, uint64_t addr)
+{
+	unsigned int lo = 0, hi = m->n;
+
+	/* The last map whose start <= addr. */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= m->v[lo - 1].end)
+		return NULL;
+	return &m->v[lo - 1];
+}
+
+void maps_free(struct pj_maps *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->v[i].path);
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
+}

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbolizing the user addresses of one process.
+ *
+ * An address is found in the process's mappings, turned into a file offset
+ * and then into the ELF virtual address of the mapped file, and named from
+ * that file's symbol table. Symbol tables live in one cache shared by every
+ * process (keyed by path, device and inode; the [vdso] by its contents), so
+ * that forty JVMs load libjvm.so once. Files are opened through
+ * /proc/PID/root so that a process in another mount namespace is read as it
+ * sees its files; a deleted file through /proc/PID/map_files. The recorder
+ * resolves every frame of every sample, so each process keeps a small
+ * direct-mapped cache from address to result in front of all that.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "sym/elf.h"
+#include "sym/maps.h"
+#include "sym/usym.h"
+
+#define UNKNOWN "[unknown]"
+#define ANON "[anon]"
+#define RESULT_CACHE 8192 /* entries, a power of two */
+#define MISS_REFRESH_NS 20000000ull /* at most one re-read per 20 ms */
+#define VDSO_MAX (1u << 20)
+
+/* One file's symbols in the shared cache; tab is NULL when the file could
+ * not be read as ELF (remembered so that it is not retried). */
+struct tab_entry {
+	struct tab_entry *next;
+	char *path;
+	uint64_t inode;
+	unsigned int dev_major, dev_minor;
+	struct elf_symtab *tab;
+	unsigned int refs;
+};
+
+#define TAB_BUCKETS 512
+static struct tab_entry *tab_cache[TAB_BUCKETS];
+static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct cached {
+	uint64_t addr;
+	struct usym_result res;
+	bool valid;
+};
+
+struct interned {
+	struct interned *next;
+	char s[];
+};
+
+#define INTERN_BUCKETS 256
+
+struct usym {
+	pid_t pid;
+	char root[32];
+	struct pj_maps maps;
+	struct tab_entry **map_tab; /* per mapping, once looked up */
+	bool *map_tried;
+	struct tab_entry **held; /* every entry referenced: released at free */
+	unsigned int nheld, held_cap;
+	struct interned *strings[INTERN_BUCKETS];
+	struct cached *cache;
+	uint64_t last_miss_refresh;
+	unsigned int reloads;
+};
+
+static uint64_t hash_str(const char *s, uint64_t h)
+{
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Module names outlive the maps they came from (results stay valid as long
+ * as the usym), so they are interned per usym. */
+static const char *intern(struct usym *u, const char *s)
+{
+	unsigned int b = hash_str(s, 0xcbf29ce484222325ull) % INTERN_BUCKETS;
+	struct interned *i;
+	size_t len = strlen(s);
+
+	for (i = u->strings[b]; i; i = i->next)
+		if (!strcmp(i->s, s))
+			return i->s;
+	i = malloc(sizeof(*i) + len + 1);
+	if (!i)
+		return UNKNOWN;
+	memcpy(i->s, s, len + 1);
+	i->next = u->strings[b];
+	u->strings[b] = i;
+	return i->s;
+}
+
+static int hold(struct usym *u, struct tab_entry *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < u->nheld; i++)
+		if (u->held[i] == e)
+			return 0;
+	if (u->nheld == u->held_cap) {
+		unsigned int cap = u->held_cap ? u->held_cap * 2 : 32;
+		struct tab_entry **nh = realloc(u->held, cap * sizeof(*nh));
+
+		if (!nh)
+			return -1;
+		u->held = nh;
+		u->held_cap = cap;
+	}
+	u->held[u->nheld++] = e;
+	e->refs++;
+	return 1;
+}
+
+static void release(struct tab_entry *e)
+{
+	struct tab_entry **pp;
+	unsigned int b;
+
+	if (--e->refs)
+		return;
+	b = hash_str(e->path, e->inode) % TAB_BUCKETS;
+	for (pp = &tab_cache[b]; *pp; pp = &(*pp)->next) {
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	}
+	elf_symtab_free(e->tab);
+	free(e->path);
+	free(e);
+}
+
+/*
+ * The shared entry for (path, dev, inode), loaded with load() on a miss.
+ * Taken for u (its reference is dropped by usym_free).
+ */
+static struct tab_entry *tab_get(struct usym *u, const char *path,
+				 uint64_t inode, unsigned int maj,
+				 unsigned int min, const char *open_path,
+				 const void *image, size_t image_size)
+{
+	unsigned int b = hash_str(path, inode) % TAB_BUCKETS;
+	struct tab_entry *e;
+
+	pthread_mutex_lock(&tab_lock);
+	for (e = tab_cache[b]; e; e = e->next)
+		if (e->inode == inode && e->dev_major == maj &&
+		    e->dev_minor == min && !strcmp(e->path, path))
+			break;
+	if (!e) {
+		struct elf_symtab *t;
+
+		errno = 0;
+		t = image ? elf_symtab_load_image(image, image_size)
+			  : elf_symtab_load_mapped(u->root, path, open_path);
+		/* Only "not ELF" is remembered for everyone: a file this
+		 * process could not open may open for the next one. */
+		if (!t && (image || errno != ENOEXEC)) {
+			pthread_mutex_unlock(&tab_lock);
+			return NULL;
+		}
+		e = calloc(1, sizeof(*e));
+		if (e)
+			e->path = strdup(path);
+		if (!e || !e->path) {
+			free(e);
+			elf_symtab_free(t);
+			pthread_mutex_unlock(&tab_lock);
+			return NULL;
+		}
+		e->inode = inode;
+		e->dev_major = maj;
+		e->dev_minor = min;
+		e->tab = t;
+		e->next = tab_cache[b];
+		tab_cache[b] = e;
+	}
+	if (hold(u, e) < 0 && !e->refs) {
+		e->refs = 1;
+		release(e);
+		e = NULL;
+	}
+	pthread_mutex_unlock(&tab_lock);
+	return e;
+}
+
+/* Reads the [vdso] out of the target and keys it by its contents. */
+static struct tab_entry *vdso_tab(struct usym *u, const struct pj_map *m)
+{
+	size_t len = m->end - m->start;
+	struct tab_entry *e = NULL;
+	char path[64];
+	void *buf;
+	ssize_t r;
+	int fd;
+
+	if (!len || len > VDSO_MAX)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)u->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(len);
+	r = buf ? pread(fd, buf, len, m->start) : -1;
+	close(fd);
+	if (r == (ssize_t)len) {
+		uint64_t crc = crc32(0L, buf, (uInt)len);
+
+		e = tab_get(u, "[vdso]", crc << 32 | len, 0, 0, NULL, buf, len);
+	}
+	free(buf);
+	return e;
+}
+
+/*
+ * The file behind a mapping is read as the target sees it, through
+ * /proc/PID/root; through /proc/PID/map_files when it was deleted or its path
+ * now holds another inode (an upgraded library), since that link always
+ * reaches the mapped file itself.
+ */
+static struct tab_entry *map_tab(struct usym *u, unsigned int idx)
+{
+	const struct pj_map *m = &u->maps.v[idx];
+	char full[4200], mf[96];
+	const char *open_path = NULL;
+	struct stat st;
+
+	if (u->map_tried[idx])
+		return u->map_tab[idx];
+	u->map_tried[idx] = true;
+	if (!strcmp(m->path, "[vdso]")) {
+		u->map_tab[idx] = vdso_tab(u, m);
+		return u->map_tab[idx];
+	}
+	if (m->path[0] != '/')
+		return NULL;
+	snprintf(full, sizeof(full), "%s%s", u->root, m->path);
+	if (m->deleted || stat(full, &st) || st.st_ino != m->inode) {
+		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx",
+			 (int)u->pid, (unsigned long long)m->start,
+			 (unsigned long long)m->end);
+		if (!access(mf, R_OK))
+			open_path = mf;
+	}
+	u->map_tab[idx] = tab_get(u, m->path, m->inode, m->dev_major,
+				  m->dev_minor, open_path, NULL, 0);
+	return u->map_tab[idx];
+}
+
+static void clear_cache(struct usym *u)
+{
+	unsigned int i;
+
+	for (i = 0; i < RESULT_CACHE; i++)
+		u->cache[i].valid = false;
+}
+
+/* Replaces the maps; keeps the old ones when the new cannot be read (the
+ * process may have exited while its samples are still being resolved). */
+static int reload(struct usym *u)
+{
+	struct pj_maps nm;
+	struct tab_entry **nt;
+	bool *ntried;
+
+	u->reloads++;
+	if (maps_load(u->pid, &nm))
+		return -1;
+	nt = calloc(nm.n ? nm.n : 1, sizeof(*nt));
+	ntried = calloc(nm.n ? nm.n : 1, sizeof(*ntried));
+	if (!nt || !ntried) {
+		free(nt);
+		free(ntried);
+		maps_free(&nm);
+		return -1;
+	}
+	maps_free(&u->maps);
+	free(u->map_tab);
+	free(u->map_tried);
+	u->maps = nm;
+	u->map_tab = nt;
+	u->map_tried = ntried;
+	clear_cache(u);
+	return 0;
+}
+
+struct usym *usym_new(pid_t pid)
+{
+	struct usym *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->pid = pid;
+	snprintf(u->root, sizeof(u->root), "/proc/%d/root", (int)pid);
+	u->cache = calloc(RESULT_CACHE, sizeof(*u->cache));
+	u->map_tab = calloc(1, sizeof(*u->map_tab));
+	u->map_tried = calloc(1, sizeof(*u->map_tried));
+	if (!u->cache || !u->map_tab || !u->map_tried) {
+		usym_free(u);
+		return NULL;
+	}
+	/* A process that is already gone resolves everything as unknown. */
+	reload(u);
+	return u;
+}
+
+void usym_free(struct usym *u)
+{
+	unsigned int i;
+
+	if (!u)
+		return;
+	pthread_mutex_lock(&tab_lock);
+	for (i = 0; i < u->nheld; i++)
+		release(u->held[i]);
+	pthread_mutex_unlock(&tab_lock);
+	free(u->held);
+	for (i = 0; i < INTERN_BUCKETS; i++) {
+		struct interned *s = u->strings[i], *n;
+
+		for (; s; s = n) {
+			n = s->next;
+			free(s);
+		}
+	}
+	maps_free(&u->maps);
+	free(u->map_tab);
+	free(u->map_tried);
+	free(u->cache);
+	free(u);
+}
+
+void usym_refresh(struct usym *u)
+{
+	reload(u);
+}
+
+/* Names addr from the mapping m (index idx). */
+static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
+			   struct usym_result *res)
+{
+	const struct pj_map *m = &u->maps.v[idx];
+	uint64_t off = addr - m->start + m->pgoff, vaddr, symoff;
+	struct tab_entry *e;
+	const char *name;
+
+	res->name = UNKNOWN;
+	res->known = 0;
+	if (!m->path[0]) {
+		res->module = ANON;
+		res->offset = addr - m->start;
+		return;
+	}
+	res->module = intern(u, m->path);
+	res->offset = m->path[0] == '[' ? addr - m->start : off;
+	if (!m->exec)
+		return;
+	e = map_tab(u, idx);
+	if (!e || !e->tab)
+		return;
+	if (elf_symtab_offset_to_vaddr(e->tab, off, &vaddr))
+		return;
+	name = elf_symtab_lookup(e->tab, vaddr, &symoff);
+	if (!name)
+		return;
+	res->name = name;
+	res->offset = symoff;
+	res->known = 1;
+}
+
+void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
+{
+	struct cached *c = &u->cache[(addr ^ addr >> 13) & (RESULT_CACHE - 1)];
+	const struct pj_map *m;
+	bool cacheable = true;
+
+	if (c->valid && c->addr == addr) {
+		*res = c->res;
+		return;
+	}
+	m = maps_find(&u->maps, addr);
+	if (!m) {
+		uint64_t now = now_ns();
+
+		/* New code mapped since the maps were read (dlopen, JIT)? */
+		if (now - u->last_miss_refresh >= MISS_REFRESH_NS) {
+			u->last_miss_refresh = now;
+			reload(u);
+			m = maps_find(&u->maps, addr);
+			c = &u->cache[(addr ^ addr >> 13) & (RESULT_CACHE - 1)];
+		} else {
+			cacheable = false;
+		}
+	}
+	if (m) {
+		resolve_in_map(u, m - u->maps.v, addr, res);
+	} else {
+		res->name = UNKNOWN;
+		res->module = UNKNOWN;
+		res->offset = addr;
+		res->known = 0;
+	}
+	if (cacheable) {
+		c->addr = addr;
+		c->res = *res;
+		c->valid = true;
+	}
+}
+
+unsigned int usym_reloads(const struct usym *u)
+{
+	return u->reloads;
+}

@@ -109,30 +109,23 @@ static void finish_walk(unsigned int i)
 	struct pja_walk_result res = { .cookie = r->cookie,
 				       .sample_time = r->sample_time,
 				       .recv_time = batch[i].recv_time };
-	uint64_t pc = 0;
+	struct pja_walk w = { .frames = frames };
 	int num = 0, i2;
 
 	res.status = batch[i].status;
-	if (batch[i].walk)
-		res.status =
-		    walk_end(batch[i].walk, frames, &num, &res.walk_time, &pc);
-	batch[i].walk = NULL;
-	if (res.status == PJA_WALK_OK && num <= 0) {
-		res.asgct = num;
-		if (num == 0 || num == -3 || num == -4)
-			res.status = PJA_WALK_NOT_JAVA;
-		else if (num == -8)
-			res.status = PJA_WALK_GONE;
-		else
-			res.status = PJA_WALK_NOT_WALKABLE;
-		num = 0;
+	if (batch[i].walk) {
+		res.status = walk_end(batch[i].walk, &w);
+		res.walk_time = w.time;
+		res.asgct = w.asgct;
+		num = w.num;
 	}
+	batch[i].walk = NULL;
 	if (res.status != PJA_WALK_OK)
 		num = 0;
 	if (num >= (int)pja.depth)
 		res.flags |= PJA_WALK_TRUNCATED;
 	memset(out_frames, 0, num * sizeof(out_frames[0]));
-	codemap_classify(pc, frames, out_frames, num);
+	codemap_classify(w.pc, frames, out_frames, num);
 	for (i2 = 0; i2 < num; i2++) {
 		method_send(frames[i2].method);
 		out_frames[i2].method = (uintptr_t)frames[i2].method;
@@ -160,13 +153,12 @@ static int finish_batch(void)
 /* The session is ending: collect what is in flight, answer nothing. */
 static void drop_batch(void)
 {
-	uint64_t t, pc;
+	struct pja_walk w = { .frames = frames };
 	unsigned int i;
-	int num;
 
 	for (i = 0; i < nbatch; i++)
 		if (batch[i].walk)
-			walk_end(batch[i].walk, frames, &num, &t, &pc);
+			walk_end(batch[i].walk, &w);
 	nbatch = 0;
 }
 

@@ -7,6 +7,7 @@
 #define PJ_AGENT_PJA_H
 
 #include <jvmti.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,23 @@ struct asgct_trace {
 	jint num_frames;
 	struct asgct_frame *frames;
 };
+
+/* AsyncGetCallTrace's num_frames when it gives no frames (HotSpot's
+ * forte.cpp); lineno of a native method's frame is ASGCT_NATIVE_BCI. */
+enum asgct_error {
+	ASGCT_NO_JAVA_FRAME = 0,
+	ASGCT_NO_CLASS_LOAD = -1,
+	ASGCT_GC_ACTIVE = -2,
+	ASGCT_UNKNOWN_NOT_JAVA = -3,
+	ASGCT_NOT_WALKABLE_NOT_JAVA = -4,
+	ASGCT_UNKNOWN_JAVA = -5,
+	ASGCT_NOT_WALKABLE_JAVA = -6,
+	ASGCT_UNKNOWN_STATE = -7,
+	ASGCT_THREAD_EXIT = -8,
+	ASGCT_DEOPT = -9,
+	ASGCT_SAFEPOINT = -10,
+};
+#define ASGCT_NATIVE_BCI (-3)
 
 /* Global state: set up once, the session part restarted per attach. */
 struct pja {
@@ -54,7 +72,7 @@ int out_msg(uint32_t type, const void *a, size_t alen, const void *b,
 /* Writes what is queued to pja.fd. -1 when the socket failed. */
 int out_flush(void);
 
-/* events.c: JVMTI */
+/* jvmti.c: JVMTI */
 int events_init(JavaVM *vm);
 void events_callbacks(jvmtiEventCallbacks *cb);
 int events_start(JNIEnv *env); /* enable events, replay code and threads */
@@ -74,7 +92,33 @@ void codemap_reset(void);
 void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n);
 
-/* walk.c: directed signals and the protected AsyncGetCallTrace call. */
+/* stackwalk.c: the walk of the calling thread from its signal context. */
+struct pja_walk {
+	/* in */
+	struct asgct_frame *frames; /* depth entries, owned by the caller */
+	unsigned int depth;
+	/* out */
+	int num; /* frames filled (0 unless status is PJA_WALK_OK) */
+	int status; /* enum pja_walk_status */
+	int asgct; /* AsyncGetCallTrace's num_frames when <= 0, else 0 */
+	uint32_t how; /* how the walk was recovered, 0 when it needed none */
+	uint64_t pc; /* the interrupted pc */
+	uint64_t time; /* pja_now() when the walk started */
+};
+/* Installs the SIGSEGV/SIGBUS fault protection (once). */
+int stackwalk_init(void);
+/* Walks the calling thread's Java stack from uc, the ucontext of a signal
+ * handler running on that thread. Async-signal-safe; faults are survived. */
+void stackwalk_here(void *uc, struct pja_walk *w);
+/* Signal plumbing shared by the handlers. */
+int pja_install(int sig, void (*fn)(int, siginfo_t *, void *),
+		struct sigaction *prev);
+/* Passes a signal to the handler installed before ours (SIG_DFL of a
+ * profiling signal is not applied). */
+void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc);
+uint64_t pja_context_pc(const void *ucontext);
+
+/* walk.c: walks requested by the session thread through directed signals. */
 int walk_init(void);
 /* Walks in flight at once, at most (one per thread). */
 #define PJA_WALK_SLOTS 16
@@ -84,9 +128,9 @@ int walk_init(void);
  * walk_begin calls, for distinct threads, then their walk_end calls.
  */
 void *walk_begin(pid_t tid, unsigned int depth, int *status);
-/* Waits (bounded) for the walk; fills frames, returns its status. */
-int walk_end(void *walk, struct asgct_frame *frames, int *num,
-	     uint64_t *walk_time, uint64_t *pc);
+/* Waits (bounded) for the walk; fills *out (its frames into out->frames,
+ * PJA_MAX_DEPTH entries) and returns its status. */
+int walk_end(void *walk, struct pja_walk *out);
 /* JNIEnv of thread tid (a probe through the same signal); NULL if none. */
 JNIEnv *walk_probe_env(pid_t tid);
 /* Waits (bounded) until no handler is running in our slots. */

@@ -22,24 +22,18 @@
  * else goes to the handler that was installed before (SIG_DFL and SIG_IGN of
  * SIGPROF are not applied: a stray profiling signal must not end the JVM).
  *
- * Fault protection: the walk runs between sigsetjmp (saving the signal mask)
- * and the end of the slot's protect window; a SIGSEGV or SIGBUS on that
- * thread inside the window jumps back and the walk reports FAULT. Every other
- * SIGSEGV/SIGBUS (the JVM's implicit null checks, safepoint polls, stack
- * banging) goes straight to the JVM's handler with the same arguments.
- * Handlers are installed once and never removed: a late signal must always
- * find them. Nothing here allocates, locks or calls unsafe functions.
+ * The walk itself, with its fault protection, is stackwalk.c. Handlers are
+ * installed once and never removed: a late signal must always find them.
+ * Nothing in the handler allocates, locks or calls unsafe functions.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <linux/futex.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "pja.h"
@@ -55,20 +49,13 @@ struct slot {
 	_Atomic uint32_t word; /* token << 2 | state */
 	pid_t tid;
 	int kind;
-	unsigned int depth;
-	atomic_int protect_tid; /* != 0 inside the protected window */
 	/* the session thread's own bookkeeping, never read by handlers */
 	bool owned; /* part of a batch not collected yet */
 	uint32_t token;
 	uint64_t deadline;
-	sigjmp_buf jb;
-	/* results */
-	int status;
-	int num;
-	uint64_t walk_time;
-	uint64_t pc;
+	/* results; walk.frames is PJA_MAX_DEPTH entries, never freed */
+	struct pja_walk walk;
 	JNIEnv *env;
-	struct asgct_frame *frames; /* PJA_MAX_DEPTH, never freed */
 };
 
 static struct slot slots[NSLOTS];
@@ -76,12 +63,8 @@ static struct {
 	atomic_int tid;
 	atomic_int count;
 } stale[NSTALE];
-static atomic_int nprotected;
-static atomic_uint fault_count;
-/* tests only: an address the walk reads to prove a fault is survived */
-static volatile uintptr_t bad_addr = 16;
 static uint32_t next_token;
-static struct sigaction prev_prof, prev_segv, prev_bus;
+static struct sigaction prev_prof;
 
 uint64_t pja_now(void)
 {
@@ -96,78 +79,18 @@ pid_t pja_gettid(void)
 	return syscall(SYS_gettid);
 }
 
-static uint64_t context_pc(void *ucontext)
-{
-	ucontext_t *uc = ucontext;
-
-#if defined(__x86_64__)
-	return uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-	return uc->uc_mcontext.pc;
-#else
-	(void)uc;
-	return 0;
-#endif
-}
-
-/* Passes a signal on to the handler that was installed before ours. */
-static void chain(const struct sigaction *prev, int sig, siginfo_t *si,
-		  void *uc)
-{
-	if (prev->sa_flags & SA_SIGINFO) {
-		if (prev->sa_sigaction)
-			prev->sa_sigaction(sig, si, uc);
-		return;
-	}
-	if (prev->sa_handler == SIG_IGN)
-		return;
-	if (prev->sa_handler == SIG_DFL) {
-		if (sig == SIGPROF)
-			return;
-		/* a real crash: let it happen the default way */
-		signal(sig, SIG_DFL);
-		return;
-	}
-	prev->sa_handler(sig);
-}
-
 static void do_walk(struct slot *s, void *uc)
 {
-	struct asgct_trace trace;
 	JNIEnv *env = NULL;
 
-	s->pc = context_pc(uc);
-	s->walk_time = pja_now();
-	s->num = 0;
+	if (s->kind == K_WALK) {
+		stackwalk_here(uc, &s->walk);
+		return;
+	}
 	if ((*pja.vm)->GetEnv(pja.vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK)
 		env = NULL;
 	s->env = env;
-	if (s->kind == K_PROBE || !env) {
-		s->status = env ? PJA_WALK_OK : PJA_WALK_NOT_JAVA;
-		return;
-	}
-	trace.env = env;
-	trace.num_frames = 0;
-	trace.frames = s->frames;
-	atomic_fetch_add(&nprotected, 1);
-	if (sigsetjmp(s->jb, 1)) {
-		atomic_store(&s->protect_tid, 0);
-		atomic_fetch_sub(&nprotected, 1);
-		s->status = PJA_WALK_FAULT;
-		s->num = 0;
-		return;
-	}
-	atomic_store(&s->protect_tid, s->tid);
-	if (pja.testfault &&
-	    atomic_fetch_add(&fault_count, 1) % pja.testfault == 0) {
-		/* tests only: read an unmapped address inside the walk */
-		s->num = (int)*(volatile long *)bad_addr;
-	}
-	pja.asgct(&trace, s->depth, uc);
-	atomic_store(&s->protect_tid, 0);
-	atomic_fetch_sub(&nprotected, 1);
-	s->num = trace.num_frames;
-	s->status = PJA_WALK_OK;
+	s->walk.status = env ? PJA_WALK_OK : PJA_WALK_NOT_JAVA;
 }
 
 static void on_prof(int sig, siginfo_t *si, void *uc)
@@ -210,36 +133,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 		}
 	}
 	errno = saved;
-	chain(&prev_prof, sig, si, uc);
-}
-
-static void on_fault(int sig, siginfo_t *si, void *uc)
-{
-	if (atomic_load(&nprotected) > 0) {
-		pid_t me = pja_gettid();
-		unsigned int i;
-
-		for (i = 0; i < NSLOTS; i++)
-			if (atomic_load(&slots[i].protect_tid) == me)
-				siglongjmp(slots[i].jb, 1);
-	}
-	chain(sig == SIGBUS ? &prev_bus : &prev_segv, sig, si, uc);
-}
-
-static int install(int sig, void (*fn)(int, siginfo_t *, void *),
-		   struct sigaction *prev)
-{
-	struct sigaction sa;
-
-	if (sigaction(sig, NULL, prev))
-		return -1;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = fn;
-	sa.sa_mask = prev->sa_mask;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	if (sig != SIGPROF)
-		sa.sa_flags |= prev->sa_flags & SA_NODEFER;
-	return sigaction(sig, &sa, prev);
+	pja_chain(&prev_prof, sig, si, uc);
 }
 
 int walk_init(void)
@@ -247,14 +141,12 @@ int walk_init(void)
 	unsigned int i;
 
 	for (i = 0; i < NSLOTS; i++) {
-		slots[i].frames =
+		slots[i].walk.frames =
 		    calloc(PJA_MAX_DEPTH, sizeof(struct asgct_frame));
-		if (!slots[i].frames)
+		if (!slots[i].walk.frames)
 			return -1;
 	}
-	if (install(SIGSEGV, on_fault, &prev_segv) ||
-	    install(SIGBUS, on_fault, &prev_bus) ||
-	    install(SIGPROF, on_prof, &prev_prof))
+	if (stackwalk_init() || pja_install(SIGPROF, on_prof, &prev_prof))
 		return -1;
 	return 0;
 }
@@ -320,9 +212,9 @@ static struct slot *start(pid_t tid, int kind, unsigned int depth, int *status)
 	token = ++next_token & 0x3fffffff;
 	s->tid = tid;
 	s->kind = kind;
-	s->depth = depth;
-	s->status = PJA_WALK_NOT_JAVA;
-	s->num = 0;
+	s->walk.depth = depth;
+	s->walk.status = PJA_WALK_NOT_JAVA;
+	s->walk.num = 0;
 	s->token = token;
 	/* probes (thread names at attach) may wait longer than walks */
 	s->deadline = pja_now() + (kind == K_PROBE ? 100000000ull
@@ -365,7 +257,7 @@ static struct slot *finish(struct slot *s, int *status)
 		*status = PJA_WALK_TIMEOUT;
 		return NULL;
 	}
-	*status = s->status;
+	*status = s->walk.status;
 	return s;
 }
 
@@ -390,22 +282,22 @@ void *walk_begin(pid_t tid, unsigned int depth, int *status)
 	return start(tid, K_WALK, depth, status);
 }
 
-int walk_end(void *walk, struct asgct_frame *frames, int *num,
-	     uint64_t *walk_time, uint64_t *pc)
+int walk_end(void *walk, struct pja_walk *out)
 {
 	int status;
 	struct slot *s = finish(walk, &status);
+	struct asgct_frame *frames = out->frames;
 
-	*num = 0;
-	*walk_time = 0;
-	*pc = 0;
-	if (!s)
+	if (!s) {
+		memset(out, 0, sizeof(*out));
+		out->frames = frames;
+		out->status = status;
 		return status;
-	*walk_time = s->walk_time;
-	*pc = s->pc;
-	*num = s->num;
-	if (status == PJA_WALK_OK && s->num > 0)
-		memcpy(frames, s->frames, s->num * sizeof(*frames));
+	}
+	*out = s->walk;
+	out->frames = frames;
+	if (status == PJA_WALK_OK && s->walk.num > 0)
+		memcpy(frames, s->walk.frames, s->walk.num * sizeof(*frames));
 	release(s);
 	return status;
 }

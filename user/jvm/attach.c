@@ -29,17 +29,11 @@
 #include <unistd.h>
 
 #include "jvm/attach.h"
+#include "lib/clock.h"
 #include "lib/nspid.h"
+#include "lib/procfs.h"
 
 #define ATTACH_ARG_MAX 1024 /* HotSpot's limit per argument */
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 static void nap_ms(int ms)
 {
@@ -107,18 +101,12 @@ static int proc_contains(pid_t pid, const char *what, const char *needle)
 /* Whether pid has a handler for sig (SigCgt in /proc/pid/status). */
 static int catches(pid_t pid, int sig)
 {
-	char path[64], line[256];
+	char buf[64];
 	unsigned long long mask = 0;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (proc_status_field(pid, 0, "SigCgt:", buf, sizeof(buf)) ||
+	    sscanf(buf, "%llx", &mask) != 1)
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
-			break;
-	fclose(f);
 	return !!(mask & (1ULL << (sig - 1)));
 }
 

@@ -27,6 +27,8 @@
 #include "jvm/client.h"
 #include "jvm/client_internal.h"
 #include "jvm/attach.h"
+#include "lib/clock.h"
+#include "lib/hash.h"
 #include "lib/nspid.h"
 #include "lib/umap.h"
 #include "perfjava/agent_proto.h"
@@ -50,13 +52,9 @@ struct istr {
 
 const char *agent_intern(struct agent *a, const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = fnv1a(s, len, FNV_SEED) | 1;
 	struct istr *e, **head;
-	size_t i;
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	h |= 1;
 	head = (struct istr **)umap_slot(&a->strings, h, 1);
 	if (!head)
 		return "";
@@ -77,14 +75,6 @@ static void set_err(char *err, size_t len, const char *fmt, const char *a,
 		    int pid)
 {
 	snprintf(err, len, fmt, a, pid);
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
 /* The library path as the target sees it; copies it into the target's

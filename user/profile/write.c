@@ -20,6 +20,8 @@
 #include <zlib.h>
 
 #include "profile/io.h"
+#include "lib/grow.h"
+#include "lib/hash.h"
 #include "lib/varint.h"
 
 /* A buffer that grows past this is flushed at the next record boundary. */
@@ -111,48 +113,10 @@ static void fail(struct pj_writer *w, int err)
 		w->err = err ? err : EIO;
 }
 
+/* FNV-1a, then a final mix so that low bits are usable. */
 static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 {
-	const uint8_t *s = p;
-
-	/* FNV-1a, then a final mix so that low bits are usable. */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ull;
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
-#define HASH_SEED 0xcbf29ce484222325ull
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-static int grow32(void **p, uint32_t *cap, size_t need, size_t elem)
-{
-	size_t c = *cap;
-
-	if (need > UINT32_MAX - 1)
-		return -1;
-	if (grow(p, &c, need, elem))
-		return -1;
-	*cap = (uint32_t)(c > UINT32_MAX ? UINT32_MAX : c);
-	return 0;
+	return hash_mix64(fnv1a(p, n, h));
 }
 
 static int table_init(struct table *t)
@@ -305,7 +269,7 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 
 	if (!n)
 		return 0;
-	h = hash_bytes(s, n, HASH_SEED);
+	h = hash_bytes(s, n, FNV_SEED);
 	for (i = h & w->strtab.mask; (v = w->strtab.slots[i]);
 	     i = (i + 1) & w->strtab.mask) {
 		struct str_ent *e = &w->strs[v - 1];
@@ -314,11 +278,8 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 		    !memcmp(w->strpool + e->off, s, n))
 			return v;
 	}
-	if (w->oom ||
-	    grow32((void **)&w->strs, &w->strs_cap, w->nstrs + 1,
-		   sizeof(*w->strs)) ||
-	    grow((void **)&w->strpool, &w->strpool_cap, w->strpool_len + n,
-		 1) ||
+	if (w->oom || GROW(w->strs, w->strs_cap, w->nstrs + 1) ||
+	    GROW(w->strpool, w->strpool_cap, w->strpool_len + n) ||
 	    w->strpool_len + n > UINT32_MAX || put_str(w, B_STRINGS, s, n)) {
 		w->oom = 1;
 		fail(w, ENOMEM);
@@ -345,7 +306,7 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 	k.module = pj_writer_string(w, module);
 	k.file = pj_writer_string(w, file);
 	k.line = line;
-	k.hash = hash_bytes(&k.type, 5 * sizeof(uint32_t), HASH_SEED);
+	k.hash = hash_bytes(&k.type, 5 * sizeof(uint32_t), FNV_SEED);
 	for (i = k.hash & w->frametab.mask; (v = w->frametab.slots[i]);
 	     i = (i + 1) & w->frametab.mask) {
 		struct frame_ent *e = &w->frames[v - 1];
@@ -355,9 +316,7 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 		    e->file == k.file && e->line == k.line)
 			return v - 1;
 	}
-	if (w->oom ||
-	    grow32((void **)&w->frames, &w->frames_cap, w->nframes + 1,
-		   sizeof(*w->frames)) ||
+	if (w->oom || GROW(w->frames, w->frames_cap, w->nframes + 1) ||
 	    put_uv(w, B_FRAMES, k.type) || put_uv(w, B_FRAMES, k.name) ||
 	    put_uv(w, B_FRAMES, k.module) || put_uv(w, B_FRAMES, k.file) ||
 	    put_uv(w, B_FRAMES, k.line)) {
@@ -374,7 +333,7 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 			 unsigned int n)
 {
-	uint64_t h = hash_bytes(frames, n * sizeof(*frames), HASH_SEED ^ n);
+	uint64_t h = hash_bytes(frames, n * sizeof(*frames), FNV_SEED ^ n);
 	struct stack_ent *e;
 	uint32_t i, v;
 
@@ -387,10 +346,8 @@ uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 			return v - 1;
 	}
 	if (w->oom || w->stackpool_len + n > UINT32_MAX ||
-	    grow32((void **)&w->stacks, &w->stacks_cap, w->nstacks + 1,
-		   sizeof(*w->stacks)) ||
-	    grow((void **)&w->stackpool, &w->stackpool_cap,
-		 w->stackpool_len + n, sizeof(*frames)) ||
+	    GROW(w->stacks, w->stacks_cap, w->nstacks + 1) ||
+	    GROW(w->stackpool, w->stackpool_cap, w->stackpool_len + n) ||
 	    put_uv(w, B_STACKS, n)) {
 		fail(w, ENOMEM);
 		return 0;

@@ -11,22 +11,11 @@
 #include <perf/event.h>
 
 #include "events/lbr.h"
+#include "lib/addr.h"
+#include "lib/clock.h"
 #include "record/record.h"
 #include "record/perf_parse.h"
 #include "events/tracepoint.h"
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static bool is_kernel_addr(uint64_t ip)
-{
-	return ip >= 0xffff800000000000ULL;
-}
 
 static void write_sample(struct recorder *rec, struct pj_sample *s,
 			 const struct merge_in *in)
@@ -203,7 +192,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	callchain_iter_init(&it, rs.ips, rs.nr);
 	while (callchain_next(&it, &ip, &ctx)) {
 		if (ctx == CC_NONE)
-			ctx = is_kernel_addr(ip) ? CC_KERNEL : CC_USER;
+			ctx = addr_is_kernel(ip) ? CC_KERNEL : CC_USER;
 		if (ctx == CC_KERNEL && nk < RECORD_MAX_CHAIN)
 			rec->scratch_k[nk++] = symbolize_kernel(&rec->sym, ip);
 		else if (ctx == CC_USER && nu < RECORD_MAX_CHAIN && !rec->lbr)
@@ -215,7 +204,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	if (rs.raw_size && rec->tp)
 		sample_info(rec, &rs, &s);
 	if (!rs.nr && rs.ip) {
-		if (is_kernel_addr(rs.ip))
+		if (addr_is_kernel(rs.ip))
 			rec->scratch_k[nk++] =
 			    symbolize_kernel(&rec->sym, rs.ip);
 		else

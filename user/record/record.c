@@ -20,6 +20,7 @@
 #include "events/lbr.h"
 #include "sym/maps.h"
 #include "record/record.h"
+#include "lib/clock.h"
 #include "events/tracepoint.h"
 
 #define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */

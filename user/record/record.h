@@ -97,6 +97,4 @@ void record_walk_done(void *ctx, uint64_t cookie, int status,
 /* Completes pending walks whose deadline passed (all of them if force). */
 void record_expire_walks(struct recorder *rec, uint64_t now, bool force);
 
-uint64_t now_ns(void);
-
 #endif

@@ -3,16 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hash.h"
 #include "report/calltree.h"
 
 #define NAME_LEN 4096
 
 static uint64_t hash_str(const char *s, uint8_t kind)
 {
-	uint64_t h = 1469598103934665603ull ^ kind;
+	uint64_t h = fnv1a_str(s, FNV_SEED ^ kind);
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
 	return h ^ (h >> 29);
 }
 

@@ -26,6 +26,8 @@
 #include "sym/elf.h"
 #include "sym/maps.h"
 #include "sym/usym.h"
+#include "lib/clock.h"
+#include "lib/hash.h"
 
 #define UNKNOWN "[unknown]"
 #define ANON "[anon]"
@@ -75,26 +77,11 @@ struct usym {
 	unsigned int reloads;
 };
 
-static uint64_t hash_str(const char *s, uint64_t h)
-{
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
 /* Module names outlive the maps they came from (results stay valid as long
  * as the usym), so they are interned per usym. */
 static const char *intern(struct usym *u, const char *s)
 {
-	unsigned int b = hash_str(s, 0xcbf29ce484222325ull) % INTERN_BUCKETS;
+	unsigned int b = fnv1a_str(s, FNV_SEED) % INTERN_BUCKETS;
 	struct interned *i;
 	size_t len = strlen(s);
 
@@ -138,7 +125,7 @@ static void release(struct tab_entry *e)
 
 	if (--e->refs)
 		return;
-	b = hash_str(e->path, e->inode) % TAB_BUCKETS;
+	b = fnv1a_str(e->path, e->inode) % TAB_BUCKETS;
 	for (pp = &tab_cache[b]; *pp; pp = &(*pp)->next) {
 		if (*pp == e) {
 			*pp = e->next;
@@ -159,7 +146,7 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 				 unsigned int min, const char *open_path,
 				 const void *image, size_t image_size)
 {
-	unsigned int b = hash_str(path, inode) % TAB_BUCKETS;
+	unsigned int b = fnv1a_str(path, inode) % TAB_BUCKETS;
 	struct tab_entry *e;
 
 	pthread_mutex_lock(&tab_lock);

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The small shared helpers of user/lib: clock, hashing, checked growth,
+ * bounded whole-file reads, /proc status fields. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/addr.h"
+#include "lib/clock.h"
+#include "lib/file.h"
+#include "lib/grow.h"
+#include "lib/hash.h"
+#include "lib/procfs.h"
+#include "tap.h"
+
+static void test_clock(void)
+{
+	uint64_t a = now_ns(), b = now_ns();
+	long long ms = now_ms();
+
+	ok(a && b >= a, "now_ns is monotonic (%llu then %llu)",
+	   (unsigned long long)a, (unsigned long long)b);
+	ok(ms >= (long long)(a / 1000000) &&
+	       ms <= (long long)(now_ns() / 1000000),
+	   "now_ms is now_ns in milliseconds");
+}
+
+static void test_hash(void)
+{
+	/* Reference values of 64-bit FNV-1a. */
+	ok(fnv1a_str("", FNV_SEED) == 0xcbf29ce484222325ull,
+	   "fnv1a of the empty string is the offset basis");
+	ok(fnv1a_str("a", FNV_SEED) == 0xaf63dc4c8601ec8cull,
+	   "fnv1a(\"a\") is the published value");
+	ok(fnv1a_str("foobar", FNV_SEED) == 0x85944171f73967e8ull,
+	   "fnv1a(\"foobar\") is the published value");
+	ok(fnv1a("foobar", 6, FNV_SEED) == fnv1a_str("foobar", FNV_SEED),
+	   "fnv1a over bytes equals fnv1a over the string");
+	ok(fnv1a("bar", 3, fnv1a("foo", 3, FNV_SEED)) ==
+	       fnv1a_str("foobar", FNV_SEED),
+	   "fnv1a continues from a previous hash");
+	ok((hash_mix64(1) & 0xffff) != (hash_mix64(1ull << 40) & 0xffff),
+	   "hash_mix64 carries high bits into the low bits");
+}
+
+static void test_grow(void)
+{
+	int *a = NULL;
+	size_t cap = 0;
+	uint8_t *b = NULL;
+	uint8_t cap8 = 0;
+	unsigned int ucap = 0;
+	char *c = NULL;
+	int r, e;
+
+	ok(!GROW(a, cap, 1) && a && cap >= 1, "GROW allocates a first block");
+	a[0] = 7;
+	ok(!GROW(a, cap, 1000) && cap >= 1000 && a[0] == 7,
+	   "GROW keeps the contents");
+	ok(!GROW(a, cap, 10) && cap >= 1000, "GROW never shrinks");
+	free(a);
+
+	ok(!GROW(b, cap8, 200) && cap8 >= 200,
+	   "a uint8_t capacity reaches 200");
+	errno = 0;
+	r = GROW(b, cap8, 256);
+	e = errno;
+	ok(r == -1 && e == EOVERFLOW && cap8 >= 200 && b,
+	   "a uint8_t capacity refuses 256 (EOVERFLOW), array kept");
+	ok(!GROW(b, cap8, 255) && cap8 == 255,
+	   "a uint8_t capacity stops at 255, not wrapping");
+	free(b);
+
+	errno = 0;
+	r = GROW(c, ucap, (size_t)UINT32_MAX + 1);
+	ok(r == -1 && errno == EOVERFLOW && !c && !ucap,
+	   "an unsigned int capacity refuses 2^32 elements");
+	a = NULL;
+	cap = 0;
+	errno = 0;
+	r = GROW(a, cap, SIZE_MAX / 2);
+	ok(r == -1 && errno == EOVERFLOW && !a && !cap,
+	   "the size in bytes never overflows");
+	errno = 0;
+	r = grow_array((void **)&c, &cap, (size_t)1 << 62, 1, SIZE_MAX);
+	ok(r == -1 && errno == ENOMEM && !c && !cap,
+	   "a failed allocation is ENOMEM and leaves the array alone");
+}
+
+static void test_file(void)
+{
+	char path[] = "/tmp/pj-test-lib-XXXXXX", small[16], *s;
+	size_t len = 0;
+	int fd = mkstemp(path);
+	static char big[200000];
+
+	if (fd < 0) {
+		skip("whole-file reads", "cannot create a temporary file");
+		return;
+	}
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\n';
+	ok(write(fd, big, sizeof(big)) == (ssize_t)sizeof(big),
+	   "wrote a 200000-byte file");
+	close(fd);
+	s = read_whole_file(path, 0, 1 << 20, &len);
+	ok(s && len == sizeof(big) && !memcmp(s, big, len) && !s[len],
+	   "read_whole_file reads it all, NUL-terminated");
+	free(s);
+	errno = 0;
+	s = read_whole_file(path, 0, 1000, &len);
+	ok(!s && errno == EFBIG, "a file over the bound is EFBIG");
+	errno = 0;
+	s = read_whole_file("/tmp", 0, 1000, &len);
+	ok(!s && errno == EISDIR, "a directory is EISDIR");
+	s = read_whole_file("/proc/self/stat", 0, 1 << 16, &len);
+	ok(s && len > 10 && strlen(s) == len,
+	   "a /proc file (st_size 0) is read whole (%zu bytes)", len);
+	free(s);
+	errno = 0;
+	s = read_whole_file("/proc/self/stat", 0, 4, &len);
+	ok(!s && errno == EFBIG, "a /proc file over the bound is EFBIG");
+
+	ok(!read_small_file(path, small, sizeof(small)) &&
+	       strlen(small) == sizeof(small) - 1,
+	   "read_small_file keeps the start of a large file");
+	ok(!read_small_file("/proc/sys/kernel/pid_max", small, sizeof(small)) &&
+	       atoi(small) > 0 && !strchr(small, '\n'),
+	   "read_small_file drops the trailing newline (\"%s\")", small);
+	ok(read_small_file("/nonexistent/x", small, sizeof(small)) == -1 &&
+	       !small[0],
+	   "read_small_file of a missing file is -1 and \"\"");
+	unlink(path);
+}
+
+static void test_procfs(void)
+{
+	char buf[64];
+
+	ok(!proc_status_field(getpid(), 0, "Tgid:", buf, sizeof(buf)) &&
+	       atoi(buf) == getpid(),
+	   "proc_status_field reads our Tgid");
+	ok(!proc_status_field(getpid(), getpid(), "Pid:", buf, sizeof(buf)) &&
+	       atoi(buf) == getpid(),
+	   "proc_status_field reads a thread's status");
+	ok(proc_status_field(getpid(), 0, "NoSuchField:", buf, sizeof(buf)),
+	   "a missing field is -1");
+}
+
+int main(void)
+{
+	test_clock();
+	test_hash();
+	test_grow();
+	test_file();
+	test_procfs();
+	ok(addr_is_kernel(0xffffffff81000000ull) &&
+	       !addr_is_kernel(0x00007fffffffe000ull),
+	   "addr_is_kernel splits user and kernel addresses");
+	return tap_done();
+}

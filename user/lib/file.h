@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Whole-file reads, bounded: /proc and tracefs files (whose st_size is 0),
+ * kallsyms, profile files. */
+#ifndef PJ_USER_FILE_H
+#define PJ_USER_FILE_H
+
+#include <stddef.h>
+
+/*
+ * The whole file at path in a malloc'ed buffer with a NUL after its *len
+ * bytes (len may be NULL). open_flags are added to O_RDONLY | O_CLOEXEC
+ * (e.g. O_NOFOLLOW for a file the target controls). NULL with errno when it
+ * cannot be opened or read, EISDIR for a directory, EFBIG when it holds more
+ * than max bytes, ENOMEM.
+ */
+char *read_whole_file(const char *path, int open_flags, size_t max,
+		      size_t *len);
+
+/*
+ * The start of a small file (a /proc or /sys value) in buf, NUL-terminated,
+ * trailing newlines removed. 0, or -1 with errno (buf then holds "").
+ */
+int read_small_file(const char *path, char *buf, size_t len);
+
+#endif

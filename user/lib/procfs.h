@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Fields of /proc/PID/status and /proc/PID/task/TID/status. The target
+ * writes none of it, but its length and content are still read bounded. */
+#ifndef PJ_USER_PROCFS_H
+#define PJ_USER_PROCFS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The value after key (e.g. "NSpid:") in the status file of thread tid of
+ * pid (tid 0: of the process), copied into buf. 0, or -1 when the file or
+ * the field is missing. */
+int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
+		      size_t len);
+
+#endif

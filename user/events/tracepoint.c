@@ -14,6 +14,7 @@
 #include <trace-seq.h>
 
 #include "events/pmu.h"
+#include "lib/file.h"
 #include "events/tracepoint.h"
 
 static bool is_dir(const char *path)
@@ -71,40 +72,8 @@ static bool valid_part(const char *s)
 	return *s && strcmp(s, ".") && strcmp(s, "..") && !strchr(s, '/');
 }
 
-/* Reads a whole small file; malloc'ed, NUL-terminated. */
-static char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 4096, n = 0;
-	char *buf = f ? malloc(cap) : NULL;
-
-	if (!buf) {
-		if (f)
-			fclose(f);
-		return NULL;
-	}
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-
-		n += got;
-		if (n < cap - 1)
-			break;
-		char *nb = realloc(buf, cap * 2);
-
-		if (!nb) {
-			free(buf);
-			fclose(f);
-			return NULL;
-		}
-		buf = nb;
-		cap *= 2;
-	}
-	fclose(f);
-	buf[n] = 0;
-	if (size)
-		*size = n;
-	return buf;
-}
+/* Bound of a tracefs id or format file. */
+#define TP_FILE_MAX ((size_t)1 << 20)
 
 static int tp_path(const char *sys, const char *name, const char *file,
 		   char *path, size_t len, char *err, size_t errlen)
@@ -149,7 +118,7 @@ int tracepoint_id(const char *sys, const char *name, uint64_t *id, char *err,
 
 	if (tp_path(sys, name, "id", path, sizeof(path), err, errlen))
 		return -1;
-	buf = slurp(path, NULL);
+	buf = read_whole_file(path, 0, TP_FILE_MAX, NULL);
 	if (!buf) {
 		snprintf(err, errlen, "cannot read %s: %s", path,
 			 strerror(errno));
@@ -244,7 +213,7 @@ int tp_decoder_add(struct tp_decoder *d, const char *sys, const char *name,
 
 	if (tp_path(sys, name, "format", path, sizeof(path), err, errlen))
 		return -1;
-	buf = slurp(path, &n);
+	buf = read_whole_file(path, 0, TP_FILE_MAX, &n);
 	if (!buf) {
 		snprintf(err, errlen, "cannot read %s: %s", path,
 			 strerror(errno));

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "lib/file.h"
 #include "profile/internal.h"
 
 static const char *const chunk_names[] = {
@@ -158,64 +159,8 @@ static int finish_threads(struct priv *d)
 	return 0;
 }
 
-static int read_file(const char *path, uint8_t **data, size_t *size, char *err,
-		     size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	size_t cap, n = 0;
-	uint8_t *buf;
-
-	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "%s", strerror(EISDIR));
-		close(fd);
-		return -1;
-	}
-	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
-	buf = malloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (!buf) {
-			snprintf(err, errlen, "out of memory");
-			close(fd);
-			return -1;
-		}
-		if (n == cap) {
-			uint8_t *q = realloc(buf, cap * 2);
-
-			if (!q) {
-				free(buf);
-				buf = NULL;
-				continue;
-			}
-			buf = q;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(err, errlen, "%s", strerror(errno));
-			free(buf);
-			close(fd);
-			return -1;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	*data = buf;
-	*size = n;
-	return 0;
-}
+/* Bound of a profile file: it is read whole into memory. */
+#define PROFILE_MAX ((size_t)16 << 30)
 
 static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 		 size_t errlen)
@@ -312,8 +257,11 @@ int pj_profile_load(const char *path, struct pj_profile **out, char *err,
 	int ret;
 
 	*out = NULL;
-	if (read_file(path, &buf, &size, err, errlen))
+	buf = (uint8_t *)read_whole_file(path, 0, PROFILE_MAX, &size);
+	if (!buf) {
+		snprintf(err, errlen, "%s", strerror(errno));
 		return -1;
+	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
 		free(buf);

@@ -21,27 +21,12 @@
 #include "sym/maps.h"
 #include "record/record.h"
 #include "lib/clock.h"
+#include "lib/file.h"
 #include "events/tracepoint.h"
 
 #define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	buf[0] = 0;
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == 0))
-		buf[--n] = 0;
-	return 0;
-}
 
 /* Checks the target before anything is changed in it. */
 static int check_target(struct recorder *rec)
@@ -165,7 +150,7 @@ static void write_header_meta(struct recorder *rec)
 	snprintf(buf, sizeof(buf), "%d", rec->o.pid);
 	pj_writer_meta(rec->w, "pid", buf);
 	snprintf(buf, sizeof(buf), "/proc/%d/comm", rec->o.pid);
-	read_file(buf, buf, sizeof(buf));
+	read_small_file(buf, buf, sizeof(buf));
 	pj_writer_meta(rec->w, "comm", buf);
 	snprintf(buf, sizeof(buf), "/proc/%d/cmdline", rec->o.pid);
 	{
@@ -285,7 +270,8 @@ static int open_threads(struct recorder *rec)
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
 
-		read_file("/proc/sys/kernel/perf_event_paranoid", p, sizeof(p));
+		read_small_file("/proc/sys/kernel/perf_event_paranoid", p,
+				sizeof(p));
 		t->opts.exclude_kernel = true;
 		err = threads_scan(t, &bad);
 		if (err >= 0 && !rec->o.quiet)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "sym/kallsyms.h"
 
 struct ksym {
@@ -78,45 +79,8 @@ static int cmp_ksym(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r = 0;
-
-	if (fd < 0 || !buf)
-		goto fail;
-	for (;;) {
-		if (cap - n < 65536) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb)
-				goto fail;
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (r == 0)
-			break;
-		n += r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	r = errno ? errno : ENOMEM;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	errno = (int)r;
-	return NULL;
-}
+/* Bound of a kallsyms file (a few MiB with every module). */
+#define KALLSYMS_MAX ((size_t)512 << 20)
 
 static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
 		      char *line, bool *all_zero)
@@ -191,7 +155,7 @@ struct ksyms *ksyms_load(const char *path)
 
 	if (!k)
 		return NULL;
-	text = slurp(path, &len);
+	text = read_whole_file(path, 0, KALLSYMS_MAX, &len);
 	if (!text) {
 		free(k);
 		return NULL;

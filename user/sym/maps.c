@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "sym/maps.h"
 
 #define DELETED_SUFFIX " (deleted)"
@@ -105,54 +106,8 @@ fail:
 	return -1;
 }
 
-/* Reads a whole /proc file (their size is not known in advance). */
-static char *read_all(const char *path)
-{
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	if (fd < 0 || !buf) {
-		int e = fd < 0 ? errno : ENOMEM;
-
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		errno = e;
-		return NULL;
-	}
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				r = -1;
-				errno = ENOMEM;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	if (r < 0) {
-		int e = errno;
-
-		close(fd);
-		free(buf);
-		errno = e;
-		return NULL;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
+/* A /proc/PID/maps larger than this is not read (a target can map a lot). */
+#define MAPS_MAX ((size_t)256 << 20)
 
 int maps_load(pid_t pid, struct pj_maps *out)
 {
@@ -163,7 +118,7 @@ int maps_load(pid_t pid, struct pj_maps *out)
 	out->v = NULL;
 	out->n = 0;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	text = read_all(path);
+	text = read_whole_file(path, 0, MAPS_MAX, NULL);
 	if (!text)
 		return -1;
 	ret = maps_parse(text, out);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "input.h"
 
 struct pja pja = { .fd = -1, .wake_fd = -1 };
 
@@ -178,40 +179,28 @@ static int start_walk(const struct pja_walk_req *r)
 		return -1;
 	batch[nbatch].req = *r;
 	batch[nbatch].recv_time = pja_now();
-	batch[nbatch].walk =
-	    walk_begin(r->tid, pja.depth, &batch[nbatch].status);
+	batch[nbatch].walk = NULL;
+	batch[nbatch].status = PJA_WALK_GONE;
+	if (pja_valid_tid(r->tid))
+		batch[nbatch].walk =
+		    walk_begin(r->tid, pja.depth, &batch[nbatch].status);
 	nbatch++;
 	return 0;
+}
+
+static int on_request(void *ctx, const struct pja_walk_req *r)
+{
+	return start_walk(r);
 }
 
 /* Handles the complete messages in buf; returns bytes used or -1 to stop. */
 static ssize_t handle_input(const char *buf, size_t len)
 {
-	size_t off = 0;
+	long used = pja_parse_input(buf, len, on_request, NULL);
 
-	while (len - off >= sizeof(struct pja_hdr)) {
-		struct pja_hdr h;
-		size_t i;
-
-		memcpy(&h, buf + off, sizeof(h));
-		if (h.len > PJA_MAX_MSG)
-			return -1;
-		if (len - off - sizeof(h) < h.len)
-			break;
-		if (h.type == PJA_STOP)
-			return -1;
-		for (i = 0; h.type == PJA_WALK &&
-			    i + sizeof(struct pja_walk_req) <= h.len;
-		     i += sizeof(struct pja_walk_req)) {
-			struct pja_walk_req r;
-
-			memcpy(&r, buf + off + sizeof(h) + i, sizeof(r));
-			if (start_walk(&r))
-				return -1;
-		}
-		off += sizeof(h) + h.len;
-	}
-	return finish_batch() ? -1 : (ssize_t)off;
+	if (used < 0 || finish_batch())
+		return -1;
+	return used;
 }
 
 static void *session_main(void *arg)

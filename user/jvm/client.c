@@ -28,48 +28,12 @@
 #include "jvm/client_internal.h"
 #include "jvm/attach.h"
 #include "lib/clock.h"
-#include "lib/hash.h"
 #include "lib/nspid.h"
 #include "lib/umap.h"
 #include "perfjava/agent_proto.h"
 #include "perfjava/profile.h"
 
 #define START_TIMEOUT_MS 5000
-
-struct jmethod {
-	const char *name; /* "java.util.zip.Deflater.deflate" */
-	const char *file;
-	uint32_t nlines;
-	uint32_t native;
-	struct pja_line *lines;
-};
-
-/* Interned strings: a chain per hash. */
-struct istr {
-	struct istr *next;
-	char s[];
-};
-
-const char *agent_intern(struct agent *a, const char *s, size_t len)
-{
-	uint64_t h = fnv1a(s, len, FNV_SEED) | 1;
-	struct istr *e, **head;
-
-	head = (struct istr **)umap_slot(&a->strings, h, 1);
-	if (!head)
-		return "";
-	for (e = *head; e; e = e->next)
-		if (!strncmp(e->s, s, len) && !e->s[len])
-			return e->s;
-	e = malloc(sizeof(*e) + len + 1);
-	if (!e)
-		return "";
-	memcpy(e->s, s, len);
-	e->s[len] = 0;
-	e->next = *head;
-	*head = e;
-	return e->s;
-}
 
 static void set_err(char *err, size_t len, const char *fmt, const char *a,
 		    int pid)
@@ -164,6 +128,21 @@ static int read_exact(int fd, void *buf, size_t len, long long deadline)
 	return 0;
 }
 
+/* Reads and forgets len bytes, in bounded steps. */
+static int skip_exact(int fd, size_t len, long long deadline)
+{
+	char buf[256];
+
+	while (len) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+		if (read_exact(fd, buf, n, deadline))
+			return -1;
+		len -= n;
+	}
+	return 0;
+}
+
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen)
 {
@@ -172,9 +151,10 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
 	struct pja_hdr h;
+	struct pja_hello hello;
 	struct pollfd p;
 	long long deadline;
-	int lfd, fd = -1;
+	int lfd, fd = -1, r;
 
 	*out = NULL;
 	if (attach_check(pid, err, errlen))
@@ -216,32 +196,34 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		    (int)cred.pid, pid);
 		goto fail;
 	}
-	a = calloc(1, sizeof(*a));
-	if (!a) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	a->pid = pid;
-	a->fd = fd;
-	a->same_ns = nspid_same_ns(pid);
-	if (read_exact(fd, &h, sizeof(h), deadline) || h.type != PJA_HELLO ||
-	    h.len < sizeof(a->hello) ||
-	    read_exact(fd, &a->hello, sizeof(a->hello), deadline) ||
-	    a->hello.magic != PJA_MAGIC || a->hello.version != PJA_VERSION) {
+	if (read_exact(fd, &h, sizeof(h), deadline) ||
+	    read_exact(fd, &hello, sizeof(hello), deadline) ||
+	    (r = agent_check_hello(&h, &hello)) == -1) {
 		snprintf(
 		    err, errlen,
 		    "the agent in JVM %d speaks another protocol version; rebuild perfjava and restart the JVM",
 		    pid);
-		free(a);
 		goto fail;
 	}
-	a->hello_seen = 1;
-	if (h.len > sizeof(a->hello)) {
-		char skip[256];
-
-		read_exact(fd, skip, h.len - sizeof(a->hello), deadline);
+	if (r) {
+		snprintf(
+		    err, errlen,
+		    "the agent in JVM %d asks for %u frames per walk (at most %u); refusing it",
+		    pid, hello.depth, PJA_MAX_DEPTH);
+		goto fail;
 	}
-	a->frames = calloc(a->hello.depth + 1, sizeof(*a->frames));
+	if (skip_exact(fd, h.len - sizeof(hello), deadline)) {
+		snprintf(err, errlen,
+			 "the agent in JVM %d did not finish its HELLO", pid);
+		goto fail;
+	}
+	a = agent_alloc(pid, &hello);
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	a->fd = fd;
+	a->same_ns = nspid_same_ns(pid);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	close(lfd);
 	unlink(hpath);
@@ -351,185 +333,23 @@ int agent_flush(struct agent *a)
 	return a->fd >= 0 ? 0 : -1;
 }
 
-static void on_method(struct agent *a, const char *p, uint32_t len)
-{
-	struct pja_method m;
-	struct jmethod *jm;
-	const char *s;
-	char full[2048];
-	void **slot;
-	size_t need;
-
-	if (len < sizeof(m))
-		return;
-	memcpy(&m, p, sizeof(m));
-	need = sizeof(m) + (size_t)m.class_len + m.name_len + m.sig_len +
-	       m.file_len + (size_t)m.nlines * sizeof(struct pja_line);
-	if (need > len || !(jm = calloc(1, sizeof(*jm))))
-		return;
-	s = p + sizeof(m);
-	snprintf(full, sizeof(full), "%.*s.%.*s", (int)m.class_len, s,
-		 (int)m.name_len, s + m.class_len);
-	jm->name = agent_intern(a, full, strlen(full));
-	s += m.class_len + m.name_len + m.sig_len;
-	jm->file = m.file_len ? agent_intern(a, s, m.file_len) : NULL;
-	s += m.file_len;
-	jm->native = m.flags & PJA_METHOD_NATIVE;
-	jm->nlines = m.nlines;
-	jm->lines = malloc((m.nlines ? m.nlines : 1) * sizeof(*jm->lines));
-	if (jm->lines)
-		memcpy(jm->lines, s, m.nlines * sizeof(*jm->lines));
-	else
-		jm->nlines = 0;
-	slot = umap_slot(&a->methods, m.id ? m.id : 1, 1);
-	if (!slot) {
-		free(jm->lines);
-		free(jm);
-		return;
-	}
-	if (*slot) {
-		free(((struct jmethod *)*slot)->lines);
-		free(*slot);
-	}
-	*slot = jm;
-}
-
-static uint32_t bci_line(const struct jmethod *m, int32_t bci)
-{
-	uint32_t lo = 0, hi = m->nlines, line = 0;
-
-	if (bci < 0 || !m->nlines)
-		return 0;
-	while (lo < hi) { /* the last entry with start_bci <= bci */
-		uint32_t mid = (lo + hi) / 2;
-
-		if (m->lines[mid].start_bci <= (uint32_t)bci) {
-			line = m->lines[mid].line;
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return line ? line : m->lines[0].line;
-}
-
-static void drop_pending(struct agent *a, uint64_t cookie)
-{
-	size_t i;
-
-	if (a->pend_n && a->pending[a->pend_head] == cookie) {
-		a->pend_head = (a->pend_head + 1) % a->pend_cap;
-		a->pend_n--;
-		return;
-	}
-	for (i = 0; i < a->pend_n; i++) {
-		size_t k = (a->pend_head + i) % a->pend_cap;
-
-		if (a->pending[k] != cookie)
-			continue;
-		for (; i + 1 < a->pend_n; i++) {
-			size_t n1 = (a->pend_head + i + 1) % a->pend_cap;
-
-			a->pending[(a->pend_head + i) % a->pend_cap] =
-			    a->pending[n1];
-		}
-		a->pend_n--;
-		return;
-	}
-}
-
-static const int status_map[] = {
-	[PJA_WALK_OK] = AGENT_WALK_OK,
-	[PJA_WALK_NOT_JAVA] = AGENT_WALK_NOT_JAVA,
-	[PJA_WALK_NOT_WALKABLE] = AGENT_WALK_NOT_WALKABLE,
-	[PJA_WALK_TIMEOUT] = AGENT_WALK_TIMEOUT,
-	[PJA_WALK_FAULT] = AGENT_WALK_FAULT,
-	[PJA_WALK_GONE] = AGENT_WALK_GONE,
-};
-
-static void on_walk(struct agent *a, const char *p, uint32_t len,
-		    agent_walk_cb cb, void *ctx)
-{
-	struct pja_walk_result r;
-	unsigned int i, n;
-	int st;
-
-	if (len < sizeof(r))
-		return;
-	memcpy(&r, p, sizeof(r));
-	n = r.nframes;
-	if ((len - sizeof(r)) / sizeof(struct pja_frame) < n)
-		return;
-	if (n > a->hello.depth)
-		n = a->hello.depth;
-	for (i = 0; i < n; i++) {
-		struct pja_frame f;
-		const struct jmethod *m;
-
-		memcpy(&f, p + sizeof(r) + i * sizeof(f), sizeof(f));
-		m = umap_get(&a->methods, f.method ? f.method : 1);
-		a->frames[i].type = f.type;
-		a->frames[i].name = m ? m->name : "[unknown Java method]";
-		a->frames[i].file = m ? m->file : NULL;
-		a->frames[i].line = m ? bci_line(m, f.bci) : 0;
-	}
-	st = r.status >= 0 && r.status <= PJA_WALK_GONE
-		 ? status_map[r.status]
-		 : AGENT_WALK_NOT_WALKABLE;
-	a->stats.results[st]++;
-	if (r.walk_time > r.recv_time && r.recv_time > r.sample_time) {
-		a->stats.to_agent_ns += r.recv_time - r.sample_time;
-		a->stats.to_walk_ns += r.walk_time - r.recv_time;
-		a->stats.timed++;
-	}
-	if (r.flags & PJA_WALK_TRUNCATED)
-		a->stats.truncated++;
-	drop_pending(a, r.cookie);
-	if (cb)
-		cb(ctx, r.cookie, st, a->frames, st == AGENT_WALK_OK ? n : 0,
-		   r.walk_time);
-}
-
-static void on_thread(struct agent *a, uint32_t type, const char *p,
-		      uint32_t len)
-{
-	struct pja_thread t;
-	void **slot;
-
-	if (len < sizeof(t))
-		return;
-	memcpy(&t, p, sizeof(t));
-	if (type == PJA_THREAD_END || t.name_len > len - sizeof(t) || !t.tid)
-		return; /* names stay: samples of ended threads still come */
-	slot = umap_slot(&a->threads, t.tid, 1);
-	if (slot)
-		*slot = (void *)agent_intern(a, p + sizeof(t), t.name_len);
-}
-
-static void lose_pending(struct agent *a, agent_walk_cb cb, void *ctx)
-{
-	while (a->pend_n) {
-		uint64_t c = a->pending[a->pend_head];
-
-		a->pend_head = (a->pend_head + 1) % a->pend_cap;
-		a->pend_n--;
-		a->stats.results[AGENT_WALK_LOST]++;
-		if (cb)
-			cb(ctx, c, AGENT_WALK_LOST, NULL, 0, 0);
-	}
-}
+/* At most this many bytes are read per call, so that an agent that never
+ * stops talking cannot hold the recorder here. */
+#define PROCESS_READ_MAX (4u << 20)
 
 int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 {
-	size_t off = 0;
+	size_t total = 0;
 	int gone = 0;
 
 	if (!a || a->fd < 0)
 		return -1;
-	for (;;) {
+	while (!gone && total < PROCESS_READ_MAX) {
 		size_t room;
 		ssize_t n;
+		long used;
 
+		/* the buffer holds one whole message at most, plus a read */
 		if (grow(&a->in, &a->in_cap, a->in_len + 65536))
 			break;
 		room = a->in_cap - a->in_len;
@@ -544,52 +364,23 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 		}
 		a->in_len += n;
 		a->stats.bytes_in += n;
+		total += n;
+		used = agent_consume(a, a->in, a->in_len, cb, ctx);
+		if (used < 0) {
+			gone = 1;
+			break;
+		}
+		memmove(a->in, a->in + used, a->in_len - used);
+		a->in_len -= used;
 		/* A short read drained the socket: what comes later raises
 		 * POLLIN again, so a read that would only say EAGAIN is saved. */
 		if ((size_t)n < room)
 			break;
 	}
-	while (a->in_len - off >= sizeof(struct pja_hdr)) {
-		struct pja_hdr h;
-		const char *p;
-
-		memcpy(&h, a->in + off, sizeof(h));
-		if (h.len > PJA_MAX_MSG) {
-			gone =
-			    1; /* a broken stream: nothing after can be read */
-			break;
-		}
-		if (a->in_len - off - sizeof(h) < h.len)
-			break;
-		p = a->in + off + sizeof(h);
-		switch (h.type) {
-		case PJA_METHOD:
-			on_method(a, p, h.len);
-			break;
-		case PJA_WALK_RESULT:
-			on_walk(a, p, h.len, cb, ctx);
-			break;
-		case PJA_CODE_LOAD:
-			agent_code_load(a, p, h.len);
-			break;
-		case PJA_CODE_UNLOAD:
-			agent_code_unload(a, p, h.len);
-			break;
-		case PJA_THREAD:
-		case PJA_THREAD_END:
-			on_thread(a, h.type, p, h.len);
-			break;
-		default:
-			break;
-		}
-		off += sizeof(h) + h.len;
-	}
-	memmove(a->in, a->in + off, a->in_len - off);
-	a->in_len -= off;
 	if (gone) {
 		close(a->fd);
 		a->fd = -1;
-		lose_pending(a, cb, ctx);
+		agent_lose_pending(a, cb, ctx);
 		return -1;
 	}
 	return 0;
@@ -614,8 +405,6 @@ void agent_get_stats(const struct agent *a, struct agent_stats *st)
 
 void agent_stop(struct agent *a)
 {
-	size_t i;
-
 	if (!a)
 		return;
 	if (a->fd >= 0) {
@@ -626,33 +415,7 @@ void agent_stop(struct agent *a)
 		}
 		close(a->fd);
 	}
-	for (i = 0; i < a->methods.cap; i++)
-		if (a->methods.k[i]) {
-			free(((struct jmethod *)a->methods.v[i])->lines);
-			free(a->methods.v[i]);
-		}
-	for (i = 0; i < a->strings.cap; i++) {
-		struct istr *e = a->strings.v[i], *n;
-
-		for (; a->strings.k[i] && e; e = n) {
-			n = e->next;
-			free(e);
-		}
-	}
-	free(a->methods.k);
-	free(a->methods.v);
-	free(a->strings.k);
-	free(a->strings.v);
-	free(a->threads.k);
-	free(a->threads.v);
-	free(a->nstid.k);
-	free(a->nstid.v);
-	free(a->code);
-	free(a->pending);
-	free(a->frames);
-	free(a->in);
-	free(a->out);
-	free(a);
+	agent_free(a);
 }
 
 const char *agent_default_path(void)

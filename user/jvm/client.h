@@ -73,6 +73,7 @@ struct agent_stats {
 	uint64_t code_entries; /* live code map entries now */
 	uint64_t methods; /* method definitions received */
 	uint64_t bytes_in;
+	uint64_t dropped; /* messages refused: malformed or over a cap */
 	/* where walk latency goes, summed over answered walks: sample time to
 	 * the agent reading the request, and from there to the walk */
 	uint64_t to_agent_ns, to_walk_ns, timed;

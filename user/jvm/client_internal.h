@@ -15,6 +15,20 @@
 #include "lib/umap.h"
 #include "perfjava/agent_proto.h"
 
+/*
+ * What one agent may make the reader keep, at most (the agent is the
+ * target's, and may be hostile): bytes of method, name and line data, methods,
+ * code map entries, named threads alive at once, bytes kept of one name, line
+ * table entries of one method, and the size of the HELLO message.
+ */
+#define AGENT_MAX_BYTES ((size_t)512 << 20)
+#define AGENT_MAX_METHODS (1u << 21)
+#define AGENT_MAX_CODE (1u << 18)
+#define AGENT_MAX_THREADS (1u << 16)
+#define AGENT_MAX_NAME 1024u
+#define AGENT_MAX_LINES 65536u
+#define AGENT_MAX_HELLO 4096u
+
 /* One entry of the JIT code map. */
 struct code {
 	uint64_t start, end;
@@ -37,16 +51,31 @@ struct agent {
 	size_t pend_head, pend_n, pend_cap;
 	struct umap strings; /* hash -> chain of interned strings */
 	struct umap methods; /* jmethodID -> struct jmethod */
-	struct umap threads; /* target tid -> name */
+	struct umap threads; /* target tid -> name (malloc'd), while alive */
 	struct umap nstid; /* reader tid -> target tid (other namespaces) */
 	struct code *code; /* sorted by start, not overlapping */
 	size_t ncode, code_cap;
 	struct java_frame *frames;
 	struct agent_stats stats;
+	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
 };
 
-/* Interns s[0..len); the copy lives until agent_stop(). */
+/* Interns s[0..len) (at most AGENT_MAX_NAME bytes, made terminal-safe);
+ * the copy lives until agent_stop(). "" when over the budget. */
 const char *agent_intern(struct agent *a, const char *s, size_t len);
+/* 0 when h and hello open a stream we speak; -1 another protocol, -2 a
+ * depth out of range. */
+int agent_check_hello(const struct pja_hdr *h, const struct pja_hello *hello);
+/* A connection's state for a checked hello, fd -1; NULL when out of memory. */
+struct agent *agent_alloc(pid_t pid, const struct pja_hello *hello);
+/* Takes in the complete messages of buf[0..len): the bytes used, or -1
+ * when the stream is broken (nothing after can be trusted). */
+long agent_consume(struct agent *a, const char *buf, size_t len,
+		   agent_walk_cb cb, void *ctx);
+/* Reports every pending walk as AGENT_WALK_LOST. */
+void agent_lose_pending(struct agent *a, agent_walk_cb cb, void *ctx);
+/* Frees a's state (not its fd). */
+void agent_free(struct agent *a);
 /* PJA_CODE_LOAD and PJA_CODE_UNLOAD messages (jvm/codemap.c). */
 void agent_code_load(struct agent *a, const char *p, uint32_t len);
 void agent_code_unload(struct agent *a, const char *p, uint32_t len);

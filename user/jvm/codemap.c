@@ -39,10 +39,11 @@ void agent_code_load(struct agent *a, const char *p, uint32_t len)
 	size_t i;
 
 	if (len < sizeof(c))
-		return;
+		goto bad;
 	memcpy(&c, p, sizeof(c));
-	if (c.name_len > len - sizeof(c) || !c.size)
-		return;
+	if (c.name_len > len - sizeof(c) || !c.size ||
+	    c.start + c.size < c.start)
+		goto bad;
 	e.start = c.start;
 	e.end = c.start + c.size;
 	e.method = c.method;
@@ -51,12 +52,14 @@ void agent_code_load(struct agent *a, const char *p, uint32_t len)
 	i = code_lower(a, e.start);
 	while (i < a->ncode && a->code[i].start < e.end)
 		code_remove_at(a, i); /* replaced: the old code is gone */
+	if (a->ncode >= AGENT_MAX_CODE)
+		goto bad;
 	if (a->ncode == a->code_cap) {
 		size_t cap = a->code_cap ? a->code_cap * 2 : 1024;
 		struct code *n = realloc(a->code, cap * sizeof(*n));
 
 		if (!n)
-			return;
+			goto bad;
 		a->code = n;
 		a->code_cap = cap;
 	}
@@ -65,6 +68,9 @@ void agent_code_load(struct agent *a, const char *p, uint32_t len)
 	a->code[i] = e;
 	a->ncode++;
 	a->stats.code_loads++;
+	return;
+bad:
+	a->stats.dropped++;
 }
 
 void agent_code_unload(struct agent *a, const char *p, uint32_t len)
@@ -72,8 +78,10 @@ void agent_code_unload(struct agent *a, const char *p, uint32_t len)
 	struct pja_code_unload u;
 	size_t i;
 
-	if (len < sizeof(u))
+	if (len < sizeof(u)) {
+		a->stats.dropped++;
 		return;
+	}
 	memcpy(&u, p, sizeof(u));
 	i = code_lower(a, u.start);
 	if (i < a->ncode && a->code[i].start == u.start &&

@@ -48,3 +48,32 @@ void *umap_get(const struct umap *m, uint64_t key)
 
 	return p ? *p : NULL;
 }
+
+int umap_del(struct umap *m, uint64_t key)
+{
+	size_t i, j, home;
+
+	if (!m->cap)
+		return -1;
+	for (i = (key * 0x9e3779b97f4a7c15ull >> 17) % m->cap; m->k[i];
+	     i = (i + 1) % m->cap)
+		if (m->k[i] == key)
+			break;
+	if (!m->k[i])
+		return -1;
+	/* backward shift: move up every entry of the run that would no
+	 * longer be found past the hole */
+	for (j = (i + 1) % m->cap; m->k[j]; j = (j + 1) % m->cap) {
+		home = (m->k[j] * 0x9e3779b97f4a7c15ull >> 17) % m->cap;
+		if ((j > i && (home <= i || home > j)) ||
+		    (j < i && home <= i && home > j)) {
+			m->k[i] = m->k[j];
+			m->v[i] = m->v[j];
+			i = j;
+		}
+	}
+	m->k[i] = 0;
+	m->v[i] = NULL;
+	m->n--;
+	return 0;
+}

@@ -21,5 +21,7 @@ struct umap {
 void **umap_slot(struct umap *m, uint64_t key, int create);
 /* The value of key, or NULL. */
 void *umap_get(const struct umap *m, uint64_t key);
+/* Removes key (its value is the caller's to free): 0, or -1 when absent. */
+int umap_del(struct umap *m, uint64_t key);
 
 #endif

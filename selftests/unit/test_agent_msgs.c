@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reader's side of the agent protocol against hostile bytes, on buffers
+ * (jvm/messages.c): HELLO depths 0, 0x7fffffff and 0xffffffff and oversized
+ * HELLOs refused, frame counts past the payload dropped, lengths past the
+ * message dropped, escape sequences in names made harmless, a header too long
+ * ends the stream, the caps on methods, threads and code entries hold, and
+ * ended threads are forgotten.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvm/client_internal.h"
+#include "lib/text.h"
+#include "tap.h"
+
+static char msg[1 << 16];
+static size_t mlen;
+
+static void put(uint32_t type, const void *a, size_t alen, const void *b,
+		size_t blen)
+{
+	struct pja_hdr h = { type, alen + blen };
+
+	memcpy(msg + mlen, &h, sizeof(h));
+	memcpy(msg + mlen + sizeof(h), a, alen);
+	if (blen)
+		memcpy(msg + mlen + sizeof(h) + alen, b, blen);
+	mlen += sizeof(h) + alen + blen;
+}
+
+static unsigned int walks, last_n;
+static const char *last_name;
+
+static void on_walk(void *ctx, uint64_t cookie, int status,
+		    const struct java_frame *f, unsigned int n, uint64_t t)
+{
+	walks++;
+	last_n = n;
+	last_name = n ? f[0].name : NULL;
+}
+
+static int clean(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static void thread_msg(uint32_t type, uint32_t tid, const char *name)
+{
+	struct pja_thread t = { tid, name ? strlen(name) : 0 };
+
+	put(type, &t, sizeof(t), name, t.name_len);
+}
+
+int main(void)
+{
+	struct pja_hello hello = { PJA_MAGIC, PJA_VERSION, 1, 2048 };
+	struct pja_hdr h = { PJA_HELLO, sizeof(hello) };
+	uint32_t depths[] = { 0, 0x7fffffff, 0xffffffff, PJA_MAX_DEPTH + 1 };
+	struct agent *a;
+	unsigned int i;
+	char buf[64];
+	long used;
+
+	for (i = 0; i < 4; i++) {
+		hello.depth = depths[i];
+		ok(agent_check_hello(&h, &hello) == -2,
+		   "HELLO with depth %#x is refused", depths[i]);
+	}
+	hello.depth = 16;
+	ok(!agent_check_hello(&h, &hello), "HELLO with depth 16 is taken");
+	h.len = 24 + 256 + 1000;
+	ok(agent_check_hello(&h, &hello) == 0,
+	   "a HELLO of %u bytes is taken (the rest skipped in steps)", h.len);
+	h.len = AGENT_MAX_HELLO + 1;
+	ok(agent_check_hello(&h, &hello) == -1,
+	   "a HELLO over %u bytes is refused", AGENT_MAX_HELLO);
+	h.len = 4;
+	ok(agent_check_hello(&h, &hello) == -1, "a HELLO too short is refused");
+	h.len = sizeof(hello);
+
+	a = agent_alloc(1, &hello);
+	ok(a != NULL, "state for a checked HELLO");
+
+	/* a method whose name carries an escape sequence */
+	{
+		struct pja_method m = { 7, 3, 4, 0, 0, 0, 0 };
+
+		put(PJA_METHOD, &m, sizeof(m), "a\033]Mb\x1b[2J", 7);
+	}
+	{
+		struct pja_walk_result r = { .cookie = 1, .nframes = 1 };
+		struct pja_frame f = { .method = 7, .bci = 1, .type = 200 };
+
+		put(PJA_WALK_RESULT, &r, sizeof(r), &f, sizeof(f));
+	}
+	used = agent_consume(a, msg, mlen, on_walk, NULL);
+	ok(used == (long)mlen && walks == 1 && last_n == 1 && last_name &&
+	       clean(last_name) && strlen(last_name) == 8,
+	   "escape sequences in a method name become '?' (\"%s\")",
+	   last_name ? last_name : "");
+
+	/* nframes past the payload; nframes past depth */
+	mlen = 0;
+	{
+		struct pja_walk_result r = { .cookie = 2,
+					     .nframes = 0xffffffff };
+
+		put(PJA_WALK_RESULT, &r, sizeof(r), NULL, 0);
+	}
+	ok(agent_consume(a, msg, mlen, on_walk, NULL) == (long)mlen &&
+	       walks == 1 && a->stats.dropped == 1,
+	   "a walk result claiming 0xffffffff frames is dropped");
+	mlen = 0;
+	{
+		static struct pja_frame f[64];
+		struct pja_walk_result r = { .cookie = 3, .nframes = 64 };
+
+		put(PJA_WALK_RESULT, &r, sizeof(r), f, sizeof(f));
+	}
+	used = agent_consume(a, msg, mlen, on_walk, NULL);
+	ok(used == (long)mlen && walks == 2 && last_n == 16,
+	   "a walk deeper than the HELLO's depth is cut at it (%u)", last_n);
+
+	/* lengths past the message */
+	mlen = 0;
+	{
+		struct pja_method m = { 8,	    0xffffffff, 0xffffffff,
+					0xffffffff, 0xffffffff, 0xffffffff,
+					0 };
+		struct pja_code c = { 0x1000, 0x10, 0, 1, { 0 }, 0xfffffff0 };
+		struct pja_code wrap = { ~0ull - 4, 0x10, 0, 1, { 0 }, 0 };
+		struct pja_thread t = { 5, 0xffffffff };
+
+		put(PJA_METHOD, &m, sizeof(m), NULL, 0);
+		put(PJA_CODE_LOAD, &c, sizeof(c), NULL, 0);
+		put(PJA_CODE_LOAD, &wrap, sizeof(wrap), NULL, 0);
+		put(PJA_THREAD, &t, sizeof(t), NULL, 0);
+		put(PJA_METHOD, "x", 1, NULL, 0);
+	}
+	used = agent_consume(a, msg, mlen, on_walk, NULL);
+	ok(used == (long)mlen && a->stats.dropped == 6 && a->ncode == 0 &&
+	       !umap_get(&a->methods, 8),
+	   "lengths past their message are dropped (%llu dropped)",
+	   (unsigned long long)a->stats.dropped);
+
+	/* a header too long, and a second HELLO, end the stream */
+	mlen = 0;
+	put(PJA_THREAD, buf, 0, NULL, 0);
+	((struct pja_hdr *)msg)->len = PJA_MAX_MSG + 1;
+	ok(agent_consume(a, msg, mlen, on_walk, NULL) == -1,
+	   "a message longer than PJA_MAX_MSG ends the stream");
+	mlen = 0;
+	put(PJA_HELLO, &hello, sizeof(hello), NULL, 0);
+	ok(agent_consume(a, msg, mlen, on_walk, NULL) == -1,
+	   "a second HELLO ends the stream");
+
+	/* thread names: cleaned, capped, forgotten when the thread ends */
+	mlen = 0;
+	thread_msg(PJA_THREAD, 9, "evil\033[31m\r\n");
+	agent_consume(a, msg, mlen, on_walk, NULL);
+	ok(umap_get(&a->threads, 9) && clean(umap_get(&a->threads, 9)),
+	   "a thread name's control characters become '?'");
+	for (i = 1; i <= AGENT_MAX_THREADS + 100; i++) {
+		mlen = 0;
+		snprintf(buf, sizeof(buf), "pool-1-thread-%u", i);
+		thread_msg(PJA_THREAD, 1000 + i, buf);
+		agent_consume(a, msg, mlen, on_walk, NULL);
+	}
+	ok(a->threads.n == AGENT_MAX_THREADS,
+	   "named threads alive at once are capped at %u (%zu)",
+	   AGENT_MAX_THREADS, a->threads.n);
+	for (i = 1; i <= AGENT_MAX_THREADS + 100; i++) {
+		mlen = 0;
+		thread_msg(PJA_THREAD_END, 1000 + i, NULL);
+		agent_consume(a, msg, mlen, on_walk, NULL);
+	}
+	ok(a->threads.n == 1 && umap_get(&a->threads, 9),
+	   "ended threads are forgotten (%zu left)", a->threads.n);
+
+	/* code map entries are capped */
+	for (i = 0; i < AGENT_MAX_CODE + 10; i++) {
+		struct pja_code c = { 0x100000 + 64ull * i, 32, 0, 1, { 0 }, 1 };
+
+		mlen = 0;
+		put(PJA_CODE_LOAD, &c, sizeof(c), "n", 1);
+		agent_consume(a, msg, mlen, on_walk, NULL);
+	}
+	ok(a->ncode == AGENT_MAX_CODE, "code map entries are capped at %u",
+	   AGENT_MAX_CODE);
+	agent_free(a);
+
+	/* text_clean */
+	{
+		char s[] = "ok\xc3\xa9\xc2\x9b[2J\xff\xe2\x82";
+
+		text_clean(s, sizeof(s) - 1);
+		ok(!strcmp(s, "ok\xc3\xa9??[2J???"),
+		   "text_clean keeps UTF-8, drops C1 controls and bad bytes");
+	}
+	return tap_done();
+}

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The agent's messages as the reader takes them in (jvm/client_internal.h):
+ * HELLO checked, then METHOD, WALK_RESULT, CODE_LOAD/UNLOAD, THREAD and
+ * THREAD_END parsed from a byte buffer. Every byte comes from the target,
+ * which may be hostile: each length, count and depth is checked against the
+ * message before use, every allocation is checked, what one agent can make
+ * the reader keep is capped (AGENT_MAX_*), and text is made terminal-safe
+ * (lib/text.h) as it is interned. A message that breaks a rule is dropped and
+ * counted; a header that cannot be right ends the stream.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvm/client_internal.h"
+#include "lib/hash.h"
+#include "lib/text.h"
+#include "perfjava/profile.h"
+
+struct jmethod {
+	const char *name; /* "java.util.zip.Deflater.deflate" */
+	const char *file;
+	uint32_t nlines;
+	uint32_t native;
+	struct pja_line *lines;
+};
+
+/* Interned strings: a chain per hash. */
+struct istr {
+	struct istr *next;
+	char s[];
+};
+
+/* Charges n bytes to a's budget; -1 (and the message is dropped) when the
+ * agent has had its share. */
+static int charge(struct agent *a, size_t n)
+{
+	if (n > AGENT_MAX_BYTES - a->spent)
+		return -1;
+	a->spent += n;
+	return 0;
+}
+
+const char *agent_intern(struct agent *a, const char *s, size_t len)
+{
+	struct istr *e, **head;
+	uint64_t h;
+
+	if (len > AGENT_MAX_NAME)
+		len = AGENT_MAX_NAME;
+	h = fnv1a(s, len, FNV_SEED) | 1;
+	head = (struct istr **)umap_slot(&a->strings, h, 1);
+	if (!head)
+		return "";
+	for (e = *head; e; e = e->next)
+		if (!memcmp(e->s, s, len) && !e->s[len])
+			return e->s;
+	if (charge(a, sizeof(*e) + len + 1 + 16) ||
+	    !(e = malloc(sizeof(*e) + len + 1)))
+		return "";
+	memcpy(e->s, s, len);
+	e->s[len] = 0;
+	text_clean(e->s, len);
+	e->next = *head;
+	*head = e;
+	return e->s;
+}
+
+int agent_check_hello(const struct pja_hdr *h, const struct pja_hello *hello)
+{
+	if (h->type != PJA_HELLO || h->len < sizeof(*hello) ||
+	    h->len > AGENT_MAX_HELLO || hello->magic != PJA_MAGIC ||
+	    hello->version != PJA_VERSION)
+		return -1;
+	if (!hello->depth || hello->depth > PJA_MAX_DEPTH)
+		return -2;
+	return 0;
+}
+
+struct agent *agent_alloc(pid_t pid, const struct pja_hello *hello)
+{
+	struct agent *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->pid = pid;
+	a->fd = -1;
+	a->hello = *hello;
+	a->hello_seen = 1;
+	a->frames = calloc(hello->depth + 1, sizeof(*a->frames));
+	if (!a->frames) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static void free_method(struct jmethod *jm)
+{
+	if (jm) {
+		free(jm->lines);
+		free(jm);
+	}
+}
+
+static void on_method(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_method m;
+	struct jmethod *jm;
+	const char *s;
+	char full[2 * AGENT_MAX_NAME + 2];
+	void **slot;
+	size_t need, cl, nl;
+	int n;
+
+	if (len < sizeof(m))
+		goto bad;
+	memcpy(&m, p, sizeof(m));
+	/* each field is at most len (1 MiB): the sum cannot overflow */
+	need = sizeof(m) + (size_t)m.class_len + m.name_len + m.sig_len +
+	       m.file_len + (size_t)m.nlines * sizeof(struct pja_line);
+	if (need > len || m.nlines > AGENT_MAX_LINES)
+		goto bad;
+	slot = umap_slot(&a->methods, m.id ? m.id : 1, 0);
+	if (!slot && a->methods.n >= AGENT_MAX_METHODS)
+		goto bad;
+	if (charge(a,
+		   sizeof(*jm) + (size_t)m.nlines * sizeof(*jm->lines) + 32) ||
+	    !(jm = calloc(1, sizeof(*jm))))
+		goto bad;
+	s = p + sizeof(m);
+	cl = m.class_len < AGENT_MAX_NAME ? m.class_len : AGENT_MAX_NAME;
+	nl = m.name_len < AGENT_MAX_NAME ? m.name_len : AGENT_MAX_NAME;
+	memcpy(full, s, cl);
+	full[cl] = '.';
+	memcpy(full + cl + 1, s + m.class_len, nl);
+	n = cl + 1 + nl;
+	jm->name = agent_intern(a, full, n);
+	s += m.class_len + m.name_len + m.sig_len;
+	jm->file = m.file_len ? agent_intern(a, s, m.file_len) : NULL;
+	s += m.file_len;
+	jm->native = m.flags & PJA_METHOD_NATIVE;
+	jm->nlines = m.nlines;
+	jm->lines = malloc((m.nlines ? m.nlines : 1) * sizeof(*jm->lines));
+	if (jm->lines)
+		memcpy(jm->lines, s, m.nlines * sizeof(*jm->lines));
+	else
+		jm->nlines = 0;
+	slot = umap_slot(&a->methods, m.id ? m.id : 1, 1);
+	if (!slot) {
+		free_method(jm);
+		goto bad;
+	}
+	free_method(*slot);
+	*slot = jm;
+	return;
+bad:
+	a->stats.dropped++;
+}
+
+static uint32_t bci_line(const struct jmethod *m, int32_t bci)
+{
+	uint32_t lo = 0, hi = m->nlines, line = 0;
+
+	if (bci < 0 || !m->nlines)
+		return 0;
+	while (lo < hi) { /* the last entry with start_bci <= bci */
+		uint32_t mid = (lo + hi) / 2;
+
+		if (m->lines[mid].start_bci <= (uint32_t)bci) {
+			line = m->lines[mid].line;
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return line ? line : m->lines[0].line;
+}
+
+static void drop_pending(struct agent *a, uint64_t cookie)
+{
+	size_t i;
+
+	if (a->pend_n && a->pending[a->pend_head] == cookie) {
+		a->pend_head = (a->pend_head + 1) % a->pend_cap;
+		a->pend_n--;
+		return;
+	}
+	for (i = 0; i < a->pend_n; i++) {
+		size_t k = (a->pend_head + i) % a->pend_cap;
+
+		if (a->pending[k] != cookie)
+			continue;
+		for (; i + 1 < a->pend_n; i++) {
+			size_t n1 = (a->pend_head + i + 1) % a->pend_cap;
+
+			a->pending[(a->pend_head + i) % a->pend_cap] =
+			    a->pending[n1];
+		}
+		a->pend_n--;
+		return;
+	}
+}
+
+static const int status_map[] = {
+	[PJA_WALK_OK] = AGENT_WALK_OK,
+	[PJA_WALK_NOT_JAVA] = AGENT_WALK_NOT_JAVA,
+	[PJA_WALK_NOT_WALKABLE] = AGENT_WALK_NOT_WALKABLE,
+	[PJA_WALK_TIMEOUT] = AGENT_WALK_TIMEOUT,
+	[PJA_WALK_FAULT] = AGENT_WALK_FAULT,
+	[PJA_WALK_GONE] = AGENT_WALK_GONE,
+};
+
+static void on_walk(struct agent *a, const char *p, uint32_t len,
+		    agent_walk_cb cb, void *ctx)
+{
+	struct pja_walk_result r;
+	unsigned int i, n;
+	int st;
+
+	if (len < sizeof(r)) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&r, p, sizeof(r));
+	n = r.nframes;
+	if ((len - sizeof(r)) / sizeof(struct pja_frame) < n) {
+		a->stats.dropped++;
+		return;
+	}
+	if (n > a->hello.depth) /* frames holds depth + 1 */
+		n = a->hello.depth;
+	for (i = 0; i < n; i++) {
+		struct pja_frame f;
+		const struct jmethod *m;
+
+		memcpy(&f, p + sizeof(r) + i * sizeof(f), sizeof(f));
+		m = umap_get(&a->methods, f.method ? f.method : 1);
+		a->frames[i].type = f.type < PJ_FRAME_TYPE_MAX ? f.type : 0;
+		a->frames[i].name = m ? m->name : "[unknown Java method]";
+		a->frames[i].file = m ? m->file : NULL;
+		a->frames[i].line = m ? bci_line(m, f.bci) : 0;
+	}
+	st = r.status >= 0 && r.status <= PJA_WALK_GONE
+		 ? status_map[r.status]
+		 : AGENT_WALK_NOT_WALKABLE;
+	a->stats.results[st]++;
+	if (r.walk_time > r.recv_time && r.recv_time > r.sample_time) {
+		a->stats.to_agent_ns += r.recv_time - r.sample_time;
+		a->stats.to_walk_ns += r.walk_time - r.recv_time;
+		a->stats.timed++;
+	}
+	if (r.flags & PJA_WALK_TRUNCATED)
+		a->stats.truncated++;
+	drop_pending(a, r.cookie);
+	if (cb)
+		cb(ctx, r.cookie, st, a->frames, st == AGENT_WALK_OK ? n : 0,
+		   r.walk_time);
+}
+
+/* Thread names are the map's own (not interned), so that an ended thread
+ * costs nothing: a target that creates threads for days stays flat. */
+static void on_thread(struct agent *a, uint32_t type, const char *p,
+		      uint32_t len)
+{
+	struct pja_thread t;
+	size_t n;
+	void **slot;
+	char *name;
+
+	if (len < sizeof(t))
+		goto bad;
+	memcpy(&t, p, sizeof(t));
+	if (t.name_len > len - sizeof(t) || !t.tid)
+		goto bad;
+	if (type == PJA_THREAD_END) {
+		free(umap_get(&a->threads, t.tid));
+		umap_del(&a->threads, t.tid);
+		return;
+	}
+	slot = umap_slot(&a->threads, t.tid, 0);
+	if (!slot && a->threads.n >= AGENT_MAX_THREADS)
+		goto bad;
+	n = t.name_len < AGENT_MAX_NAME ? t.name_len : AGENT_MAX_NAME;
+	name = malloc(n + 1);
+	if (!name)
+		goto bad;
+	memcpy(name, p + sizeof(t), n);
+	name[n] = 0;
+	text_clean(name, n);
+	slot = umap_slot(&a->threads, t.tid, 1);
+	if (!slot) {
+		free(name);
+		goto bad;
+	}
+	free(*slot);
+	*slot = name;
+	return;
+bad:
+	a->stats.dropped++;
+}
+
+void agent_lose_pending(struct agent *a, agent_walk_cb cb, void *ctx)
+{
+	while (a->pend_n) {
+		uint64_t c = a->pending[a->pend_head];
+
+		a->pend_head = (a->pend_head + 1) % a->pend_cap;
+		a->pend_n--;
+		a->stats.results[AGENT_WALK_LOST]++;
+		if (cb)
+			cb(ctx, c, AGENT_WALK_LOST, NULL, 0, 0);
+	}
+}
+
+long agent_consume(struct agent *a, const char *buf, size_t len,
+		   agent_walk_cb cb, void *ctx)
+{
+	size_t off = 0;
+
+	while (len - off >= sizeof(struct pja_hdr)) {
+		struct pja_hdr h;
+		const char *p;
+
+		memcpy(&h, buf + off, sizeof(h));
+		if (h.len > PJA_MAX_MSG || h.type == PJA_HELLO)
+			return -1; /* a broken stream: nothing after is read */
+		if (len - off - sizeof(h) < h.len)
+			break;
+		p = buf + off + sizeof(h);
+		switch (h.type) {
+		case PJA_METHOD:
+			on_method(a, p, h.len);
+			break;
+		case PJA_WALK_RESULT:
+			on_walk(a, p, h.len, cb, ctx);
+			break;
+		case PJA_CODE_LOAD:
+			agent_code_load(a, p, h.len);
+			break;
+		case PJA_CODE_UNLOAD:
+			agent_code_unload(a, p, h.len);
+			break;
+		case PJA_THREAD:
+		case PJA_THREAD_END:
+			on_thread(a, h.type, p, h.len);
+			break;
+		default:
+			break;
+		}
+		off += sizeof(h) + h.len;
+	}
+	return (long)off;
+}
+
+void agent_free(struct agent *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->methods.cap; i++)
+		if (a->methods.k[i])
+			free_method(a->methods.v[i]);
+	for (i = 0; i < a->threads.cap; i++)
+		if (a->threads.k[i])
+			free(a->threads.v[i]);
+	for (i = 0; i < a->strings.cap; i++) {
+		struct istr *e = a->strings.v[i], *n;
+
+		for (; a->strings.k[i] && e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	free(a->methods.k);
+	free(a->methods.v);
+	free(a->strings.k);
+	free(a->strings.v);
+	free(a->threads.k);
+	free(a->threads.v);
+	free(a->nstid.k);
+	free(a->nstid.v);
+	free(a->code);
+	free(a->pending);
+	free(a->frames);
+	free(a->in);
+	free(a->out);
+	free(a);
+}

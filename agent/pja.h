@@ -57,6 +57,7 @@ struct pja {
 	unsigned int depth;
 	unsigned int timeout_us;
 	int testfault; /* every Nth walk reads a bad address (tests) */
+	int signo; /* our real-time signal (ksig.c), chosen once */
 };
 
 extern struct pja pja;
@@ -117,6 +118,9 @@ int pja_install(int sig, void (*fn)(int, siginfo_t *, void *),
  * profiling signal is not applied). */
 void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc);
 uint64_t pja_context_pc(const void *ucontext);
+
+/* ksig.c: a real-time signal nobody in the JVM handles; -1 if none. */
+int ksig_pick(void);
 
 /* walk.c: walks requested by the session thread through directed signals. */
 int walk_init(void);

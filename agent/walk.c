@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The walk: the session thread sends SIGPROF to one thread with tgkill; that
+ * The walk: the session thread sends our real-time signal (pja.signo, see
+ * ksig.c) to one thread with tgkill; that
  * thread's handler runs AsyncGetCallTrace on its own ucontext into a
  * preallocated slot and publishes the result with an atomic store and a futex
  * wake. The session thread waits for it with a bound. A batch of walks is
@@ -17,10 +18,10 @@
  * taken back (PENDING to FREE); the signal still in flight is remembered and
  * swallowed when it arrives.
  *
- * Signals: ours are SIGPROF with si_code SI_TKILL from our own pid, for a
+ * Signals: ours are pja.signo with si_code SI_TKILL from our own pid, for a
  * thread that has a pending slot or an outstanding stale signal. Everything
- * else goes to the handler that was installed before (SIG_DFL and SIG_IGN of
- * SIGPROF are not applied: a stray profiling signal must not end the JVM).
+ * else goes to the handler that was installed before (SIG_DFL and SIG_IGN are
+ * not applied: a stray signal must not end the JVM). SIGPROF is left alone.
  *
  * The walk itself, with its fault protection, is stackwalk.c. Handlers are
  * installed once and never removed: a late signal must always find them.
@@ -64,7 +65,7 @@ static struct {
 	atomic_int count;
 } stale[NSTALE];
 static uint32_t next_token;
-static struct sigaction prev_prof;
+static struct sigaction prev_sig;
 
 uint64_t pja_now(void)
 {
@@ -93,7 +94,7 @@ static void do_walk(struct slot *s, void *uc)
 	s->walk.status = env ? PJA_WALK_OK : PJA_WALK_NOT_JAVA;
 }
 
-static void on_prof(int sig, siginfo_t *si, void *uc)
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 
@@ -133,7 +134,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 		}
 	}
 	errno = saved;
-	pja_chain(&prev_prof, sig, si, uc);
+	pja_chain(&prev_sig, sig, si, uc);
 }
 
 int walk_init(void)
@@ -146,7 +147,9 @@ int walk_init(void)
 		if (!slots[i].walk.frames)
 			return -1;
 	}
-	if (stackwalk_init() || pja_install(SIGPROF, on_prof, &prev_prof))
+	pja.signo = ksig_pick();
+	if (pja.signo < 0 || stackwalk_init() ||
+	    pja_install(pja.signo, on_signal, &prev_sig))
 		return -1;
 	return 0;
 }
@@ -221,7 +224,7 @@ static struct slot *start(pid_t tid, int kind, unsigned int depth, int *status)
 						   : pja.timeout_us * 1000ull);
 	w = token << 2 | S_PENDING;
 	atomic_store(&s->word, w);
-	if (syscall(SYS_tgkill, getpid(), tid, SIGPROF)) {
+	if (syscall(SYS_tgkill, getpid(), tid, pja.signo)) {
 		atomic_store(&s->word, token << 2 | S_FREE);
 		*status = PJA_WALK_GONE;
 		return NULL;

@@ -22,10 +22,10 @@ rate() {
 
 # window DATA: "start end" of a recording (monotonic ns) from its summary
 window() {
-	"$PJ_BIN" report -i "$1" | awk '
-		/^start_ns/ { s = $3 }
-		/^Duration/ { d = $3 }
-		END { printf "%.0f %.0f\n", s, s + d * 1e9 }'
+	"$PJ_BIN" report -i "$1" --format meta | awk '
+		$1 == "meta" && $2 == "start_ns" { s = $3 }
+		$1 == "stat" && $2 == "duration_ns" { d = $3 }
+		END { printf "%.0f %.0f\n", s, s + d }'
 }
 
 for jdk in "${JDKS[@]}"; do

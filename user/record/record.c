@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "events/lbr.h"
@@ -175,6 +176,8 @@ static void write_header_meta(struct recorder *rec)
 	pj_writer_meta(rec->w, "java", rec->java ? "yes" : "no");
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
 	pj_writer_meta(rec->w, "start_ns", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
+	pj_writer_meta(rec->w, "start_realtime", buf);
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 		struct pj_event_desc d = {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "report/shape.h"
 
 /* async-profiler's suffixes of the collapsed format, by frame type. */
 static const char *const suffix[PJ_FRAME_TYPE_MAX] = {
@@ -47,7 +48,14 @@ const char *report_frame_name(const struct report *r, uint32_t f,
 	fr = &p->frames[f];
 	name = pj_str(p, fr->name);
 	if (*name) {
-		put(buf, len, &at, name, style);
+		char shaped[4096];
+		unsigned int flags = (r->o->raw_names ? SHAPE_RAW : 0) |
+				     (r->o->simple ? SHAPE_SIMPLE : 0) |
+				     (r->o->signatures ? SHAPE_SIGNATURES : 0);
+
+		report_shape_name(name, (enum pj_frame_type)fr->type, flags,
+				  shaped, sizeof(shaped));
+		put(buf, len, &at, shaped, style);
 	} else if (*pj_str(p, fr->module)) {
 		const char *m = pj_str(p, fr->module);
 		const char *slash = strrchr(m, '/');

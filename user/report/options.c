@@ -11,14 +11,41 @@
 
 #include "report/report.h"
 
+static const char short_usage[] =
+    "usage: perfjava report [-i FILE] [-o OUT] [--format FORMAT] [options]\n"
+    "(perfjava report --help lists every option)";
+
 static const char usage[] =
-    "usage: perfjava report [-i FILE] [-o OUT] "
-    "[--format text|collapsed|flame|tree|pprof|script]\n"
-    "       [--threads] [--tid N[,N...]] [--include REGEX] [--exclude REGEX]"
-    " [--reverse]\n"
-    "       [--from SECS] [--to SECS] [--event NAME] [--total] [--lines]"
-    " [--top N]\n"
-    "       [--minwidth PERCENT] [--inverted] [--title TEXT] [--diff OLD]";
+    "usage: perfjava report [-i FILE] [-o OUT] [--format FORMAT] [options]\n"
+    "  -i, --input FILE   profile to read (default perfjava.data)\n"
+    "  -o, --output OUT   write here (default stdout); the extension picks the\n"
+    "                     format: .html flame, .pb.gz/.pprof pprof,\n"
+    "                     .collapsed/.folded collapsed, .txt text\n"
+    "  --format FORMAT    text (default), collapsed, flame, tree, pprof, script,\n"
+    "                     meta (the file's metadata and statistics, raw)\n"
+    "filters:\n"
+    "  --event NAME       samples of this event (default the first recorded)\n"
+    "  --tid N[,N...]     only these threads\n"
+    "  --threads          one root frame per thread\n"
+    "  --include REGEX    only stacks with a frame matching REGEX (repeatable)\n"
+    "  --exclude REGEX    no stacks with a frame matching REGEX (repeatable)\n"
+    "  --from SECS        samples from SECS after the start of recording\n"
+    "  --to SECS          samples before SECS after the start of recording\n"
+    "weights and shape:\n"
+    "  --total            weigh by the event's count (ns, events), not samples\n"
+    "  --reverse          stacks leaf first (who calls the hottest frames)\n"
+    "  --lines            Java frames with their line (Class.method:line)\n"
+    "  --top N            stacks and rows in text output (default 20)\n"
+    "  --minwidth PCT     flame graph: drop frames narrower than PCT percent\n"
+    "  --inverted         flame graph drawn as an icicle (root at the top)\n"
+    "  --title TEXT       title of the flame graph or tree page\n"
+    "  --diff OLD         differential against profile OLD (flame, text)\n"
+    "names:\n"
+    "  --simple           Java classes without their package (HashMap.get)\n"
+    "  --signatures       keep C++ parameter lists (f(int) const)\n"
+    "  --raw-names        lambda and hidden-class names as recorded, with the\n"
+    "                     JVM's addresses (default: Foo$$Lambda.run)\n"
+    "  -h, --help         this text";
 
 enum {
 	OPT_FORMAT = 0x100,
@@ -37,6 +64,9 @@ enum {
 	OPT_INVERTED,
 	OPT_TITLE,
 	OPT_DIFF,
+	OPT_SIMPLE,
+	OPT_SIGNATURES,
+	OPT_RAW_NAMES,
 };
 
 static const struct option long_opts[] = {
@@ -58,6 +88,9 @@ static const struct option long_opts[] = {
 	{ "inverted", no_argument, NULL, OPT_INVERTED },
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "diff", required_argument, NULL, OPT_DIFF },
+	{ "simple", no_argument, NULL, OPT_SIMPLE },
+	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
+	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -87,10 +120,19 @@ const char *report_format_of(const char *path)
 	return NULL;
 }
 
+/* Whether the file name (not its directories) has an extension. */
+static bool has_extension(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *dot = strrchr(base ? base + 1 : path, '.');
+
+	return dot && dot[1] && dot != (base ? base + 1 : path);
+}
+
 static int bad(const char *opt, const char *what, const char *arg)
 {
 	fprintf(stderr, "perfjava report: %s wants %s, not '%s'\n%s\n", opt,
-		what, arg, usage);
+		what, arg, short_usage);
 	return -1;
 }
 
@@ -201,6 +243,15 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 		case OPT_DIFF:
 			o->diff = optarg;
 			break;
+		case OPT_SIMPLE:
+			o->simple = true;
+			break;
+		case OPT_SIGNATURES:
+			o->signatures = true;
+			break;
+		case OPT_RAW_NAMES:
+			o->raw_names = true;
+			break;
 		case OPT_TID:
 			rc = add_tids(o, optarg);
 			break;
@@ -231,7 +282,7 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 				fprintf(stderr,
 					"perfjava report: --top wants a number "
 					"of stacks, not '%s'\n%s\n",
-					optarg, usage);
+					optarg, short_usage);
 				return -1;
 			}
 			o->top = (unsigned int)n;
@@ -243,12 +294,12 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 			fprintf(stderr,
 				"perfjava report: option '%s' needs a value\n"
 				"%s\n",
-				argv[optind - 1], usage);
+				argv[optind - 1], short_usage);
 			return -1;
 		default:
 			fprintf(stderr,
 				"perfjava report: unknown option '%s'\n%s\n",
-				argv[optind - 1], usage);
+				argv[optind - 1], short_usage);
 			return -1;
 		}
 		if (rc)
@@ -257,13 +308,23 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 	if (optind < argc) {
 		fprintf(stderr,
 			"perfjava report: unexpected argument '%s'\n%s\n",
-			argv[optind], usage);
+			argv[optind], short_usage);
 		return -1;
 	}
 	if (o->to >= 0 && o->to <= o->from) {
 		fprintf(stderr,
 			"perfjava report: --to %g is not after --from %g\n",
 			o->to, o->from);
+		return -1;
+	}
+	if (!format && o->output && !report_format_of(o->output) &&
+	    has_extension(o->output)) {
+		fprintf(stderr,
+			"perfjava report: cannot tell the format of '%s' from "
+			"its extension; use .html (flame), .pb.gz (pprof), "
+			".collapsed, .txt, or give --format text|collapsed|"
+			"flame|tree|pprof|script\n",
+			o->output);
 		return -1;
 	}
 	if (!format)
@@ -288,5 +349,5 @@ void report_opts_free(struct report_opts *o)
 
 const char *report_usage(void)
 {
-	return usage;
+	return short_usage;
 }

@@ -22,6 +22,7 @@ static const struct {
 	{ "tree", report_tree, false },
 	{ "pprof", report_pprof, false },
 	{ "script", report_script, false },
+	{ "meta", report_meta, false },
 };
 
 /* The one place where samples are chosen; filters go here. */
@@ -303,6 +304,32 @@ static int load_report(const char *path, const struct report_opts *o,
 	return 0;
 }
 
+/* Filters that leave no sample: say so instead of an empty report. */
+static bool nothing_matched(const struct report *r)
+{
+	const struct report_opts *o = r->o;
+	bool event_has = false;
+	char which[128];
+
+	if (r->total_samples || !r->p->nsamples)
+		return false;
+	if (!(o->ntids || o->ninclude || o->nexclude || o->from > 0 ||
+	      o->to >= 0 || o->event))
+		return false;
+	for (size_t i = 0; r->event && i < r->p->nsamples && !event_has; i++)
+		event_has = r->p->samples[i].event == r->event->index;
+	snprintf(which, sizeof(which), "%s%s%s%s", o->ntids ? " --tid" : "",
+		 o->ninclude || o->nexclude ? " --include/--exclude" : "",
+		 o->from > 0 || o->to >= 0 ? " --from/--to" : "",
+		 o->event && !event_has ? " --event" : "");
+	fprintf(stderr,
+		"perfjava report: no sample of %s matches the filters (%s); "
+		"loosen them, or see `perfjava report -i %s` for what it "
+		"holds\n",
+		o->input, which + 1, o->input);
+	return true;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
@@ -326,7 +353,7 @@ int cmd_report(int argc, char **argv)
 	if (!write) {
 		fprintf(stderr,
 			"perfjava report: unknown format '%s' (text, "
-			"collapsed, flame, tree, pprof, script)\n%s\n",
+			"collapsed, flame, tree, pprof, script, meta)\n%s\n",
 			o.format, report_usage());
 		report_opts_free(&o);
 		return 2;
@@ -347,6 +374,8 @@ int cmd_report(int argc, char **argv)
 	if (write == report_pprof)
 		o.fold_tid = true;
 	if (load_report(o.input, &o, &r, &p))
+		goto out;
+	if (nothing_matched(&r))
 		goto out;
 	if (o.diff) {
 		if (load_report(o.diff, &o, &base, &old))

@@ -36,6 +36,9 @@ struct report_opts {
 	bool reverse; /* stacks leaf first: callers of the leaves */
 	bool inverted; /* flame graph drawn as an icicle */
 	bool fold_tid; /* the format wants stacks per thread (pprof) */
+	bool raw_names; /* lambda/hidden-class names as recorded */
+	bool simple; /* Java class names without the package */
+	bool signatures; /* C++ parameter lists kept */
 	uint32_t *tids; /* --tid: only these threads */
 	unsigned int ntids;
 	regex_t *include, *exclude; /* stacks with / without such a frame */
@@ -123,6 +126,10 @@ const char *report_frame_name(const struct report *r, uint32_t f,
 			      enum report_style style, char *buf, size_t len);
 
 int report_text(FILE *out, const struct report *r);
+/* The text report's summary (report/header.c). */
+void report_header(FILE *out, const struct report *r);
+/* --format meta: the file's metadata and statistics, raw, one per line. */
+int report_meta(FILE *out, const struct report *r);
 int report_collapsed(FILE *out, const struct report *r);
 int report_flame(FILE *out, const struct report *r);
 int report_tree(FILE *out, const struct report *r);

@@ -24,37 +24,6 @@ static double pct(const struct report *r, uint64_t w)
 			       : 0.0;
 }
 
-static void summary(FILE *out, const struct report *r)
-{
-	const struct pj_profile *p = r->p;
-	uint64_t dur =
-	    pj_profile_stat(p, "duration_ns", r->last_time - r->first_time);
-	uint64_t lost = pj_profile_stat(p, "lost", 0);
-
-	fprintf(out, "--- perfjava profile ---\n");
-	fprintf(out, "%-20s: %s\n", "Event",
-		r->event ? r->event->name : "(not recorded)");
-	fprintf(out, "%-20s: %llu\n", "Samples",
-		(unsigned long long)r->total_samples);
-	fprintf(out, "%-20s: %llu %s\n", "Total",
-		(unsigned long long)r->total_weight, r->unit);
-	fprintf(out, "%-20s: %.3f s\n", "Duration", (double)dur / 1e9);
-	fprintf(out, "%-20s: %llu\n", "Lost samples", (unsigned long long)lost);
-	fprintf(out, "%-20s: %u\n", "Threads", r->nthreads);
-	for (uint32_t i = 0; i < p->nevents; i++)
-		if (&p->events[i] != r->event)
-			fprintf(out, "%-20s: %s (see it with --event %s)\n",
-				"Also recorded", p->events[i].name,
-				p->events[i].name);
-	for (uint32_t i = 0; i < p->nmeta; i++)
-		fprintf(out, "%-20s: %s\n", p->meta[i].key, p->meta[i].value);
-	if (p->truncated || !p->finished)
-		fprintf(out, "%-20s: %s\n", "Note",
-			p->truncated ? "file is truncated"
-				     : "recording did not finish");
-	fprintf(out, "\n");
-}
-
 static const struct report *sort_r;
 
 static int by_weight(const void *a, const void *b)
@@ -190,7 +159,7 @@ int report_text(FILE *out, const struct report *r)
 
 	if (!name)
 		return -1;
-	summary(out, r);
+	report_header(out, r);
 	if (!r->total_samples)
 		fprintf(out, "(no samples)\n\n");
 	stacks(out, r, name);

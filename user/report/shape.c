@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shaping a frame's name for display, as async-profiler users expect:
+ *
+ * - Java lambdas and hidden classes lose the parts the JVM makes up at run
+ *   time (Foo$$Lambda$16.0x00007f8b8c000a08.run -> Foo$$Lambda.run,
+ *   LambdaForm$MH/0x0000000800c04400.invoke -> LambdaForm$MH.invoke,
+ *   $Proxy12 -> $Proxy, GeneratedMethodAccessor7 -> GeneratedMethodAccessor),
+ *   so that the same code has the same name from run to run (--raw-names
+ *   keeps them);
+ * - --simple drops a Java class's package (java.util.HashMap.get ->
+ *   HashMap.get);
+ * - C++ parameter lists, const and [clone ...] are dropped unless
+ *   --signatures (JavaCalls::call_helper(JavaValue*, ...) ->
+ *   JavaCalls::call_helper).
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "report/shape.h"
+
+static bool is_java(enum pj_frame_type t)
+{
+	return t == PJ_FRAME_JIT || t == PJ_FRAME_INLINED ||
+	       t == PJ_FRAME_INTERPRETED || t == PJ_FRAME_C1 ||
+	       t == PJ_FRAME_JAVA_NATIVE;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Run-time made-up parts of Java names, dropped from s into out. */
+static void java_normalise(const char *s, char *out, size_t len)
+{
+	static const char *const numbered[] = {
+		"$$Lambda$",
+		"$Proxy",
+		"GeneratedMethodAccessor",
+		"GeneratedConstructorAccessor",
+		"GeneratedSerializationConstructorAccessor",
+	};
+	size_t n = 0;
+
+	while (*s && n + 1 < len) {
+		bool done = false;
+
+		/* ".0x7f8b8c000a08" or "/0x0000000800c04400" */
+		if ((*s == '.' || *s == '/') && s[1] == '0' && s[2] == 'x' &&
+		    isxdigit((unsigned char)s[3])) {
+			s += 3;
+			while (isxdigit((unsigned char)*s))
+				s++;
+			continue;
+		}
+		for (size_t i = 0; i < sizeof(numbered) / sizeof(*numbered);
+		     i++) {
+			size_t k = strlen(numbered[i]);
+
+			if (!starts(s, numbered[i]) ||
+			    !isdigit((unsigned char)s[k]))
+				continue;
+			/* "$$Lambda$" keeps "$$Lambda", the others their word */
+			if (numbered[i][k - 1] == '$')
+				k--;
+			if (n + k >= len)
+				k = len - 1 - n;
+			memcpy(out + n, s, k);
+			n += k;
+			s += strlen(numbered[i]);
+			while (isdigit((unsigned char)*s))
+				s++;
+			done = true;
+			break;
+		}
+		if (!done)
+			out[n++] = *s++;
+	}
+	out[n] = 0;
+}
+
+/* java.util.HashMap.get -> HashMap.get (the class is all but the method) */
+static void java_simple(char *s)
+{
+	char *method = strrchr(s, '.'), *cls;
+
+	if (!method)
+		return;
+	*method = 0;
+	cls = strrchr(s, '.');
+	*method = '.';
+	if (cls && cls[1] == '0' && cls[2] == 'x') { /* raw hidden class */
+		char *hidden = cls;
+
+		*hidden = 0;
+		cls = strrchr(s, '.');
+		*hidden = '.';
+	}
+	if (cls)
+		memmove(s, cls + 1, strlen(cls + 1) + 1);
+}
+
+/* The ')' matching the '(' at s, or NULL. */
+static const char *closing(const char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		if (*s == '(')
+			depth++;
+		else if (*s == ')' && !--depth)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Drops C++ parameter lists: ns::f(int, char*) const -> ns::f, and
+ * f(int)::{lambda()#1}::operator()() -> f::{lambda()#1}::operator(). What is
+ * inside <> or {}, "(anonymous namespace)" and operator() stay whole.
+ */
+static void cxx_drop_params(char *s)
+{
+	char *w = s;
+	const char *r = s;
+	int angle = 0;
+
+	while (*r) {
+		const char *end;
+
+		if (*r == '<' || *r == '{')
+			angle++;
+		else if ((*r == '>' || *r == '}') && angle)
+			angle--;
+		if (*r != '(' || angle) {
+			*w++ = *r++;
+			continue;
+		}
+		if (starts(r, "(anonymous namespace)")) {
+			size_t k = strlen("(anonymous namespace)");
+
+			memmove(w, r, k);
+			w += k;
+			r += k;
+			continue;
+		}
+		if (w - s >= 8 && !strncmp(w - 8, "operator", 8) &&
+		    r[1] == ')') {
+			*w++ = *r++;
+			*w++ = *r++;
+			continue;
+		}
+		end = closing(r);
+		if (!end)
+			break;
+		r = end + 1;
+		if (!starts(r, "::"))
+			break; /* " const", " [clone .constprop.1]", ... */
+	}
+	*w = 0;
+}
+
+void report_shape_name(const char *name, enum pj_frame_type type,
+		       unsigned int flags, char *out, size_t len)
+{
+	if (!len)
+		return;
+	if (is_java(type) && !(flags & SHAPE_RAW)) {
+		java_normalise(name, out, len);
+	} else {
+		strncpy(out, name, len - 1);
+		out[len - 1] = 0;
+	}
+	if (is_java(type) && (flags & SHAPE_SIMPLE))
+		java_simple(out);
+	if ((type == PJ_FRAME_NATIVE || type == PJ_FRAME_VM) &&
+	    !(flags & SHAPE_SIGNATURES) && strchr(out, '('))
+		cxx_drop_params(out);
+}

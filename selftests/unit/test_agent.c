@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "jvm/client.h"
+#include "jvm/codemap.h"
 #include "perfjava/profile.h"
 #include "tap.h"
 
@@ -278,19 +279,20 @@ static void pump(struct agent *a, int ms)
 static int code_named(struct agent *a, const char *want, int type,
 		      uint64_t *start)
 {
-	uint64_t s, sz;
-	const char *name;
-	size_t i;
-	int t;
+	const struct codemap *cm = agent_codemap(a);
 
-	for (i = 0; (t = agent_code_entry(a, i, &s, &sz, &name)); i++)
-		if (t == type && !strcmp(name, want)) {
+	for (size_t i = 0; i < cm->n; i++) {
+		const struct codemap_entry *e = &cm->e[i];
+
+		if (e->type == type && !strcmp(e->name, want)) {
 			const char *n2 = NULL;
+			uint64_t mid = e->start + (e->end - e->start) / 2;
 
-			*start = s;
-			return agent_code_at(a, s + sz / 2, &n2) == type &&
-			       n2 && !strcmp(n2, want);
+			*start = e->start;
+			return codemap_type_at(cm, mid, &n2) == type && n2 &&
+			       !strcmp(n2, want);
 		}
+	}
 	return 0;
 }
 

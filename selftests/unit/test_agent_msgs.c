@@ -142,7 +142,7 @@ int main(void)
 		put(PJA_METHOD, "x", 1, NULL, 0);
 	}
 	used = agent_consume(a, msg, mlen, on_walk, NULL);
-	ok(used == (long)mlen && a->stats.dropped == 6 && a->ncode == 0 &&
+	ok(used == (long)mlen && a->stats.dropped == 6 && a->code.n == 0 &&
 	       !umap_get(&a->methods, 8),
 	   "lengths past their message are dropped (%llu dropped)",
 	   (unsigned long long)a->stats.dropped);
@@ -189,7 +189,7 @@ int main(void)
 		put(PJA_CODE_LOAD, &c, sizeof(c), "n", 1);
 		agent_consume(a, msg, mlen, on_walk, NULL);
 	}
-	ok(a->ncode == AGENT_MAX_CODE, "code map entries are capped at %u",
+	ok(a->code.n == AGENT_MAX_CODE, "code map entries are capped at %u",
 	   AGENT_MAX_CODE);
 	agent_free(a);
 

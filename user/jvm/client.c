@@ -4,7 +4,7 @@
  * target's mount namespace (mode 0600, owned by the target, peer checked with
  * SO_PEERCRED), the HotSpot attach (jvm/attach.c), then the wire protocol of
  * include/perfjava/agent_proto.h: walk requests out; method definitions, walk
- * results, the JIT code map (kept by jvm/codemap.c) and thread names in.
+ * results, the JIT code map (a jvm/codemap.h table) and thread names in.
  * Thread ids are the reader's; they are mapped to the target's namespace
  * here.
  *
@@ -396,10 +396,15 @@ const char *agent_thread_name(const struct agent *a, pid_t tid)
 	return ns > 0 ? umap_get(&a->threads, ns) : NULL;
 }
 
+const struct codemap *agent_codemap(const struct agent *a)
+{
+	return a ? &a->code : NULL;
+}
+
 void agent_get_stats(const struct agent *a, struct agent_stats *st)
 {
 	*st = a->stats;
-	st->code_entries = a->ncode;
+	st->code_entries = a->code.n;
 	st->methods = a->methods.n;
 }
 

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 struct agent;
+struct codemap;
 
 enum agent_walk_status {
 	AGENT_WALK_OK = 0,
@@ -54,14 +55,11 @@ int agent_flush(struct agent *a);
  * -1 when the agent has gone (then every pending walk is reported LOST). */
 int agent_process(struct agent *a, agent_walk_cb cb, void *ctx);
 /*
- * Whether addr lies in code the JVM generated (compiled methods, stubs, the
- * interpreter): 0 = no; otherwise a PJ_FRAME_* type and the code's name.
+ * The code the JVM generated (compiled methods, stubs, the interpreter), by
+ * address; NULL for no agent. Valid until agent_stop(); agent_process() may
+ * change it.
  */
-int agent_code_at(const struct agent *a, uint64_t addr, const char **name);
-/* The i-th entry of the code map (sorted by address): its PJ_FRAME_* type,
- * or 0 past the end. For tests and listings. */
-int agent_code_entry(const struct agent *a, size_t i, uint64_t *start,
-		     uint64_t *size, const char **name);
+const struct codemap *agent_codemap(const struct agent *a);
 /* Thread name from the JVM, or NULL. */
 const char *agent_thread_name(const struct agent *a, pid_t tid);
 /* Counters, for the recorder's summary. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What jvm/client.c and jvm/codemap.c share: the connection's state (struct
+ * What jvm/client.c and jvm/messages.c share: the connection's state (struct
  * agent) and the few functions one calls in the other. Not for other parts;
  * they use jvm/client.h.
  */
@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "jvm/client.h"
+#include "jvm/codemap.h"
 #include "lib/umap.h"
 #include "perfjava/agent_proto.h"
 
@@ -29,14 +30,6 @@
 #define AGENT_MAX_LINES 65536u
 #define AGENT_MAX_HELLO 4096u
 
-/* One entry of the JIT code map. */
-struct code {
-	uint64_t start, end;
-	uint64_t method;
-	int type;
-	const char *name;
-};
-
 struct agent {
 	pid_t pid;
 	int fd;
@@ -53,8 +46,7 @@ struct agent {
 	struct umap methods; /* jmethodID -> struct jmethod */
 	struct umap threads; /* target tid -> name (malloc'd), while alive */
 	struct umap nstid; /* reader tid -> target tid (other namespaces) */
-	struct code *code; /* sorted by start, not overlapping */
-	size_t ncode, code_cap;
+	struct codemap code; /* at most AGENT_MAX_CODE entries */
 	struct java_frame *frames;
 	struct agent_stats stats;
 	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
@@ -76,8 +68,4 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 void agent_lose_pending(struct agent *a, agent_walk_cb cb, void *ctx);
 /* Frees a's state (not its fd). */
 void agent_free(struct agent *a);
-/* PJA_CODE_LOAD and PJA_CODE_UNLOAD messages (jvm/codemap.c). */
-void agent_code_load(struct agent *a, const char *p, uint32_t len);
-void agent_code_unload(struct agent *a, const char *p, uint32_t len);
-
 #endif

@@ -1,30 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JIT code map the agent streams (jvm/client.h): compiled methods, stubs and
- * the interpreter, kept sorted by start address and not overlapping. A new
- * entry replaces whatever it overlaps; an unload removes its entry.
+ * The JIT code map (jvm/codemap.h): kept sorted by start address and not
+ * overlapping. A new entry replaces whatever it overlaps; an unload removes
+ * its entry.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "jvm/client_internal.h"
+#include "jvm/codemap.h"
 
-static void code_remove_at(struct agent *a, size_t i)
+static void remove_at(struct codemap *cm, size_t i)
 {
-	memmove(&a->code[i], &a->code[i + 1],
-		(a->ncode - i - 1) * sizeof(*a->code));
-	a->ncode--;
+	memmove(&cm->e[i], &cm->e[i + 1], (cm->n - i - 1) * sizeof(*cm->e));
+	cm->n--;
 }
 
 /* Index of the first entry with end > addr. */
-static size_t code_lower(const struct agent *a, uint64_t addr)
+static size_t lower(const struct codemap *cm, uint64_t addr)
 {
-	size_t lo = 0, hi = a->ncode;
+	size_t lo = 0, hi = cm->n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (a->code[mid].end <= addr)
+		if (cm->e[mid].end <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -32,84 +31,72 @@ static size_t code_lower(const struct agent *a, uint64_t addr)
 	return lo;
 }
 
-void agent_code_load(struct agent *a, const char *p, uint32_t len)
+int codemap_add(struct codemap *cm, uint64_t start, uint64_t size,
+		uint64_t method, int type, const char *name)
 {
-	struct pja_code c;
-	struct code e;
+	struct codemap_entry e = {
+		.start = start,
+		.end = start + size,
+		.method = method,
+		.type = type,
+		.name = name,
+	};
 	size_t i;
 
-	if (len < sizeof(c))
-		goto bad;
-	memcpy(&c, p, sizeof(c));
-	if (c.name_len > len - sizeof(c) || !c.size ||
-	    c.start + c.size < c.start)
-		goto bad;
-	e.start = c.start;
-	e.end = c.start + c.size;
-	e.method = c.method;
-	e.type = c.type;
-	e.name = agent_intern(a, p + sizeof(c), c.name_len);
-	i = code_lower(a, e.start);
-	while (i < a->ncode && a->code[i].start < e.end)
-		code_remove_at(a, i); /* replaced: the old code is gone */
-	if (a->ncode >= AGENT_MAX_CODE)
-		goto bad;
-	if (a->ncode == a->code_cap) {
-		size_t cap = a->code_cap ? a->code_cap * 2 : 1024;
-		struct code *n = realloc(a->code, cap * sizeof(*n));
+	if (!size || e.end < start)
+		return -1;
+	i = lower(cm, e.start);
+	while (i < cm->n && cm->e[i].start < e.end)
+		remove_at(cm, i); /* replaced: the old code is gone */
+	if (cm->n == cm->cap) {
+		size_t cap = cm->cap ? cm->cap * 2 : 1024;
+		struct codemap_entry *n = realloc(cm->e, cap * sizeof(*n));
 
 		if (!n)
-			goto bad;
-		a->code = n;
-		a->code_cap = cap;
+			return -1;
+		cm->e = n;
+		cm->cap = cap;
 	}
-	memmove(&a->code[i + 1], &a->code[i],
-		(a->ncode - i) * sizeof(*a->code));
-	a->code[i] = e;
-	a->ncode++;
-	a->stats.code_loads++;
-	return;
-bad:
-	a->stats.dropped++;
+	memmove(&cm->e[i + 1], &cm->e[i], (cm->n - i) * sizeof(*cm->e));
+	cm->e[i] = e;
+	cm->n++;
+	return 0;
 }
 
-void agent_code_unload(struct agent *a, const char *p, uint32_t len)
+void codemap_remove(struct codemap *cm, uint64_t start, uint64_t method)
 {
-	struct pja_code_unload u;
-	size_t i;
+	size_t i = lower(cm, start);
 
-	if (len < sizeof(u)) {
-		a->stats.dropped++;
-		return;
-	}
-	memcpy(&u, p, sizeof(u));
-	i = code_lower(a, u.start);
-	if (i < a->ncode && a->code[i].start == u.start &&
-	    a->code[i].method == u.method)
-		code_remove_at(a, i);
+	if (i < cm->n && cm->e[i].start == start && cm->e[i].method == method)
+		remove_at(cm, i);
 }
 
-int agent_code_at(const struct agent *a, uint64_t addr, const char **name)
+const struct codemap_entry *codemap_find(const struct codemap *cm,
+					 uint64_t addr)
 {
 	size_t i;
 
-	if (!a)
-		return 0;
-	i = code_lower(a, addr);
-	if (i >= a->ncode || a->code[i].start > addr)
+	if (!cm)
+		return NULL;
+	i = lower(cm, addr);
+	if (i >= cm->n || cm->e[i].start > addr)
+		return NULL;
+	return &cm->e[i];
+}
+
+int codemap_type_at(const struct codemap *cm, uint64_t addr, const char **name)
+{
+	const struct codemap_entry *e = codemap_find(cm, addr);
+
+	if (!e)
 		return 0;
 	if (name)
-		*name = a->code[i].name;
-	return a->code[i].type;
+		*name = e->name;
+	return e->type;
 }
 
-int agent_code_entry(const struct agent *a, size_t i, uint64_t *start,
-		     uint64_t *size, const char **name)
+void codemap_free(struct codemap *cm)
 {
-	if (!a || i >= a->ncode)
-		return 0;
-	*start = a->code[i].start;
-	*size = a->code[i].end - a->code[i].start;
-	*name = a->code[i].name;
-	return a->code[i].type;
+	free(cm->e);
+	memset(cm, 0, sizeof(*cm));
 }

@@ -301,6 +301,37 @@ bad:
 	a->stats.dropped++;
 }
 
+static void on_code_load(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_code c;
+
+	if (len < sizeof(c))
+		goto bad;
+	memcpy(&c, p, sizeof(c));
+	if (c.name_len > len - sizeof(c) || !c.size ||
+	    c.start + c.size < c.start || a->code.n >= AGENT_MAX_CODE)
+		goto bad;
+	if (codemap_add(&a->code, c.start, c.size, c.method, c.type,
+			agent_intern(a, p + sizeof(c), c.name_len)))
+		goto bad;
+	a->stats.code_loads++;
+	return;
+bad:
+	a->stats.dropped++;
+}
+
+static void on_code_unload(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_code_unload u;
+
+	if (len < sizeof(u)) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&u, p, sizeof(u));
+	codemap_remove(&a->code, u.start, u.method);
+}
+
 void agent_lose_pending(struct agent *a, agent_walk_cb cb, void *ctx)
 {
 	while (a->pend_n) {
@@ -337,10 +368,10 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 			on_walk(a, p, h.len, cb, ctx);
 			break;
 		case PJA_CODE_LOAD:
-			agent_code_load(a, p, h.len);
+			on_code_load(a, p, h.len);
 			break;
 		case PJA_CODE_UNLOAD:
-			agent_code_unload(a, p, h.len);
+			on_code_unload(a, p, h.len);
 			break;
 		case PJA_THREAD:
 		case PJA_THREAD_END:
@@ -380,7 +411,7 @@ void agent_free(struct agent *a)
 	free(a->threads.v);
 	free(a->nstid.k);
 	free(a->nstid.v);
-	free(a->code);
+	codemap_free(&a->code);
 	free(a->pending);
 	free(a->frames);
 	free(a->in);

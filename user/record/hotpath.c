@@ -20,8 +20,14 @@
 static void write_sample(struct recorder *rec, struct pj_sample *s,
 			 const struct merge_in *in)
 {
-	unsigned int n =
-	    merge_stack(&rec->sym, in, rec->scratch_out, MERGE_MAX_FRAMES);
+	struct merge_sink k;
+	unsigned int n;
+	int marker;
+
+	merge_sink_symbolizer(&k, &rec->sym);
+	n = merge_stack(&k, in, rec->scratch_out, MERGE_MAX_FRAMES, &marker);
+	if (marker == MERGE_MOVED_ON)
+		rec->st.moved_on++;
 
 	s->stack = pj_writer_stack(rec->w, rec->scratch_out, n);
 	pj_writer_sample(rec->w, s);
@@ -36,7 +42,7 @@ static void finish_pending(struct recorder *rec, struct pending *p, int status,
 		.nk = p->nk,
 		.uips = p->uips,
 		.nu = p->nu,
-		.agent = rec->agent,
+		.code = agent_codemap(rec->agent),
 		.walk_status = status,
 		.jf = jf,
 		.nj = nj,
@@ -79,8 +85,8 @@ static void check_walk(struct recorder *rec, const struct pending *p,
 	unsigned int i;
 
 	for (i = 0; i < p->nu && !sampled; i++)
-		if (agent_code_at(rec->agent, p->uips[i], &sampled) !=
-		    PJ_FRAME_JIT)
+		if (codemap_type_at(agent_codemap(rec->agent), p->uips[i],
+				    &sampled) != PJ_FRAME_JIT)
 			sampled = NULL;
 	if (!sampled)
 		return;
@@ -218,7 +224,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		.nk = nk,
 		.uips = rec->scratch_u,
 		.nu = nu,
-		.agent = rec->agent,
+		.code = agent_codemap(rec->agent),
 		.walk_status = MERGE_NO_WALK,
 	};
 	write_sample(rec, &s, &in);

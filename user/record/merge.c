@@ -2,12 +2,14 @@
 /* Merging kernel, native and Java frames; see record/merge.h. */
 #include <string.h>
 
-#include "record/merge.h"
+#include "perfjava/profile.h"
 #include "profile/io.h"
+#include "record/merge.h"
+#include "sym/symbolize.h"
 
-const char *merge_marker_name(int status)
+const char *merge_marker_name(int reason)
 {
-	switch (status) {
+	switch (reason) {
 	case AGENT_WALK_NOT_WALKABLE:
 		return "[java: not walkable]";
 	case AGENT_WALK_TIMEOUT:
@@ -18,87 +20,155 @@ const char *merge_marker_name(int status)
 		return "[java: thread exited]";
 	case AGENT_WALK_LOST:
 		return "[java: agent gone]";
+	case MERGE_MOVED_ON:
+		return "[java: stack moved on]";
 	default:
 		return "[java frames unavailable]";
 	}
 }
 
-static int code_kind(const struct merge_in *in, uint64_t ip, const char **name)
+struct out {
+	uint32_t *ids;
+	unsigned int n, max;
+};
+
+static void put(struct out *o, uint32_t id)
 {
-	return in->agent ? agent_code_at(in->agent, ip, name) : 0;
+	if (o->n < o->max)
+		o->ids[o->n++] = id;
+}
+
+static uint32_t native(const struct merge_sink *k, uint64_t ip, bool leaf,
+		       bool *known)
+{
+	bool dummy;
+
+	return k->native(k->ctx, ip, leaf, known ? known : &dummy);
 }
 
 /* Whether every frame of uips[from..nu) names a real function. */
-static int all_named(struct symbolizer *s, const struct merge_in *in,
-		     unsigned int from)
+static bool all_named(const struct merge_sink *k, const struct merge_in *in,
+		      unsigned int from)
 {
 	for (unsigned int i = from; i < in->nu; i++) {
-		const char *n;
 		bool known;
 
-		if (code_kind(in, in->uips[i], &n))
-			return 0;
-		symbolize_user(s, in->uips[i], false, &known);
+		if (codemap_find(in->code, in->uips[i]))
+			return false;
+		native(k, in->uips[i], false, &known);
 		if (!known)
-			return 0;
+			return false;
 	}
 	return from < in->nu;
 }
 
-unsigned int merge_stack(struct symbolizer *s, const struct merge_in *in,
-			 uint32_t *out, unsigned int max)
+/*
+ * Whether the native frames uips[0..first_vm) belong under the walk's Java
+ * frames: see merge.h.
+ */
+static bool natives_belong(const struct merge_in *in, unsigned int first_vm)
 {
-	unsigned int n = 0, i, first_vm = in->nu, last_vm = 0;
-	const char *name;
-	int kind;
+	const struct codemap_entry *e;
 
-#define PUT(id)                          \
-	do {                             \
-		if (n < max)             \
-			out[n++] = (id); \
-	} while (0)
+	if (!first_vm || in->jf[0].type == PJ_FRAME_JAVA_NATIVE)
+		return true;
+	if (first_vm == in->nu)
+		return false; /* no tie to any Java code */
+	e = codemap_find(in->code, in->uips[first_vm]);
+	if (e->type == PJ_FRAME_VM)
+		return true; /* a stub or the interpreter called them */
+	/* compiled code: the walk's innermost compiled frame, or one of the
+	 * frames inlined into it */
+	for (unsigned int i = 0; i < in->nj; i++) {
+		if (e->name && in->jf[i].name &&
+		    !strcmp(e->name, in->jf[i].name))
+			return true;
+		if (in->jf[i].type != PJ_FRAME_INLINED)
+			break;
+	}
+	return false;
+}
+
+unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
+			 uint32_t *ids, unsigned int max, int *marker)
+{
+	struct out o = { ids, 0, max };
+	unsigned int i, first_vm = in->nu, last_vm = 0;
+	int reason = MERGE_NO_WALK;
+	bool keep_below;
 
 	for (i = 0; i < in->nk; i++)
-		PUT(in->kframes[i]);
+		put(&o, in->kframes[i]);
 	for (i = 0; i < in->nu; i++) {
-		if (code_kind(in, in->uips[i], &name)) {
+		if (codemap_find(in->code, in->uips[i])) {
 			if (first_vm == in->nu)
 				first_vm = i;
 			last_vm = i;
 		}
 	}
-	/* Native frames above the first JVM-generated code. */
-	for (i = 0; i < first_vm; i++)
-		PUT(symbolize_user(s, in->uips[i], i == 0, NULL));
+	/*
+	 * Below the last JVM code, the frame-pointer chain (through JIT code)
+	 * is unreliable: keep what follows only when all of it names real
+	 * functions (thread entry).
+	 */
+	keep_below = first_vm == in->nu || all_named(k, in, last_vm + 1);
 
 	if (in->walk_status == AGENT_WALK_OK && in->nj) {
-		for (i = 0; i < in->nj; i++)
-			PUT(pj_writer_frame(s->w, in->jf[i].type,
-					    in->jf[i].name, "", in->jf[i].file,
-					    in->jf[i].line));
-		/*
-		 * Below the Java part, the frame-pointer chain through JIT code
-		 * is unreliable: keep what follows the last JVM-generated frame
-		 * only when all of it names real functions (thread entry).
-		 */
-		if (first_vm < in->nu && all_named(s, in, last_vm + 1))
-			for (i = last_vm + 1; i < in->nu; i++)
-				PUT(symbolize_user(s, in->uips[i], false,
-						   NULL));
-		return n;
+		if (natives_belong(in, first_vm)) {
+			for (i = 0; i < first_vm; i++)
+				put(&o, native(k, in->uips[i], i == 0, NULL));
+			for (i = 0; i < in->nj; i++)
+				put(&o, k->frame(k->ctx, in->jf[i].type,
+						 in->jf[i].name, in->jf[i].file,
+						 in->jf[i].line));
+			if (first_vm < in->nu && keep_below)
+				for (i = last_vm + 1; i < in->nu; i++)
+					put(&o, native(k, in->uips[i], false,
+						       NULL));
+			goto done;
+		}
+		reason = MERGE_MOVED_ON;
+	} else if (in->walk_status != MERGE_NO_WALK &&
+		   in->walk_status != AGENT_WALK_NOT_JAVA) {
+		reason = in->walk_status;
 	}
-	if (in->walk_status != MERGE_NO_WALK &&
-	    in->walk_status != AGENT_WALK_NOT_JAVA)
-		PUT(pj_writer_frame(s->w, PJ_FRAME_MARKER,
-				    merge_marker_name(in->walk_status), "",
-				    NULL, 0));
-	for (i = first_vm; i < in->nu; i++) {
-		kind = code_kind(in, in->uips[i], &name);
-		if (kind)
-			PUT(pj_writer_frame(s->w, kind, name, "", NULL, 0));
+	/* Everything the kernel gave, JVM code named from the code map. */
+	for (i = 0; i < in->nu; i++) {
+		const struct codemap_entry *e;
+
+		if (i > last_vm && first_vm < in->nu && !keep_below)
+			break;
+		e = codemap_find(in->code, in->uips[i]);
+		if (e)
+			put(&o, k->frame(k->ctx, e->type, e->name, NULL, 0));
 		else
-			PUT(symbolize_user(s, in->uips[i], i == 0, NULL));
+			put(&o, native(k, in->uips[i], i == 0, NULL));
 	}
-	return n;
-#undef PUT
+	if (reason != MERGE_NO_WALK)
+		put(&o, k->frame(k->ctx, PJ_FRAME_MARKER,
+				 merge_marker_name(reason), NULL, 0));
+done:
+	if (marker)
+		*marker = reason;
+	return o.n;
+}
+
+static uint32_t sym_native(void *ctx, uint64_t ip, bool leaf, bool *known)
+{
+	return symbolize_user(ctx, ip, leaf, known);
+}
+
+static uint32_t sym_frame(void *ctx, int type, const char *name,
+			  const char *file, uint32_t line)
+{
+	struct symbolizer *s = ctx;
+
+	return pj_writer_frame(s->w, type, name ? name : "", "", file, line);
+}
+
+void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s)
+{
+	k->ctx = s;
+	k->native = sym_native;
+	k->frame = sym_frame;
 }

@@ -1,39 +1,70 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One sample's stack from its parts, leaf first: kernel frames, native frames
- * up to the first address in JVM-generated code, the agent's Java frames,
- * then the native frames below the Java part (thread entry, start_thread).
- * Without Java frames, JVM-generated code is named from the agent's code map
- * and a marker frame says why the Java stack is missing.
+ * One sample's stack from its parts, leaf first: kernel frames, the native
+ * frames above the first JVM-generated code, the agent's Java frames, then
+ * the native frames below the Java part (thread entry, start_thread).
+ *
+ * The native frames go under the Java frames only when they belong to them:
+ * the innermost Java frame is a native method (the JNI function and what it
+ * called), or the kernel's chain reaches JVM code that agrees with the walk
+ * (a stub, the interpreter, or the walk's own compiled method). Otherwise, and
+ * when the walk failed, the sample keeps everything the kernel gave (native
+ * frames, JVM code named from the code map) and a marker frame on the root
+ * side says why its Java stack is missing, so that the leaf keeps its time.
+ *
+ * A pure function of its inputs: frames are named through a sink, which the
+ * recorder backs with its symbolizer and the unit test with a table.
  */
 #ifndef PJ_USER_MERGE_H
 #define PJ_USER_MERGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "jvm/client.h"
-#include "sym/symbolize.h"
+#include "jvm/codemap.h"
+
+struct symbolizer;
 
 #define MERGE_MAX_FRAMES 4096
 
 /* Walk status for samples with no walk requested. */
 #define MERGE_NO_WALK (-1)
+/* Marker reason beyond enum agent_walk_status: the walk's Java frames do
+ * not belong with the sample's native frames (taken at another moment). */
+#define MERGE_MOVED_ON (AGENT_WALK_LOST + 1)
+#define MERGE_NREASONS (MERGE_MOVED_ON + 1)
+
+struct merge_sink {
+	void *ctx;
+	/* Frame id of a native address; *known false when nothing names it. */
+	uint32_t (*native)(void *ctx, uint64_t ip, bool leaf, bool *known);
+	/* Frame id of a named frame (Java, JVM code, marker). */
+	uint32_t (*frame)(void *ctx, int type, const char *name,
+			  const char *file, uint32_t line);
+};
 
 struct merge_in {
 	const uint32_t *kframes; /* kernel frame ids, leaf first */
 	unsigned int nk;
 	const uint64_t *uips; /* user addresses, leaf first */
 	unsigned int nu;
-	const struct agent *agent; /* NULL for a native process */
+	const struct codemap *code; /* NULL for a native process */
 	int walk_status; /* enum agent_walk_status, or MERGE_NO_WALK */
 	const struct java_frame *jf; /* innermost first */
 	unsigned int nj;
 };
 
-/* Writes the merged frame ids to out (at most max); returns how many. */
-unsigned int merge_stack(struct symbolizer *s, const struct merge_in *in,
-			 uint32_t *out, unsigned int max);
-/* The marker frame's name for a failed walk status. */
-const char *merge_marker_name(int status);
+/*
+ * Writes the merged frame ids to out (at most max); returns how many. *marker
+ * (if not NULL) is the marker's reason (an agent_walk_status or
+ * MERGE_MOVED_ON), or MERGE_NO_WALK when the stack has no marker.
+ */
+unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
+			 uint32_t *out, unsigned int max, int *marker);
+/* The marker frame's name for a reason. */
+const char *merge_marker_name(int reason);
+/* A sink naming frames with the recorder's symbolizer and writer. */
+void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s);
 
 #endif

@@ -52,6 +52,7 @@ struct record_stats {
 	uint64_t no_answer;
 	uint64_t checked,
 	    agreed; /* walks checked against the sampled JIT code */
+	uint64_t moved_on; /* walks not merged: another moment (record/merge.h) */
 	uint64_t *lat; /* walk latencies, ns */
 	size_t nlat, caplat;
 };

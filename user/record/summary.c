@@ -35,6 +35,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
+	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
 	if (st->nlat) {
 		qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
 		pj_writer_stat(rec->w, "walk_p50_ns", st->lat[st->nlat / 2]);

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The merge (record/merge.h) as a table: kernel frames, user addresses, a
+ * code map, a walk's status and Java frames in; the merged stack out, leaf
+ * first, as "frame;frame;...". Addresses name themselves through a fake
+ * sink: 0x1xxx are libjvm/libc functions, 0x9xxx are in nothing known.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "perfjava/profile.h"
+#include "record/merge.h"
+#include "tap.h"
+
+#define MAXN 64
+
+/* The fake symbolizer: frame ids index this table of names. */
+static char names[256][96];
+static unsigned int nnames;
+
+static uint32_t intern(const char *s)
+{
+	for (unsigned int i = 0; i < nnames; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	snprintf(names[nnames], sizeof(names[0]), "%s", s);
+	return nnames++;
+}
+
+static const struct {
+	uint64_t ip;
+	const char *name;
+} natives[] = {
+	{ 0x1000, "futex_wait" },	  { 0x1100, "Unsafe_Park" },
+	{ 0x1200, "JVM_InternString" },	  { 0x1300, "JVM_Sleep" },
+	{ 0x1400, "SharedRuntime::new" }, { 0x1500, "thread_native_entry" },
+	{ 0x1600, "start_thread" },	  { 0x1700, "write" },
+};
+
+static uint32_t fake_native(void *ctx, uint64_t ip, bool leaf, bool *known)
+{
+	(void)ctx;
+	(void)leaf;
+	for (unsigned int i = 0; i < sizeof(natives) / sizeof(natives[0]); i++)
+		if (natives[i].ip == ip) {
+			*known = true;
+			return intern(natives[i].name);
+		}
+	*known = false;
+	return intern("[unknown]");
+}
+
+static const char *suffix(int type)
+{
+	switch (type) {
+	case PJ_FRAME_JIT:
+		return "_[j]";
+	case PJ_FRAME_INLINED:
+		return "_[i]";
+	case PJ_FRAME_INTERPRETED:
+		return "_[0]";
+	case PJ_FRAME_C1:
+		return "_[1]";
+	case PJ_FRAME_JAVA_NATIVE:
+		return "_[n]";
+	case PJ_FRAME_VM:
+		return "_[vm]";
+	default:
+		return "";
+	}
+}
+
+static uint32_t fake_frame(void *ctx, int type, const char *name,
+			   const char *file, uint32_t line)
+{
+	char buf[96];
+
+	(void)ctx;
+	(void)file;
+	(void)line;
+	snprintf(buf, sizeof(buf), "%s%s", name, suffix(type));
+	return intern(buf);
+}
+
+/* The code map every case uses. */
+static struct codemap cm;
+
+static void code_setup(void)
+{
+	codemap_add(&cm, 0x7000, 0x100, 0, PJ_FRAME_VM, "Interpreter");
+	codemap_add(&cm, 0x7100, 0x40, 0, PJ_FRAME_VM, "vtable stub");
+	codemap_add(&cm, 0x7200, 0x100, 11, PJ_FRAME_JIT, "A.getValueType");
+	codemap_add(&cm, 0x7300, 0x100, 12, PJ_FRAME_JIT, "A.run");
+	codemap_add(&cm, 0x7400, 0x100, 13, PJ_FRAME_JIT, "B.hash");
+}
+
+#define J(t, n)                          \
+	{                                \
+		PJ_FRAME_##t, n, NULL, 0 \
+	}
+#define END 0
+
+struct tcase {
+	const char *what;
+	const char *kernel[4]; /* names, leaf first */
+	uint64_t uips[MAXN]; /* leaf first, END-terminated */
+	int status;
+	struct java_frame jf[8];
+	unsigned int nj;
+	const char *want;
+	int marker;
+};
+
+static const struct tcase cases[] = {
+	{
+	    "walked JIT sample: the walk replaces the JIT part, thread entry "
+	    "kept",
+	    { NULL },
+	    { 0x7210, 0x7310, 0x1500, 0x1600, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.getValueType"), J(JIT, "A.run"),
+	      J(INTERPRETED, "T.main") },
+	    3,
+	    "A.getValueType_[j];A.run_[j];T.main_[0];thread_native_entry;"
+	    "start_thread",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "garbage below the JIT part is dropped, not shown as [unknown]",
+	    { NULL },
+	    { 0x7210, 0x9000, 0x9100, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.getValueType"), J(INTERPRETED, "T.main") },
+	    2,
+	    "A.getValueType_[j];T.main_[0]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "failed walk keeps the leaf: JIT named from the code map, marker "
+	    "at the root",
+	    { NULL },
+	    { 0x7110, 0x7210, 0x9000, END },
+	    AGENT_WALK_NOT_WALKABLE,
+	    { { 0 } },
+	    0,
+	    "vtable stub_[vm];A.getValueType_[j];[java: not walkable]",
+	    AGENT_WALK_NOT_WALKABLE,
+	},
+	{
+	    "timed-out walk of a native leaf keeps kernel and native frames",
+	    { "do_syscall_64", NULL },
+	    { 0x1000, 0x1100, END },
+	    AGENT_WALK_TIMEOUT,
+	    { { 0 } },
+	    0,
+	    "do_syscall_64;futex_wait;Unsafe_Park;[java: thread did not "
+	    "answer]",
+	    AGENT_WALK_TIMEOUT,
+	},
+	{
+	    "natives under a Java native method belong to it",
+	    { "do_syscall_64", NULL },
+	    { 0x1000, 0x1100, END },
+	    AGENT_WALK_OK,
+	    { J(JAVA_NATIVE, "jdk.internal.misc.Unsafe.park"),
+	      J(INLINED, "LockSupport.park"), J(JIT, "W.take") },
+	    3,
+	    "do_syscall_64;futex_wait;Unsafe_Park;jdk.internal.misc.Unsafe."
+	    "park_[n];LockSupport.park_[i];W.take_[j]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "natives of another call are not glued under an unrelated Java "
+	    "frame",
+	    { "do_syscall_64", NULL },
+	    { 0x1000, 0x1100, END },
+	    AGENT_WALK_OK,
+	    { J(INLINED, "Formatter.parse"), J(JIT, "F.format") },
+	    2,
+	    "do_syscall_64;futex_wait;Unsafe_Park;[java: stack moved on]",
+	    MERGE_MOVED_ON,
+	},
+	{
+	    "VM code called from a stub belongs under the walk",
+	    { NULL },
+	    { 0x1400, 0x7110, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run"), J(INTERPRETED, "T.main") },
+	    2,
+	    "SharedRuntime::new;A.run_[j];T.main_[0]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "VM code called from the walk's compiled method belongs",
+	    { NULL },
+	    { 0x1200, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(INLINED, "A.helper"), J(JIT, "A.run") },
+	    2,
+	    "JVM_InternString;A.helper_[i];A.run_[j]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "VM code called from another compiled method does not",
+	    { NULL },
+	    { 0x1200, 0x7410, END },
+	    AGENT_WALK_OK,
+	    { J(INLINED, "ConcurrentHashMap.get"), J(JIT, "A.run") },
+	    2,
+	    "JVM_InternString;B.hash_[j];[java: stack moved on]",
+	    MERGE_MOVED_ON,
+	},
+	{
+	    "not a Java thread: everything, no marker",
+	    { NULL },
+	    { 0x1000, 0x1500, 0x1600, END },
+	    AGENT_WALK_NOT_JAVA,
+	    { { 0 } },
+	    0,
+	    "futex_wait;thread_native_entry;start_thread",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "no walk (native process): unknown frames stay",
+	    { NULL },
+	    { 0x1000, 0x9000, 0x1600, END },
+	    MERGE_NO_WALK,
+	    { { 0 } },
+	    0,
+	    "futex_wait;[unknown];start_thread",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "walked, no user frames: kernel then Java",
+	    { "schedule", NULL },
+	    { END },
+	    AGENT_WALK_OK,
+	    { J(JAVA_NATIVE, "java.lang.Thread.sleep"), J(JIT, "A.run") },
+	    2,
+	    "schedule;java.lang.Thread.sleep_[n];A.run_[j]",
+	    MERGE_NO_WALK,
+	},
+};
+
+static void run(const struct tcase *c)
+{
+	struct merge_sink k = { NULL, fake_native, fake_frame };
+	uint32_t kf[4], out[MAXN];
+	char got[1024] = "";
+	unsigned int nk = 0, nu = 0, n, i;
+	int marker = -2;
+
+	while (nk < 4 && c->kernel[nk]) {
+		kf[nk] = intern(c->kernel[nk]);
+		nk++;
+	}
+	while (nu < MAXN && c->uips[nu] != END)
+		nu++;
+	struct merge_in in = {
+		.kframes = kf,
+		.nk = nk,
+		.uips = c->uips,
+		.nu = nu,
+		.code = &cm,
+		.walk_status = c->status,
+		.jf = c->jf,
+		.nj = c->nj,
+	};
+	n = merge_stack(&k, &in, out, MAXN, &marker);
+	for (i = 0; i < n; i++) {
+		if (i)
+			strncat(got, ";", sizeof(got) - strlen(got) - 1);
+		strncat(got, names[out[i]], sizeof(got) - strlen(got) - 1);
+	}
+	if (!ok(!strcmp(got, c->want) && marker == c->marker, "%s", c->what))
+		printf("#   got  %s (marker %d)\n#   want %s (marker %d)\n",
+		       got, marker, c->want, c->marker);
+}
+
+int main(void)
+{
+	uint32_t out[2];
+	struct merge_sink k = { NULL, fake_native, fake_frame };
+	static const uint64_t deep[] = { 0x1000, 0x1100, 0x1200 };
+	struct merge_in in = { .uips = deep, .nu = 3, .walk_status = -1 };
+
+	code_setup();
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		run(&cases[i]);
+	ok(merge_stack(&k, &in, out, 2, NULL) == 2,
+	   "a stack longer than the output is cut at its size");
+	codemap_add(&cm, 0x7200, 0x10, 21, PJ_FRAME_JIT, "C.new");
+	ok(codemap_type_at(&cm, 0x7208, NULL) == PJ_FRAME_JIT &&
+	       !codemap_find(&cm, 0x7280) && codemap_find(&cm, 0x7310),
+	   "new code replaces the code it overlaps, and only that");
+	codemap_remove(&cm, 0x7200, 21);
+	ok(!codemap_find(&cm, 0x7208), "unloaded code is gone");
+	codemap_free(&cm);
+	return tap_done();
+}

@@ -32,6 +32,8 @@ static void write_sample(struct recorder *rec, struct pj_sample *s,
 	s->stack = pj_writer_stack(rec->w, rec->scratch_out, n);
 	pj_writer_sample(rec->w, s);
 	rec->st.samples++;
+	if (s->event < RING_MAX_EVENTS)
+		rec->st.event_samples[s->event]++;
 }
 
 static void finish_pending(struct recorder *rec, struct pending *p, int status,

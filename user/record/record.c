@@ -45,10 +45,15 @@ static int check_target(struct recorder *rec)
 		if (errno == ENOENT || errno == ESRCH)
 			fprintf(stderr, "perfjava: no process with pid %d\n",
 				pid);
-		else
+		else if (geteuid())
 			fprintf(
 			    stderr,
 			    "perfjava: not permitted to read process %d (%s); run as its user or as root\n",
+			    pid, strerror(errno));
+		else /* root, yet ptrace access is denied */
+			fprintf(
+			    stderr,
+			    "perfjava: not permitted to read process %d (%s) even as root: it holds capabilities this perfjava lacks (a container's bounding set) or a security module (Yama, SELinux, AppArmor) forbids it; run perfjava where the target's privileges are\n",
 			    pid, strerror(errno));
 		return -1;
 	}
@@ -130,6 +135,8 @@ static int setup_events(struct recorder *rec)
 			else
 				freq = RECORD_DEFAULT_FREQ;
 		}
+		if (freq)
+			freq = record_clamp_freq(ev->name, freq, rec->o.quiet);
 		ev->attr.freq = freq ? 1 : 0;
 		ev->attr.sample_freq = freq ? freq : period;
 		ev->freq = freq;
@@ -577,9 +584,9 @@ int cmd_record(int argc, char **argv)
 	if (!rec->o.quiet)
 		fprintf(
 		    stderr,
-		    "perfjava: recording %d (%u threads%s) into %s; Ctrl-C to stop\n",
-		    rec->o.pid, rec->th.n, rec->agent ? ", java frames on" : "",
-		    rec->o.output);
+		    "perfjava: recording %d (%u thread%s%s) into %s; Ctrl-C to stop\n",
+		    rec->o.pid, rec->th.n, rec->th.n == 1 ? "" : "s",
+		    rec->agent ? ", java frames on" : "", rec->o.output);
 	run_loop(rec, sigfd);
 	threads_disable(&rec->th);
 	drain_all(rec);

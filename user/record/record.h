@@ -48,6 +48,7 @@ struct pending {
 
 struct record_stats {
 	uint64_t samples, lost, bad_records;
+	uint64_t event_samples[RING_MAX_EVENTS]; /* per event index */
 	uint64_t walks[AGENT_WALK_LOST + 1];
 	uint64_t no_answer;
 	uint64_t checked,
@@ -85,6 +86,8 @@ struct recorder {
 int cmd_record(int argc, char **argv);
 /* record/options.c: -1 on bad arguments (a message printed). */
 int record_parse_args(int argc, char **argv, struct record_opts *o);
+/* freq, or kernel.perf_event_max_sample_rate with a warning when above it. */
+uint64_t record_clamp_freq(const char *event, uint64_t freq, bool quiet);
 /* record/summary.c: the STATS trailer, and the summary on stderr. */
 void record_write_stats(struct recorder *rec);
 void record_summary(struct recorder *rec, uint64_t bytes);

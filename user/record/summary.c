@@ -3,7 +3,10 @@
  * summary printed on stderr. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "lib/file.h"
 #include "record/record.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -45,27 +48,60 @@ void record_write_stats(struct recorder *rec)
 	}
 }
 
+/*
+ * Why kernel frames have no names, when they were recorded at all: kallsyms
+ * shows zeros under kernel.kptr_restrict, and also (kptr_restrict=0) to a
+ * user without CAP_SYSLOG when kernel.perf_event_paranoid > 1.
+ */
+static void kernel_hint(const struct recorder *rec)
+{
+	char kptr[16] = "";
+
+	if (!rec->sym.kernel_hidden || rec->th.opts.exclude_kernel)
+		return;
+	read_small_file("/proc/sys/kernel/kptr_restrict", kptr, sizeof(kptr));
+	if (geteuid() && atoi(kptr) == 0)
+		fprintf(stderr,
+			"perfjava: kernel frames unnamed: /proc/kallsyms hides "
+			"addresses from this user (kernel.perf_event_paranoid "
+			"> 1); run as root, with CAP_SYSLOG, or load "
+			"perfjava_ksym\n");
+	else
+		fprintf(
+		    stderr,
+		    "perfjava: kernel frames unnamed: /proc/kallsyms hides "
+		    "addresses (kernel.kptr_restrict=%s); load perfjava_ksym "
+		    "or run with CAP_SYSLOG\n",
+		    *kptr ? kptr : "?");
+}
+
 void record_summary(struct recorder *rec, uint64_t bytes)
 {
 	struct record_stats *st = &rec->st;
 	double secs = (rec->end_ns - rec->start_ns) / 1e9;
 	uint64_t unavailable = 0;
+	struct stat sb;
 
 	if (rec->o.quiet)
 		return;
-	fprintf(
-	    stderr,
-	    "perfjava: %llu samples of %s in %.1f s from %u threads, %llu lost (%s)\n",
-	    (unsigned long long)st->samples,
-	    rec->nevents ? rec->evs[0].name : "?", secs, rec->th.opened,
-	    (unsigned long long)st->lost, rec->stop_reason);
+	fprintf(stderr, "perfjava: %llu samples",
+		(unsigned long long)st->samples);
+	for (unsigned int i = 0;
+	     rec->nevents > 1 && i < rec->nevents && i < RING_MAX_EVENTS; i++)
+		fprintf(stderr, "%s%llu %s", i ? ", " : " (",
+			(unsigned long long)st->event_samples[i],
+			rec->evs[i].name);
+	fprintf(stderr, "%s%s in %.1f s from %u thread%s, %llu lost (%s)\n",
+		rec->nevents > 1 ? ")" : " of ",
+		rec->nevents == 1 ? rec->evs[0].name : "", secs, rec->th.opened,
+		rec->th.opened == 1 ? "" : "s", (unsigned long long)st->lost,
+		rec->stop_reason);
+	if (!stat(rec->o.output, &sb)) /* the final size, END chunk included */
+		bytes = (uint64_t)sb.st_size;
 	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",
 		rec->o.output, (unsigned long long)bytes,
 		st->samples ? (double)bytes / st->samples : 0.0);
-	if (rec->sym.kernel_hidden)
-		fprintf(
-		    stderr,
-		    "perfjava: kernel frames unnamed: /proc/kallsyms hides addresses (kernel.kptr_restrict); load perfjava_ksym or run with CAP_SYSLOG\n");
+	kernel_hint(rec);
 	if (!rec->java || rec->o.no_java)
 		return;
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;

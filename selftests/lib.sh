@@ -34,6 +34,15 @@ wait_for() {
 		sleep "$_pj_poll" # the polling interval, not a wait for an event
 	done
 }
+# start_prog OUT PROG ARGS...: starts a test program, waits for "ready PID";
+# sets PID
+start_prog() {
+	local out=$1; shift
+	"$@" >"$out" 2>&1 &
+	PID=$!
+	track $PID
+	wait_for 10 grep -q '^ready' "$out"
+}
 # size_over FILE BYTES: FILE exists and is larger than BYTES (for wait_for)
 size_over() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt "$2" ]; }
 # stack_share FOLDED NAME...: for each NAME, the percentage of samples (in

@@ -2,16 +2,6 @@
 # End to end on native processes: perfjava record -p PID / perfjava report.
 . "$(dirname "$0")/../lib.sh"
 
-# start_prog OUT PROG ARGS...: starts a test program, waits for "ready PID"
-start_prog() {
-	local out=$1; shift
-	"$@" >"$out" 2>&1 &
-	PID=$!
-	track $PID
-	wait_for 10 grep -q '^ready' "$out"
-}
-
-
 # --- attribution on a program with a known CPU split (1 thread: reaches main)
 start_prog "$TMP/cs.out" "$PROGS/cpusplit" 4 1
 cpu0=$(proc_cpu_ticks "$PID")

@@ -7,13 +7,6 @@
 # container), no advice to "run as root".
 . "$(dirname "$0")/../lib.sh"
 
-start_prog() {
-	local out=$1; shift
-	"$@" >"$out" 2>&1 &
-	PID=$!
-	track $PID
-	wait_for 10 grep -q '^ready' "$out"
-}
 
 start_prog "$TMP/cs.out" "$PROGS/cpusplit" 30 1
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)

@@ -28,6 +28,7 @@
 #include "jvm/client_internal.h"
 #include "jvm/attach.h"
 #include "lib/clock.h"
+#include "lib/grow.h"
 #include "lib/nspid.h"
 #include "lib/umap.h"
 #include "perfjava/agent_proto.h"
@@ -258,23 +259,6 @@ static pid_t target_tid(struct agent *a, pid_t tid)
 	return ns;
 }
 
-static int grow(char **buf, size_t *cap, size_t need)
-{
-	size_t c = *cap ? *cap : 4096;
-	char *p;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	p = realloc(*buf, c);
-	if (!p)
-		return -1;
-	*buf = p;
-	*cap = c;
-	return 0;
-}
-
 int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 		  uint64_t cookie)
 {
@@ -285,7 +269,7 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 	if (a->fd < 0 || ns <= 0)
 		return -1;
 	r.tid = ns;
-	if (grow(&a->out, &a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
+	if (GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
 		return -1;
 	if (a->pend_n == a->pend_cap) {
 		size_t cap = a->pend_cap ? a->pend_cap * 2 : 256, i;
@@ -350,7 +334,7 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 		long used;
 
 		/* the buffer holds one whole message at most, plus a read */
-		if (grow(&a->in, &a->in_cap, a->in_len + 65536))
+		if (GROW(a->in, a->in_cap, a->in_len + 65536))
 			break;
 		room = a->in_cap - a->in_len;
 		n = read(a->fd, a->in + a->in_len, room);

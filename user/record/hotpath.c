@@ -12,6 +12,7 @@
 
 #include "events/lbr.h"
 #include "lib/addr.h"
+#include "lib/grow.h"
 #include "lib/clock.h"
 #include "record/record.h"
 #include "record/perf_parse.h"
@@ -62,15 +63,8 @@ static void finish_pending(struct recorder *rec, struct pending *p, int status,
 
 static void add_latency(struct record_stats *st, uint64_t ns)
 {
-	if (st->nlat == st->caplat) {
-		size_t cap = st->caplat ? st->caplat * 2 : 4096;
-		uint64_t *nl = realloc(st->lat, cap * sizeof(*nl));
-
-		if (!nl)
-			return;
-		st->lat = nl;
-		st->caplat = cap;
-	}
+	if (GROW(st->lat, st->caplat, st->nlat + 1))
+		return;
 	st->lat[st->nlat++] = ns;
 }
 

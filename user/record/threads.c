@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
 #include "record/threads.h"
 
 struct ring *threads_find(struct threads *t, pid_t tid)
@@ -26,15 +27,8 @@ int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event)
 
 	if (threads_find(t, tid))
 		return 0;
-	if (t->n == t->cap) {
-		unsigned int cap = t->cap ? t->cap * 2 : 64;
-		struct ring **nv = realloc(t->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		t->v = nv;
-		t->cap = cap;
-	}
+	if (GROW(t->v, t->cap, t->n + 1))
+		return -ENOMEM;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;

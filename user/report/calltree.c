@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/hash.h"
 #include "report/calltree.h"
 
@@ -65,18 +66,12 @@ uint32_t ct_title_intern(struct ct_titles *t, const char *name, uint8_t kind)
 			return i;
 	}
 	if (t->n == t->cap) {
-		uint32_t ncap = t->cap ? t->cap * 2 : 1024;
-		char **n = realloc(t->name, ncap * sizeof(*n));
-		uint8_t *k;
+		/* Two arrays of one capacity: the second grows to the first. */
+		uint32_t kcap = t->cap;
 
-		if (!n)
+		if (GROW(t->name, t->cap, t->n + 1) ||
+		    GROW(t->kind, kcap, t->cap))
 			return UINT32_MAX;
-		t->name = n;
-		k = realloc(t->kind, ncap);
-		if (!k)
-			return UINT32_MAX;
-		t->kind = k;
-		t->cap = ncap;
 	}
 	t->name[t->n] = strdup(name);
 	if (!t->name[t->n])
@@ -167,15 +162,8 @@ static uint32_t child(struct calltree *ct, uint32_t parent, uint32_t title)
 		if (n->parent == parent && n->title == title)
 			return ct->slots[j] - 1;
 	}
-	if (ct->n == ct->cap) {
-		uint32_t ncap = ct->cap * 2;
-		struct ct_node *nn = realloc(ct->nodes, ncap * sizeof(*nn));
-
-		if (!nn)
-			return UINT32_MAX;
-		ct->nodes = nn;
-		ct->cap = ncap;
-	}
+	if (GROW(ct->nodes, ct->cap, ct->n + 1))
+		return UINT32_MAX;
 	ct->nodes[ct->n] = (struct ct_node){ title, parent, 0, 0 };
 	ct->slots[j] = ++ct->n;
 	return ct->n - 1;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "report/report.h"
 
 #define NAME_MAX_LEN 4096
@@ -39,17 +40,9 @@ static char *fold(const struct report *r, const struct report_stack *s,
 		report_frame_name(r, s->frames[j], REPORT_FOLDED, name,
 				  NAME_MAX_LEN);
 		n = strlen(name);
-		if (len + n + 2 > cap) {
-			char *q;
-
-			while (len + n + 2 > cap)
-				cap *= 2;
-			q = realloc(t, cap);
-			if (!q) {
-				free(t);
-				return NULL;
-			}
-			t = q;
+		if (GROW(t, cap, len + n + 2)) {
+			free(t);
+			return NULL;
 		}
 		if (j)
 			t[len++] = ';';

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "report/calltree.h"
 
 #define NAME_LEN 4096
@@ -42,17 +43,11 @@ static struct row *row_of(struct acc *a, const struct report *r, uint32_t f,
 		cache[f] = ti;
 	}
 	if (ti >= a->cap) {
-		uint32_t ncap = a->cap ? a->cap * 2 : 1024;
-		struct row *nr;
+		uint32_t old = a->cap;
 
-		while (ncap <= ti)
-			ncap *= 2;
-		nr = realloc(a->rows, ncap * sizeof(*nr));
-		if (!nr)
+		if (GROW(a->rows, a->cap, (size_t)ti + 1))
 			return NULL;
-		memset(nr + a->cap, 0, (ncap - a->cap) * sizeof(*nr));
-		a->rows = nr;
-		a->cap = ncap;
+		memset(a->rows + old, 0, (a->cap - old) * sizeof(*a->rows));
 	}
 	a->rows[ti].title = ti;
 	return &a->rows[ti];

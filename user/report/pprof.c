@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "report/calltree.h"
+#include "lib/grow.h"
 #include "lib/u64map.h"
 
 #define NAME_LEN 4096
@@ -67,21 +68,8 @@ struct pb {
 
 static void pb_reserve(struct pb *b, size_t more)
 {
-	size_t ncap;
-	uint8_t *d;
-
-	if (b->oom || b->n + more <= b->cap)
-		return;
-	ncap = b->cap ? b->cap : 4096;
-	while (ncap < b->n + more)
-		ncap *= 2;
-	d = realloc(b->d, ncap);
-	if (!d) {
+	if (!b->oom && GROW(b->d, b->cap, b->n + more))
 		b->oom = true;
-		return;
-	}
-	b->d = d;
-	b->cap = ncap;
 }
 
 static void pb_varint(struct pb *b, uint64_t v)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "report/stackfold.h"
 
 void stackfold_init(struct stackfold *f)
@@ -53,17 +54,8 @@ int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
 			return 0;
 		}
 	}
-	if (f->n == f->cap) {
-		size_t ncap = f->cap ? f->cap * 2 : 1024;
-
-		if (ncap > UINT32_MAX - 1)
-			return -1;
-		e = realloc(f->ents, ncap * sizeof(*e));
-		if (!e)
-			return -1;
-		f->ents = e;
-		f->cap = ncap;
-	}
+	if (f->n + 1 > UINT32_MAX - 1 || GROW(f->ents, f->cap, f->n + 1))
+		return -1;
 	f->ents[f->n] = (struct fold_entry){ stack, tid, weight, 1 };
 	f->slots[j] = (uint32_t)++f->n;
 	return 0;

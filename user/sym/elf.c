@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
+#include "lib/strpool.h"
 #include "sym/debug_file.h"
 #include "sym/elf.h"
 
@@ -58,8 +60,7 @@ struct elf_symtab {
 struct gather {
 	struct esym *v;
 	unsigned int n, cap;
-	char *names;
-	size_t names_len, names_cap;
+	struct strpool names;
 };
 
 #define ZERO_SIZED (1u << 31)
@@ -88,29 +89,6 @@ char *pj_demangle(const char *name)
 	return strdup(name);
 }
 
-static int add_name(struct gather *g, const char *s, size_t len, uint32_t *off)
-{
-	if (g->names_len + len + 1 > UINT32_MAX)
-		return -1;
-	if (g->names_len + len + 1 > g->names_cap) {
-		size_t cap = g->names_cap ? g->names_cap * 2 : 1 << 16;
-		char *nb;
-
-		while (cap < g->names_len + len + 1)
-			cap *= 2;
-		nb = realloc(g->names, cap);
-		if (!nb)
-			return -1;
-		g->names = nb;
-		g->names_cap = cap;
-	}
-	memcpy(g->names + g->names_len, s, len);
-	g->names[g->names_len + len] = '\0';
-	*off = g->names_len;
-	g->names_len += len + 1;
-	return 0;
-}
-
 /* Lower is better among aliases: global, then weak, then local; fewer
  * leading underscores; shorter. */
 static uint32_t alias_rank(int bind, const char *name, size_t len)
@@ -130,21 +108,14 @@ static int add_sym(struct gather *g, uint64_t start, uint64_t size,
 	size_t len = at && at != name ? (size_t)(at - name) : strlen(name);
 	struct esym *s;
 
-	if (g->n == g->cap) {
-		unsigned int cap = g->cap ? g->cap * 2 : 1024;
-		struct esym *nv = realloc(g->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		g->v = nv;
-		g->cap = cap;
-	}
+	if (GROW(g->v, g->cap, g->n + 1))
+		return -1;
 	s = &g->v[g->n];
 	memset(s, 0, sizeof(*s));
 	s->start = start;
 	s->end = size ? start + size : sec_end;
 	s->rank = alias_rank(bind, name, len) | (size ? 0 : ZERO_SIZED);
-	if (add_name(g, name, len, &s->name))
+	if (strpool_add(&g->names, name, len, &s->name))
 		return -1;
 	g->n++;
 	return 0;
@@ -252,7 +223,7 @@ static void finalize(struct gather *g)
 static void gather_free(struct gather *g)
 {
 	free(g->v);
-	free(g->names);
+	free(g->names.buf);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -323,7 +294,7 @@ static struct elf_symtab *build(Elf *elf, const char *root, const char *path,
 	finalize(&g);
 	t->syms = g.v;
 	t->n = g.n;
-	t->names = g.names;
+	t->names = g.names.buf;
 	return t;
 fail:
 	gather_free(&g);

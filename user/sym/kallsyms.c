@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "lib/file.h"
+#include "lib/grow.h"
+#include "lib/strpool.h"
 #include "sym/kallsyms.h"
 
 struct ksym {
@@ -37,34 +39,10 @@ struct ksyms {
 #define LAST_SYMBOL_SPAN 4096
 
 struct pool {
-	char *buf;
-	size_t len, cap;
+	struct strpool s;
 	const char *last_mod; /* modules repeat: reuse the last one */
 	uint32_t last_mod_off;
 };
-
-static int pool_add(struct pool *p, const char *s, size_t len, uint32_t *off)
-{
-	if (p->len + len + 1 > UINT32_MAX)
-		return -1;
-	if (p->len + len + 1 > p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 1 << 20;
-		char *nb;
-
-		while (cap < p->len + len + 1)
-			cap *= 2;
-		nb = realloc(p->buf, cap);
-		if (!nb)
-			return -1;
-		p->buf = nb;
-		p->cap = cap;
-	}
-	memcpy(p->buf + p->len, s, len);
-	p->buf[p->len + len] = '\0';
-	*off = p->len;
-	p->len += len + 1;
-	return 0;
-}
 
 static int cmp_ksym(const void *a, const void *b)
 {
@@ -113,27 +91,20 @@ static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
 		*all_zero = false;
 	if (type == 'a' || type == 'A' || type == 'U')
 		return 0;
-	if (k->n == *cap) {
-		unsigned int nc = *cap ? *cap * 2 : 65536;
-		struct ksym *nv = realloc(k->v, nc * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		k->v = nv;
-		*cap = nc;
-	}
+	if (GROW(k->v, *cap, k->n + 1))
+		return -1;
 	s = &k->v[k->n];
 	s->addr = addr;
 	s->text = (type == 't' || type == 'T' || type == 'w' || type == 'W') &&
 		  strcmp(name, "_etext");
 	s->module = 0;
-	if (pool_add(p, name, strlen(name), &s->name))
+	if (strpool_add(&p->s, name, strlen(name), &s->name))
 		return -1;
 	if (mod && *mod) {
 		if (p->last_mod && !strcmp(p->last_mod, mod)) {
 			s->module = p->last_mod_off;
 		} else {
-			if (pool_add(p, mod, strlen(mod), &s->module))
+			if (strpool_add(&p->s, mod, strlen(mod), &s->module))
 				return -1;
 			p->last_mod = mod;
 			p->last_mod_off = s->module;
@@ -161,7 +132,7 @@ struct ksyms *ksyms_load(const char *path)
 		return NULL;
 	}
 	/* Offset 0 of the pool is "", the kernel image's module. */
-	if (pool_add(&p, "", 0, &empty))
+	if (strpool_add(&p.s, "", 0, &empty))
 		goto fail;
 	for (line = text; line < text + len;) {
 		char *nl = strchr(line, '\n');
@@ -186,11 +157,11 @@ struct ksyms *ksyms_load(const char *path)
 			k->ntext++;
 	}
 	k->n = o;
-	k->names = p.buf;
+	k->names = p.s.buf;
 	return k;
 fail:
 	free(text);
-	free(p.buf);
+	free(p.s.buf);
 	free(k->v);
 	free(k);
 	errno = ENOMEM;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/file.h"
+#include "lib/grow.h"
 #include "sym/maps.h"
 
 #define DELETED_SUFFIX " (deleted)"
@@ -76,14 +77,8 @@ int maps_parse(const char *text, struct pj_maps *out)
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
 
-		if (n == cap) {
-			struct pj_map *nv = realloc(v, 2 * cap * sizeof(*v));
-
-			if (!nv)
-				goto fail;
-			v = nv;
-			cap *= 2;
-		}
+		if (GROW(v, cap, n + 1))
+			goto fail;
 		if (len && parse_line(line, len, &v[n]) == 0) {
 			if (n && v[n].start < v[n - 1].start)
 				sorted = false;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "profile/internal.h"
+#include "lib/grow.h"
 #include "lib/varint.h"
 
 __attribute__((format(printf, 3, 4))) int
@@ -74,6 +75,47 @@ int profile_oom(struct cur *c)
 	return -1;
 }
 
+static void *pool_alloc(struct priv *d, size_t n)
+{
+	struct pool_block *b = d->pool;
+
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > 65536 ? n : 65536;
+
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->next = d->pool;
+		b->used = 0;
+		b->cap = cap;
+		d->pool = b;
+	}
+	b->used += n;
+	return b->data + b->used - n;
+}
+
+char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n)
+{
+	char *q = pool_alloc(d, n + 1);
+
+	if (q) {
+		memcpy(q, s, n);
+		q[n] = 0;
+	}
+	return q;
+}
+
+void profile_pool_free(struct priv *d)
+{
+	struct pool_block *b, *next;
+
+	for (b = d->pool; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	d->pool = NULL;
+}
+
 /* Reads a str; *out is a NUL-terminated copy in the pool. */
 static int get_str(struct priv *d, struct cur *c, char **out)
 {
@@ -104,8 +146,7 @@ static int read_strings(struct priv *d, struct cur *c)
 
 		if (p->nstrings == UINT32_MAX)
 			return profile_damaged(c, c->p, "too many strings");
-		if (profile_more(&p->strings, &d->strings_cap, p->nstrings,
-				 sizeof(*p->strings)))
+		if (GROW(p->strings, d->strings_cap, (size_t)p->nstrings + 1))
 			return profile_oom(c);
 		if (get_str(d, c, &s))
 			return -1;
@@ -123,8 +164,7 @@ static int read_frames(struct priv *d, struct cur *c)
 		const uint8_t *at = c->p;
 		uint32_t type;
 
-		if (profile_more(&p->frames, &d->frames_cap, p->nframes,
-				 sizeof(*p->frames)))
+		if (GROW(p->frames, d->frames_cap, (size_t)p->nframes + 1))
 			return profile_oom(c);
 		if (get_u32(c, &type, "frame type"))
 			return -1;
@@ -164,15 +204,14 @@ static int read_stacks(struct priv *d, struct cur *c)
 		if (p->nstacks >= UINT32_MAX - 1 ||
 		    d->nstack_frames + n > UINT32_MAX)
 			return profile_damaged(c, at, "too many stacks");
-		if (profile_more(&p->stack_start, &d->stack_start_cap,
-				 p->nstacks + 1, sizeof(*p->stack_start)))
+		if (GROW(p->stack_start, d->stack_start_cap,
+			 (size_t)p->nstacks + 2))
 			return profile_oom(c);
 		for (uint64_t i = 0; i < n; i++) {
 			uint32_t f;
 
-			if (profile_more(&p->stack_frames, &d->stack_frames_cap,
-					 d->nstack_frames,
-					 sizeof(*p->stack_frames)))
+			if (GROW(p->stack_frames, d->stack_frames_cap,
+				 d->nstack_frames + 1))
 				return profile_oom(c);
 			if (get_id(c, &f, p->nframes, "frame"))
 				return -1;
@@ -210,8 +249,7 @@ static int read_samples(struct priv *d, struct cur *c)
 		    ((flags & PJ_S_INFO) &&
 		     get_id(c, &s.info, p->nstrings, "string")))
 			return -1;
-		if (profile_more(&p->samples, &d->samples_cap, p->nsamples,
-				 sizeof(*p->samples)))
+		if (GROW(p->samples, d->samples_cap, (size_t)p->nsamples + 1))
 			return profile_oom(c);
 		p->samples[p->nsamples++] = s;
 	}
@@ -229,8 +267,7 @@ static int read_threads(struct priv *d, struct cur *c)
 			return -1;
 		t.name = name;
 		t.order = d->nthreads;
-		if (profile_more(&d->threads, &d->threads_cap, d->nthreads,
-				 sizeof(*d->threads)))
+		if (GROW(d->threads, d->threads_cap, d->nthreads + 1))
 			return profile_oom(c);
 		d->threads[d->nthreads++] = t;
 	}
@@ -252,8 +289,7 @@ static int read_events(struct priv *d, struct cur *c)
 			return -1;
 		e.name = name;
 		e.unit = unit;
-		if (profile_more(&p->events, &d->events_cap, p->nevents,
-				 sizeof(*p->events)))
+		if (GROW(p->events, d->events_cap, (size_t)p->nevents + 1))
 			return profile_oom(c);
 		/* A later definition of the same index replaces it. */
 		uint32_t i;
@@ -278,7 +314,7 @@ static int read_kv(struct priv *d, struct cur *c, struct pj_kv **arr,
 			return -1;
 		if (*n == UINT32_MAX)
 			return profile_damaged(c, c->p, "too many keys");
-		if (profile_more(arr, cap, *n, sizeof(**arr)))
+		if (GROW(*arr, *cap, (size_t)*n + 1))
 			return profile_oom(c);
 		(*arr)[(*n)++] = kv;
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What profile/read.c (the file, its chunks, the finished arrays) and
- * profile/decode.c (the payload of each chunk) share. Not for other parts;
- * they use profile/io.h.
+ * profile/decode.c (the payload of each chunk, the string pool) share; read.c
+ * calls decode.c, never the other way. Not for other parts; they use
+ * profile/io.h.
  */
 #ifndef PJ_USER_PROFILE_INTERNAL_H
 #define PJ_USER_PROFILE_INTERNAL_H
@@ -42,16 +43,15 @@ struct cur {
 	size_t errlen;
 };
 
-/* profile/read.c: a NUL-terminated copy of s[0..n) in the pool, or NULL. */
-char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n);
-/* profile/read.c: makes room for one more element in *arr (capacity *cap). */
-int profile_more(void *arr, size_t *cap, size_t n, size_t elem);
-
 /* profile/decode.c: "damaged at offset N: ..." in c->err; returns -1. */
 __attribute__((format(printf, 3, 4))) int
 profile_damaged(struct cur *c, const uint8_t *at, const char *fmt, ...);
 /* profile/decode.c: "out of memory" in c->err; returns -1. */
 int profile_oom(struct cur *c);
+/* profile/decode.c: a NUL-terminated copy of s[0..n) in the pool, or NULL. */
+char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n);
+/* profile/decode.c: frees the pool's blocks. */
+void profile_pool_free(struct priv *d);
 /* profile/decode.c: decodes the payload of one chunk of the given type. */
 int profile_read_chunk(struct priv *d, struct cur *c, unsigned int type);
 

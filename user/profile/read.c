@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "lib/file.h"
+#include "lib/grow.h"
 #include "profile/internal.h"
 
 static const char *const chunk_names[] = {
@@ -28,54 +29,6 @@ static const char *const chunk_names[] = {
 	[PJ_CHUNK_EVENTS] = "EVENTS",	[PJ_CHUNK_STATS] = "STATS",
 	[PJ_CHUNK_END] = "END",
 };
-
-static void *pool_alloc(struct priv *d, size_t n)
-{
-	struct pool_block *b = d->pool;
-
-	if (!b || b->cap - b->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
-
-		b = malloc(sizeof(*b) + cap);
-		if (!b)
-			return NULL;
-		b->next = d->pool;
-		b->used = 0;
-		b->cap = cap;
-		d->pool = b;
-	}
-	b->used += n;
-	return b->data + b->used - n;
-}
-
-char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n)
-{
-	char *q = pool_alloc(d, n + 1);
-
-	if (q) {
-		memcpy(q, s, n);
-		q[n] = 0;
-	}
-	return q;
-}
-
-/* Makes room for one more element in *arr (capacity *cap). */
-int profile_more(void *arr, size_t *cap, size_t n, size_t elem)
-{
-	void **a = arr;
-	size_t ncap;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 256;
-	q = realloc(*a, ncap * elem);
-	if (!q)
-		return -1;
-	*a = q;
-	*cap = ncap;
-	return 0;
-}
 
 static int cmp_thread(const void *a, const void *b)
 {
@@ -147,8 +100,7 @@ static int finish_threads(struct priv *d)
 		if (i + 1 < d->nthreads && t[1].tid == t->tid)
 			continue;
 		if (p->nstrings == UINT32_MAX ||
-		    profile_more(&p->strings, &d->strings_cap, p->nstrings,
-				 sizeof(*p->strings)))
+		    GROW(p->strings, d->strings_cap, (size_t)p->nstrings + 1))
 			return -1;
 		p->strings[p->nstrings] = (char *)t->name;
 		p->threads[o++] = (struct pj_thread){ .tid = t->tid,
@@ -284,14 +236,10 @@ int pj_profile_load(const char *path, struct pj_profile **out, char *err,
 void pj_profile_free(struct pj_profile *p)
 {
 	struct priv *d = (struct priv *)p;
-	struct pool_block *b, *next;
 
 	if (!p)
 		return;
-	for (b = d->pool; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	profile_pool_free(d);
 	free(p->strings);
 	free(p->frames);
 	free(p->stack_start);

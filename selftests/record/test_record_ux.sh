@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # What record says: -F above kernel.perf_event_max_sample_rate is clamped
-# with a warning (perf's way) and the file records the clamped rate; several
+# with a warning (perf's way); several
 # events are counted each; "1 thread" in the singular; the bytes written are
 # the file's final size; no kptr_restrict hint when kernel frames were never
 # recorded (non-root); as root on a process it still cannot read (pid 1 in a
 # container), no advice to "run as root".
 . "$(dirname "$0")/../lib.sh"
-
 
 start_prog "$TMP/cs.out" "$PROGS/cpusplit" 30 1
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)

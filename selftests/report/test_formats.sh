@@ -111,8 +111,9 @@ if ! command -v go >/dev/null; then
 fi
 export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
 pp() { go tool pprof "$@" 2>"$TMP/pprof.err"; }
-# Text leaf table rows: "weight percent samples name" -> "name samples percent".
-rep --top 100 | awk '/^  ----------/ { t = 1; next } t && NF >= 4 { n = $4; for (i = 5; i <= NF; i++) n = n " " $i; print n, $3, $2 }' | sort >"$TMP/text_flat.txt"
+# Text leaf table rows: "weight percent samples name" -> "name samples percent"
+# (pprof marks kernel frames by their mapping, not by a _[k] suffix).
+rep --top 100 | awk '/^  ----------/ { t = 1; next } t && NF >= 4 { n = $4; for (i = 5; i <= NF; i++) n = n " " $i; sub(/_\[k\]$/, "", n); print n, $3, $2 }' | sort >"$TMP/text_flat.txt"
 pp -top -nodecount=100 -sample_index=samples "$TMP/x.pb.gz" >"$TMP/top_s.txt"
 pp -top -nodecount=100 -sample_index=cpu "$TMP/x.pb.gz" >"$TMP/top_c.txt"
 check "go tool pprof reads it: samples and cpu types" \
@@ -129,6 +130,13 @@ check "pprof samples carry thread and tid labels" \
 	eval 'grep -q "thread:  main" "$TMP/traces.txt" && grep -q "tid:  11" "$TMP/traces.txt"'
 pp -list 'App.inner' "$TMP/x.pb.gz" >"$TMP/list.txt"
 check "pprof functions carry their file" grep -q "App.java" "$TMP/list.txt"
+pp -raw "$TMP/x.pb.gz" >"$TMP/raw.txt"
+check "pprof: kernel frames in [kernel.kallsyms], named without _[k]" \
+	eval 'grep -qE "^ +[0-9]+: 0x0 M=([0-9]+) do_syscall_64 " "$TMP/raw.txt" && ! grep -q "_\[k\]" "$TMP/raw.txt" && m=$(sed -nE "s/^ +[0-9]+: 0x0 M=([0-9]+) do_syscall_64 .*/\1/p" "$TMP/raw.txt") && grep -qE "^$m: .* \[kernel.kallsyms\]" "$TMP/raw.txt"'
+rep --lines -o "$TMP/l.pb.gz"
+pp -top -lines -nodecount=100 "$TMP/l.pb.gz" >"$TMP/lines.txt"
+check "pprof --lines: lines in Line entries (pprof -lines shows App.java:30), not in names" \
+	eval 'grep -qE "App.inner App.java:30( |$)" "$TMP/lines.txt" && ! grep -q "App.inner:30" "$TMP/lines.txt"'
 rep --tid 11 -o "$TMP/t11.pb.gz"
 pp -top -sample_index=samples "$TMP/t11.pb.gz" >"$TMP/top11.txt"
 check "pprof --tid 11: 5 samples" grep -q "Total samples = 5" "$TMP/top11.txt"

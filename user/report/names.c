@@ -66,14 +66,15 @@ const char *report_frame_name(const struct report *r, uint32_t f,
 	} else {
 		put(buf, len, &at, "[unknown]", style);
 	}
-	if (r->o->lines && fr->line) {
+	if (r->o->lines && fr->line && style != REPORT_BARE) {
 		char num[16];
 
 		snprintf(num, sizeof(num), ":%u", fr->line);
 		put(buf, len, &at, num, style);
 	}
 	sfx = fr->type < PJ_FRAME_TYPE_MAX ? suffix[fr->type] : NULL;
-	if (sfx && (style == REPORT_FOLDED || fr->type == PJ_FRAME_KERNEL))
+	if (sfx && style != REPORT_BARE &&
+	    (style == REPORT_FOLDED || fr->type == PJ_FRAME_KERNEL))
 		put(buf, len, &at, sfx, style);
 	return buf;
 }

@@ -6,9 +6,11 @@
  *
  * Two sample values: "samples"/"count", and the event's weight (cpu-clock:
  * "cpu"/"nanoseconds"; another event: its name and unit). The default is the
- * weight with --total, the sample count otherwise. One location per frame,
- * one function per (name, file), one mapping per module; every sample has
- * the labels "thread" (name) and "tid".
+ * weight with --total, the sample count otherwise. One location per frame
+ * (its line in a Line entry), one function per (name, file), one mapping
+ * per module, the main binary first, kernel frames in "[kernel.kallsyms]";
+ * every sample has the labels "thread" (name) and "tid". Locations have no
+ * address: the file keeps one frame per symbol, not per address.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +119,7 @@ struct pprof {
 	uint32_t *loc_of; /* frame id -> location id, 0 = none yet */
 	struct u64map func_of; /* (name, file) -> function id */
 	uint32_t *map_of; /* module string id of the file -> mapping id */
-	uint32_t nloc, nfunc, nmap;
+	uint32_t nloc, nfunc, nmap, kernel_map;
 	char *name;
 };
 
@@ -138,23 +140,72 @@ static void value_type(struct pprof *pp, unsigned int field, const char *type,
 	pb_msg(&pp->out, field, &pp->msg);
 }
 
+static uint32_t new_mapping(struct pprof *pp, const char *file)
+{
+	pb_uint(&pp->msg, MAPPING_ID, ++pp->nmap);
+	pb_uint(&pp->msg, MAPPING_FILENAME, str(pp, file));
+	pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
+	pb_uint(&pp->msg, MAPPING_HAS_FILENAMES, 1);
+	pb_uint(&pp->msg, MAPPING_HAS_LINE_NUMBERS, 1);
+	pb_msg(&pp->out, PROFILE_MAPPING, &pp->msg);
+	return pp->nmap;
+}
+
+/*
+ * The mapping of a frame: its ELF file, or for kernel frames perf's
+ * "[kernel.kallsyms]" (a kernel module's frames keep "[module]"), the name
+ * pprof consumers (and perf_to_profile) use for kernel code.
+ */
 static uint32_t mapping(struct pprof *pp, const struct pj_frame *fr)
 {
 	const struct pj_profile *p = pp->r->p;
+	const char *m = pj_str(p, fr->module);
 
+	if (fr->type == PJ_FRAME_KERNEL &&
+	    (!*m || !strcmp(m, "[kernel]") || !strcmp(m, "vmlinux"))) {
+		if (!pp->kernel_map)
+			pp->kernel_map = new_mapping(pp, "[kernel.kallsyms]");
+		return pp->kernel_map;
+	}
 	if (!fr->module || fr->module >= p->nstrings)
 		return 0;
-	if (!pp->map_of[fr->module]) {
-		pp->map_of[fr->module] = ++pp->nmap;
-		pb_uint(&pp->msg, MAPPING_ID, pp->nmap);
-		pb_uint(&pp->msg, MAPPING_FILENAME,
-			str(pp, pj_str(p, fr->module)));
-		pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
-		pb_uint(&pp->msg, MAPPING_HAS_FILENAMES, 1);
-		pb_uint(&pp->msg, MAPPING_HAS_LINE_NUMBERS, 1);
-		pb_msg(&pp->out, PROFILE_MAPPING, &pp->msg);
+	if (!pp->map_of[fr->module] && fr->type == PJ_FRAME_KERNEL) {
+		snprintf(pp->name, NAME_LEN, "[%s]", m);
+		pp->map_of[fr->module] = new_mapping(pp, pp->name);
+	} else if (!pp->map_of[fr->module]) {
+		pp->map_of[fr->module] = new_mapping(pp, m);
 	}
 	return pp->map_of[fr->module];
+}
+
+/*
+ * pprof takes the first mapping for the main binary ("File:" in its
+ * header): the module named by the command line's first word, else by the
+ * process name.
+ */
+static void main_mapping(struct pprof *pp)
+{
+	const struct pj_profile *p = pp->r->p;
+	const char *cmd = pj_profile_meta(p, "cmdline");
+	const char *comm = pj_profile_meta(p, "comm");
+	size_t n = cmd ? strcspn(cmd, " ") : 0;
+	uint32_t best = 0;
+
+	for (uint32_t f = 0; f < p->nframes && n; f++) {
+		const char *m = pj_str(p, p->frames[f].module);
+
+		if (p->frames[f].type == PJ_FRAME_KERNEL || !*m)
+			continue;
+		if (strlen(m) == n && !strncmp(m, cmd, n)) {
+			best = f + 1;
+			break;
+		}
+		if (!best && comm && *comm && strrchr(m, '/') &&
+		    !strcmp(strrchr(m, '/') + 1, comm))
+			best = f + 1;
+	}
+	if (best)
+		mapping(pp, &p->frames[best - 1]);
 }
 
 static uint32_t function(struct pprof *pp, uint32_t f)
@@ -163,7 +214,8 @@ static uint32_t function(struct pprof *pp, uint32_t f)
 	uint64_t name, file = 0, key;
 	uint32_t id;
 
-	report_frame_name(pp->r, f, REPORT_PLAIN, pp->name, NAME_LEN);
+	/* Lines go to Line entries, kernel code to its mapping. */
+	report_frame_name(pp->r, f, REPORT_BARE, pp->name, NAME_LEN);
 	name = str(pp, pp->name);
 	if (f < p->nframes && p->frames[f].file)
 		file = str(pp, pj_str(p, p->frames[f].file));
@@ -316,6 +368,7 @@ int report_pprof(FILE *out, const struct report *r)
 		goto out;
 	str(&pp, ""); /* string 0 */
 	header(&pp);
+	main_mapping(&pp);
 	for (size_t i = 0; i < r->nstacks; i++)
 		sample(&pp, &r->stacks[i]);
 	for (uint32_t i = 0; i < pp.str.n; i++)

@@ -115,6 +115,7 @@ int report_filter_stacks(struct report *r);
 enum report_style {
 	REPORT_PLAIN, /* text: kernel frames get _[k] */
 	REPORT_FOLDED, /* collapsed: every async-profiler suffix, no ';' */
+	REPORT_BARE, /* pprof: the name alone, no suffix, no :line */
 };
 
 /*

@@ -168,18 +168,14 @@ static uint8_t *buf_room(struct pj_writer *w, int b, size_t n)
 	struct buf *bf = &w->bufs[b];
 
 	if (bf->len + n > bf->cap) {
-		size_t cap = bf->cap ? bf->cap : 4096;
-		uint8_t *d;
+		/* The chunk header goes before the payload: room for both. */
+		size_t total = bf->data ? HDR_SIZE + bf->cap : 0;
 
-		while (cap < bf->len + n)
-			cap *= 2;
-		d = realloc(bf->data, HDR_SIZE + cap);
-		if (!d) {
+		if (GROW(bf->data, total, HDR_SIZE + bf->len + n)) {
 			w->oom = 1;
 			return NULL;
 		}
-		bf->data = d;
-		bf->cap = cap;
+		bf->cap = total - HDR_SIZE;
 	}
 	return bf->data + HDR_SIZE + bf->len;
 }

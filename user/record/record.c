@@ -22,6 +22,7 @@
 #include "sym/maps.h"
 #include "record/record.h"
 #include "lib/clock.h"
+#include "lib/grow.h"
 #include "lib/file.h"
 #include "events/tracepoint.h"
 
@@ -390,7 +391,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 {
 	struct pollfd *pfd = NULL;
 	struct ring **pring = NULL;
-	unsigned int npfd = 0, cap = 0;
+	unsigned int npfd = 0, pfd_cap = 0, pring_cap = 0;
 	uint64_t end = rec->o.duration > 0
 			   ? rec->start_ns + (uint64_t)(rec->o.duration * 1e9)
 			   : UINT64_MAX;
@@ -406,10 +407,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 		int timeout, n;
 
 		if (rec->th.changed) {
-			cap = rec->th.n + 2;
-			pfd = realloc(pfd, cap * sizeof(*pfd));
-			pring = realloc(pring, cap * sizeof(*pring));
-			if (!pfd || !pring)
+			if (GROW(pfd, pfd_cap, rec->th.n + 2) ||
+			    GROW(pring, pring_cap, rec->th.n + 2))
 				return -1;
 			npfd = 0;
 			pfd[npfd].fd = sigfd;

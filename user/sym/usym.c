@@ -27,6 +27,7 @@
 #include "sym/maps.h"
 #include "sym/usym.h"
 #include "lib/clock.h"
+#include "lib/grow.h"
 #include "lib/hash.h"
 
 #define UNKNOWN "[unknown]"
@@ -104,15 +105,8 @@ static int hold(struct usym *u, struct tab_entry *e)
 	for (i = 0; i < u->nheld; i++)
 		if (u->held[i] == e)
 			return 0;
-	if (u->nheld == u->held_cap) {
-		unsigned int cap = u->held_cap ? u->held_cap * 2 : 32;
-		struct tab_entry **nh = realloc(u->held, cap * sizeof(*nh));
-
-		if (!nh)
-			return -1;
-		u->held = nh;
-		u->held_cap = cap;
-	}
+	if (GROW(u->held, u->held_cap, u->nheld + 1))
+		return -1;
 	u->held[u->nheld++] = e;
 	e->refs++;
 	return 1;

@@ -32,6 +32,8 @@
 #include "lib/clock.h"
 #include "lib/nspid.h"
 #include "lib/procfs.h"
+#include "lib/text.h"
+#include "jvm/tfs.h"
 
 #define ATTACH_ARG_MAX 1024 /* HotSpot's limit per argument */
 
@@ -121,7 +123,7 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 	if (!f) {
 		snprintf(err, errlen, "cannot read %s: %s; is pid %d alive?",
 			 path, strerror(errno), pid);
-		return ATTACH_ENOPROC;
+		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strchr(line, '/');
@@ -135,18 +137,24 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    !strcmp(p + strlen(p) - 10, "/libjvm.so"))
 			snprintf(jvm, sizeof(jvm), "/proc/%d/root%s", pid, p);
 	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "cannot read %s: %s", path,
+			 strerror(errno));
+		fclose(f);
+		return -1;
+	}
 	fclose(f);
 	if (!jvm[0]) {
 		snprintf(err, errlen,
 			 "pid %d is not a Java VM (no libjvm.so mapped)", pid);
-		return ATTACH_ENOTJVM;
+		return -1;
 	}
 	if (j9) {
 		snprintf(
 		    err, errlen,
 		    "pid %d runs OpenJ9, not HotSpot; only HotSpot JVMs can load the agent",
 		    pid);
-		return ATTACH_ENOTHOTSPOT;
+		return -1;
 	}
 	r = elf_exports(jvm, "AsyncGetCallTrace");
 	if (r == 0) {
@@ -154,7 +162,7 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    err, errlen,
 		    "pid %d: its libjvm.so is not HotSpot (no AsyncGetCallTrace)",
 		    pid);
-		return ATTACH_ENOTHOTSPOT;
+		return -1;
 	}
 	if (proc_contains(pid, "cmdline", "-XX:+DisableAttachMechanism") ||
 	    proc_contains(pid, "environ", "-XX:+DisableAttachMechanism")) {
@@ -162,39 +170,47 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    err, errlen,
 		    "JVM %d was started with -XX:+DisableAttachMechanism; restart it without that flag to get Java frames",
 		    pid);
-		return ATTACH_EDISABLED;
+		return -1;
 	}
-	return ATTACH_OK;
+	return 0;
 }
 
-static int is_socket(const char *path)
+/* Whether dirfd/name is a socket owned by uid (the JVM's; HotSpot makes it
+ * so, and the JDK's own client refuses any other), not following a link. */
+static int owned_socket(int dirfd, const char *name, uid_t uid)
 {
 	struct stat st;
 
-	return !stat(path, &st) && S_ISSOCK(st.st_mode);
+	return !fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       S_ISSOCK(st.st_mode) && st.st_uid == uid;
 }
 
-/* Creates the trigger file; returns its path in out or -1. */
-static int make_trigger(pid_t pid, pid_t nspid, uid_t uid, gid_t gid, char *out,
-			size_t len)
+/*
+ * Creates the trigger file .attach_pid<nspid> in the JVM's cwd, else its
+ * /tmp, as the JVM's user (HotSpot takes a trigger of its own euid or root),
+ * never through a link; *dirfd says where, for its removal.
+ */
+static int make_trigger(const struct tfs *t, const char *name, int *dirfd)
 {
-	const char *dirs[] = { "cwd", "root/tmp" };
+	int dirs[2] = { t->cwd, t->tmp }, e = ENOENT;
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		int fd;
+		struct stat st;
 
-		snprintf(out, len, "/proc/%d/%s/.attach_pid%d", pid, dirs[i],
-			 nspid);
-		fd = open(out, O_WRONLY | O_CREAT | O_CLOEXEC, 0660);
-		if (fd < 0)
+		if (dirs[i] < 0)
 			continue;
-		if (fchown(fd, uid, gid) && geteuid() == 0) {
-			/* not fatal: the JVM also accepts files of root */
-		}
-		close(fd);
-		return 0;
+		*dirfd = dirs[i];
+		if (!tfs_create(t, dirs[i], name, 0600))
+			return 0;
+		e = errno;
+		/* one of the JVM's own files from an earlier attempt will do */
+		if (e == EEXIST &&
+		    !fstatat(dirs[i], name, &st, AT_SYMLINK_NOFOLLOW) &&
+		    S_ISREG(st.st_mode) && st.st_uid == t->uid)
+			return 0;
 	}
+	errno = e;
 	return -1;
 }
 
@@ -278,83 +294,123 @@ static int read_reply(int fd, char *buf, size_t len, long long deadline)
 	return 0;
 }
 
-/* Trims trailing newlines and joins lines with "; " for one-line errors. */
-static void one_line(char *s)
+/* The socket's peer must be the JVM itself, not whoever bound the name. */
+static int peer_is(int fd, pid_t pid)
 {
-	size_t n = strlen(s);
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
 
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
-		s[--n] = 0;
-	for (; *s; s++)
-		if (*s == '\n')
-			*s = ' ';
+	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) &&
+	       cred.pid == pid;
+}
+
+static int attach_connect(const struct tfs *t, const char *name)
+{
+	char path[128];
+	int fd;
+
+	if (!owned_socket(t->tmp, name, t->uid) ||
+	    !tfs_path(t->tmp, name, path, sizeof(path)))
+		return -1;
+	fd = connect_as(path, t->uid, t->gid);
+	if (fd >= 0 && !peer_is(fd, t->pid)) {
+		close(fd);
+		return -2;
+	}
+	return fd;
+}
+
+/* Starts the attach listener of JVM t->pid (trigger file and SIGQUIT) and
+ * connects to it; the fd or -1 with a reason in err. */
+static int attach_start(const struct tfs *t, pid_t nspid, const char *sock,
+			int timeout_ms, char *err, size_t errlen)
+{
+	char trig[64];
+	struct stat st;
+	long long deadline;
+	int fd, dirfd = -1;
+
+	if (!catches(t->pid, SIGQUIT)) {
+		snprintf(
+		    err, errlen,
+		    "JVM %d does not handle SIGQUIT (started with -Xrs?), so its attach listener cannot be started",
+		    t->pid);
+		return -1;
+	}
+	snprintf(trig, sizeof(trig), ".attach_pid%d", nspid);
+	if (make_trigger(t, trig, &dirfd)) {
+		snprintf(
+		    err, errlen,
+		    "cannot create the attach trigger file %s for JVM %d as its user: %s",
+		    trig, t->pid, strerror(errno));
+		return -1;
+	}
+	if (kill(t->pid, SIGQUIT)) {
+		snprintf(err, errlen, "cannot signal JVM %d: %s", t->pid,
+			 strerror(errno));
+		tfs_unlink(t, dirfd, trig);
+		return -1;
+	}
+	deadline = now_ms() + timeout_ms;
+	while (!owned_socket(t->tmp, sock, t->uid) && now_ms() < deadline)
+		nap_ms(5);
+	tfs_unlink(t, dirfd, trig);
+	fd = attach_connect(t, sock);
+	if (fd == -2) {
+		snprintf(
+		    err, errlen,
+		    "the attach socket /tmp/%s of JVM %d is served by another process; refusing it",
+		    sock, t->pid);
+		return -1;
+	}
+	if (fd < 0 && !fstatat(t->tmp, sock, &st, AT_SYMLINK_NOFOLLOW) &&
+	    st.st_uid != t->uid)
+		snprintf(
+		    err, errlen,
+		    "/tmp/%s of JVM %d belongs to uid %u, not to the JVM's user; refusing it (remove it and retry)",
+		    sock, t->pid, (unsigned int)st.st_uid);
+	else if (fd < 0)
+		snprintf(
+		    err, errlen,
+		    "JVM %d did not open its attach socket within %d ms (attach disabled with -XX:+DisableAttachMechanism, or the JVM is hung)",
+		    t->pid, timeout_ms);
+	return fd;
 }
 
 int attach_load(pid_t pid, const char *lib, const char *options, int timeout_ms,
 		char *err, size_t errlen)
 {
-	char sock[128], trig[128], req[2 * ATTACH_ARG_MAX + 64], reply[4096];
+	char sock[64], req[2 * ATTACH_ARG_MAX + 64], reply[4096];
 	const char *rc_text;
+	char *msg;
+	struct tfs t;
 	pid_t nspid;
-	uid_t uid;
-	gid_t gid;
-	long long deadline;
 	size_t n;
-	int fd, r, rc, agent_rc;
+	int fd, rc, agent_rc;
 
-	r = attach_check(pid, err, errlen);
-	if (r)
-		return r;
-	nspid = nspid_of(pid, 0);
-	if (nspid < 0 || nspid_creds(pid, &uid, &gid)) {
-		snprintf(err, errlen, "cannot read /proc/%d/status: %s", pid,
-			 strerror(errno));
-		return ATTACH_ENOPROC;
-	}
+	if (attach_check(pid, err, errlen))
+		return -1;
 	if (strlen(lib) >= ATTACH_ARG_MAX ||
 	    strlen(options) >= ATTACH_ARG_MAX) {
 		snprintf(err, errlen,
 			 "agent path or options longer than %d bytes",
 			 ATTACH_ARG_MAX);
-		return ATTACH_EPROTO;
+		return -1;
 	}
-	snprintf(sock, sizeof(sock), "/proc/%d/root/tmp/.java_pid%d", pid,
-		 nspid);
-	fd = is_socket(sock) ? connect_as(sock, uid, gid) : -1;
-	if (fd < 0) {
-		if (!catches(pid, SIGQUIT)) {
-			snprintf(
-			    err, errlen,
-			    "JVM %d does not handle SIGQUIT (started with -Xrs?), so its attach listener cannot be started",
-			    pid);
-			return ATTACH_EDISABLED;
-		}
-		if (make_trigger(pid, nspid, uid, gid, trig, sizeof(trig))) {
-			snprintf(
-			    err, errlen,
-			    "cannot create the attach trigger file for JVM %d: %s",
-			    pid, strerror(errno));
-			return ATTACH_EDISABLED;
-		}
-		if (kill(pid, SIGQUIT)) {
-			snprintf(err, errlen, "cannot signal JVM %d: %s", pid,
-				 strerror(errno));
-			unlink(trig);
-			return ATTACH_ENOPROC;
-		}
-		deadline = now_ms() + timeout_ms;
-		while (!is_socket(sock) && now_ms() < deadline)
-			nap_ms(5);
-		unlink(trig);
-		fd = is_socket(sock) ? connect_as(sock, uid, gid) : -1;
+	nspid = nspid_of(pid, 0);
+	if (nspid < 0 || tfs_open(&t, pid)) {
+		snprintf(err, errlen, "cannot open /proc/%d/root/tmp: %s", pid,
+			 strerror(errno));
+		return -1;
 	}
-	if (fd < 0) {
-		snprintf(
-		    err, errlen,
-		    "JVM %d did not open its attach socket within %d ms (attach disabled with -XX:+DisableAttachMechanism, or the JVM is hung)",
-		    pid, timeout_ms);
-		return ATTACH_EDISABLED;
-	}
+	snprintf(sock, sizeof(sock), ".java_pid%d", nspid);
+	/* a listener already running is used as is */
+	fd = attach_connect(&t, sock);
+	if (fd < 0)
+		fd = attach_start(&t, nspid, sock, timeout_ms, err, errlen);
+	tfs_close(&t);
+	if (fd < 0)
+		return -1;
 	n = snprintf(req, sizeof(req), "1%cload%c%s%ctrue%c%s%c", 0, 0, lib, 0,
 		     0, options, 0);
 	if (write_all(fd, req, n) ||
@@ -363,26 +419,29 @@ int attach_load(pid_t pid, const char *lib, const char *options, int timeout_ms,
 			 "JVM %d did not answer the attach request in time",
 			 pid);
 		close(fd);
-		return ATTACH_EPROTO;
+		return -1;
 	}
 	close(fd);
+	/* the reply is the target's text: one line, nothing of it raw */
+	msg = strchr(reply, '\n');
+	msg = msg ? msg + 1 : reply + strlen(reply);
+	for (n = 0; reply[n]; n++)
+		if (reply[n] == '\n')
+			reply[n] = ' ';
+	while (n && reply[n - 1] == ' ')
+		reply[--n] = 0;
+	text_clean(reply, n);
 	if (sscanf(reply, "%d", &rc) != 1) {
-		one_line(reply);
 		snprintf(err, errlen,
 			 "JVM %d: unexpected attach reply \"%.200s\"", pid,
 			 reply);
-		return ATTACH_EPROTO;
+		return -1;
 	}
-	rc_text = strchr(reply, '\n');
-	rc_text = rc_text ? rc_text + 1 : "";
+	rc_text = msg;
 	if (rc != 0) {
-		char msg[3000];
-
-		snprintf(msg, sizeof(msg), "%s", rc_text);
-		one_line(msg);
 		snprintf(err, errlen, "JVM %d could not load the agent %s: %s",
-			 pid, lib, msg[0] ? msg : "no reason given");
-		return ATTACH_ELOAD;
+			 pid, lib, rc_text[0] ? rc_text : "no reason given");
+		return -1;
 	}
 	if (!strncmp(rc_text, "return code: ", 13))
 		rc_text += 13;
@@ -391,7 +450,7 @@ int attach_load(pid_t pid, const char *lib, const char *options, int timeout_ms,
 		    err, errlen,
 		    "the agent failed to start in JVM %d (Agent_OnAttach returned %d)",
 		    pid, agent_rc);
-		return ATTACH_EAGENT;
+		return -1;
 	}
-	return ATTACH_OK;
+	return 0;
 }

@@ -27,6 +27,7 @@
 #include "jvm/client.h"
 #include "jvm/client_internal.h"
 #include "jvm/attach.h"
+#include "jvm/rendezvous.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/nspid.h"
@@ -40,72 +41,6 @@ static void set_err(char *err, size_t len, const char *fmt, const char *a,
 		    int pid)
 {
 	snprintf(err, len, fmt, a, pid);
-}
-
-/* The library path as the target sees it; copies it into the target's
- * /tmp when the target lives in another mount namespace. */
-static int target_lib(pid_t pid, const char *path, char *out, size_t len)
-{
-	char real[PATH_MAX], root[64], dst[PATH_MAX];
-	struct stat ours, theirs, st;
-	int in, o;
-	char buf[65536];
-	ssize_t n;
-
-	if (!realpath(path, real) || stat(real, &st))
-		return -1;
-	snprintf(root, sizeof(root), "/proc/%d/root/", pid);
-	if (stat("/", &ours) || stat(root, &theirs) ||
-	    (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino)) {
-		snprintf(out, len, "%s", real);
-		return 0;
-	}
-	snprintf(out, len, "/tmp/.perfjava-agent-%lld-%lld.so",
-		 (long long)st.st_size, (long long)st.st_mtime);
-	snprintf(dst, sizeof(dst), "/proc/%d/root%s", pid, out);
-	if (!access(dst, R_OK))
-		return 0;
-	in = open(real, O_RDONLY | O_CLOEXEC);
-	o = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	while (in >= 0 && o >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(o, buf, n) != n)
-			break;
-	if (in >= 0)
-		close(in);
-	if (o >= 0)
-		close(o);
-	return o >= 0 && in >= 0 ? 0 : -1;
-}
-
-/* Listens on a socket in the target's /tmp; its path as the target sees it
- * goes to tpath, ours to hpath. */
-static int listen_in_target(pid_t pid, char hpath[128], char tpath[64])
-{
-	static unsigned int seq;
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	uid_t uid;
-	gid_t gid;
-	int fd;
-
-	snprintf(tpath, 64, "/tmp/.perfjava-%d-%u-%lld.sock", getpid(), seq++,
-		 now_ms() % 100000);
-	snprintf(hpath, 128, "/proc/%d/root%s", pid, tpath);
-	if (strlen(hpath) >= sizeof(sa.sun_path) ||
-	    nspid_creds(pid, &uid, &gid))
-		return -1;
-	strcpy(sa.sun_path, hpath);
-	unlink(hpath);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    chmod(hpath, 0600) || (chown(hpath, uid, gid) && geteuid() == 0) ||
-	    listen(fd, 1)) {
-		close(fd);
-		unlink(hpath);
-		return -1;
-	}
-	return fd;
 }
 
 static int read_exact(int fd, void *buf, size_t len, long long deadline)
@@ -147,34 +82,50 @@ static int skip_exact(int fd, size_t len, long long deadline)
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen)
 {
-	char hpath[128], tpath[64], lib[PATH_MAX], opts[256];
+	char name[64], tpath[80], lib[PATH_MAX], opts[256];
 	struct agent *a;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
 	struct pja_hdr h;
 	struct pja_hello hello;
 	struct pollfd p;
+	struct tfs t;
 	long long deadline;
 	int lfd, fd = -1, r;
 
 	*out = NULL;
 	if (attach_check(pid, err, errlen))
 		return -1;
-	if (target_lib(pid, agent_path, lib, sizeof(lib))) {
+	if (access(agent_path, R_OK)) {
 		set_err(
 		    err, errlen,
 		    "cannot find the agent library %s (build it with make) for JVM %d",
 		    agent_path, pid);
 		return -1;
 	}
-	lfd = listen_in_target(pid, hpath, tpath);
+	if (tfs_open(&t, pid)) {
+		snprintf(err, errlen, "cannot open /proc/%d/root/tmp: %s", pid,
+			 strerror(errno));
+		return -1;
+	}
+	if (rdv_agent_lib(&t, agent_path, lib, sizeof(lib))) {
+		snprintf(
+		    err, errlen,
+		    "cannot copy the agent library into /proc/%d/root/tmp as uid %u: %s",
+		    pid, (unsigned int)t.uid, strerror(errno));
+		tfs_close(&t);
+		return -1;
+	}
+	lfd = rdv_listen(&t, name, sizeof(name));
 	if (lfd < 0) {
 		snprintf(
 		    err, errlen,
-		    "cannot create the agent socket in /proc/%d/root/tmp: %s",
-		    pid, strerror(errno));
+		    "cannot create the agent socket in /proc/%d/root/tmp as uid %u: %s",
+		    pid, (unsigned int)t.uid, strerror(errno));
+		tfs_close(&t);
 		return -1;
 	}
+	snprintf(tpath, sizeof(tpath), "/tmp/%s", name);
 	snprintf(opts, sizeof(opts), "sock=%s,depth=%d", tpath,
 		 PJA_DEFAULT_DEPTH);
 	if (attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen))
@@ -227,14 +178,16 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 	a->same_ns = nspid_same_ns(pid);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	close(lfd);
-	unlink(hpath);
+	tfs_unlink(&t, t.tmp, name);
+	tfs_close(&t);
 	*out = a;
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
 	close(lfd);
-	unlink(hpath);
+	tfs_unlink(&t, t.tmp, name);
+	tfs_close(&t);
 	return -1;
 }
 

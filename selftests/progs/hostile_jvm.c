@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A process that looks like a HotSpot JVM to perfjava (a libjvm.so mapped, a
+ * SIGQUIT handler) and attacks the root recorder the way a JVM's owner or a
+ * third user could (selftests/security/):
+ *
+ *   hostile_jvm LIBJVM plain             no attach listener at all
+ *   hostile_jvm LIBJVM symlink PATH      .attach_pid<pid> in cwd and /tmp
+ *                                        are symlinks to PATH
+ *   hostile_jvm LIBJVM agent DEPTH EXTRA [NAME PATH]
+ *                                        answers the attach itself and speaks
+ *                                        the agent protocol: a HELLO with
+ *                                        DEPTH and EXTRA bytes more, hostile
+ *                                        names, walk results as asked; first
+ *                                        plants /tmp/NAME -> PATH
+ *   hostile_jvm LIBJVM squat PID         binds /tmp/.java_pid<PID> and
+ *                                        answers with escape sequences
+ *
+ * Prints "ready" when set up; exits on SIGTERM or after 120 s.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../include/perfjava/agent_proto.h"
+
+static volatile sig_atomic_t quit_seen, stop;
+
+static void on_quit(int sig)
+{
+	(void)sig;
+	quit_seen = 1;
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int listen_at(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	unlink(path);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(fd, 4)) {
+		perror(path);
+		exit(1);
+	}
+	return fd;
+}
+
+/* Reads the attach request (5 NUL-terminated strings); its options. */
+static int read_request(int c, char *opts, size_t len)
+{
+	char buf[4096];
+	size_t n = 0, i, nul = 0, start = 0;
+
+	while (nul < 5 && n < sizeof(buf)) {
+		ssize_t r = read(c, buf + n, sizeof(buf) - n);
+
+		if (r <= 0)
+			return -1;
+		for (i = n; i < n + r; i++)
+			if (!buf[i] && ++nul == 4)
+				start = i + 1;
+		n += r;
+	}
+	snprintf(opts, len, "%s", buf + start);
+	return 0;
+}
+
+static void put(int fd, uint32_t type, const void *a, size_t alen,
+		const void *b, size_t blen)
+{
+	struct pja_hdr h = { type, alen + blen };
+
+	if (write(fd, &h, sizeof(h)) < 0 || write(fd, a, alen) < 0 ||
+	    (blen && write(fd, b, blen) < 0)) {
+		/* the reader is gone: speak() sees the end when it reads */
+	}
+}
+
+static void speak(const char *opts, uint32_t depth, uint32_t extra)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct pja_hello hello = { .magic = PJA_MAGIC,
+				   .version = PJA_VERSION,
+				   .pid = getpid(),
+				   .depth = depth };
+	struct pja_hdr h = { PJA_HELLO, sizeof(hello) + extra };
+	const char *s = strstr(opts, "sock=");
+	static char junk[1 << 16], in[4096];
+	static struct pja_frame frames[4096];
+	struct pja_method m = { 1, 12, 6, 0, 0, 0, 0 };
+	struct pja_thread t = { (uint32_t)getpid(), 16 };
+	int fd;
+
+	if (!s)
+		return;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%.*s",
+		 (int)strcspn(s + 5, ","), s + 5);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		perror(sa.sun_path);
+		return;
+	}
+	memset(junk, 0x41, sizeof(junk));
+	if (extra > sizeof(junk))
+		extra = sizeof(junk);
+	if (write(fd, &h, sizeof(h)) < 0 ||
+	    write(fd, &hello, sizeof(hello)) < 0 || write(fd, junk, extra) < 0)
+		return;
+	put(fd, PJA_METHOD, &m, sizeof(m), "\033]0;pwned\007Evil\033[2Jx", 18);
+	put(fd, PJA_THREAD, &t, sizeof(t), "\033[31mred\r\n\033[2J\033c", 16);
+	printf("hello sent\n");
+	fflush(stdout);
+	for (unsigned int i = 0; i < 4096; i++)
+		frames[i].method = 1;
+	while (!stop) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		ssize_t n;
+		size_t off;
+
+		volatile unsigned long spin = 0;
+
+		for (unsigned long i = 0; i < 1000000; i++)
+			spin += i;
+		if (poll(&p, 1, 0) <= 0)
+			continue;
+		n = read(fd, in, sizeof(in));
+		if (n <= 0)
+			break;
+		/* every request (whole or not) gets a result claiming all
+		 * of depth, with 4096 frames behind it */
+		for (off = 0; off + sizeof(struct pja_hdr) <= (size_t)n;
+		     off += sizeof(struct pja_hdr) + 24) {
+			struct pja_walk_result r = { .nframes = depth };
+
+			put(fd, PJA_WALK_RESULT, &r, sizeof(r), frames,
+			    sizeof(frames));
+		}
+	}
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec t0, now;
+	char path[128], opts[1100];
+	const char *mode = argc > 2 ? argv[2] : "plain";
+	int lfd = -1, fd;
+	struct stat st;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: hostile_jvm LIBJVM MODE [ARGS]\n");
+		return 2;
+	}
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) ||
+	    mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) ==
+		MAP_FAILED) {
+		perror(argv[1]);
+		return 1;
+	}
+	signal(SIGQUIT, on_quit);
+	signal(SIGTERM, on_term);
+	signal(SIGPIPE, SIG_IGN);
+	if (!strcmp(mode, "symlink") && argc > 3) {
+		snprintf(path, sizeof(path), ".attach_pid%d", getpid());
+		if (symlink(argv[3], path))
+			perror(path);
+		snprintf(path, sizeof(path), "/tmp/.attach_pid%d", getpid());
+		if (symlink(argv[3], path))
+			perror(path);
+	}
+	if (!strcmp(mode, "agent") && argc > 6 && symlink(argv[6], argv[5]))
+		perror(argv[5]);
+	if (!strcmp(mode, "squat") && argc > 3) {
+		snprintf(path, sizeof(path), "/tmp/.java_pid%s", argv[3]);
+		lfd = listen_at(path);
+	}
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		volatile unsigned long spin = 0;
+
+		for (unsigned long i = 0; i < 2000000; i++)
+			spin += i;
+		if (lfd >= 0) {
+			struct pollfd p = { lfd, POLLIN, 0 };
+
+			if (poll(&p, 1, 0) > 0 &&
+			    (fd = accept(lfd, 0, 0)) >= 0) {
+				printf("accepted\n");
+				fflush(stdout);
+				const char r[] = "0\n\033]0;pwned\007\033[2J"
+						 "\033[31mreturn code: 0\n";
+
+				if (write(fd, r, sizeof(r) - 1) < 0)
+					perror("write");
+				close(fd);
+			}
+		}
+		if (quit_seen && !strcmp(mode, "agent") && argc > 4) {
+			quit_seen = 0;
+			snprintf(path, sizeof(path), "/tmp/.java_pid%d",
+				 getpid());
+			lfd = listen_at(path);
+			fd = accept(lfd, 0, 0);
+			if (fd >= 0 && !read_request(fd, opts, sizeof(opts))) {
+				const char r[] = "0\nreturn code: 0\n";
+
+				if (write(fd, r, sizeof(r) - 1) < 0)
+					perror("write");
+				close(fd);
+				speak(opts, strtoul(argv[3], 0, 0),
+				      strtoul(argv[4], 0, 0));
+			}
+			close(lfd);
+			lfd = -1;
+			unlink(path);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (!stop && now.tv_sec - t0.tv_sec < 120);
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the agent meets the reader, inside the target's /tmp: the agent
+ * library (when the target has a root of its own) and the reader's listening
+ * socket. Both are made by the target's user (jvm/tfs.h), so that nothing is
+ * written through a path the target controls with root's rights, and a JVM
+ * in a user namespace where root is not mapped can use them.
+ */
+#ifndef PJ_USER_RENDEZVOUS_H
+#define PJ_USER_RENDEZVOUS_H
+
+#include <stddef.h>
+
+#include "jvm/tfs.h"
+
+/*
+ * The path of the agent library at path as the target can open it: path
+ * itself when the target shares our root; else a copy in its /tmp, made as
+ * its user, or an identical one of its user made earlier. 0, or -1 with
+ * errno.
+ */
+int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len);
+/*
+ * A listening socket in the target's /tmp, bound as its user with mode
+ * 0600; its name (in /tmp) into name. Sockets of readers that died, which
+ * nobody listens on any more, are removed first. The fd, or -1 with errno
+ * (the bind's own error).
+ */
+int rdv_listen(const struct tfs *t, char *name, size_t len);
+
+#endif

@@ -21,11 +21,6 @@ static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *out_buf, *spare;
 static size_t out_len, out_cap, spare_cap;
 
-int out_init(void)
-{
-	return 0;
-}
-
 void out_reset(void)
 {
 	pthread_mutex_lock(&out_lock);

@@ -64,7 +64,6 @@ extern struct pja pja;
 
 /* out.c: the outgoing message queue, written by any thread, sent by the
  * session thread. */
-int out_init(void);
 void out_reset(void);
 /* Appends a message made of up to three parts. -1 when the queue is over its
  * limit (the reader is not reading). */

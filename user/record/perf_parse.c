@@ -101,20 +101,6 @@ int sample_parse(const struct perf_event_header *hdr, uint64_t sample_type,
 	return c.bad ? -1 : 0;
 }
 
-uint64_t record_event_id(const struct perf_event_header *hdr,
-			 uint64_t sample_type)
-{
-	uint64_t v = 0;
-
-	if (!(sample_type & PERF_SAMPLE_IDENTIFIER) || hdr->size < 16)
-		return 0;
-	if (hdr->type == PERF_RECORD_SAMPLE)
-		memcpy(&v, hdr + 1, 8);
-	else
-		memcpy(&v, (const uint8_t *)hdr + hdr->size - 8, 8);
-	return v;
-}
-
 enum callchain_ctx callchain_marker(uint64_t v)
 {
 	switch (v) {

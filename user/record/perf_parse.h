@@ -36,11 +36,6 @@ struct pj_raw_sample {
 int sample_parse(const struct perf_event_header *hdr, uint64_t sample_type,
 		 uint64_t branch_sample_type, struct pj_raw_sample *s);
 
-/* The event id of any record: from the head of a sample (IDENTIFIER) or the
- * tail of another record (sample_id_all with IDENTIFIER). 0 when absent. */
-uint64_t record_event_id(const struct perf_event_header *hdr,
-			 uint64_t sample_type);
-
 enum callchain_ctx {
 	CC_NONE = 0,
 	CC_KERNEL,

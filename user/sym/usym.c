@@ -8,13 +8,11 @@
  * process (keyed by path, device and inode; the [vdso] by its contents), so
  * that forty JVMs load libjvm.so once. Files are opened through
  * /proc/PID/root so that a process in another mount namespace is read as it
- * sees its files; a deleted file through /proc/PID/map_files. The recorder
- * resolves every frame of every sample, so each process keeps a small
- * direct-mapped cache from address to result in front of all that.
+ * sees its files; a deleted file through /proc/PID/map_files. The caller
+ * (sym/symbolize.c) keeps the results: each address is resolved here once.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +30,6 @@
 
 #define UNKNOWN "[unknown]"
 #define ANON "[anon]"
-#define RESULT_CACHE 8192 /* entries, a power of two */
 #define MISS_REFRESH_NS 20000000ull /* at most one re-read per 20 ms */
 #define VDSO_MAX (1u << 20)
 
@@ -47,15 +44,9 @@ struct tab_entry {
 	unsigned int refs;
 };
 
+/* Not locked: every usym lives on the recorder's one thread. */
 #define TAB_BUCKETS 512
 static struct tab_entry *tab_cache[TAB_BUCKETS];
-static pthread_mutex_t tab_lock = PTHREAD_MUTEX_INITIALIZER;
-
-struct cached {
-	uint64_t addr;
-	struct usym_result res;
-	bool valid;
-};
 
 struct interned {
 	struct interned *next;
@@ -73,7 +64,6 @@ struct usym {
 	struct tab_entry **held; /* every entry referenced: released at free */
 	unsigned int nheld, held_cap;
 	struct interned *strings[INTERN_BUCKETS];
-	struct cached *cache;
 	uint64_t last_miss_refresh;
 	unsigned int reloads;
 };
@@ -143,7 +133,6 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 	unsigned int b = fnv1a_str(path, inode) % TAB_BUCKETS;
 	struct tab_entry *e;
 
-	pthread_mutex_lock(&tab_lock);
 	for (e = tab_cache[b]; e; e = e->next)
 		if (e->inode == inode && e->dev_major == maj &&
 		    e->dev_minor == min && !strcmp(e->path, path))
@@ -157,7 +146,6 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 		/* Only "not ELF" is remembered for everyone: a file this
 		 * process could not open may open for the next one. */
 		if (!t && (image || errno != ENOEXEC)) {
-			pthread_mutex_unlock(&tab_lock);
 			return NULL;
 		}
 		e = calloc(1, sizeof(*e));
@@ -166,7 +154,6 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 		if (!e || !e->path) {
 			free(e);
 			elf_symtab_free(t);
-			pthread_mutex_unlock(&tab_lock);
 			return NULL;
 		}
 		e->inode = inode;
@@ -181,7 +168,6 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 		release(e);
 		e = NULL;
 	}
-	pthread_mutex_unlock(&tab_lock);
 	return e;
 }
 
@@ -248,14 +234,6 @@ static struct tab_entry *map_tab(struct usym *u, unsigned int idx)
 	return u->map_tab[idx];
 }
 
-static void clear_cache(struct usym *u)
-{
-	unsigned int i;
-
-	for (i = 0; i < RESULT_CACHE; i++)
-		u->cache[i].valid = false;
-}
-
 /* Replaces the maps; keeps the old ones when the new cannot be read (the
  * process may have exited while its samples are still being resolved). */
 static int reload(struct usym *u)
@@ -281,7 +259,6 @@ static int reload(struct usym *u)
 	u->maps = nm;
 	u->map_tab = nt;
 	u->map_tried = ntried;
-	clear_cache(u);
 	return 0;
 }
 
@@ -293,10 +270,9 @@ struct usym *usym_new(pid_t pid)
 		return NULL;
 	u->pid = pid;
 	snprintf(u->root, sizeof(u->root), "/proc/%d/root", (int)pid);
-	u->cache = calloc(RESULT_CACHE, sizeof(*u->cache));
 	u->map_tab = calloc(1, sizeof(*u->map_tab));
 	u->map_tried = calloc(1, sizeof(*u->map_tried));
-	if (!u->cache || !u->map_tab || !u->map_tried) {
+	if (!u->map_tab || !u->map_tried) {
 		usym_free(u);
 		return NULL;
 	}
@@ -311,10 +287,8 @@ void usym_free(struct usym *u)
 
 	if (!u)
 		return;
-	pthread_mutex_lock(&tab_lock);
 	for (i = 0; i < u->nheld; i++)
 		release(u->held[i]);
-	pthread_mutex_unlock(&tab_lock);
 	free(u->held);
 	for (i = 0; i < INTERN_BUCKETS; i++) {
 		struct interned *s = u->strings[i], *n;
@@ -327,13 +301,7 @@ void usym_free(struct usym *u)
 	maps_free(&u->maps);
 	free(u->map_tab);
 	free(u->map_tried);
-	free(u->cache);
 	free(u);
-}
-
-void usym_refresh(struct usym *u)
-{
-	reload(u);
 }
 
 /* Names addr from the mapping m (index idx). */
@@ -371,15 +339,8 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 
 void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 {
-	struct cached *c = &u->cache[(addr ^ addr >> 13) & (RESULT_CACHE - 1)];
-	const struct pj_map *m;
-	bool cacheable = true;
+	const struct pj_map *m = maps_find(&u->maps, addr);
 
-	if (c->valid && c->addr == addr) {
-		*res = c->res;
-		return;
-	}
-	m = maps_find(&u->maps, addr);
 	if (!m) {
 		uint64_t now = now_ns();
 
@@ -388,9 +349,6 @@ void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 			u->last_miss_refresh = now;
 			reload(u);
 			m = maps_find(&u->maps, addr);
-			c = &u->cache[(addr ^ addr >> 13) & (RESULT_CACHE - 1)];
-		} else {
-			cacheable = false;
 		}
 	}
 	if (m) {
@@ -400,11 +358,6 @@ void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 		res->module = UNKNOWN;
 		res->offset = addr;
 		res->known = 0;
-	}
-	if (cacheable) {
-		c->addr = addr;
-		c->res = *res;
-		c->valid = true;
 	}
 }
 

@@ -3,7 +3,8 @@
  * Symbolizing the user addresses of one process: its mappings plus a cache of
  * ELF symbol tables (shared by path between processes). Addresses outside
  * every known mapping make it re-read /proc/PID/maps (new dlopen, JIT code),
- * at most once per distinct miss interval.
+ * at most once per distinct miss interval. Not thread-safe: the recorder
+ * uses every usym from its one thread.
  */
 #ifndef PJ_USER_USYM_H
 #define PJ_USER_USYM_H
@@ -25,8 +26,6 @@ void usym_free(struct usym *u);
 /* Fills res (strings live as long as u). Never fails: unknown addresses give
  * "[unknown]" with their mapping. */
 void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res);
-/* Re-reads the maps now (e.g. after PERF_RECORD_MMAP2). */
-void usym_refresh(struct usym *u);
 /* How many times the maps were read (for statistics and tests). */
 unsigned int usym_reloads(const struct usym *u);
 

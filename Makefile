@@ -26,7 +26,12 @@ PKGCONF    = PKG_CONFIG_PATH="$(PKG_CONFIG_PATH)" pkg-config
 PKG_CFLAGS = $(shell $(PKGCONF) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell $(PKGCONF) --static --libs libperf 2>/dev/null) \
 	$(shell $(PKGCONF) --libs libelf libdw libtraceevent 2>/dev/null)
-CFLAGS  += $(CFLAGS_BASE)
+# Hardened: perfjava runs as root against processes it must not trust, and
+# the agent runs inside them (checked by selftests/security/test_hardening.sh).
+HARDEN_CFLAGS  := -fstack-protector-strong -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
+HARDEN_LDFLAGS := -Wl,-z,relro,-z,now
+CFLAGS  += $(CFLAGS_BASE) $(HARDEN_CFLAGS)
+LDFLAGS += $(HARDEN_LDFLAGS)
 LDLIBS  += -lstdc++ -lz -lpthread -lm
 
 USER_SRC  := $(wildcard user/*.c user/*/*.c)
@@ -54,10 +59,10 @@ $(DEPS_STAMP): scripts/deps.sh
 
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -fPIE -c -o $@ $<
 
 $(BUILD)/perfjava: $(USER_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -pie -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(BUILD)/libperfjava.a: $(LIB_OBJ)
 	@rm -f $@
@@ -79,8 +84,12 @@ $(BUILD)/agent/%.o: agent/%.c
 JAVA_HOME ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/default-java))
 AGENT_CFLAGS = -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iagent
 
+# The walk leaves a fault with siglongjmp from inside a JVM thread's signal
+# handler: __longjmp_chk's stack check must not get to abort() the JVM there.
+$(BUILD)/agent/stackwalk.o: HARDEN_CFLAGS := -fstack-protector-strong
+
 $(BUILD)/libperfjava-agent.so: $(patsubst %.c,$(BUILD)/%.o,$(AGENT_SRC))
-	$(CC) -shared -o $@ $^ -ldl -lpthread
+	$(CC) -shared $(LDFLAGS) -o $@ $^ -ldl -lpthread
 
 check: all
 	@selftests/run.sh

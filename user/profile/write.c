@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "lib/text.h"
 #include "profile/io.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
@@ -222,7 +224,9 @@ struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen)
 				    .header_size = sizeof(h) };
 	struct pj_writer *w = calloc(1, sizeof(*w));
 	struct timespec ts;
+	struct stat st;
 	ssize_t n;
+	int created;
 
 	if (w)
 		w->fd = -1;
@@ -233,7 +237,19 @@ struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen)
 			pj_writer_abort(w);
 		return NULL;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* 0600, as perf.data: it holds the target's command line; a file we
+	 * create is removed again when not even the header fits */
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	created = w->fd >= 0;
+	if (w->fd < 0 && errno == EEXIST)
+		w->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (w->fd >= 0 && !created && fstat(w->fd, &st) == 0 &&
+	    S_ISREG(st.st_mode) && (st.st_mode & 077) && fchmod(w->fd, 0600)) {
+		snprintf(err, errlen, "cannot make %s private (mode 0600): %s",
+			 path, strerror(errno));
+		pj_writer_abort(w);
+		return NULL;
+	}
 	if (w->fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", path,
 			 strerror(errno));
@@ -249,6 +265,8 @@ struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s: %s", path,
 			 n < 0 ? strerror(errno) : "short write");
 		pj_writer_abort(w);
+		if (created)
+			unlink(path);
 		return NULL;
 	}
 	w->bytes = sizeof(h);
@@ -387,9 +405,26 @@ static int kv(struct pj_writer *w, int b, const char *key, const char *value,
 	return check(w);
 }
 
+/* A copy of target text (a command line, a thread name) that is safe for
+ * a terminal: reports print the file's header as it is. */
+static char *clean_copy(struct pj_writer *w, const char *s)
+{
+	char *c = strndup(s ? s : "", STRING_MAX);
+
+	if (!c)
+		fail(w, ENOMEM);
+	else
+		text_clean(c, strlen(c));
+	return c;
+}
+
 int pj_writer_meta(struct pj_writer *w, const char *key, const char *value)
 {
-	return kv(w, B_META, key, value ? value : "", 0);
+	char *v = clean_copy(w, value);
+	int r = v ? kv(w, B_META, key, v, 0) : check(w);
+
+	free(v);
+	return r;
 }
 
 int pj_writer_stat(struct pj_writer *w, const char *key, uint64_t value)
@@ -411,9 +446,12 @@ int pj_writer_event(struct pj_writer *w, const struct pj_event_desc *ev)
 int pj_writer_thread(struct pj_writer *w, uint32_t tid, uint32_t pid,
 		     const char *name)
 {
-	if (put_uv(w, B_THREADS, tid) || put_uv(w, B_THREADS, pid) ||
-	    put_str(w, B_THREADS, name, cut(name)))
+	char *n = clean_copy(w, name);
+
+	if (!n || put_uv(w, B_THREADS, tid) || put_uv(w, B_THREADS, pid) ||
+	    put_str(w, B_THREADS, n, cut(n)))
 		fail(w, ENOMEM);
+	free(n);
 	maybe_flush(w, B_THREADS);
 	return check(w);
 }

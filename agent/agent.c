@@ -82,6 +82,7 @@ static int setup_once(JavaVM *vm)
 		    "perfjava agent: AsyncGetCallTrace not found; is this HotSpot?\n");
 		return -1;
 	}
+	vmstructs_init(); /* without it, walks in VM code are not recovered */
 	if (events_init(vm)) {
 		fprintf(stderr, "perfjava agent: JVMTI setup failed\n");
 		return -1;
@@ -125,6 +126,8 @@ static void finish_walk(unsigned int i)
 		num = 0;
 	if (num >= (int)pja.depth)
 		res.flags |= PJA_WALK_TRUNCATED;
+	if (num)
+		res.flags |= (w.how & 0xffu) << PJA_WALK_HOW_SHIFT;
 	memset(out_frames, 0, num * sizeof(out_frames[0]));
 	codemap_classify(w.pc, frames, out_frames, num);
 	for (i2 = 0; i2 < num; i2++) {
@@ -218,6 +221,7 @@ static void *session_main(void *arg)
 	if (setpriority(PRIO_PROCESS, pja_gettid(), -10)) {
 		/* not permitted: keep the JVM's priority */
 	}
+	vmstructs_thread(env);
 	if (out_flush() || events_start(env) || out_flush())
 		goto stop;
 	for (;;) {

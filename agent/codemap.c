@@ -35,6 +35,8 @@ struct centry {
 };
 
 static pthread_mutex_t cm_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The range all generated code seen lies in (for signal handlers: no lock). */
+static _Atomic uint64_t code_lo = UINT64_MAX, code_hi;
 static struct centry *ents;
 static int nents, cap_ents, free_head = -1;
 static int buckets[NBUCKETS];
@@ -156,6 +158,10 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 	int i;
 
 	pthread_mutex_lock(&cm_lock);
+	if (s < atomic_load(&code_lo))
+		atomic_store(&code_lo, s);
+	if (end > atomic_load(&code_hi))
+		atomic_store(&code_hi, end);
 	if (!buckets_ready) {
 		memset(buckets, 0xff, sizeof(buckets));
 		buckets_ready = 1;
@@ -183,6 +189,11 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 	}
 out:
 	pthread_mutex_unlock(&cm_lock);
+}
+
+int codemap_in_range(uint64_t pc)
+{
+	return pc >= atomic_load(&code_lo) && pc < atomic_load(&code_hi);
 }
 
 void codemap_remove(const void *start, jmethodID m)

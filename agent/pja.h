@@ -88,9 +88,24 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 		 const void *records, const char *stub_name);
 void codemap_remove(const void *start, jmethodID m);
 void codemap_reset(void);
+/* Whether pc lies in the range of the JVM's generated code seen so far;
+ * async-signal-safe. */
+int codemap_in_range(uint64_t pc);
 /* Sets pja_frame types for frames[0..n-1] given the top frame's pc. */
 void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n);
+
+/* vmstructs.c: HotSpot offsets from gHotSpotVMStructs; -1 when unknown. */
+struct pja_vm {
+	long env_offset; /* JNIEnv - JavaThread */
+	int anchor; /* JavaThread::_anchor */
+	int anchor_sp, anchor_pc, anchor_fp; /* JavaFrameAnchor::_last_Java_* */
+};
+extern struct pja_vm pja_vm;
+/* Reads the offsets (once, not in a signal handler). 0 when all found. */
+int vmstructs_init(void);
+/* Learns env_offset from the calling Java thread (Thread.eetop). */
+int vmstructs_thread(JNIEnv *env);
 
 /* stackwalk.c: the walk of the calling thread from its signal context. */
 struct pja_walk {
@@ -101,7 +116,7 @@ struct pja_walk {
 	int num; /* frames filled (0 unless status is PJA_WALK_OK) */
 	int status; /* enum pja_walk_status */
 	int asgct; /* AsyncGetCallTrace's num_frames when <= 0, else 0 */
-	uint32_t how; /* how the walk was recovered, 0 when it needed none */
+	uint32_t how; /* enum pja_walk_how: how the walk was recovered */
 	uint64_t pc; /* the interrupted pc */
 	uint64_t time; /* pja_now() when the walk started */
 };

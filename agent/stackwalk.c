@@ -14,6 +14,10 @@
  * polls, stack banging) goes straight to the JVM's handler with the same
  * arguments. The handlers are installed once and never removed: a late signal
  * must always find them.
+ *
+ * Recovery: when AsyncGetCallTrace refuses the thread's state, the walk is
+ * retried from a frame it can walk (recover_java, recover_anchor) and tagged
+ * with how (enum pja_walk_how), inside the same fault-protected window.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -118,12 +122,93 @@ static int claim(int me)
 	return -1;
 }
 
+#if defined(__x86_64__)
+/* AsyncGetCallTrace from a copy of the context with pc, sp and fp changed. */
+static int asgct_from(struct asgct_trace *t, unsigned int depth, void *uc,
+		      uint64_t pc, uint64_t sp, uint64_t fp)
+{
+	ucontext_t c;
+
+	memcpy(&c, uc, sizeof(c));
+	c.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
+	c.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
+	c.uc_mcontext.gregs[REG_RBP] = (greg_t)fp;
+	t->num_frames = 0;
+	pja.asgct(t, (jint)depth, &c);
+	return t->num_frames;
+}
+
+/*
+ * In Java code AsyncGetCallTrace refused the top frame: a stub without a
+ * frame of its own (vtable/itable stubs, adapters), a method's entry before
+ * its frame is built, or its epilogue. Step out to the caller the way the
+ * return would, and walk from there: the return address on top of the stack,
+ * or one slot below a saved frame pointer. Only into generated code.
+ */
+static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
+			     void *uc)
+{
+	const ucontext_t *u = uc;
+	uint64_t sp = u->uc_mcontext.gregs[REG_RSP];
+	uint64_t fp = u->uc_mcontext.gregs[REG_RBP];
+	const uint64_t *s = (const uint64_t *)sp;
+
+	if (!sp || sp & 7)
+		return 0;
+	if (codemap_in_range(s[0]) &&
+	    asgct_from(t, depth, uc, s[0], sp + 8, fp) > 0)
+		return PJA_HOW_STUB_RET;
+	if (codemap_in_range(s[1]) &&
+	    asgct_from(t, depth, uc, s[1], sp + 16, s[0]) > 0)
+		return PJA_HOW_EPILOGUE;
+	return 0;
+}
+#else
+static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
+			     void *uc)
+{
+	(void)t;
+	(void)depth;
+	(void)uc;
+	return 0;
+}
+#endif
+
+/*
+ * In native or VM code whose last Java frame is not marked walkable (the
+ * anchor has its sp but no pc, as after a call from the interpreter into the
+ * VM): set the pc the way the JVM's own make_walkable() does, from the slot
+ * below the last Java sp, and walk again.
+ */
+static uint32_t recover_anchor(struct asgct_trace *t, unsigned int depth,
+			       void *uc, JNIEnv *env)
+{
+	char *a;
+	uint64_t sp, pc;
+
+	if (pja_vm.env_offset < 0 || pja_vm.anchor < 0)
+		return 0;
+	a = (char *)env - pja_vm.env_offset + pja_vm.anchor;
+	sp = *(volatile uint64_t *)(a + pja_vm.anchor_sp);
+	pc = *(volatile uint64_t *)(a + pja_vm.anchor_pc);
+	if (!sp || pc || sp & 7)
+		return 0;
+	pc = ((const uint64_t *)sp)[-1];
+	if (!codemap_in_range(pc))
+		return 0;
+	*(volatile uint64_t *)(a + pja_vm.anchor_pc) = pc;
+	t->num_frames = 0;
+	pja.asgct(t, (jint)depth, uc);
+	return t->num_frames > 0 ? PJA_HOW_ANCHOR : 0;
+}
+
 void stackwalk_here(void *uc, struct pja_walk *w)
 {
 	struct asgct_trace trace;
 	JNIEnv *env = NULL;
 	int me = pja_gettid();
 	volatile int slot;
+	int first;
 
 	w->pc = pja_context_pc(uc);
 	w->time = pja_now();
@@ -149,6 +234,7 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 		atomic_store(&prot[slot].tid, 0);
 		w->status = PJA_WALK_FAULT;
 		w->num = 0;
+		w->how = 0;
 		return;
 	}
 	if (pja.testfault &&
@@ -157,10 +243,19 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 		w->num = (int)*(volatile long *)bad_addr;
 	}
 	pja.asgct(&trace, (jint)w->depth, uc);
+	first = trace.num_frames;
+	/* recovery reads the stack and the thread: still inside the window */
+	if (first == ASGCT_UNKNOWN_JAVA || first == ASGCT_NOT_WALKABLE_JAVA)
+		w->how = recover_java(&trace, w->depth, uc);
+	else if (first == ASGCT_UNKNOWN_NOT_JAVA)
+		w->how = recover_anchor(&trace, w->depth, uc, env);
+	if (!w->how)
+		trace.num_frames = first;
 	atomic_fetch_sub(&nprotected, 1);
 	atomic_store(&prot[slot].tid, 0);
 	if (trace.num_frames > 0) {
 		w->num = trace.num_frames;
+		w->asgct = w->how ? first : 0;
 		w->status = PJA_WALK_OK;
 		return;
 	}

@@ -114,11 +114,28 @@ struct pja_walk_result {
 	uint64_t walk_time; /* when the handler ran (0 if it did not) */
 	uint64_t recv_time; /* when the agent read the request */
 	int32_t status; /* enum pja_walk_status */
-	int32_t asgct; /* AsyncGetCallTrace's num_frames when <= 0, else 0 */
+	int32_t asgct; /* AsyncGetCallTrace's num_frames when <= 0 (also
+			  when recovered), else 0 */
 	uint32_t nframes;
-	uint32_t flags; /* PJA_WALK_TRUNCATED */
+	uint32_t flags; /* PJA_WALK_TRUNCATED, PJA_WALK_HOW() */
 };
 #define PJA_WALK_TRUNCATED 1u /* the stack was deeper than depth */
+/* Bits 8..15 of flags: how a walk AsyncGetCallTrace refused at first was
+ * recovered (enum pja_walk_how); 0 when it needed no recovery. */
+#define PJA_WALK_HOW_SHIFT 8
+#define PJA_WALK_HOW(flags) (((flags) >> PJA_WALK_HOW_SHIFT) & 0xffu)
+
+enum pja_walk_how {
+	PJA_HOW_DIRECT = 0, /* AsyncGetCallTrace from the signal context */
+	PJA_HOW_STUB_RET = 1, /* stepped out of a frameless stub (vtable,
+				 itable, adapter) or method entry to its return
+				 address */
+	PJA_HOW_EPILOGUE = 2, /* stepped over a saved frame pointer and a
+				 return address (a method's epilogue) */
+	PJA_HOW_ANCHOR = 3, /* in native or VM code: the thread's last Java
+			       frame made walkable, as the JVM itself does */
+	PJA_HOW_MAX
+};
 
 struct pja_frame {
 	uint64_t method; /* jmethodID (a PJA_METHOD was sent for it) */

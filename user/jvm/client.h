@@ -67,6 +67,10 @@ struct agent_stats {
 	uint64_t requests; /* walk requests queued */
 	uint64_t results[AGENT_WALK_LOST + 1]; /* answers by agent_walk_status */
 	uint64_t truncated; /* walks cut at the depth limit */
+	/* walks AsyncGetCallTrace refused at first, by its code (-code), and
+	 * the ones recovered, by enum pja_walk_how */
+	uint64_t asgct[16];
+	uint64_t recovered[4];
 	uint64_t code_loads; /* code map entries received */
 	uint64_t code_entries; /* live code map entries now */
 	uint64_t methods; /* method definitions received */

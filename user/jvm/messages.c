@@ -253,6 +253,11 @@ static void on_walk(struct agent *a, const char *p, uint32_t len,
 	}
 	if (r.flags & PJA_WALK_TRUNCATED)
 		a->stats.truncated++;
+	if (r.asgct < 0 && r.asgct > -16)
+		a->stats.asgct[-r.asgct]++;
+	if (st == AGENT_WALK_OK && PJA_WALK_HOW(r.flags) &&
+	    PJA_WALK_HOW(r.flags) < 4)
+		a->stats.recovered[PJA_WALK_HOW(r.flags)]++;
 	drop_pending(a, r.cookie);
 	if (cb)
 		cb(ctx, r.cookie, st, a->frames, st == AGENT_WALK_OK ? n : 0,

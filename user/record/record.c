@@ -592,6 +592,7 @@ int cmd_record(int argc, char **argv)
 	finish_walks(rec);
 	rec->end_ns = now_ns();
 	if (rec->agent) {
+		agent_get_stats(rec->agent, &rec->ast);
 		agent_stop(rec->agent);
 		rec->agent = NULL;
 	}

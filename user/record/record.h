@@ -66,6 +66,7 @@ struct recorder {
 	struct pj_writer *w;
 	struct symbolizer sym;
 	struct agent *agent;
+	struct agent_stats ast; /* the agent's counters when it stopped */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */

@@ -39,6 +39,18 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
+	pj_writer_stat(rec->w, "walk_recovered_stub", rec->ast.recovered[1]);
+	pj_writer_stat(rec->w, "walk_recovered_epilogue",
+		       rec->ast.recovered[2]);
+	pj_writer_stat(rec->w, "walk_recovered_anchor", rec->ast.recovered[3]);
+	for (unsigned int i = 1; i < 16; i++) {
+		char key[32];
+
+		if (!rec->ast.asgct[i])
+			continue;
+		snprintf(key, sizeof(key), "walk_asgct_%u", i);
+		pj_writer_stat(rec->w, key, rec->ast.asgct[i]);
+	}
 	if (st->nlat) {
 		qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
 		pj_writer_stat(rec->w, "walk_p50_ns", st->lat[st->nlat / 2]);
@@ -79,7 +91,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 {
 	struct record_stats *st = &rec->st;
 	double secs = (rec->end_ns - rec->start_ns) / 1e9;
-	uint64_t unavailable = 0;
+	uint64_t unavailable = 0, recovered;
 	struct stat sb;
 
 	if (rec->o.quiet)
@@ -113,6 +125,16 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	    (unsigned long long)st->walks[AGENT_WALK_OK],
 	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
 	    (unsigned long long)unavailable);
+	recovered = rec->ast.recovered[1] + rec->ast.recovered[2] +
+		    rec->ast.recovered[3];
+	if (recovered)
+		fprintf(
+		    stderr,
+		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu from the last Java frame)",
+		    (unsigned long long)recovered,
+		    (unsigned long long)rec->ast.recovered[1],
+		    (unsigned long long)rec->ast.recovered[2],
+		    (unsigned long long)rec->ast.recovered[3]);
 	if (st->nlat)
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
 			st->lat[st->nlat / 2] / 1e3,

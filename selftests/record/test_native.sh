@@ -34,6 +34,20 @@ check "one sample per 5 ms of CPU time ($total samples, $want expected)" \
 bytes=$(stat -c %s "$TMP/cs.data")
 echo "# $bytes bytes for $total samples"
 
+# one start: the header, the statistics and --from/--to count from when the
+# events were enabled, and no sample comes before it
+"$PJ_BIN" report -i "$TMP/cs.data" --format meta >"$TMP/cs.meta"
+meta_start=$(awk '$1 == "meta" && $2 == "start_ns" { print $3 }' "$TMP/cs.meta")
+stat_start=$(awk '$1 == "stat" && $2 == "start_ns" { print $3 }' "$TMP/cs.meta")
+check "one start_ns: header $meta_start, statistics $stat_start" \
+	[ -n "$meta_start" ] && [ "$meta_start" = "$stat_start" ]
+first_us=$("$PJ_BIN" report -i "$TMP/cs.data" --format script |
+	awk '/^[^\t]/ { t = $4; sub(/:$/, "", t); sub(/\./, "", t); if (m == "" || t + 0 < m + 0) m = t } END { print m }')
+check "no sample before start_ns (first at ${first_us} us)" \
+	awk -v f="$first_us" -v s="$meta_start" 'BEGIN { exit !(f != "" && f * 1000 >= s - s % 1000) }'
+from_n=$("$PJ_BIN" report -i "$TMP/cs.data" --format collapsed --from 0 | awk '{ s += $NF } END { print s + 0 }')
+check "--from 0 keeps every sample ($from_n of $total)" [ "$from_n" -eq "$total" ]
+
 "$PJ_BIN" report -i "$TMP/cs.data" >"$TMP/cs.txt"
 check "text report has async-profiler stack headers" \
 	grep -qE '^--- [0-9]+ ns \([0-9.]+%\), [0-9]+ samples?$' "$TMP/cs.txt"

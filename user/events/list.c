@@ -61,15 +61,9 @@ static bool probe(const struct pj_event *ev, char *out, size_t len)
 
 	a.size = sizeof(a);
 	a.disabled = 1;
-	a.sample_period = ev->kind == PJ_EV_SOFTWARE &&
-				  (a.config == PERF_COUNT_SW_CPU_CLOCK ||
-				   a.config == PERF_COUNT_SW_TASK_CLOCK)
-			      ? 10000000
-			  : ev->kind == PJ_EV_SOFTWARE ||
-				  ev->kind == PJ_EV_TRACEPOINT ||
-				  ev->kind == PJ_EV_BREAKPOINT
-			      ? 1
-			      : 100000;
+	a.sample_period = event_is_clock(ev)	  ? 10000000
+			  : event_counts_hits(ev) ? 1
+						  : 100000;
 	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 			PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;

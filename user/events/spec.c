@@ -415,6 +415,20 @@ fail:
 	return -1;
 }
 
+bool event_is_clock(const struct pj_event *ev)
+{
+	return ev->attr.type == PERF_TYPE_SOFTWARE &&
+	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+		ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+bool event_counts_hits(const struct pj_event *ev)
+{
+	return !event_is_clock(ev) &&
+	       (ev->kind == PJ_EV_SOFTWARE || ev->kind == PJ_EV_TRACEPOINT ||
+		ev->kind == PJ_EV_BREAKPOINT);
+}
+
 const char *events_kind_name(enum pj_event_kind k)
 {
 	static const char *const names[] = {

@@ -66,6 +66,14 @@ int events_parse_one(const char *spec, struct pj_event *ev, char *err,
 void events_open_error(const struct pj_event *ev, int e, char *buf, size_t len);
 /* The default event: cycles where the PMU counts it, else cpu-clock. */
 const char *events_default(bool *fallback);
+/* cpu-clock and task-clock: their period is in ns, sampled by a timer. */
+bool event_is_clock(const struct pj_event *ev);
+/*
+ * Software events other than the clocks, tracepoints and breakpoints: the
+ * kernel takes every hit as a sample (period 1) whenever PERF_SAMPLE_PERIOD
+ * is asked for, whatever period was set; their natural period is 1.
+ */
+bool event_counts_hits(const struct pj_event *ev);
 /* "software", "hardware", "hardware cache", ... */
 const char *events_kind_name(enum pj_event_kind k);
 

@@ -18,7 +18,8 @@ char *read_whole_file(const char *path, int open_flags, size_t max,
 
 /*
  * The start of a small file (a /proc or /sys value) in buf, NUL-terminated,
- * trailing newlines removed. 0, or -1 with errno (buf then holds "").
+ * trailing newlines removed. path may point into buf (it is opened first).
+ * 0, or -1 with errno (buf then holds "").
  */
 int read_small_file(const char *path, char *buf, size_t len);
 

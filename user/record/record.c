@@ -68,14 +68,6 @@ static int check_target(struct recorder *rec)
 	return 0;
 }
 
-/* cpu-clock and task-clock: their period is in ns, sampled by a timer. */
-static bool is_clock_event(const struct pj_event *ev)
-{
-	return ev->attr.type == PERF_TYPE_SOFTWARE &&
-	       (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
-		ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
-}
-
 /* Loads the formats that decode tracepoint samples into their info. */
 static int setup_tracepoints(struct recorder *rec)
 {
@@ -123,15 +115,13 @@ static int setup_events(struct recorder *rec)
 	}
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		struct pj_event *ev = &rec->evs[i];
-		bool clock = is_clock_event(ev);
 		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
 		uint64_t period = ev->period ? ev->period : rec->o.period;
 
 		if (!freq && !period) {
-			if (clock)
+			if (event_is_clock(ev))
 				period = RECORD_DEFAULT_PERIOD_NS;
-			else if (ev->attr.type == PERF_TYPE_SOFTWARE ||
-				 ev->tracepoint || ev->kind == PJ_EV_BREAKPOINT)
+			else if (event_counts_hits(ev))
 				period = 1;
 			else
 				freq = RECORD_DEFAULT_FREQ;
@@ -182,10 +172,6 @@ static void write_header_meta(struct recorder *rec)
 	pj_writer_meta(rec->w, "perfjava", PERFJAVA_VERSION);
 	pj_writer_meta(rec->w, "callgraph", rec->o.callgraph);
 	pj_writer_meta(rec->w, "java", rec->java ? "yes" : "no");
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
-	pj_writer_meta(rec->w, "start_ns", buf);
-	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
-	pj_writer_meta(rec->w, "start_realtime", buf);
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 		struct pj_event_desc d = {
@@ -226,13 +212,10 @@ static bool period_field_needed(const struct recorder *rec)
 
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
-		bool clock = is_clock_event(ev);
 
 		if (ev->freq)
 			return true;
-		if (!clock && ev->period > 1 &&
-		    (ev->kind == PJ_EV_SOFTWARE || ev->tracepoint ||
-		     ev->kind == PJ_EV_BREAKPOINT))
+		if (event_counts_hits(ev) && ev->period > 1)
 			swevent_period = true;
 	}
 	return !swevent_period;
@@ -527,6 +510,22 @@ static void recorder_free(struct recorder *rec)
 	free(rec->st.lat);
 }
 
+/*
+ * Recording starts when the events are enabled, after the symbols are read
+ * and the agent attached: the one start_ns of the header, the statistics,
+ * --duration and report's --from/--to.
+ */
+static void mark_start(struct recorder *rec)
+{
+	char buf[32];
+
+	rec->start_ns = now_ns();
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
+	pj_writer_meta(rec->w, "start_ns", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
+	pj_writer_meta(rec->w, "start_realtime", buf);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct recorder *rec = calloc(1, sizeof(*rec));
@@ -549,7 +548,6 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	ring_init();
-	rec->start_ns = now_ns();
 	if (symbolizer_init(&rec->sym, rec->w, rec->o.pid)) {
 		fprintf(stderr,
 			"perfjava: cannot read the symbols of process %d\n",
@@ -578,7 +576,7 @@ int cmd_record(int argc, char **argv)
 	 */
 	if (rec->agent)
 		setpriority(PRIO_PROCESS, 0, -10);
-	rec->start_ns = now_ns();
+	mark_start(rec);
 	threads_enable(&rec->th);
 	if (!rec->o.quiet)
 		fprintf(

@@ -92,6 +92,9 @@ static void code_setup(void)
 	codemap_add(&cm, 0x7200, 0x100, 11, PJ_FRAME_JIT, "A.getValueType");
 	codemap_add(&cm, 0x7300, 0x100, 12, PJ_FRAME_JIT, "A.run");
 	codemap_add(&cm, 0x7400, 0x100, 13, PJ_FRAME_JIT, "B.hash");
+	/* a native method's wrapper is compiled code named after it */
+	codemap_add(&cm, 0x7500, 0x100, 14, PJ_FRAME_JIT,
+		    "java.lang.String.intern");
 }
 
 #define J(t, n)                          \
@@ -208,6 +211,38 @@ static const struct tcase cases[] = {
 	    { J(INLINED, "ConcurrentHashMap.get"), J(JIT, "A.run") },
 	    2,
 	    "JVM_InternString;B.hash_[j];[java: stack moved on]",
+	    MERGE_MOVED_ON,
+	},
+	{
+	    "natives through a native method's wrapper belong to it",
+	    { NULL },
+	    { 0x1200, 0x7510, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(JAVA_NATIVE, "java.lang.String.intern"), J(JIT, "A.run") },
+	    2,
+	    "JVM_InternString;java.lang.String.intern_[n];A.run_[j]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "natives of a native method whose wrapper the chain skipped",
+	    { NULL },
+	    { 0x1200, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(JAVA_NATIVE, "java.lang.String.intern"), J(JIT, "A.run") },
+	    2,
+	    "JVM_InternString;java.lang.String.intern_[n];A.run_[j]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "natives through another native method's wrapper do not",
+	    { NULL },
+	    { 0x1200, 0x7510, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(JAVA_NATIVE, "ThreadImpl.getThreadTotalCpuTime0"),
+	      J(JIT, "A.run") },
+	    2,
+	    "JVM_InternString;java.lang.String.intern_[j];A.run_[j];[java: "
+	    "stack moved on]",
 	    MERGE_MOVED_ON,
 	},
 	{

@@ -70,20 +70,24 @@ static bool natives_belong(const struct merge_in *in, unsigned int first_vm)
 {
 	const struct codemap_entry *e;
 
-	if (!first_vm || in->jf[0].type == PJ_FRAME_JAVA_NATIVE)
+	if (!first_vm)
 		return true;
-	if (first_vm == in->nu)
-		return false; /* no tie to any Java code */
+	if (first_vm == in->nu) /* the chain never reaches Java code */
+		return in->jf[0].type == PJ_FRAME_JAVA_NATIVE;
 	e = codemap_find(in->code, in->uips[first_vm]);
 	if (e->type == PJ_FRAME_VM)
 		return true; /* a stub or the interpreter called them */
-	/* compiled code: the walk's innermost compiled frame, or one of the
+	/* compiled code (a native method's wrapper is compiled code named
+	 * after it): the walk's innermost compiled frame, or one of the
 	 * frames inlined into it */
 	for (unsigned int i = 0; i < in->nj; i++) {
 		if (e->name && in->jf[i].name &&
 		    !strcmp(e->name, in->jf[i].name))
 			return true;
-		if (in->jf[i].type != PJ_FRAME_INLINED)
+		/* the native method's own wrapper may be missing from the
+		 * chain (sampled before the JNI function pushed its frame) */
+		if (in->jf[i].type != PJ_FRAME_INLINED &&
+		    !(i == 0 && in->jf[0].type == PJ_FRAME_JAVA_NATIVE))
 			break;
 	}
 	return false;

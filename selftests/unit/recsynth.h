@@ -41,43 +41,26 @@ static inline int synth_open(struct synth *s, const char *path,
 			     const char *events, uint64_t sample_type,
 			     uint64_t branch_sample_type, bool lbr)
 {
-	struct recorder *rec = calloc(1, sizeof(*rec));
-	char err[512];
+	struct recorder *rec = malloc(sizeof(*rec));
+	struct record_opts o = {
+		.pid = getpid(),
+		.events = events,
+		.output = path,
+		/* lbr_check refuses -g lbr where the CPU has no LBR: frame
+		 * pointers here, lbr set below (the records are made here) */
+		.callgraph = "fp",
+		.quiet = true,
+	};
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->path, sizeof(s->path), "%s", path);
-	if (!rec ||
-	    events_parse(events, &rec->evs, &rec->nevents, err, sizeof(err))) {
-		printf("# events: %s\n", err);
+	if (!rec || recorder_init(rec, &o)) {
+		free(rec);
 		return -1;
 	}
-	rec->w = pj_writer_open(path, err, sizeof(err));
-	if (!rec->w || symbolizer_init(&rec->sym, rec->w, getpid())) {
-		printf("# writer/symbolizer: %s\n", err);
-		return -1;
-	}
-	rec->o.pid = getpid();
 	rec->lbr = lbr;
-	for (unsigned int i = 0; i < rec->nevents; i++) {
-		struct pj_event *ev = &rec->evs[i];
-		struct pj_event_desc d = { i,
-					   ev->name,
-					   ev->unit,
-					   ev->attr.type,
-					   ev->attr.config,
-					   ev->period,
-					   ev->freq };
-
-		pj_writer_event(rec->w, &d);
-		if (ev->tracepoint &&
-		    ((!rec->tp && !(rec->tp = tp_decoder_new())) ||
-		     tp_decoder_add(rec->tp, ev->tp_sys, ev->tp_name, err,
-				    sizeof(err)))) {
-			printf("# tracepoint: %s\n", err);
-			return -1;
-		}
+	for (unsigned int i = 0; i < rec->nevents; i++)
 		s->ring.ids[i] = SYNTH_ID0 + i;
-	}
 	s->ring.nevents = rec->nevents;
 	s->ring.tid = getpid();
 	s->ring.fd = -1;
@@ -148,9 +131,8 @@ static inline int synth_close(struct synth *s)
 
 	pj_writer_stat(rec->w, "samples", rec->st.samples);
 	rc = pj_writer_close(rec->w);
-	symbolizer_free(&rec->sym);
-	tp_decoder_free(rec->tp);
-	free(rec->evs);
+	rec->w = NULL;
+	recorder_free(rec);
 	free(rec);
 	s->rec = NULL;
 	return rc;

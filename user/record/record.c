@@ -31,9 +31,8 @@
 #define RESCAN_NS 500000000ULL
 
 /* Checks the target before anything is changed in it. */
-static int check_target(struct recorder *rec)
+static int check_target(pid_t pid, bool *java)
 {
-	pid_t pid = rec->o.pid;
 	struct pj_maps maps;
 	char path[64];
 
@@ -62,83 +61,10 @@ static int check_target(struct recorder *rec)
 		const char *s = strrchr(maps.v[i].path, '/');
 
 		if (s && !strcmp(s, "/libjvm.so"))
-			rec->java = true;
+			*java = true;
 	}
 	maps_free(&maps);
 	return 0;
-}
-
-/* Loads the formats that decode tracepoint samples into their info. */
-static int setup_tracepoints(struct recorder *rec)
-{
-	char err[512];
-
-	for (unsigned int i = 0; i < rec->nevents; i++) {
-		const struct pj_event *ev = &rec->evs[i];
-
-		if (!ev->tracepoint)
-			continue;
-		if (!rec->tp && !(rec->tp = tp_decoder_new())) {
-			fprintf(stderr, "perfjava: out of memory\n");
-			return -1;
-		}
-		if (tp_decoder_add(rec->tp, ev->tp_sys, ev->tp_name, err,
-				   sizeof(err))) {
-			fprintf(stderr, "perfjava: %s\n", err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int setup_events(struct recorder *rec)
-{
-	char err[256];
-	bool fallback = false;
-	const char *spec = rec->o.events;
-
-	if (!spec) {
-		spec = events_default(&fallback);
-		if (fallback && !rec->o.quiet)
-			fprintf(
-			    stderr,
-			    "perfjava: no hardware PMU (cycles); sampling cpu-clock instead\n");
-	}
-	if (events_parse(spec, &rec->evs, &rec->nevents, err, sizeof(err))) {
-		fprintf(stderr, "perfjava: %s\n", err);
-		return -1;
-	}
-	if (rec->nevents > RING_MAX_EVENTS) {
-		fprintf(stderr, "perfjava: at most %d events at once\n",
-			RING_MAX_EVENTS);
-		return -1;
-	}
-	for (unsigned int i = 0; i < rec->nevents; i++) {
-		struct pj_event *ev = &rec->evs[i];
-		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
-		uint64_t period = ev->period ? ev->period : rec->o.period;
-
-		if (!freq && !period) {
-			if (event_is_clock(ev))
-				period = RECORD_DEFAULT_PERIOD_NS;
-			else if (event_counts_hits(ev))
-				period = 1;
-			else
-				freq = RECORD_DEFAULT_FREQ;
-		}
-		if (freq)
-			freq = record_clamp_freq(ev->name, freq, rec->o.quiet);
-		ev->attr.freq = freq ? 1 : 0;
-		ev->attr.sample_freq = freq ? freq : period;
-		ev->freq = freq;
-		ev->period = freq ? 0 : period;
-	}
-	rec->lbr = !strcmp(rec->o.callgraph, "lbr");
-	if (rec->lbr && lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
-		fprintf(stderr, "perfjava: %s\n", err);
-		return -1;
-	}
-	return setup_tracepoints(rec);
 }
 
 static void write_header_meta(struct recorder *rec)
@@ -172,22 +98,6 @@ static void write_header_meta(struct recorder *rec)
 	pj_writer_meta(rec->w, "perfjava", PERFJAVA_VERSION);
 	pj_writer_meta(rec->w, "callgraph", rec->o.callgraph);
 	pj_writer_meta(rec->w, "java", rec->java ? "yes" : "no");
-	for (unsigned int i = 0; i < rec->nevents; i++) {
-		const struct pj_event *ev = &rec->evs[i];
-		struct pj_event_desc d = {
-			.index = i,
-			.name = ev->name,
-			.unit = ev->unit,
-			.type = ev->attr.type,
-			.config = ev->attr.config,
-			.period = ev->period,
-			.freq = ev->freq,
-		};
-
-		pj_writer_event(rec->w, &d);
-	}
-	if (rec->nevents)
-		pj_writer_meta(rec->w, "event", rec->evs[0].name);
 }
 
 static void thread_opened(void *ctx, struct ring *r)
@@ -499,17 +409,6 @@ static void finish_walks(struct recorder *rec)
 	record_expire_walks(rec, 0, true);
 }
 
-static void recorder_free(struct recorder *rec)
-{
-	if (rec->agent)
-		agent_stop(rec->agent);
-	threads_free(&rec->th);
-	symbolizer_free(&rec->sym);
-	tp_decoder_free(rec->tp);
-	free(rec->evs);
-	free(rec->st.lat);
-}
-
 /*
  * Recording starts when the events are enabled, after the symbols are read
  * and the agent attached: the one start_ns of the header, the statistics,
@@ -528,32 +427,25 @@ static void mark_start(struct recorder *rec)
 
 int cmd_record(int argc, char **argv)
 {
-	struct recorder *rec = calloc(1, sizeof(*rec));
-	char err[512];
+	struct recorder *rec = malloc(sizeof(*rec));
+	struct record_opts o;
 	sigset_t mask;
 	int sigfd, ret = 1;
+	bool java = false;
 	uint64_t bytes;
 
 	if (!rec)
 		return 1;
-	if (record_parse_args(argc, argv, &rec->o)) {
+	if (record_parse_args(argc, argv, &o)) {
 		free(rec);
 		return 2;
 	}
-	if (check_target(rec) || setup_events(rec))
-		goto out;
-	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
-	if (!rec->w) {
-		fprintf(stderr, "perfjava: %s\n", err);
-		goto out;
+	if (check_target(o.pid, &java) || recorder_init(rec, &o)) {
+		free(rec);
+		return 1;
 	}
+	rec->java = java;
 	ring_init();
-	if (symbolizer_init(&rec->sym, rec->w, rec->o.pid)) {
-		fprintf(stderr,
-			"perfjava: cannot read the symbols of process %d\n",
-			rec->o.pid);
-		goto fail_output;
-	}
 	write_header_meta(rec);
 	if (open_threads(rec))
 		goto fail_output;

@@ -85,6 +85,15 @@ struct recorder {
 };
 
 int cmd_record(int argc, char **argv);
+/*
+ * record/recorder.c: rec made ready for records of o: events parsed, their
+ * periods chosen, tracepoint decoders, the writer open on o->output with the
+ * event table, the symbolizer of o->pid. 0, or -1 with a message printed
+ * (and nothing left open: no output file either).
+ */
+int recorder_init(struct recorder *rec, const struct record_opts *o);
+/* Frees what recorder_init and recording set up, but not rec->w. */
+void recorder_free(struct recorder *rec);
 /* record/options.c: -1 on bad arguments (a message printed). */
 int record_parse_args(int argc, char **argv, struct record_opts *o);
 /* freq, or kernel.perf_event_max_sample_rate with a warning when above it. */

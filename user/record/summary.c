@@ -16,9 +16,27 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+struct latency {
+	uint64_t p50, p99, max;
+};
+
+/* Percentiles of the walk latencies; false when there were none. Sorts the
+ * samples in place (again when called again: either caller may be first). */
+static bool walk_latency(struct record_stats *st, struct latency *l)
+{
+	if (!st->nlat)
+		return false;
+	qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
+	l->p50 = st->lat[st->nlat / 2];
+	l->p99 = st->lat[st->nlat * 99 / 100];
+	l->max = st->lat[st->nlat - 1];
+	return true;
+}
+
 void record_write_stats(struct recorder *rec)
 {
 	struct record_stats *st = &rec->st;
+	struct latency l;
 	static const char *const walk_keys[] = {
 		"walk_ok",	"walk_not_java", "walk_not_walkable",
 		"walk_timeout", "walk_fault",	 "walk_gone",
@@ -51,12 +69,10 @@ void record_write_stats(struct recorder *rec)
 		snprintf(key, sizeof(key), "walk_asgct_%u", i);
 		pj_writer_stat(rec->w, key, rec->ast.asgct[i]);
 	}
-	if (st->nlat) {
-		qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
-		pj_writer_stat(rec->w, "walk_p50_ns", st->lat[st->nlat / 2]);
-		pj_writer_stat(rec->w, "walk_p99_ns",
-			       st->lat[st->nlat * 99 / 100]);
-		pj_writer_stat(rec->w, "walk_max_ns", st->lat[st->nlat - 1]);
+	if (walk_latency(st, &l)) {
+		pj_writer_stat(rec->w, "walk_p50_ns", l.p50);
+		pj_writer_stat(rec->w, "walk_p99_ns", l.p99);
+		pj_writer_stat(rec->w, "walk_max_ns", l.max);
 	}
 }
 
@@ -92,6 +108,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	struct record_stats *st = &rec->st;
 	double secs = (rec->end_ns - rec->start_ns) / 1e9;
 	uint64_t unavailable = 0, recovered;
+	struct latency l;
 	struct stat sb;
 
 	if (rec->o.quiet)
@@ -135,10 +152,9 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		    (unsigned long long)rec->ast.recovered[1],
 		    (unsigned long long)rec->ast.recovered[2],
 		    (unsigned long long)rec->ast.recovered[3]);
-	if (st->nlat)
+	if (walk_latency(st, &l))
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
-			st->lat[st->nlat / 2] / 1e3,
-			st->lat[st->nlat * 99 / 100] / 1e3);
+			l.p50 / 1e3, l.p99 / 1e3);
 	if (st->checked)
 		fprintf(stderr,
 			"; %.1f%% of %llu walks name the JIT code sampled",

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A recorder made ready to take ring records: its events parsed and their
+ * periods chosen, tracepoint decoders, the output writer with the event
+ * table, the symbolizer of the target. `perfjava record` (record/record.c)
+ * and the unit tests that feed synthesized records build it the same way.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "events/lbr.h"
+#include "events/tracepoint.h"
+#include "record/record.h"
+
+/* Loads the formats that decode tracepoint samples into their info. */
+static int setup_tracepoints(struct recorder *rec)
+{
+	char err[512];
+
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+
+		if (!ev->tracepoint)
+			continue;
+		if (!rec->tp && !(rec->tp = tp_decoder_new())) {
+			fprintf(stderr, "perfjava: out of memory\n");
+			return -1;
+		}
+		if (tp_decoder_add(rec->tp, ev->tp_sys, ev->tp_name, err,
+				   sizeof(err))) {
+			fprintf(stderr, "perfjava: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int setup_events(struct recorder *rec)
+{
+	char err[256];
+	bool fallback = false;
+	const char *spec = rec->o.events;
+
+	if (!spec) {
+		spec = events_default(&fallback);
+		if (fallback && !rec->o.quiet)
+			fprintf(
+			    stderr,
+			    "perfjava: no hardware PMU (cycles); sampling cpu-clock instead\n");
+	}
+	if (events_parse(spec, &rec->evs, &rec->nevents, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		return -1;
+	}
+	if (rec->nevents > RING_MAX_EVENTS) {
+		fprintf(stderr, "perfjava: at most %d events at once\n",
+			RING_MAX_EVENTS);
+		return -1;
+	}
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		struct pj_event *ev = &rec->evs[i];
+		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
+		uint64_t period = ev->period ? ev->period : rec->o.period;
+
+		if (!freq && !period) {
+			if (event_is_clock(ev))
+				period = RECORD_DEFAULT_PERIOD_NS;
+			else if (event_counts_hits(ev))
+				period = 1;
+			else
+				freq = RECORD_DEFAULT_FREQ;
+		}
+		if (freq)
+			freq = record_clamp_freq(ev->name, freq, rec->o.quiet);
+		ev->attr.freq = freq ? 1 : 0;
+		ev->attr.sample_freq = freq ? freq : period;
+		ev->freq = freq;
+		ev->period = freq ? 0 : period;
+	}
+	rec->lbr = !strcmp(rec->o.callgraph, "lbr");
+	if (rec->lbr && lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		return -1;
+	}
+	return setup_tracepoints(rec);
+}
+
+/* The event table of the file: what each sample's event index means. */
+static void describe_events(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+		struct pj_event_desc d = {
+			.index = i,
+			.name = ev->name,
+			.unit = ev->unit,
+			.type = ev->attr.type,
+			.config = ev->attr.config,
+			.period = ev->period,
+			.freq = ev->freq,
+		};
+
+		pj_writer_event(rec->w, &d);
+	}
+	if (rec->nevents)
+		pj_writer_meta(rec->w, "event", rec->evs[0].name);
+}
+
+int recorder_init(struct recorder *rec, const struct record_opts *o)
+{
+	char err[512];
+
+	memset(rec, 0, sizeof(*rec));
+	rec->o = *o;
+	rec->sym.ksym_fd = -1;
+	if (setup_events(rec))
+		goto fail;
+	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
+	if (!rec->w) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		goto fail;
+	}
+	if (symbolizer_init(&rec->sym, rec->w, rec->o.pid)) {
+		fprintf(stderr,
+			"perfjava: cannot read the symbols of process %d\n",
+			rec->o.pid);
+		pj_writer_abort(rec->w);
+		rec->w = NULL;
+		unlink(rec->o.output);
+		goto fail;
+	}
+	describe_events(rec);
+	return 0;
+fail:
+	recorder_free(rec);
+	return -1;
+}
+
+void recorder_free(struct recorder *rec)
+{
+	if (rec->agent)
+		agent_stop(rec->agent);
+	rec->agent = NULL;
+	threads_free(&rec->th);
+	symbolizer_free(&rec->sym);
+	memset(&rec->sym, 0, sizeof(rec->sym));
+	rec->sym.ksym_fd = -1;
+	tp_decoder_free(rec->tp);
+	rec->tp = NULL;
+	free(rec->evs);
+	rec->evs = NULL;
+	rec->nevents = 0;
+	free(rec->st.lat);
+	rec->st.lat = NULL;
+	rec->st.nlat = rec->st.caplat = 0;
+}

@@ -5,6 +5,7 @@
 # recorder ends cleanly with one line about Java frames, and nothing of the
 # attacker's bytes reaches the terminal raw.
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/sec.sh"
 
 LIBJVM=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
 if [ "$(id -u)" -ne 0 ]; then
@@ -52,7 +53,6 @@ record() {
 	RC=$?
 }
 no_escapes() { ! grep -q "$esc" "$TMP/err" "$TMP/stdout" "$@"; }
-not_grep() { ! grep -q "$@"; }
 java_lines() { grep -c 'java frames unavailable' "$TMP/err"; }
 
 # 1. .attach_pid<pid> planted as a symlink to a root-only file
@@ -85,7 +85,7 @@ for case in "0 0" "0x7fffffff 0" "0xffffffff 0" "64 2000"; do
 		check "and no report either" no_escapes "$TMP/rep"
 	else
 		check "HELLO with depth $1: refused, the recorder survives (rc $RC) with one line" \
-			test "$RC" -eq 0 -a "$(java_lines)" -eq 1 && grep -q 'frames per walk' "$TMP/err"
+			all test "$RC" -eq 0 -a "$(java_lines)" -eq 1 -- grep -q 'frames per walk' "$TMP/err"
 	fi
 	sed 's/^/# /' "$TMP/err"
 	stop_hj
@@ -104,7 +104,7 @@ record
 check "squatted attach socket: not used (the squatter saw no connection)" \
 	not_grep accepted "$TMP/sq.out"
 check "squatted attach socket: one line (rc $RC, $(java_lines)), no escapes on the terminal" \
-	test "$RC" -eq 0 -a "$(java_lines)" -eq 1 && no_escapes
+	all test "$RC" -eq 0 -a "$(java_lines)" -eq 1 -- no_escapes
 sed 's/^/# /' "$TMP/err"
 kill "$sq" "$jvm" 2>/dev/null; wait "$sq" "$jvm" 2>/dev/null
 
@@ -140,7 +140,7 @@ record
 check "container: no file at the host path its symlink named" \
 	test ! -e /etc/pj-sec-victim$$
 check "container: Java attach works (rc $RC, $(java_lines) java error lines)" \
-	test "$RC" -eq 0 -a "$(java_lines)" -eq 0 && grep -q 'hello sent' "$TMP/hj.out"
+	all test "$RC" -eq 0 -a "$(java_lines)" -eq 0 -- grep -q 'hello sent' "$TMP/hj.out"
 copy=$(ls -a "/proc/$jvm/root/tmp/" | grep '^\.perfjava-agent-.*-[0-9]*\.so$' | head -1)
 check "container: the agent copy is the container user's file ($copy)" \
 	test -n "$copy" -a "$(stat -c %U "/proc/$jvm/root/tmp/$copy" 2>/dev/null)" = "$OWNER"

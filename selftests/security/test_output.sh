@@ -4,7 +4,7 @@
 # full before the first write leaves no empty file behind, and says so in one
 # line; the target's control characters do not reach the file's header.
 . "$(dirname "$0")/../lib.sh"
-not_grep() { ! grep -q "$@"; }
+. "$(dirname "$0")/sec.sh"
 
 "$PROGS/cpusplit" 30 >/dev/null 2>&1 &
 tgt=$!; track "$tgt"
@@ -43,7 +43,7 @@ while time.time() - t < 20: pass' >"$TMP/py.out" &
 	"$PJ_BIN" record -p "$py" -d 0.5 -q --no-java -o "$TMP/d.data" 2>"$TMP/err"
 	"$PJ_BIN" report -i "$TMP/d.data" --threads >"$TMP/rep" 2>&1
 	check "a thread name's escape sequences do not reach the report" \
-		grep -q '?\[2Jx?\]0;t?' "$TMP/rep" && not_grep $'\033' "$TMP/rep"
+		all grep -q '?\[2Jx?\]0;t?' "$TMP/rep" -- not_grep $'\033' "$TMP/rep"
 else
 	skip "hostile thread names" "no python3"
 fi

@@ -29,7 +29,9 @@
 #include <unistd.h>
 
 #include "jvm/attach.h"
+#include "jvm/perfdata.h"
 #include "lib/clock.h"
+#include "lib/file.h"
 #include "lib/nspid.h"
 #include "lib/procfs.h"
 #include "lib/text.h"
@@ -112,9 +114,71 @@ static int catches(pid_t pid, int sig)
 	return !!(mask & (1ULL << (sig - 1)));
 }
 
+/* "/proc/PID/map_files/START-END" of the maps line: the very file mapped,
+ * whatever the target did to its path since. */
+static void map_file(pid_t pid, const char *line, char *out, size_t len)
+{
+	snprintf(out, len, "/proc/%d/map_files/%.*s", pid,
+		 (int)strcspn(line, " "), line);
+}
+
+/*
+ * Whether the JVM's real arguments (hsperfdata: @argfiles, JDK_JAVA_OPTIONS,
+ * JAVA_TOOL_OPTIONS and -XX:Flags= all resolved) disable attach: 1 yes, 0 no,
+ * -1 unknown (no perf data: -XX:-UsePerfData).
+ */
+static int attach_disabled(const char *perfdata)
+{
+	static char img[PERFDATA_MAX], args[2 * 65536];
+	const char *flag = "DisableAttachMechanism", *p, *last = NULL;
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	if (!perfdata[0])
+		return -1;
+	fd = open(perfdata, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	while (got < sizeof(img) &&
+	       (n = read(fd, img + got, sizeof(img) - got)) > 0)
+		got += n;
+	close(fd);
+	/* -XX:Flags= first, the command line after it wins */
+	if (perfdata_string(img, got, "java.rt.vmFlags", args, 65536))
+		args[0] = 0;
+	n = strlen(args);
+	args[n++] = ' ';
+	if (perfdata_string(img, got, "java.rt.vmArgs", args + n, 65536) &&
+	    !args[0])
+		return -1;
+	for (p = args; (p = strstr(p, flag)); p++)
+		last = p;
+	return last && last > args && last[-1] == '+';
+}
+
+/* Whether the JVM's arguments come also from somewhere its command line
+ * and environment do not show: an @argfile, a -XX:Flags= file, or the
+ * launcher's JDK_JAVA_OPTIONS (its value does show, but may hold @files). */
+static int args_elsewhere(pid_t pid)
+{
+	char path[64], *buf;
+	size_t n, i;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	buf = read_whole_file(path, 0, 1 << 20, &n);
+	if (!buf)
+		return 1; /* unknown: as good as yes */
+	for (i = 0; i < n && !r; i += strnlen(buf + i, n - i) + 1)
+		r = buf[i] == '@' || !strncmp(buf + i, "-XX:Flags=", 10);
+	free(buf);
+	return r || proc_contains(pid, "environ", "JDK_JAVA_OPTIONS=");
+}
+
 int attach_check(pid_t pid, char *err, size_t errlen)
 {
-	char path[64], line[4096], jvm[4200] = "";
+	char path[64], line[4200], jvm[128] = "", perfdata[128] = "";
 	FILE *f;
 	int j9 = 0, r;
 
@@ -127,15 +191,18 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strchr(line, '/');
+		size_t n;
 
 		if (!p)
 			continue;
 		p[strcspn(p, "\n")] = 0;
+		n = strlen(p);
 		if (strstr(p, "libj9vm"))
 			j9 = 1;
-		if (!jvm[0] && strlen(p) > 10 &&
-		    !strcmp(p + strlen(p) - 10, "/libjvm.so"))
-			snprintf(jvm, sizeof(jvm), "/proc/%d/root%s", pid, p);
+		if (!jvm[0] && n > 10 && !strcmp(p + n - 10, "/libjvm.so"))
+			map_file(pid, line, jvm, sizeof(jvm));
+		if (!perfdata[0] && strstr(p, "/hsperfdata_"))
+			map_file(pid, line, perfdata, sizeof(perfdata));
 	}
 	if (ferror(f)) {
 		snprintf(err, errlen, "cannot read %s: %s", path,
@@ -164,8 +231,18 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    pid);
 		return -1;
 	}
-	if (proc_contains(pid, "cmdline", "-XX:+DisableAttachMechanism") ||
-	    proc_contains(pid, "environ", "-XX:+DisableAttachMechanism")) {
+	r = attach_disabled(perfdata);
+	if (r < 0 && args_elsewhere(pid)) {
+		snprintf(
+		    err, errlen,
+		    "JVM %d runs without perf data (-XX:-UsePerfData) and takes arguments from an @file, -XX:Flags= or JDK_JAVA_OPTIONS: whether attach is disabled cannot be known, and signalling it could make it print a thread dump; not attaching",
+		    pid);
+		return -1;
+	}
+	if (r == 1 ||
+	    (r < 0 &&
+	     (proc_contains(pid, "cmdline", "-XX:+DisableAttachMechanism") ||
+	      proc_contains(pid, "environ", "-XX:+DisableAttachMechanism")))) {
 		snprintf(
 		    err, errlen,
 		    "JVM %d was started with -XX:+DisableAttachMechanism; restart it without that flag to get Java frames",

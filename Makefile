@@ -35,7 +35,9 @@ LDFLAGS += $(HARDEN_LDFLAGS)
 LDLIBS  += -lstdc++ -lz -lpthread -lm
 
 USER_SRC  := $(wildcard user/*.c user/*/*.c)
-USER_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(USER_SRC))
+USER_ASM  := $(wildcard user/*/*.S)
+USER_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(USER_SRC)) \
+	$(patsubst %.S,$(BUILD)/%.o,$(USER_ASM))
 LIB_OBJ   := $(filter-out $(BUILD)/user/main.o,$(USER_OBJ))
 UNIT_SRC  := $(wildcard selftests/unit/test_*.c)
 UNIT_BIN  := $(patsubst selftests/unit/%.c,$(BUILD)/selftests/%,$(UNIT_SRC))
@@ -60,6 +62,13 @@ $(DEPS_STAMP): scripts/deps.sh
 $(BUILD)/user/%.o: user/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -fPIE -c -o $@ $<
+
+# The report's web pages, embedded with .incbin (paths from the top).
+$(BUILD)/user/%.o: user/%.S
+	@mkdir -p $(dir $@)
+	$(CC) -c -o $@ $<
+
+$(BUILD)/user/report/pages.o: $(wildcard user/report/pages/*)
 
 $(BUILD)/perfjava: $(USER_OBJ)
 	$(CC) $(LDFLAGS) -pie -o $@ $^ $(PKG_LIBS) $(LDLIBS)

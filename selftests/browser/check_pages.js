@@ -129,6 +129,21 @@ async function treeChecks(ctx) {
   await page.click('#expand');
   shown = await page.evaluate(() => window.tree.shown());
   ok(shown.includes('App.inner'), 'tree: expand the hottest path', shown);
+  // Search: the matching frames are marked, the paths to them opened, and
+  // the share is the flame graph's.
+  await page.click('#collapse');
+  await page.fill('#search', 'App\\.(work|c1)');
+  await page.press('#search', 'Enter');
+  const hl = await page.evaluate(() => window.tree.highlighted());
+  const matched = await page.textContent('#matched');
+  ok(JSON.stringify(hl.slice().sort()) === '["App.c1","App.work"]' && matched === 'Matched: 75.00%',
+     'tree: search marks App.work and App.c1 and opens their paths, matched 75.00%', { hl, matched });
+  await page.fill('#search', '([');
+  await page.press('#search', 'Enter');
+  ok(await page.textContent('#matched') === 'Invalid regex', 'tree: a bad regex says so');
+  await page.click('#clear');
+  ok((await page.evaluate(() => window.tree.highlighted())).length === 0 && await page.textContent('#matched') === '',
+     'tree: clear removes the marks');
   ok(st.errors.length === 0, 'tree: no console errors', st.errors);
   ok(st.requests.length === 0, 'tree: no request leaves the page', st.requests);
   await page.close();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The flame graph: one self-contained HTML page (report/flame_page.c) drawing
+ * The flame graph: one self-contained HTML page (report/pages/flame.js) drawing
  * the call tree on a canvas, so that 100k unique stacks stay responsive.
  * Frames are colored by kind with async-profiler's palette; with --diff by
  * how their share of all samples grew (red) or shrank (blue) against the

@@ -7,8 +7,9 @@
 
 #include "report/calltree.h"
 
+/* What one page adds to the shared skeleton (report/pages/page.html). */
 struct html_page {
-	const char *head, *mid, *body, *tail;
+	const char *style, *bar, *body, *script;
 };
 
 extern const struct html_page flame_page, tree_page;

@@ -2,7 +2,8 @@
 /*
  * The call tree from the roots, hottest children first, with inclusive
  * (total) and exclusive (self) percentages: as indented text, or as an HTML
- * page (report/tree_page.c) whose nodes expand and collapse on click.
+ * page (report/pages/tree.js) whose nodes expand and collapse on click, with
+ * a search that marks the matching frames and opens the paths to them.
  */
 #include <stdlib.h>
 #include <string.h>

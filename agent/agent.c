@@ -208,7 +208,8 @@ static ssize_t handle_input(const char *buf, size_t len)
 
 static void *session_main(void *arg)
 {
-	JavaVMAttachArgs aa = { JNI_VERSION_1_6, "perfjava-agent", NULL };
+	JavaVMAttachArgs aa = { JNI_VERSION_1_6, PJA_AGENT_THREAD, NULL };
+	struct pja_thread me = { 0, sizeof(PJA_AGENT_THREAD) - 1 };
 	JNIEnv *env = NULL;
 	static char in[PJA_MAX_MSG + 4096];
 	size_t in_len = 0;
@@ -222,6 +223,9 @@ static void *session_main(void *arg)
 		/* not permitted: keep the JVM's priority */
 	}
 	vmstructs_thread(env);
+	me.tid = pja_gettid();
+	out_msg(PJA_THREAD, &me, sizeof(me), PJA_AGENT_THREAD, me.name_len,
+		NULL, 0);
 	if (out_flush() || events_start(env) || out_flush())
 		goto stop;
 	for (;;) {

@@ -164,6 +164,10 @@ struct pja_code_unload {
 	uint64_t method;
 };
 
+/* The agent's own thread's name; it announces itself with PJA_THREAD, so that
+ * the reader can keep it apart from the application's threads. */
+#define PJA_AGENT_THREAD "perfjava-agent"
+
 /* PJA_THREAD: struct pja_thread, then name_len bytes. PJA_THREAD_END: the
  * struct alone (name_len 0). */
 struct pja_thread {

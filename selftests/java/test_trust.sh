@@ -69,6 +69,19 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: walks in stubs recovered and counted (${rec:-0})" [ "${rec:-0}" -gt 0 ]
 	check "$J: the interpreted method is named _[0]" grep -q 'Trust.interp_\[0\]' "$D/t.folded"
 
+	# full Java thread names (the kernel's comm has 15 bytes), and the
+	# agent's own thread labelled, never an application thread
+	check "$J: --threads names a thread by its full Java name" \
+		grep -q '^\[trust-drain-of-the-pipe tid=' "$D/tt.folded"
+	"$PJ_BIN" report -i "$D/t.data" --format script >"$D/t.script"
+	check "$J: script names a thread by its full Java name" \
+		grep -q 'trust-drain-of-the-pipe' "$D/t.script"
+	"$PJ_BIN" report -i "$D/t.data" --format pprof -o "$D/t.pb"
+	check "$J: pprof names a thread by its full Java name" \
+		bash -c "{ zcat '$D/t.pb' 2>/dev/null || cat '$D/t.pb'; } | grep -aq 'trust-drain-of-the-pipe'"
+	check "$J: the agent's own thread is labelled, not the application's" \
+		bash -c "! grep '^\[perfjava-agent ' '$D/tt.folded' | grep -vq 'perfjava: agent thread'"
+
 	# no JNI/VM function under a Java method that does not call it (stacks
 	# with a marker are the kernel's chain as it was, not a merge)
 	bad=$(awk '!/\[java:/ {

@@ -178,6 +178,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	enum callchain_ctx ctx;
 	struct pj_sample s = { 0 };
 	unsigned int nk = 0, nu = 0;
+	const char *self = NULL;
 	uint64_t ip;
 
 	if (sample_parse(hdr, r->sample_type, r->branch_sample_type, &rs)) {
@@ -212,7 +213,9 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		else
 			rec->scratch_u[nu++] = rs.ip;
 	}
-	if (rec->agent && defer_sample(rec, &s, nk, nu))
+	if (rec->agent && record_java_name(rec, s.tid))
+		self = "[perfjava: agent thread]"; /* not the application's */
+	else if (rec->agent && defer_sample(rec, &s, nk, nu))
 		return;
 
 	struct merge_in in = {
@@ -222,6 +225,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		.nu = nu,
 		.code = agent_codemap(rec->agent),
 		.walk_status = MERGE_NO_WALK,
+		.root = self,
 	};
 	write_sample(rec, &s, &in);
 }
@@ -260,7 +264,8 @@ void record_on_record(void *ctx, struct ring *r,
 		break;
 	case PERF_RECORD_COMM:
 		comm = (const void *)hdr;
-		if ((pid_t)comm->pid == rec->o.pid)
+		if ((pid_t)comm->pid == rec->o.pid &&
+		    !record_has_java_name(rec, comm->tid))
 			pj_writer_thread(rec->w, comm->tid, comm->pid,
 					 comm->comm);
 		break;

@@ -152,6 +152,8 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 		put(&o, k->frame(k->ctx, PJ_FRAME_MARKER,
 				 merge_marker_name(reason), NULL, 0));
 done:
+	if (in->root)
+		put(&o, k->frame(k->ctx, PJ_FRAME_MARKER, in->root, NULL, 0));
 	if (marker)
 		*marker = reason;
 	return o.n;

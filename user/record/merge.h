@@ -53,6 +53,7 @@ struct merge_in {
 	int walk_status; /* enum agent_walk_status, or MERGE_NO_WALK */
 	const struct java_frame *jf; /* innermost first */
 	unsigned int nj;
+	const char *root; /* a marker frame at the root, or NULL */
 };
 
 /*

@@ -9,6 +9,7 @@
 
 #include "jvm/client.h"
 #include "events/spec.h"
+#include "lib/u64map.h"
 #include "record/merge.h"
 #include "profile/io.h"
 #include "sym/symbolize.h"
@@ -67,6 +68,7 @@ struct recorder {
 	struct symbolizer sym;
 	struct agent *agent;
 	struct agent_stats ast; /* the agent's counters when it stopped */
+	struct u64map jnames; /* tid -> Java name written (record/jnames.c) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
@@ -110,5 +112,11 @@ void record_walk_done(void *ctx, uint64_t cookie, int status,
 		      uint64_t walk_time_ns);
 /* Completes pending walks whose deadline passed (all of them if force). */
 void record_expire_walks(struct recorder *rec, uint64_t now, bool force);
+
+/* record/jnames.c: writes tid's Java thread name when the agent has a new
+ * one; true when tid is the agent's own thread. */
+bool record_java_name(struct recorder *rec, uint32_t tid);
+/* Whether a Java name was written for tid (a comm must not replace it). */
+bool record_has_java_name(const struct recorder *rec, uint32_t tid);
 
 #endif

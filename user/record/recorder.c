@@ -153,6 +153,7 @@ void recorder_free(struct recorder *rec)
 	rec->evs = NULL;
 	rec->nevents = 0;
 	free(rec->st.lat);
+	u64map_free(&rec->jnames);
 	rec->st.lat = NULL;
 	rec->st.nlat = rec->st.caplat = 0;
 }

@@ -122,7 +122,7 @@ public class Trust {
 			} catch (java.io.IOException e) {
 				return;
 			}
-		}, "trust-drain");
+		}, "trust-drain-of-the-pipe");
 		drain.setDaemon(true);
 		drain.start();
 		System.out.println("ready " + ProcessHandle.current().pid());

@@ -4,6 +4,7 @@
 #   make deps       install build dependencies from Debian packages (idempotent)
 #   make check      build and run every test in selftests/ (TAP, summary line)
 #   make bench      benchmarks (ratios measured in one run)
+#   make fuzz       fuzz each parser of untrusted bytes (FUZZ_SECONDS=60 each)
 #   make demo       profile a bundled program and write a report
 #   make format     clang-format the tree
 
@@ -106,6 +107,11 @@ check: all
 bench: all
 	@selftests/bench/run.sh
 
+# libFuzzer, clang: each parser of untrusted bytes for FUZZ_SECONDS (60)
+FUZZ_SECONDS ?= 60
+fuzz:
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) selftests/fuzz/run.sh
+
 demo: all
 	@selftests/demo.sh
 
@@ -119,4 +125,4 @@ clean:
 -include module/module.mk
 -include $(shell find $(BUILD)/user $(BUILD)/agent $(BUILD)/selftests -name '*.d' 2>/dev/null)
 
-.PHONY: all binaries deps check bench demo format clean
+.PHONY: all binaries deps check bench fuzz demo format clean

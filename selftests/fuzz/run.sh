@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of selftests/fuzz/ (clang, with ASan and
+# UBSan; clang is installed from Debian when missing) and runs each for
+# FUZZ_SECONDS (default 60) from its committed corpus. One line per target:
+#   fuzz NAME: N execs, C crashes, H hangs in S s (corpus K inputs)
+# and the exit status says whether any crashed or hung. Artifacts (crash-*,
+# timeout-*) go to build/fuzz/NAME/; inputs found are kept in
+# build/fuzz/NAME/corpus (make fuzz) or dropped (FUZZ_KEEP=0, make check).
+#
+#   selftests/fuzz/run.sh [NAME...]
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD:-$top/build}
+secs=${FUZZ_SECONDS:-60}
+keep=${FUZZ_KEEP:-1}
+cc=${FUZZ_CC:-clang}
+out=$build/fuzz
+mkdir -p "$out"
+
+if ! command -v "$cc" >/dev/null; then
+	echo "fuzz: installing clang (Debian package) for libFuzzer" >&2
+	sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -q >/dev/null &&
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends clang >/dev/null ||
+		{ echo "fuzz: cannot install clang" >&2; exit 2; }
+fi
+
+# the sources each target is built from, besides its own fuzz_NAME.c
+declare -A src=(
+	[agent_msgs]="user/jvm/messages.c user/jvm/codemap.c user/lib/umap.c user/lib/text.c"
+	[agent_input]="agent/input.c"
+	[perfdata]="user/jvm/perfdata.c"
+	[profile]="user/profile/read.c user/profile/decode.c user/lib/file.c user/lib/grow.c"
+)
+flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
+	-fno-sanitize-recover=undefined -Iinclude -Iuser -Iagent)
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile)
+
+build_one() {
+	local n=$1 bin=$out/$1/fuzz_$1 f newer=0
+	mkdir -p "$out/$n"
+	for f in selftests/fuzz/fuzz_$n.c ${src[$n]}; do
+		[ "$top/$f" -nt "$bin" ] && newer=1
+	done
+	[ "$newer" -eq 0 ] && return 0
+	(cd "$top" && "$cc" "${flags[@]}" -o "$bin" "selftests/fuzz/fuzz_$n.c" ${src[$n]} -lz) ||
+		{ echo "fuzz $n: build failed" >&2; return 1; }
+}
+
+fail=0
+for n in "${names[@]}"; do
+	[ -n "${src[$n]:-}" ] || { echo "fuzz: no target $n" >&2; exit 2; }
+	build_one "$n" || { fail=1; continue; }
+	dir=$out/$n
+	rm -f "$dir"/crash-* "$dir"/timeout-* "$dir"/leak-* "$dir"/oom-*
+	if [ "$keep" = 1 ]; then
+		corpus=$dir/corpus
+	else
+		corpus=$(mktemp -d "$dir/corpus.XXXXXX")
+	fi
+	mkdir -p "$corpus"
+	t0=$(date +%s)
+	"$dir/fuzz_$n" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix="$dir/" \
+		"$corpus" "$top/selftests/fuzz/corpus/$n" >"$dir/log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)
+	crashes=$(find "$dir" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'oom-*' \) | wc -l)
+	hangs=$(find "$dir" -maxdepth 1 -name 'timeout-*' | wc -l)
+	# a failure that left no artifact (e.g. a sanitizer abort) counts too
+	[ "$rc" -ne 0 ] && [ "$crashes" -eq 0 ] && [ "$hangs" -eq 0 ] && crashes=1
+	echo "fuzz $n: ${execs:-0} execs, $crashes crashes, $hangs hangs in $(($(date +%s) - t0)) s (corpus $(ls "$corpus" | wc -l) inputs)"
+	if [ "$crashes" -ne 0 ] || [ "$hangs" -ne 0 ]; then
+		fail=1
+		grep -m3 -E 'ERROR|SUMMARY|runtime error' "$dir/log" | sed 's/^/  /'
+	fi
+	[ "$keep" = 1 ] || rm -rf "$corpus"
+done
+exit $fail

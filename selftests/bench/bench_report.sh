@@ -37,3 +37,4 @@ for f in text collapsed flame tree pprof; do
 done
 # The tree's text has a header line, then one line per call-tree node.
 echo "call-tree nodes (flame graph frames): $(($(wc -l <"$tmp/out.tree") - 1))"
+"$(dirname "$0")/flame_load.sh"

@@ -44,13 +44,14 @@ UNIT_SRC  := $(wildcard selftests/unit/test_*.c)
 UNIT_BIN  := $(patsubst selftests/unit/%.c,$(BUILD)/selftests/%,$(UNIT_SRC))
 PROG_SRC  := $(wildcard selftests/progs/*.c)
 PROG_BIN  := $(patsubst selftests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRC))
+NOFP_BIN  := $(BUILD)/progs/nofp $(BUILD)/progs/libpjnofp.so
 AGENT_SRC := $(wildcard agent/*.c)
 AGENT_SO  := $(if $(AGENT_SRC),$(BUILD)/libperfjava-agent.so)
 
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory binaries
 
-binaries: $(BUILD)/perfjava $(AGENT_SO) $(PROG_BIN) $(UNIT_BIN)
+binaries: $(BUILD)/perfjava $(AGENT_SO) $(PROG_BIN) $(NOFP_BIN) $(UNIT_BIN)
 
 deps:
 	@scripts/deps.sh "$(DEPS_PREFIX)"
@@ -86,6 +87,16 @@ $(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a
 $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra -o $@ $< -lpthread -lz
+
+# A program and its shared library without frame pointers (gcc's -O2 as
+# distributions build): for CFI unwinding. No inlining or tail calls, so that
+# its call chain has a known depth.
+NOFP_CFLAGS := -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra
+$(BUILD)/progs/libpjnofp.so: selftests/progs/nofp/nofp_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NOFP_CFLAGS) -shared -fPIC -o $@ $<
+$(BUILD)/progs/nofp: selftests/progs/nofp/nofp.c $(BUILD)/progs/libpjnofp.so
+	$(CC) $(NOFP_CFLAGS) -o $@ $< -L$(BUILD)/progs -lpjnofp -Wl,-rpath,'$$ORIGIN'
 
 $(BUILD)/agent/%.o: agent/%.c
 	@mkdir -p $(dir $@)

@@ -17,6 +17,8 @@
 #include "record/record.h"
 #include "record/perf_parse.h"
 #include "events/tracepoint.h"
+#include "sym/usym.h"
+#include "unwind/sample.h"
 
 static void write_sample(struct recorder *rec, struct pj_sample *s,
 			 const struct merge_in *in)
@@ -159,6 +161,39 @@ static bool defer_sample(struct recorder *rec, const struct pj_sample *s,
 	return true;
 }
 
+/*
+ * The user frames by CFI over the sample's stack copy: alone with -g dwarf,
+ * joined with the kernel's chain (scratch_u[0..nf)) by default. Counts how
+ * unwinding ended and where the stack stopped.
+ */
+static unsigned int user_frames(struct recorder *rec,
+				const struct pj_raw_sample *rs, unsigned int nf)
+{
+	enum unwind_end end;
+	unsigned int n;
+
+	memcpy(rec->scratch_f, rec->scratch_u, nf * sizeof(uint64_t));
+	n = unwind_user(rec->unw, rec->o.cg.mode != CG_DWARF, rs,
+			rec->scratch_f, nf, rec->scratch_u, RECORD_MAX_CHAIN,
+			&end);
+	if (end < UNWIND_NEND && rs->regs_abi)
+		rec->st.unwind[end]++;
+	return n;
+}
+
+/* Where the user stack stopped: a thread's entry, or early in a file. */
+static void note_stack_end(struct recorder *rec, unsigned int nu)
+{
+	struct usym_result res;
+	uint64_t last;
+
+	if (!nu || !rec->sym.usym || rec->lbr)
+		return;
+	last = rec->scratch_u[nu - 1];
+	usym_resolve(rec->sym.usym, nu > 1 ? last - 1 : last, &res);
+	stack_ends_note(&rec->st.ends, res.known ? res.name : NULL, res.module);
+}
+
 /* A tracepoint's fields, decoded, become the sample's info string. */
 static void sample_info(struct recorder *rec, const struct pj_raw_sample *rs,
 			struct pj_sample *s)
@@ -181,7 +216,8 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	const char *self = NULL;
 	uint64_t ip;
 
-	if (sample_parse(hdr, r->sample_type, r->branch_sample_type, &rs)) {
+	if (sample_parse_regs(hdr, r->sample_type, r->branch_sample_type,
+			      r->regs_user, &rs)) {
 		rec->st.bad_records++;
 		return;
 	}
@@ -201,12 +237,15 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		else if (ctx == CC_USER && nu < RECORD_MAX_CHAIN && !rec->lbr)
 			rec->scratch_u[nu++] = ip;
 	}
+	if (rec->unw && (rs.regs_abi || nu))
+		nu = user_frames(rec, &rs, nu);
+	note_stack_end(rec, nu);
 	if (rec->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
 		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch,
 				     rec->scratch_u, RECORD_MAX_CHAIN);
 	if (rs.raw_size && rec->tp)
 		sample_info(rec, &rs, &s);
-	if (!rs.nr && rs.ip) {
+	if (!rs.nr && rs.ip && !nu) {
 		if (addr_is_kernel(rs.ip))
 			rec->scratch_k[nk++] =
 			    symbolize_kernel(&rec->sym, rs.ip);

@@ -14,7 +14,7 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "usage: perfjava record -p PID [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
-	    "                       [-g fp|lbr] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
+	    "                       [-g fp|lbr|dwarf[,SIZE]] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
 	    "  -p PID      process to profile (all its threads, and threads it starts)\n"
 	    "  -e EVENT    event(s) to sample, comma-separated or -e repeated (default\n"
 	    "              cycles, or cpu-clock without a hardware PMU; see perfjava list):\n"
@@ -30,8 +30,12 @@ static void usage(FILE *f)
 	    "  -c PERIOD   one sample every PERIOD events (ns for cpu-clock), likewise\n"
 	    "              default: cpu-clock and task-clock every 10 ms, tracepoints,\n"
 	    "              breakpoints and other software events every event, others 100 Hz\n"
-	    "  -g fp       call graph: frame pointers (the default)\n"
+	    "  -g fp       call graph: the kernel's frame-pointer chain alone\n"
+	    "              (default: that chain, with the frames it skips below\n"
+	    "              the first frame pointer found by CFI in a 1 KiB stack copy)\n"
 	    "  -g lbr      user call graph from the CPU's branch records (hardware events)\n"
+	    "  -g dwarf[,SIZE] user call graph by CFI (.eh_frame, .debug_frame) over\n"
+	    "              SIZE bytes of stack copied per sample (default 8192, max 65528)\n"
 	    "  -d SECONDS  stop after this long (default: Ctrl-C, SIGTERM or target exit)\n"
 	    "  -o FILE     output (default perfjava.data)\n"
 	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
@@ -84,12 +88,11 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		{ 0 }
 	};
 	uint64_t v;
-	char *end;
+	char *end, err[256];
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->output = "perfjava.data";
-	o->callgraph = "fp";
 	o->pages = 16;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:e:F:c:g:d:o:m:qh", lo, NULL)) !=
@@ -146,6 +149,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 				return -1;
 			}
 			o->pages = (unsigned int)v;
+			o->pages_given = true;
 			break;
 		case 'J':
 			o->no_java = true;
@@ -179,13 +183,11 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "perfjava: give -F or -c, not both\n");
 		return -1;
 	}
-	if (strcmp(o->callgraph, "fp") && strcmp(o->callgraph, "lbr")) {
-		fprintf(stderr,
-			"perfjava: call graph '%s' is not supported; use -g fp "
-			"or -g lbr\n",
-			o->callgraph);
+	if (callgraph_parse(o->callgraph, &o->cg, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
 		return -1;
 	}
+	o->callgraph = callgraph_name(&o->cg);
 	return 0;
 }
 

@@ -36,8 +36,47 @@ static const void *take(struct cursor *c, uint64_t n)
 	return at;
 }
 
+/* PERF_SAMPLE_REGS_USER then PERF_SAMPLE_STACK_USER, which follow the
+ * branch stack. The copied size (dyn_size) may not exceed the room given. */
+static void take_user_regs_stack(struct cursor *c, uint64_t sample_type,
+				 uint64_t regs_mask, struct pj_raw_sample *s)
+{
+	if (sample_type & PERF_SAMPLE_REGS_USER) {
+		s->regs_abi = take64(c);
+		if (s->regs_abi) {
+			s->nregs =
+			    (unsigned int)__builtin_popcountll(regs_mask);
+			s->regs = take(c, (uint64_t)s->nregs * 8);
+			if (!s->regs)
+				s->nregs = 0;
+		}
+	}
+	if (sample_type & PERF_SAMPLE_STACK_USER) {
+		uint64_t size = take64(c), dyn;
+
+		if (!size)
+			return;
+		if (size > (uint64_t)(c->end - c->p)) {
+			c->bad = true;
+			return;
+		}
+		s->stack = take(c, size);
+		dyn = take64(c);
+		s->stack_size = dyn <= size ? dyn : size;
+		if (!s->stack_size)
+			s->stack = NULL;
+	}
+}
+
 int sample_parse(const struct perf_event_header *hdr, uint64_t sample_type,
 		 uint64_t branch_sample_type, struct pj_raw_sample *s)
+{
+	return sample_parse_regs(hdr, sample_type, branch_sample_type, 0, s);
+}
+
+int sample_parse_regs(const struct perf_event_header *hdr, uint64_t sample_type,
+		      uint64_t branch_sample_type, uint64_t regs_mask,
+		      struct pj_raw_sample *s)
 {
 	struct cursor c = { (const uint8_t *)(hdr + 1),
 			    (const uint8_t *)hdr + hdr->size, false };
@@ -98,6 +137,7 @@ int sample_parse(const struct perf_event_header *hdr, uint64_t sample_type,
 		s->branches =
 		    take(&c, s->nbranch * sizeof(struct perf_branch_entry));
 	}
+	take_user_regs_stack(&c, sample_type, regs_mask, s);
 	return c.bad ? -1 : 0;
 }
 

@@ -26,6 +26,11 @@ struct pj_raw_sample {
 	const void *raw;
 	uint64_t nbranch;
 	const struct perf_branch_entry *branches;
+	uint64_t regs_abi; /* PERF_SAMPLE_REGS_ABI_*; 0: no user registers */
+	const uint64_t *regs; /* one per bit of the mask, lowest bit first */
+	unsigned int nregs;
+	uint64_t stack_size; /* bytes copied from the user stack (dyn_size) */
+	const uint8_t *stack; /* from the sampled stack pointer up */
 };
 
 /*
@@ -35,6 +40,12 @@ struct pj_raw_sample {
  */
 int sample_parse(const struct perf_event_header *hdr, uint64_t sample_type,
 		 uint64_t branch_sample_type, struct pj_raw_sample *s);
+/* The same for events with PERF_SAMPLE_REGS_USER (regs_mask is the event's
+ * sample_regs_user) and PERF_SAMPLE_STACK_USER. regs and stack are not
+ * aligned: read them with memcpy. */
+int sample_parse_regs(const struct perf_event_header *hdr, uint64_t sample_type,
+		      uint64_t branch_sample_type, uint64_t regs_mask,
+		      struct pj_raw_sample *s);
 
 enum callchain_ctx {
 	CC_NONE = 0,

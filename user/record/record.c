@@ -157,6 +157,15 @@ static int open_threads(struct recorder *rec)
 		t->opts.sample_type &= ~(uint64_t)PERF_SAMPLE_PERIOD;
 	if (rec->tp) /* tracepoint fields, decoded into the sample's info */
 		t->opts.sample_type |= PERF_SAMPLE_RAW;
+	if (rec->o.cg.stack_size) {
+		/* Registers and the top of the stack, for CFI (unwind/). */
+		t->opts.sample_type |= PERF_SAMPLE_REGS_USER |
+				       PERF_SAMPLE_STACK_USER;
+		t->opts.regs_user = UNWIND_REGS_MASK;
+		t->opts.stack_user = rec->o.cg.stack_size;
+		/* -g dwarf: the user stack comes from CFI alone, as perf. */
+		t->opts.no_user_callchain = rec->o.cg.mode == CG_DWARF;
+	}
 	if (rec->lbr) {
 		t->opts.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		t->opts.branch_sample_type = LBR_BRANCH_SAMPLE_TYPE;
@@ -164,6 +173,10 @@ static int open_threads(struct recorder *rec)
 		t->opts.no_user_callchain = true;
 	}
 	t->opts.pages = rec->o.pages;
+	/* 8 KiB stack copies: room for more than a handful per ring. */
+	if (rec->o.cg.mode == CG_DWARF && !rec->o.pages_given &&
+	    t->opts.pages < 64)
+		t->opts.pages = 64;
 	t->opts.max_stack = 127;
 	t->opts.track = true;
 	t->on_open = thread_opened;

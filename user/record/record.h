@@ -14,6 +14,9 @@
 #include "profile/io.h"
 #include "sym/symbolize.h"
 #include "record/threads.h"
+#include "unwind/callgraph.h"
+#include "unwind/stackend.h"
+#include "unwind/unwind.h"
 
 struct tp_decoder;
 
@@ -32,7 +35,9 @@ struct record_opts {
 	double duration; /* -d seconds, 0 = until stopped */
 	const char *output; /* -o */
 	const char *callgraph; /* -g */
+	struct callgraph cg; /* -g parsed */
 	unsigned int pages; /* -m */
+	bool pages_given;
 	const char *agent_path;
 	bool no_java;
 	bool quiet;
@@ -57,6 +62,8 @@ struct record_stats {
 	uint64_t moved_on; /* walks not merged: another moment (record/merge.h) */
 	uint64_t *lat; /* walk latencies, ns */
 	size_t nlat, caplat;
+	uint64_t unwind[UNWIND_NEND]; /* how CFI unwinding ended */
+	struct stack_ends ends; /* where stacks stopped (unwind/stackend.h) */
 };
 
 struct recorder {
@@ -72,6 +79,7 @@ struct recorder {
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
+	struct unwinder *unw; /* default and -g dwarf: CFI over stack copies */
 	bool java;
 	struct pending pend[RECORD_PENDING];
 	uint64_t next_cookie;
@@ -83,6 +91,7 @@ struct recorder {
 	bool write_failed;
 	uint32_t scratch_k[RECORD_MAX_CHAIN];
 	uint64_t scratch_u[RECORD_MAX_CHAIN];
+	uint64_t scratch_f[RECORD_MAX_CHAIN]; /* the kernel's user chain */
 	uint32_t scratch_out[MERGE_MAX_FRAMES];
 };
 

@@ -37,6 +37,22 @@ static int setup_tracepoints(struct recorder *rec)
 	return 0;
 }
 
+/*
+ * Whether every event samples at a bounded rate (by frequency, or a clock
+ * at most every 100 us): the default mode copies the top of the stack
+ * with each sample only then.
+ */
+static bool rate_bounded(const struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+
+		if (!ev->freq && !(event_is_clock(ev) && ev->period >= 100000))
+			return false;
+	}
+	return true;
+}
+
 static int setup_events(struct recorder *rec)
 {
 	char err[256];
@@ -79,7 +95,12 @@ static int setup_events(struct recorder *rec)
 		ev->freq = freq;
 		ev->period = freq ? 0 : period;
 	}
-	rec->lbr = !strcmp(rec->o.callgraph, "lbr");
+	rec->lbr = rec->o.cg.mode == CG_LBR;
+	if (rec->o.cg.mode == CG_DEFAULT && !rate_bounded(rec)) {
+		/* Stack copies at an unbounded rate would flood the rings. */
+		rec->o.cg.stack_size = 0;
+		rec->o.callgraph = "fp";
+	}
 	if (rec->lbr && lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
 		fprintf(stderr, "perfjava: %s\n", err);
 		return -1;
@@ -131,6 +152,13 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 		unlink(rec->o.output);
 		goto fail;
 	}
+	if (rec->o.cg.stack_size && !(rec->unw = unwinder_new(rec->o.pid))) {
+		fprintf(stderr, "perfjava: out of memory\n");
+		pj_writer_abort(rec->w);
+		rec->w = NULL;
+		unlink(rec->o.output);
+		goto fail;
+	}
 	describe_events(rec);
 	return 0;
 fail:
@@ -147,6 +175,8 @@ void recorder_free(struct recorder *rec)
 	symbolizer_free(&rec->sym);
 	memset(&rec->sym, 0, sizeof(rec->sym));
 	rec->sym.ksym_fd = -1;
+	unwinder_free(rec->unw);
+	rec->unw = NULL;
 	tp_decoder_free(rec->tp);
 	rec->tp = NULL;
 	free(rec->evs);

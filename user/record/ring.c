@@ -71,6 +71,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	r->fd = -1;
 	r->sample_type = o->sample_type;
 	r->branch_sample_type = o->branch_sample_type;
+	r->regs_user = o->regs_user;
 	*bad_event = 0;
 	if (n > RING_MAX_EVENTS)
 		return -E2BIG;
@@ -85,6 +86,8 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		attr.size = sizeof(attr);
 		attr.sample_type = o->sample_type;
 		attr.branch_sample_type = o->branch_sample_type;
+		attr.sample_regs_user = o->regs_user;
+		attr.sample_stack_user = o->stack_user;
 		attr.disabled = 1;
 		attr.sample_id_all = 1;
 		attr.use_clockid = 1;

@@ -25,6 +25,7 @@ struct ring {
 	unsigned int nevents;
 	uint64_t ids[RING_MAX_EVENTS]; /* kernel event id of each event */
 	uint64_t sample_type, branch_sample_type;
+	uint64_t regs_user; /* sample_regs_user (PERF_SAMPLE_REGS_USER) */
 	bool exited; /* PERF_RECORD_EXIT seen, or the thread is gone */
 	struct perf_evlist *evlist;
 	struct perf_mmap *map;
@@ -33,6 +34,8 @@ struct ring {
 struct ring_opts {
 	uint64_t sample_type;
 	uint64_t branch_sample_type;
+	uint64_t regs_user; /* with PERF_SAMPLE_REGS_USER */
+	uint32_t stack_user; /* bytes, with PERF_SAMPLE_STACK_USER */
 	unsigned int pages; /* data pages, a power of two */
 	unsigned int wakeup_events; /* 0: wake at a quarter of the ring */
 	uint16_t max_stack;

@@ -49,6 +49,15 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "threads", rec->th.opened);
 	pj_writer_stat(rec->w, "start_ns", rec->start_ns);
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
+	if (rec->unw) {
+		pj_writer_stat(rec->w, "unwind_complete",
+			       st->unwind[UNWIND_COMPLETE]);
+		pj_writer_stat(rec->w, "unwind_cut", st->unwind[UNWIND_CUT]);
+		pj_writer_stat(rec->w, "unwind_no_cfi",
+			       st->unwind[UNWIND_NO_CFI]);
+		pj_writer_stat(rec->w, "unwind_no_copy",
+			       st->unwind[UNWIND_NO_COPY]);
+	}
 	if (!rec->java || rec->o.no_java)
 		return;
 	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
@@ -131,6 +140,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		rec->o.output, (unsigned long long)bytes,
 		st->samples ? (double)bytes / st->samples : 0.0);
 	kernel_hint(rec);
+	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg);
 	if (!rec->java || rec->o.no_java)
 		return;
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A native program without frame pointers (built -O2 -fomit-frame-pointer,
+ * as distributions build most code), its call chain of known depth crossing
+ * its own shared library, also without frame pointers:
+ *   main -> nofp_a -> nofp_lib_b -> nofp_lib_c -> nofp_d -> nofp_leaf
+ * Every sample of the busy thread is in nofp_leaf. Prints "ready PID", runs
+ * for SECONDS (default 10) and exits.
+ * Usage: nofp [SECONDS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void nofp_lib_b(unsigned long n, void (*back)(unsigned long));
+
+static double until;
+static volatile unsigned long sink;
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+__attribute__((noinline)) void nofp_leaf(unsigned long n)
+{
+	unsigned long x = n;
+
+	for (unsigned long i = 0; i < 20000000; i++)
+		x = x * 6364136223846793005ul + 1442695040888963407ul;
+	sink = x;
+}
+
+__attribute__((noinline)) void nofp_d(unsigned long n)
+{
+	volatile char buf[64];
+
+	memset((char *)buf, (int)n, sizeof(buf));
+	nofp_leaf(n + buf[1]);
+	buf[2] = 1;
+}
+
+__attribute__((noinline)) void nofp_a(unsigned long n)
+{
+	volatile char buf[200];
+
+	memset((char *)buf, (int)n, sizeof(buf));
+	nofp_lib_b(n + buf[4], nofp_d);
+	buf[6] = 1;
+}
+
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 10;
+
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	until = wall() + secs;
+	for (unsigned long i = 0; wall() < until; i++)
+		nofp_a(i);
+	return 0;
+}

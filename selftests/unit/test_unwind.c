@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The unwinder through its real code (libdw over this very process): a
+ * stack copied here unwinds to main with the right names in order; the
+ * default mode's join against synthesized frame-pointer chains; and damaged
+ * copies and registers (random bytes, a saved frame pointer that points to
+ * itself, stack pointers at the ends of the address space) end the walk,
+ * never crash it or loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sym/maps.h"
+#include "sym/usym.h"
+#include "tap.h"
+#include "unwind/unwind.h"
+
+#define COPY 8192
+#define MAXF 256
+
+static uint8_t stack_copy[COPY];
+static size_t copied;
+static uint64_t regs[UNWIND_NREGS];
+
+/* Registers of this very point, and the stack above it (as the kernel
+ * copies it into a sample). */
+__attribute__((noinline)) static void capture(void)
+{
+	uint64_t sp, bp, ip, bx, r12, r13, r14, r15;
+	struct pj_maps m;
+	const struct pj_map *s;
+
+	__asm__ volatile("mov %%rsp, %0\n\t"
+			 "mov %%rbp, %1\n\t"
+			 "lea 0(%%rip), %2\n\t"
+			 "mov %%rbx, %3\n\t"
+			 "mov %%r12, %4\n\t"
+			 "mov %%r13, %5\n\t"
+			 "mov %%r14, %6\n\t"
+			 "mov %%r15, %7\n\t"
+			 : "=m"(sp), "=m"(bp), "=r"(ip), "=m"(bx), "=m"(r12),
+			   "=m"(r13), "=m"(r14), "=m"(r15));
+	memset(regs, 0, sizeof(regs));
+	regs[UNWIND_DW_SP] = sp;
+	regs[UNWIND_DW_BP] = bp;
+	regs[UNWIND_DW_PC] = ip;
+	regs[3] = bx;
+	regs[12] = r12;
+	regs[13] = r13;
+	regs[14] = r14;
+	regs[15] = r15;
+	copied = 0;
+	if (maps_load(getpid(), &m))
+		return;
+	s = maps_find(&m, sp);
+	if (s) {
+		copied = s->end - sp < COPY ? s->end - sp : COPY;
+		memcpy(stack_copy, (void *)sp, copied);
+	}
+	maps_free(&m);
+}
+
+__attribute__((noinline)) static void level2(void)
+{
+	capture();
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void level1(void)
+{
+	level2();
+	__asm__ volatile("" ::: "memory");
+}
+
+static const char *name_of(struct usym *us, uint64_t ip, bool leaf)
+{
+	struct usym_result r;
+
+	usym_resolve(us, leaf ? ip : ip - 1, &r);
+	return r.name;
+}
+
+static void test_real_stack(struct unwinder *u, struct usym *us)
+{
+	uint64_t ips[MAXF], sps[MAXF];
+	struct unwind_out o = { ips, sps, MAXF, 0, UNWIND_BAD };
+	const char *want[] = { "capture", "level2", "level1", "main" };
+	unsigned int i, k = 0;
+	char got[512] = "";
+
+	level1();
+	ok(copied > 64, "captured %zu bytes of this stack", copied);
+	unwind_sample(u, getpid(), regs, stack_copy, copied, &o);
+	for (i = 0; i < o.n && k < 4; i++) {
+		const char *n = name_of(us, ips[i], i == 0);
+
+		if (strlen(got) + strlen(n) + 2 < sizeof(got)) {
+			strcat(got, n);
+			strcat(got, ";");
+		}
+		if (!strcmp(n, want[k]))
+			k++;
+		else if (k < 3) /* capture..level1 are adjacent frames */
+			break;
+	}
+	ok(k == 4, "CFI unwinds capture;level2;level1;...;main in order (%s)",
+	   got);
+	ok(o.end == UNWIND_COMPLETE, "the walk reached the outermost frame");
+	for (i = 1; i < o.n; i++)
+		if (sps[i] < sps[i - 1])
+			break;
+	ok(o.n > 4 && i == o.n, "%u frames, stack pointers rising", o.n);
+
+	o.n = 0;
+	unwind_sample(u, getpid(), regs, stack_copy, 64, &o);
+	ok(o.end == UNWIND_CUT && o.n >= 1,
+	   "a 64-byte copy: cut (end %d, %u frames)", o.end, o.n);
+}
+
+static void test_damaged(struct unwinder *u)
+{
+	static uint8_t junk[COPY];
+	uint64_t ips[MAXF], sps[MAXF], dw[UNWIND_NREGS];
+	struct unwind_out o = { ips, sps, MAXF, 0, UNWIND_BAD };
+	unsigned int i, j, worst = 0;
+	uint64_t anon = (uint64_t)(uintptr_t)junk + 4096;
+	bool bounded = true;
+
+	srand(12345);
+	for (i = 0; i < 3000; i++) {
+		memcpy(junk, stack_copy, sizeof(junk));
+		/* a few words of the real stack replaced, or all of it */
+		for (j = 0; j < (i % 3 == 2 ? COPY / 8 : 1 + i % 16); j++) {
+			uint64_t v = ((uint64_t)rand() << 33) ^ rand();
+			unsigned int at = (unsigned int)rand() % (COPY / 8);
+
+			if (i & 1) /* plausible values: stack and code */
+				v = j & 1 ? regs[UNWIND_DW_SP] + (v % COPY)
+					  : regs[UNWIND_DW_PC] + (v % 65536);
+			memcpy(junk + at * 8, &v, 8);
+		}
+		memcpy(dw, regs, sizeof(dw));
+		if (i % 5 == 4)
+			for (j = 0; j < UNWIND_NREGS; j++)
+				if (rand() & 1)
+					dw[j] = ((uint64_t)rand() << 31) ^
+						rand();
+		unwind_sample(u, getpid(), dw, junk, copied, &o);
+		if (o.n > MAXF || o.end >= UNWIND_NEND)
+			bounded = false;
+		if (o.n > worst)
+			worst = o.n;
+	}
+	ok(bounded,
+	   "3000 damaged copies and registers: every walk ended "
+	   "within the frame limit (deepest %u)",
+	   worst);
+
+	/* JIT-like code (no module) whose saved frame pointer is itself. */
+	memset(junk, 0, sizeof(junk));
+	memset(dw, 0, sizeof(dw));
+	dw[UNWIND_DW_SP] = 0x7f0000001000ull;
+	dw[UNWIND_DW_BP] = dw[UNWIND_DW_SP];
+	dw[UNWIND_DW_PC] = anon;
+	memcpy(junk, &dw[UNWIND_DW_BP], 8);
+	memcpy(junk + 8, &anon, 8);
+	unwind_sample(u, getpid(), dw, junk, 64, &o);
+	ok(o.n <= 3, "a frame pointer pointing to itself: %u frames, end %d",
+	   o.n, o.end);
+
+	/* Stack pointers at the ends of the address space. */
+	dw[UNWIND_DW_SP] = UINT64_MAX - 7;
+	dw[UNWIND_DW_BP] = UINT64_MAX - 7;
+	unwind_sample(u, getpid(), dw, junk, COPY, &o);
+	ok(o.n >= 1 && o.n <= 3, "sp at the top of the address space: %u", o.n);
+	dw[UNWIND_DW_SP] = 0;
+	unwind_sample(u, getpid(), dw, NULL, 0, &o);
+	ok(o.n == 1 && o.end == UNWIND_NO_COPY,
+	   "no stack copy at all: the pc alone (%u)", o.n);
+	dw[UNWIND_DW_PC] = 0;
+	unwind_sample(u, getpid(), dw, junk, COPY, &o);
+	ok(o.n == 0 && o.end == UNWIND_BAD, "pc 0: no frame, marked bad");
+	o.max = 1;
+	unwind_sample(u, getpid(), regs, stack_copy, copied, &o);
+	ok(o.n == 1, "the frame limit holds (%u of 1)", o.n);
+}
+
+static void test_regs(void)
+{
+	uint64_t perf[17], dw[UNWIND_NREGS];
+	unsigned int i;
+
+	/* perf order: ax bx cx dx si di bp sp ip r8..r15 */
+	for (i = 0; i < 17; i++)
+		perf[i] = 100 + i;
+	ok(unwind_regs_from_perf(perf, 17, UNWIND_REGS_MASK, dw) &&
+	       dw[0] == 100 && dw[1] == 103 && dw[3] == 101 &&
+	       dw[UNWIND_DW_BP] == 106 && dw[UNWIND_DW_SP] == 107 &&
+	       dw[UNWIND_DW_PC] == 108 && dw[8] == 109 && dw[15] == 116,
+	   "perf registers to DWARF order");
+	ok(!unwind_regs_from_perf(perf, 6, UNWIND_REGS_MASK, dw),
+	   "a sample without sp and ip is refused");
+}
+
+static void test_join(void)
+{
+	/* CFI: leaf L, then A, B (B's frame at sp 0x1100), C, D */
+	const uint64_t dips[] = { 0x10, 0x20, 0x30, 0x40, 0x50 };
+	const uint64_t dsps[] = { 0x1000, 0x1040, 0x1080, 0x1100, 0x1200 };
+	/* the kernel chain from bp 0x10f0: L, then 0x40 (read at 0x10f8) */
+	const uint64_t fips[] = { 0x10, 0x40, 0x50, 0x60, 0x70 };
+	uint64_t out[16], stack[0x300 / 8] = { 0 };
+	unsigned int n;
+
+	/* the chain's next link: [0x10f0] = 0x11f0, whose +16 is D's sp */
+	stack[0xf0 / 8] = 0x11f0;
+	n = unwind_join(dips, dsps, 5, UNWIND_CUT, fips, 5, 0x10f0, stack,
+			0x1000, sizeof(stack), out, 16);
+	ok(n == 7 && out[0] == 0x10 && out[1] == 0x20 && out[2] == 0x30 &&
+	       out[3] == 0x40 && out[4] == 0x50 && out[5] == 0x60 &&
+	       out[6] == 0x70,
+	   "join: CFI frames A, B the chain skipped, joined at the deepest "
+	   "common frame (%u)",
+	   n);
+	n = unwind_join(dips, dsps, 5, UNWIND_COMPLETE, fips, 5, 0x10f0, stack,
+			0x1000, sizeof(stack), out, 16);
+	ok(n == 5 && out[4] == 0x50, "join: complete CFI is taken whole");
+	n = unwind_join(dips, dsps, 3, UNWIND_CUT, fips, 5, 0x9000, stack,
+			0x1000, sizeof(stack), out, 16);
+	ok(n == 5 && out[1] == 0x40,
+	   "join: no common frame keeps the chain as it is");
+	n = unwind_join(dips, dsps, 3, UNWIND_NO_CFI, fips, 1, 0x9000, stack,
+			0x1000, sizeof(stack), out, 16);
+	ok(n == 3 && out[2] == 0x30, "join: an empty chain takes CFI's");
+	n = unwind_join(dips, dsps, 5, UNWIND_CUT, fips, 5, 0x10f0, stack,
+			0x1000, sizeof(stack), out, 2);
+	ok(n == 2, "join: bounded by max");
+}
+
+int main(void)
+{
+	struct unwinder *u = unwinder_new(getpid());
+	struct usym *us = usym_new(getpid());
+
+	ok(u && us, "unwinder for this process (%u modules)",
+	   u ? unwinder_modules(u) : 0);
+	if (!u || !us)
+		return tap_done();
+	test_regs();
+	test_join();
+	test_real_stack(u, us);
+	test_damaged(u);
+	unwinder_free(u);
+	usym_free(us);
+	return tap_done();
+}

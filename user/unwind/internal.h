@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside user/unwind/: the unwinder's state, shared by its files. */
+#ifndef PJ_USER_UNWIND_INTERNAL_H
+#define PJ_USER_UNWIND_INTERNAL_H
+
+#include <elfutils/libdwfl.h>
+
+#include "sym/maps.h"
+#include "unwind/unwind.h"
+
+struct unwinder {
+	pid_t pid;
+	char root[32]; /* /proc/PID/root */
+	Dwfl *dwfl;
+	Dwfl_Callbacks cb;
+	bool attached; /* dwfl_attach_state done */
+	struct pj_maps maps; /* what the modules were reported from */
+	unsigned int nmodules, reloads;
+	uint64_t last_reload_ns;
+	bool want_reload; /* a pc outside every mapping was seen */
+	/* The sample being unwound. */
+	pid_t tid;
+	const uint64_t *regs;
+	const uint8_t *stack;
+	uint64_t sp;
+	size_t len;
+	bool read_beyond; /* a read past the copied stack */
+};
+
+/* unwind/modules.c: (re)reports the process's mapped files to u->dwfl. */
+int unwind_report_modules(struct unwinder *u);
+/* Whether addr is inside a mapping of the last maps read. */
+bool unwind_addr_mapped(const struct unwinder *u, uint64_t addr);
+extern const Dwfl_Callbacks unwind_dwfl_callbacks;
+
+#endif

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The default mode's join of CFI frames with the kernel's frame-pointer
+ * chain (see unwind_join in unwind/unwind.h). Pure: no libdw, table-tested.
+ *
+ * The kernel's chain reads each return address at fp + 8 and the next frame
+ * pointer at fp, starting from the sampled bp. A CFI frame whose stack
+ * pointer is fp + 16 and whose pc is that return address is the same frame
+ * seen both ways. The join is made at the deepest such frame, so that frames
+ * the chain skipped (a function without frame pointer that did not touch bp,
+ * and its callers up to the frame that did) come from CFI.
+ */
+#include <string.h>
+
+#include "unwind/unwind.h"
+
+#define JOIN_MAX_LINKS 512
+
+static bool read_word(const uint8_t *stack, uint64_t sp, size_t len,
+		      uint64_t addr, uint64_t *v)
+{
+	if (!stack || len < 8 || addr < sp || addr - sp > len - 8)
+		return false;
+	memcpy(v, stack + (addr - sp), 8);
+	return true;
+}
+
+unsigned int unwind_join(const uint64_t *dips, const uint64_t *dsps,
+			 unsigned int nd, enum unwind_end end,
+			 const uint64_t *fips, unsigned int nf, uint64_t bp,
+			 const void *stack, uint64_t sp, size_t len,
+			 uint64_t *out, unsigned int max)
+{
+	unsigned int j, k, n = 0, bj = 0, bk = 0;
+	uint64_t fp = bp;
+
+	if (end == UNWIND_COMPLETE && nd > 1)
+		nf = 0; /* CFI reached the outermost frame: all of it */
+	/* fips[k] was read at fp_(k-1) + 8. */
+	for (k = 1; k < nf && k < JOIN_MAX_LINKS; k++) {
+		for (j = 1; j < nd; j++)
+			if (dsps[j] == fp + 16 && dips[j] == fips[k]) {
+				bj = j;
+				bk = k;
+				break;
+			}
+		if (!read_word(stack, sp, len, fp, &fp))
+			break;
+	}
+	if (!bj && nf > 1) {
+		/* No common frame: the frame-pointer chain as it is. */
+		for (k = 0; k < nf && n < max; k++)
+			out[n++] = fips[k];
+		return n;
+	}
+	if (!bj)
+		bj = nd;
+	for (j = 0; j < bj && n < max; j++)
+		out[n++] = dips[j];
+	if (bk)
+		for (k = bk; k < nf && n < max; k++)
+			out[n++] = fips[k];
+	return n;
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Where stacks stopped; see unwind/stackend.h. */
+#include <string.h>
+
+#include "unwind/stackend.h"
+
+/* Functions a thread's stack starts with. */
+static bool is_entry(const char *name)
+{
+	static const char *const entries[] = {
+		"_start",
+		"start_thread",
+		"clone",
+		"clone3",
+		"__clone",
+		"__clone3",
+		"__libc_start_main",
+		"__libc_start_call_main",
+		"thread_native_entry",
+		"JavaMain",
+	};
+
+	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+		if (!strcmp(name, entries[i]))
+			return true;
+	return false;
+}
+
+void stack_ends_note(struct stack_ends *e, const char *name, const char *module)
+{
+	unsigned int i;
+
+	e->total++;
+	/* JIT code: the Java part continues the stack. */
+	if (!module || module[0] != '/' || (name && is_entry(name)))
+		return;
+	e->early++;
+	for (i = 0; i < STACK_ENDS_MAX && e->v[i].module; i++)
+		if (e->v[i].module == module || !strcmp(e->v[i].module, module))
+			break;
+	if (i == STACK_ENDS_MAX)
+		return;
+	e->v[i].module = module;
+	e->v[i].n++;
+}
+
+const char *stack_ends_culprit(const struct stack_ends *e, double *share)
+{
+	unsigned int i, best = 0;
+
+	if (!e->total || e->early * 2 <= e->total)
+		return NULL;
+	for (i = 1; i < STACK_ENDS_MAX && e->v[i].module; i++)
+		if (e->v[i].n > e->v[best].n)
+			best = i;
+	if (!e->v[best].module)
+		return NULL;
+	*share = 100.0 * e->v[best].n / e->total;
+	return e->v[best].module;
+}
+
+void stack_ends_print(FILE *f, const struct stack_ends *e,
+		      const uint64_t *unwind, const struct callgraph *cg)
+{
+	uint64_t n = 0;
+	const char *culprit;
+	double share;
+
+	for (unsigned int i = 0; i < UNWIND_NEND; i++)
+		n += unwind[i];
+	if (n && cg->mode == CG_DWARF)
+		fprintf(f,
+			"perfjava: dwarf: %llu stacks complete, %llu cut by "
+			"the %u-byte stack copy (try -g dwarf,SIZE), %llu "
+			"stopped for lack of CFI, %llu damaged, %llu without "
+			"a stack copy\n",
+			(unsigned long long)unwind[UNWIND_COMPLETE],
+			(unsigned long long)unwind[UNWIND_CUT], cg->stack_size,
+			(unsigned long long)unwind[UNWIND_NO_CFI],
+			(unsigned long long)unwind[UNWIND_BAD],
+			(unsigned long long)unwind[UNWIND_NO_COPY]);
+	culprit = stack_ends_culprit(e, &share);
+	if (culprit && cg->mode != CG_DWARF && cg->mode != CG_LBR)
+		fprintf(f,
+			"perfjava: %.0f%% of stacks end in %s, which keeps no "
+			"frame pointers; -g dwarf unwinds through it\n",
+			share, culprit);
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-sample unwind through libdw (see unwind/unwind.h): the Dwfl of the
+ * process is attached once with callbacks that serve the sample being
+ * unwound, its registers as the initial state and its stack copy as memory.
+ * Each frame is checked to move up the stack, so that damaged registers or a
+ * stack whose saved frame pointers loop end the walk instead of looping.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "unwind/internal.h"
+
+#define RELOAD_NS 20000000ull /* maps re-read at most once per 20 ms */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+bool unwind_regs_from_perf(const uint64_t *regs, unsigned int nregs,
+			   uint64_t mask, uint64_t dw[UNWIND_NREGS])
+{
+	/* DWARF register n is perf register perf_of[n]. */
+	static const unsigned char perf_of[UNWIND_NREGS] = {
+		0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8,
+	};
+	uint64_t have = 0;
+	unsigned int i, bit, k = 0;
+	uint64_t v[64] = { 0 };
+
+	for (bit = 0; bit < 64 && k < nregs; bit++) {
+		if (!(mask & (1ull << bit)))
+			continue;
+		memcpy(&v[bit], &regs[k++], 8);
+		have |= 1ull << bit;
+	}
+	for (i = 0; i < UNWIND_NREGS; i++)
+		dw[i] = v[perf_of[i]];
+	return (have & (1ull << 7)) && (have & (1ull << 8));
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwinder *u = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return u->tid;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = arg;
+	return true;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct unwinder *u = arg;
+
+	if (u->len >= 8 && addr >= u->sp && addr - u->sp <= u->len - 8) {
+		memcpy(result, u->stack + (addr - u->sp), 8);
+		return true;
+	}
+	u->read_beyond = true;
+	return false;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwarf_Word r[UNWIND_NREGS];
+
+	memcpy(r, u->regs, sizeof(r));
+	return dwfl_thread_state_registers(thread, 0, UNWIND_NREGS, r);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+struct unwinder *unwinder_new(pid_t pid)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->pid = pid;
+	snprintf(u->root, sizeof(u->root), "/proc/%d/root", (int)pid);
+	u->cb = unwind_dwfl_callbacks;
+	u->dwfl = dwfl_begin(&u->cb);
+	if (!u->dwfl) {
+		free(u);
+		return NULL;
+	}
+	unwind_report_modules(u);
+	u->last_reload_ns = mono_ns();
+	return u;
+}
+
+void unwinder_free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	dwfl_end(u->dwfl);
+	maps_free(&u->maps);
+	free(u);
+}
+
+unsigned int unwinder_modules(const struct unwinder *u)
+{
+	return u->nmodules;
+}
+
+unsigned int unwinder_reloads(const struct unwinder *u)
+{
+	return u->reloads;
+}
+
+/* The process mapped something new (dlopen): report it, rate-limited. */
+static void maybe_reload(struct unwinder *u, uint64_t pc)
+{
+	uint64_t now;
+
+	if (!u->want_reload && (!pc || unwind_addr_mapped(u, pc)))
+		return;
+	now = mono_ns();
+	if (now - u->last_reload_ns < RELOAD_NS) {
+		u->want_reload = true;
+		return;
+	}
+	u->last_reload_ns = now;
+	u->want_reload = false;
+	unwind_report_modules(u);
+}
+
+struct walk {
+	struct unwinder *u;
+	struct unwind_out *out;
+	uint64_t last_sp;
+	bool looped;
+};
+
+static int on_frame(Dwfl_Frame *f, void *arg)
+{
+	struct walk *w = arg;
+	struct unwind_out *o = w->out;
+	Dwarf_Addr pc;
+	Dwarf_Word sp = 0;
+	bool activation;
+
+	if (!dwfl_frame_pc(f, &pc, &activation) || !pc)
+		return DWARF_CB_ABORT;
+	if (dwfl_frame_reg(f, UNWIND_DW_SP, &sp) != 0)
+		sp = w->last_sp;
+	/* Every caller's frame lies above its callee's. */
+	if (o->n &&
+	    (sp < w->last_sp || (sp == w->last_sp && pc == o->ips[o->n - 1]))) {
+		w->looped = true;
+		return DWARF_CB_ABORT;
+	}
+	if (o->n && !unwind_addr_mapped(w->u, pc))
+		w->u->want_reload = true;
+	o->ips[o->n] = pc;
+	if (o->sps)
+		o->sps[o->n] = sp;
+	w->last_sp = sp;
+	return ++o->n < o->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+void unwind_sample(struct unwinder *u, pid_t tid, const uint64_t *dw,
+		   const void *stack, size_t len, struct unwind_out *out)
+{
+	struct walk w = { u, out, 0, false };
+	int r;
+
+	out->n = 0;
+	out->end = UNWIND_BAD;
+	if (!out->max || !dw[UNWIND_DW_PC])
+		return;
+	maybe_reload(u, dw[UNWIND_DW_PC]);
+	if (!u->attached) {
+		/* The architecture comes from the modules reported. */
+		if (!u->nmodules || !dwfl_attach_state(u->dwfl, NULL, u->pid,
+						       &thread_callbacks, u))
+			goto only_pc;
+		u->attached = true;
+	}
+	u->tid = tid > 0 ? tid : u->pid;
+	u->regs = dw;
+	u->stack = stack;
+	u->len = stack ? len : 0;
+	u->sp = dw[UNWIND_DW_SP];
+	u->read_beyond = false;
+	r = dwfl_getthread_frames(u->dwfl, u->tid, on_frame, &w);
+	/* libdw ends quietly (0) when a return address cannot be read. */
+	if (w.looped)
+		out->end = UNWIND_BAD;
+	else if (out->n >= out->max)
+		out->end = UNWIND_COMPLETE;
+	else if (!u->len)
+		out->end = UNWIND_NO_COPY;
+	else if (u->read_beyond)
+		out->end = UNWIND_CUT;
+	else if (r == 0)
+		out->end = UNWIND_COMPLETE;
+	else
+		out->end = UNWIND_NO_CFI;
+	if (out->n)
+		return;
+only_pc:
+	out->ips[0] = dw[UNWIND_DW_PC];
+	if (out->sps)
+		out->sps[0] = dw[UNWIND_DW_SP];
+	out->n = 1;
+}

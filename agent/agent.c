@@ -36,6 +36,7 @@ struct pja pja = { .fd = -1, .wake_fd = -1 };
 static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t sess_thread;
 static int sess_running;
+static uint32_t reader_pid; /* the session's reader (SO_PEERCRED) */
 static char load_options[1100];
 
 static struct asgct_frame frames[PJA_MAX_DEPTH];
@@ -287,6 +288,40 @@ static int end_session(void)
 	return 0;
 }
 
+/*
+ * A reader attached while another one records: tell it who has the agent
+ * (HELLO with PJA_HELLO_BUSY, then PJA_BUSY) and close, without touching the
+ * running session. One reader per JVM at a time, said plainly.
+ */
+static int refuse_busy(const struct sockaddr_un *sa)
+{
+	struct {
+		struct pja_hdr h1;
+		struct pja_hello hello;
+		struct pja_hdr h2;
+		struct pja_busy busy;
+	} m = {
+		{ PJA_HELLO, sizeof(struct pja_hello) },
+		{ PJA_MAGIC, PJA_VERSION, (uint32_t)getpid(), pja.depth,
+		  PJA_HELLO_BUSY, 0 },
+		{ PJA_BUSY, sizeof(struct pja_busy) },
+		{ reader_pid, 0 },
+	};
+	struct timeval tv = { 2, 0 };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa)) ||
+	    write(fd, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 static int start_session(const char *options)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -294,16 +329,21 @@ static int start_session(const char *options)
 	struct pja_hello hello = { PJA_MAGIC, PJA_VERSION };
 	char v[sizeof(sa.sun_path)];
 	const char *tf = getenv("PERFJAVA_AGENT_TESTFAULT");
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
 	int fd;
 
-	if (end_session()) {
-		fprintf(stderr,
-			"perfjava agent: the previous session does not end\n");
-		return -1;
-	}
 	opt_value(options, "sock", sa.sun_path, sizeof(sa.sun_path));
 	if (!sa.sun_path[0]) {
 		fprintf(stderr, "perfjava agent: no sock= option\n");
+		return -1;
+	}
+	if (sess_running && atomic_load(&pja.active))
+		return refuse_busy(
+		    &sa); /* the first reader keeps its session */
+	if (end_session()) {
+		fprintf(stderr,
+			"perfjava agent: the previous session does not end\n");
 		return -1;
 	}
 	opt_value(options, "depth", v, sizeof(v));
@@ -326,6 +366,9 @@ static int start_session(const char *options)
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl))
+		cred.pid = 0;
+	reader_pid = cred.pid > 0 ? (uint32_t)cred.pid : 0;
 	out_reset();
 	pja.fd = fd;
 	hello.pid = getpid();

@@ -50,6 +50,8 @@ enum pja_type {
 	PJA_CODE_UNLOAD = 5,
 	PJA_THREAD = 6,
 	PJA_THREAD_END = 7,
+	/* 8 is taken by the walk ring (RING_READY) */
+	PJA_BUSY = 9,
 	/* reader -> agent */
 	PJA_WALK = 64,
 	PJA_STOP = 65,
@@ -69,6 +71,16 @@ struct pja_hello {
 	uint32_t jvmti_version;
 };
 #define PJA_HELLO_TESTFAULT 1u /* fault injection is on (tests only) */
+/* Another reader has this agent: a PJA_BUSY follows, then the agent closes
+ * the connection and the other reader's session goes on untouched. */
+#define PJA_HELLO_BUSY 4u
+
+/* PJA_BUSY: who has the agent. */
+struct pja_busy {
+	uint32_t reader_pid; /* the other reader, in the JVM's pid namespace;
+				0 when it is not visible there */
+	uint32_t pad;
+};
 
 /*
  * PJA_METHOD: struct pja_method, then class_len bytes of class name in Java

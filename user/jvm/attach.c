@@ -197,6 +197,10 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 			continue;
 		p[strcspn(p, "\n")] = 0;
 		n = strlen(p);
+		/* a JDK upgraded or removed under the JVM: still that JVM;
+		 * map_file() reads it through map_files */
+		if (n > 10 && !strcmp(p + n - 10, " (deleted)"))
+			p[n -= 10] = 0;
 		if (strstr(p, "libj9vm"))
 			j9 = 1;
 		if (!jvm[0] && n > 10 && !strcmp(p + n - 10, "/libjvm.so"))

@@ -79,6 +79,29 @@ static int skip_exact(int fd, size_t len, long long deadline)
 	return 0;
 }
 
+/* The agent has another reader: name it (PJA_BUSY follows the HELLO). */
+static void busy_error(int fd, pid_t pid, long long deadline, char *err,
+		       size_t errlen)
+{
+	struct pja_hdr h;
+	struct pja_busy b = { 0 };
+
+	if (read_exact(fd, &h, sizeof(h), deadline) || h.type != PJA_BUSY ||
+	    h.len < sizeof(b) || read_exact(fd, &b, sizeof(b), deadline))
+		b.reader_pid = 0;
+	if (b.reader_pid)
+		snprintf(
+		    err, errlen,
+		    "JVM %d is being recorded by another perfjava (pid %u%s), which keeps its agent; stop that one for Java frames here",
+		    pid, b.reader_pid,
+		    nspid_same_ns(pid) ? "" : " in the JVM's pid namespace");
+	else
+		snprintf(
+		    err, errlen,
+		    "JVM %d is being recorded by another perfjava, which keeps its agent; stop that one for Java frames here",
+		    pid);
+}
+
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen)
 {
@@ -167,6 +190,10 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 	if (skip_exact(fd, h.len - sizeof(hello), deadline)) {
 		snprintf(err, errlen,
 			 "the agent in JVM %d did not finish its HELLO", pid);
+		goto fail;
+	}
+	if (hello.flags & PJA_HELLO_BUSY) {
+		busy_error(fd, pid, deadline, err, errlen);
 		goto fail;
 	}
 	a = agent_alloc(pid, &hello);

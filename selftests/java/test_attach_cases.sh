@@ -1,0 +1,63 @@
+#!/bin/bash
+# A JVM whose JDK was removed under it (libjvm.so "(deleted)" in its maps,
+# as after a JDK upgrade) is still a JVM, with symbols from map_files; a
+# second recorder on a JVM that is being recorded says who has the agent and
+# never takes it away from the first.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/jvm.sh"
+
+if [ ${#JDKS[@]} -eq 0 ]; then
+	skip "attach cases" "no JDK found"
+	exit 0
+fi
+compile_java || { not_ok "javac failed"; exit 0; }
+
+for jdk in "${JDKS[@]}"; do
+	J=$(jdk_name "$jdk")
+	D=$TMP/$J
+	mkdir -p "$D"
+
+	# --- a copy of the JDK, deleted once its JVM runs. Hard links when
+	# on the same file system (no 300 MB copy), a copy otherwise.
+	C=$D/jdk-copy
+	mkdir -p "$C"
+	for part in bin lib conf release; do
+		[ -e "$jdk/$part" ] || continue
+		cp -al "$jdk/$part" "$C/" 2>/dev/null || cp -a "$jdk/$part" "$C/"
+	done
+	start_jvm "$C" "$D/d.out" -- Workload 6 1
+	rm -rf "$C"
+	check "$J: the copied JDK's libjvm.so shows as deleted" \
+		grep -q 'libjvm.so (deleted)' "/proc/$JPID/maps"
+	"$PJ_BIN" record -p "$JPID" -d 1.5 -o "$D/d.data" 2>"$D/d.err"
+	check "$J: deleted JDK: record exits 0" [ $? -eq 0 ]
+	check "$J: deleted JDK: still a JVM, java frames on" grep -q 'java frames on' "$D/d.err"
+	"$PJ_BIN" report -i "$D/d.data" --format collapsed >"$D/d.folded"
+	check "$J: deleted JDK: Java frames" grep -q 'Workload.method[ABC]_\[[j0i]\]' "$D/d.folded"
+	check "$J: deleted JDK: libjvm symbols read through map_files" \
+		grep -q 'JavaCalls::call_helper' "$D/d.folded"
+	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+
+	# --- a second recorder while the first records
+	start_jvm "$jdk" "$D/s.out" -- Workload 8 1
+	"$PJ_BIN" record -p "$JPID" -d 4 -o "$D/s1.data" 2>"$D/s1.err" &
+	first=$!
+	track $first
+	wait_for 30 grep -q 'recording' "$D/s1.err"
+	"$PJ_BIN" record -p "$JPID" -d 1 -o "$D/s2.data" 2>"$D/s2.err"
+	check "$J: second recorder: names the first one's pid in one line" \
+		grep -q "being recorded by another perfjava (pid $first" "$D/s2.err"
+	grep 'being recorded' "$D/s2.err" | sed 's/^/# /'
+	wait "$first"
+	check "$J: second recorder: the first one exits 0" [ $? -eq 0 ]
+	check "$J: second recorder: the first one kept its agent" \
+		bash -c "! grep -q 'agent disconnected' '$D/s1.err'"
+	"$PJ_BIN" report -i "$D/s1.data" --format meta >"$D/s1.meta"
+	lost=$(awk '$2 == "walk_lost" { print $3 }' "$D/s1.meta")
+	check "$J: second recorder: no walk of the first one lost (${lost:-?})" [ "${lost:-1}" -eq 0 ]
+	"$PJ_BIN" report -i "$D/s1.data" --format collapsed >"$D/s1.folded"
+	check "$J: second recorder: the first one has Java frames" \
+		grep -q 'Workload.method[ABC]_\[[j0i]\]' "$D/s1.folded"
+	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+done
+exit 0

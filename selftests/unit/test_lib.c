@@ -2,6 +2,7 @@
 /* The small shared helpers of user/lib: clock, hashing, checked growth,
  * bounded whole-file reads, /proc status fields. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "lib/file.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
+#include "lib/idtable.h"
 #include "lib/procfs.h"
 #include "tap.h"
 
@@ -137,6 +139,53 @@ static void test_file(void)
 	unlink(path);
 }
 
+static uint64_t keys[100000];
+
+static uint64_t key_hash(const void *ctx, uint32_t i)
+{
+	const uint64_t *mod = ctx;
+
+	return hash_mix64(keys[i]) % *mod;
+}
+
+static long find(const struct idtable *t, uint64_t key, uint64_t mod)
+{
+	uint32_t v;
+
+	for (size_t j = idtable_first(t, hash_mix64(key) % mod);
+	     (v = idtable_at(t, j)); j = idtable_next(t, j))
+		if (keys[v - 1] == key)
+			return v - 1;
+	return -1;
+}
+
+/* mod: hashes reduced to mod values (1: every key collides). */
+static void test_idtable_mod(uint64_t mod, uint32_t n)
+{
+	struct idtable t = { 0 };
+	bool all = true, none = true;
+
+	ok(find(&t, 1, mod) == -1, "an empty idtable finds nothing");
+	for (uint32_t i = 0; i < n; i++) {
+		keys[i] = i * 7919ull + 3;
+		if (idtable_add(&t, hash_mix64(keys[i]) % mod, i, key_hash,
+				&mod))
+			all = false;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (find(&t, keys[i], mod) != (long)i)
+			all = false;
+	for (uint32_t i = 0; i < 100; i++)
+		if (find(&t, i * 7919ull + 4, mod) != -1)
+			none = false;
+	ok(all && t.n == n && (t.mask + 1) >= 2 * (size_t)n,
+	   "idtable: %u entries found after growing to %zu slots (%llu hashes)",
+	   n, t.mask + 1, (unsigned long long)mod);
+	ok(none, "idtable: absent keys are not found");
+	idtable_free(&t);
+	ok(!t.slots && !t.n, "idtable_free empties the table");
+}
+
 static void test_procfs(void)
 {
 	char buf[64];
@@ -158,6 +207,8 @@ int main(void)
 	test_grow();
 	test_file();
 	test_procfs();
+	test_idtable_mod(UINT64_MAX, 100000);
+	test_idtable_mod(1, 3000);
 	ok(addr_is_kernel(0xffffffff81000000ull) &&
 	       !addr_is_kernel(0x00007fffffffe000ull),
 	   "addr_is_kernel splits user and kernel addresses");

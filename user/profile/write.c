@@ -24,6 +24,7 @@
 #include "profile/io.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
+#include "lib/idtable.h"
 #include "lib/varint.h"
 
 /* A buffer that grows past this is flushed at the next record boundary. */
@@ -37,13 +38,6 @@ struct buf {
 	size_t len; /* payload bytes */
 	size_t cap; /* payload capacity */
 	unsigned int type;
-};
-
-/* Open-addressing tables; a slot holds id + 1 (0 = empty). */
-struct table {
-	uint32_t *slots;
-	uint32_t mask;
-	uint32_t count;
 };
 
 struct str_ent {
@@ -89,17 +83,17 @@ struct pj_writer {
 	uint64_t bytes;
 	struct buf bufs[B_NR];
 
-	struct table strtab;
+	struct idtable strtab;
 	struct str_ent *strs; /* index = id - 1 */
 	uint32_t nstrs, strs_cap;
 	char *strpool;
 	size_t strpool_len, strpool_cap;
 
-	struct table frametab;
+	struct idtable frametab;
 	struct frame_ent *frames;
 	uint32_t nframes, frames_cap;
 
-	struct table stacktab;
+	struct idtable stacktab;
 	struct stack_ent *stacks;
 	uint32_t nstacks, stacks_cap;
 	uint32_t *stackpool;
@@ -121,48 +115,20 @@ static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 	return hash_mix64(fnv1a(p, n, h));
 }
 
-static int table_init(struct table *t)
+/* The hashes of the tables' entries, for rehashing (lib/idtable.h). */
+static uint64_t str_hash(const void *w, uint32_t i)
 {
-	t->slots = calloc(1024, sizeof(*t->slots));
-	t->mask = 1023;
-	t->count = 0;
-	return t->slots ? 0 : -1;
+	return ((const struct pj_writer *)w)->strs[i].hash;
 }
 
-/* Doubles t; hash_of(i) is the hash of id i (0-based). */
-static int table_grow(struct table *t, const void *ents, size_t entsize)
+static uint64_t frame_hash(const void *w, uint32_t i)
 {
-	uint32_t ncap = (t->mask + 1) * 2;
-	uint32_t *s = calloc(ncap, sizeof(*s));
-
-	if (!s)
-		return -1;
-	for (uint32_t i = 0; i <= t->mask; i++) {
-		uint32_t v = t->slots[i];
-		uint64_t h;
-		uint32_t j;
-
-		if (!v)
-			continue;
-		h = *(const uint64_t *)((const char *)ents + (v - 1) * entsize);
-		for (j = h & (ncap - 1); s[j]; j = (j + 1) & (ncap - 1))
-			;
-		s[j] = v;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->mask = ncap - 1;
-	return 0;
+	return ((const struct pj_writer *)w)->frames[i].hash;
 }
 
-/* Puts id + 1 = v into free slot i and keeps the load factor under 1/2. */
-static void table_insert(struct pj_writer *w, struct table *t, uint32_t i,
-			 uint32_t v, const void *ents, size_t entsize)
+static uint64_t stack_hash(const void *w, uint32_t i)
 {
-	t->slots[i] = v;
-	if (++t->count * 2 > t->mask && table_grow(t, ents, entsize) &&
-	    t->count * 4 > t->mask * 3)
-		w->oom = 1; /* nearly full and cannot grow: stop adding */
+	return ((const struct pj_writer *)w)->stacks[i].hash;
 }
 
 static uint8_t *buf_room(struct pj_writer *w, int b, size_t n)
@@ -228,15 +194,11 @@ struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen)
 	ssize_t n;
 	int created;
 
-	if (w)
-		w->fd = -1;
-	if (!w || table_init(&w->strtab) || table_init(&w->frametab) ||
-	    table_init(&w->stacktab)) {
+	if (!w) {
 		snprintf(err, errlen, "out of memory");
-		if (w)
-			pj_writer_abort(w);
 		return NULL;
 	}
+	w->fd = -1;
 	/* 0600, as perf.data: it holds the target's command line; a file we
 	 * create is removed again when not even the header fits */
 	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -284,8 +246,8 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 	if (!n)
 		return 0;
 	h = hash_bytes(s, n, FNV_SEED);
-	for (i = h & w->strtab.mask; (v = w->strtab.slots[i]);
-	     i = (i + 1) & w->strtab.mask) {
+	for (i = idtable_first(&w->strtab, h); (v = idtable_at(&w->strtab, i));
+	     i = idtable_next(&w->strtab, i)) {
 		struct str_ent *e = &w->strs[v - 1];
 
 		if (e->hash == h && e->len == n &&
@@ -304,7 +266,8 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 	    (struct str_ent){ h, (uint32_t)w->strpool_len, (uint32_t)n };
 	w->strpool_len += n;
 	v = ++w->nstrs; /* ids start at 1 */
-	table_insert(w, &w->strtab, i, v, w->strs, sizeof(*w->strs));
+	if (idtable_add(&w->strtab, h, v - 1, str_hash, w))
+		w->oom = 1; /* nearly full and cannot grow: stop adding */
 	maybe_flush(w, B_STRINGS);
 	return v;
 }
@@ -321,8 +284,9 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 	k.file = pj_writer_string(w, file);
 	k.line = line;
 	k.hash = hash_bytes(&k.type, 5 * sizeof(uint32_t), FNV_SEED);
-	for (i = k.hash & w->frametab.mask; (v = w->frametab.slots[i]);
-	     i = (i + 1) & w->frametab.mask) {
+	for (i = idtable_first(&w->frametab, k.hash);
+	     (v = idtable_at(&w->frametab, i));
+	     i = idtable_next(&w->frametab, i)) {
 		struct frame_ent *e = &w->frames[v - 1];
 
 		if (e->hash == k.hash && e->type == k.type &&
@@ -339,7 +303,8 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 	}
 	w->frames[w->nframes] = k;
 	v = ++w->nframes;
-	table_insert(w, &w->frametab, i, v, w->frames, sizeof(*w->frames));
+	if (idtable_add(&w->frametab, k.hash, v - 1, frame_hash, w))
+		w->oom = 1;
 	maybe_flush(w, B_FRAMES);
 	return v - 1;
 }
@@ -351,8 +316,9 @@ uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 	struct stack_ent *e;
 	uint32_t i, v;
 
-	for (i = h & w->stacktab.mask; (v = w->stacktab.slots[i]);
-	     i = (i + 1) & w->stacktab.mask) {
+	for (i = idtable_first(&w->stacktab, h);
+	     (v = idtable_at(&w->stacktab, i));
+	     i = idtable_next(&w->stacktab, i)) {
 		e = &w->stacks[v - 1];
 		if (e->hash == h && e->n == n &&
 		    (!n || !memcmp(w->stackpool + e->off, frames,
@@ -379,7 +345,8 @@ uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 	    (struct stack_ent){ h, (uint32_t)w->stackpool_len, n };
 	w->stackpool_len += n;
 	v = ++w->nstacks;
-	table_insert(w, &w->stacktab, i, v, w->stacks, sizeof(*w->stacks));
+	if (idtable_add(&w->stacktab, h, v - 1, stack_hash, w))
+		w->oom = 1;
 	maybe_flush(w, B_STACKS);
 	return v - 1;
 }
@@ -602,9 +569,9 @@ void pj_writer_abort(struct pj_writer *w)
 		close(w->fd);
 	for (int i = 0; i < B_NR; i++)
 		free(w->bufs[i].data);
-	free(w->strtab.slots);
-	free(w->frametab.slots);
-	free(w->stacktab.slots);
+	idtable_free(&w->strtab);
+	idtable_free(&w->frametab);
+	idtable_free(&w->stacktab);
 	free(w->strs);
 	free(w->strpool);
 	free(w->frames);

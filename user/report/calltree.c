@@ -27,44 +27,29 @@ void ct_titles_free(struct ct_titles *t)
 		free(t->name[i]);
 	free(t->name);
 	free(t->kind);
-	free(t->slots);
+	idtable_free(&t->index);
 	ct_titles_init(t);
 }
 
-static int titles_grow(struct ct_titles *t)
+static uint64_t title_hash(const void *ctx, uint32_t i)
 {
-	size_t ncap = t->mask ? (t->mask + 1) * 2 : 1024;
-	uint32_t *s = calloc(ncap, sizeof(*s));
+	const struct ct_titles *t = ctx;
 
-	if (!s)
-		return -1;
-	free(t->slots);
-	t->slots = s;
-	t->mask = ncap - 1;
-	for (uint32_t i = 0; i < t->n; i++) {
-		size_t j = hash_str(t->name[i], t->kind[i]) & t->mask;
-
-		while (s[j])
-			j = (j + 1) & t->mask;
-		s[j] = i + 1;
-	}
-	return 0;
+	return hash_str(t->name[i], t->kind[i]);
 }
 
 /* The index of (name, kind), added when new; UINT32_MAX when out of memory. */
 uint32_t ct_title_intern(struct ct_titles *t, const char *name, uint8_t kind)
 {
-	size_t j;
+	uint64_t h = hash_str(name, kind);
+	uint32_t v;
 
-	if ((size_t)(t->n + 1) * 2 > t->mask && titles_grow(t))
+	for (size_t j = idtable_first(&t->index, h);
+	     (v = idtable_at(&t->index, j)); j = idtable_next(&t->index, j))
+		if (t->kind[v - 1] == kind && !strcmp(t->name[v - 1], name))
+			return v - 1;
+	if (t->n == UINT32_MAX - 1)
 		return UINT32_MAX;
-	for (j = hash_str(name, kind) & t->mask; t->slots[j];
-	     j = (j + 1) & t->mask) {
-		uint32_t i = t->slots[j] - 1;
-
-		if (t->kind[i] == kind && !strcmp(t->name[i], name))
-			return i;
-	}
 	if (t->n == t->cap) {
 		/* Two arrays of one capacity: the second grows to the first. */
 		uint32_t kcap = t->cap;
@@ -77,8 +62,11 @@ uint32_t ct_title_intern(struct ct_titles *t, const char *name, uint8_t kind)
 	if (!t->name[t->n])
 		return UINT32_MAX;
 	t->kind[t->n] = kind;
-	t->slots[j] = ++t->n;
-	return t->n - 1;
+	if (idtable_add(&t->index, h, t->n, title_hash, t)) {
+		free(t->name[t->n]);
+		return UINT32_MAX;
+	}
+	return t->n++;
 }
 
 static uint8_t kind_of(const struct report *r, uint32_t f, const char *name)
@@ -105,68 +93,44 @@ static uint8_t kind_of(const struct report *r, uint32_t f, const char *name)
 	}
 }
 
-static size_t node_slot(const struct calltree *ct, uint32_t parent,
-			uint32_t title)
+static uint64_t node_hash(uint32_t parent, uint32_t title)
 {
-	uint64_t h = ((uint64_t)parent << 32 | title) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 29) & ct->mask;
+	return ((uint64_t)parent << 32 | title) * 0x9e3779b97f4a7c15ull >> 29;
 }
 
-static int nodes_grow(struct calltree *ct)
+static uint64_t node_hash_of(const void *ctx, uint32_t i)
 {
-	size_t ncap = ct->mask ? (ct->mask + 1) * 2 : 4096;
-	uint32_t *s = calloc(ncap, sizeof(*s));
+	const struct calltree *ct = ctx;
 
-	if (!s)
-		return -1;
-	free(ct->slots);
-	ct->slots = s;
-	ct->mask = ncap - 1;
-	for (uint32_t i = 1; i < ct->n; i++) {
-		size_t j =
-		    node_slot(ct, ct->nodes[i].parent, ct->nodes[i].title);
-
-		while (s[j])
-			j = (j + 1) & ct->mask;
-		s[j] = i + 1;
-	}
-	return 0;
+	return node_hash(ct->nodes[i].parent, ct->nodes[i].title);
 }
 
 uint32_t calltree_find(const struct calltree *ct, uint32_t parent,
 		       uint32_t title)
 {
-	if (!ct->mask)
-		return UINT32_MAX;
-	for (size_t j = node_slot(ct, parent, title); ct->slots[j];
-	     j = (j + 1) & ct->mask) {
-		const struct ct_node *n = &ct->nodes[ct->slots[j] - 1];
+	uint32_t v;
 
-		if (n->parent == parent && n->title == title)
-			return ct->slots[j] - 1;
-	}
+	for (size_t j = idtable_first(&ct->index, node_hash(parent, title));
+	     (v = idtable_at(&ct->index, j)); j = idtable_next(&ct->index, j))
+		if (ct->nodes[v - 1].parent == parent &&
+		    ct->nodes[v - 1].title == title)
+			return v - 1;
 	return UINT32_MAX;
 }
 
 static uint32_t child(struct calltree *ct, uint32_t parent, uint32_t title)
 {
-	size_t j;
+	uint32_t i = calltree_find(ct, parent, title);
 
-	if ((size_t)(ct->n + 1) * 2 > ct->mask && nodes_grow(ct))
-		return UINT32_MAX;
-	for (j = node_slot(ct, parent, title); ct->slots[j];
-	     j = (j + 1) & ct->mask) {
-		const struct ct_node *n = &ct->nodes[ct->slots[j] - 1];
-
-		if (n->parent == parent && n->title == title)
-			return ct->slots[j] - 1;
-	}
-	if (GROW(ct->nodes, ct->cap, ct->n + 1))
+	if (i != UINT32_MAX)
+		return i;
+	if (ct->n == UINT32_MAX - 1 || GROW(ct->nodes, ct->cap, ct->n + 1))
 		return UINT32_MAX;
 	ct->nodes[ct->n] = (struct ct_node){ title, parent, 0, 0 };
-	ct->slots[j] = ++ct->n;
-	return ct->n - 1;
+	if (idtable_add(&ct->index, node_hash(parent, title), ct->n,
+			node_hash_of, ct))
+		return UINT32_MAX;
+	return ct->n++;
 }
 
 int calltree_build(struct calltree *ct, const struct report *r,
@@ -180,9 +144,7 @@ int calltree_build(struct calltree *ct, const struct report *r,
 	memset(ct, 0, sizeof(*ct));
 	ct->r = r;
 	ct->titles = t;
-	ct->cap = 4096;
-	ct->nodes = malloc(ct->cap * sizeof(*ct->nodes));
-	if (!title_of || !name || !ct->nodes || nodes_grow(ct))
+	if (!title_of || !name || GROW(ct->nodes, ct->cap, 4096))
 		goto out;
 	memset(title_of, 0xff, (nids ? nids : 1) * sizeof(*title_of));
 	ct->nodes[0] =
@@ -224,7 +186,7 @@ out:
 void calltree_free(struct calltree *ct)
 {
 	free(ct->nodes);
-	free(ct->slots);
+	idtable_free(&ct->index);
 	memset(ct, 0, sizeof(*ct));
 }
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/idtable.h"
 #include "report/report.h"
 
 /* Kinds of titles, in async-profiler's palette order (see report/flame.c). */
@@ -31,8 +32,7 @@ struct ct_titles {
 	char **name;
 	uint8_t *kind; /* enum ct_kind */
 	uint32_t n, cap;
-	uint32_t *slots; /* index + 1 */
-	size_t mask;
+	struct idtable index; /* (name, kind) -> title */
 };
 
 struct ct_node {
@@ -43,8 +43,7 @@ struct ct_node {
 struct calltree {
 	struct ct_node *nodes;
 	uint32_t n, cap;
-	uint32_t *slots; /* (parent, title) -> index + 1 */
-	size_t mask;
+	struct idtable index; /* (parent, title) -> node, the root excepted */
 	struct ct_titles *titles;
 	const struct report *r;
 };

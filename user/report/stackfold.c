@@ -11,43 +11,28 @@ void stackfold_init(struct stackfold *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static size_t slot_of(const struct stackfold *f, uint32_t stack, uint32_t tid)
+static uint64_t key_hash(uint32_t stack, uint32_t tid)
 {
-	uint64_t h = ((uint64_t)tid << 32 | stack) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 32) & f->mask;
+	return ((uint64_t)tid << 32 | stack) * 0x9e3779b97f4a7c15ull >> 32;
 }
 
-static int rehash(struct stackfold *f)
+static uint64_t entry_hash(const void *ctx, uint32_t i)
 {
-	size_t ncap = f->mask ? (f->mask + 1) * 2 : 1024;
-	uint32_t *s = calloc(ncap, sizeof(*s));
+	const struct fold_entry *e = &((const struct stackfold *)ctx)->ents[i];
 
-	if (!s)
-		return -1;
-	free(f->slots);
-	f->slots = s;
-	f->mask = ncap - 1;
-	for (size_t i = 0; i < f->n; i++) {
-		size_t j = slot_of(f, f->ents[i].stack, f->ents[i].tid);
-
-		while (s[j])
-			j = (j + 1) & f->mask;
-		s[j] = (uint32_t)(i + 1);
-	}
-	return 0;
+	return key_hash(e->stack, e->tid);
 }
 
 int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
 		  uint64_t weight)
 {
-	struct fold_entry *e;
-	size_t j;
+	uint64_t h = key_hash(stack, tid);
+	uint32_t v;
 
-	if ((f->n + 1) * 2 > f->mask && rehash(f))
-		return -1;
-	for (j = slot_of(f, stack, tid); f->slots[j]; j = (j + 1) & f->mask) {
-		e = &f->ents[f->slots[j] - 1];
+	for (size_t j = idtable_first(&f->index, h);
+	     (v = idtable_at(&f->index, j)); j = idtable_next(&f->index, j)) {
+		struct fold_entry *e = &f->ents[v - 1];
+
 		if (e->stack == stack && e->tid == tid) {
 			e->weight += weight;
 			e->samples++;
@@ -57,13 +42,15 @@ int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
 	if (f->n + 1 > UINT32_MAX - 1 || GROW(f->ents, f->cap, f->n + 1))
 		return -1;
 	f->ents[f->n] = (struct fold_entry){ stack, tid, weight, 1 };
-	f->slots[j] = (uint32_t)++f->n;
+	if (idtable_add(&f->index, h, (uint32_t)f->n, entry_hash, f))
+		return -1;
+	f->n++;
 	return 0;
 }
 
 void stackfold_free(struct stackfold *f)
 {
 	free(f->ents);
-	free(f->slots);
+	idtable_free(&f->index);
 	stackfold_init(f);
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/idtable.h"
+
 struct fold_entry {
 	uint32_t stack, tid;
 	uint64_t weight, samples;
@@ -18,8 +20,7 @@ struct fold_entry {
 struct stackfold {
 	struct fold_entry *ents;
 	size_t n, cap;
-	uint32_t *slots; /* index + 1, 0 = empty */
-	size_t mask;
+	struct idtable index; /* (stack, tid) -> entry */
 };
 
 void stackfold_init(struct stackfold *f);

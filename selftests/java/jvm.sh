@@ -40,3 +40,17 @@ jvm_own_stderr() {
 }
 
 jdk_name() { basename "$1" | sed -E 's/-amd64$//; s/-jdk$//'; }
+
+# check_split LABEL OUT FOLDED: Workload's methodA/B/C each attributed (in
+# the collapsed FOLDED) within 5 pp of the truth the program printed in OUT
+check_split() {
+	local label=$1 out=$2 folded=$3 m truth got
+	stack_share "$folded" Workload.methodA Workload.methodB Workload.methodC >"$folded.share"
+	for m in methodA methodB methodC; do
+		truth=$(awk -v f="Workload.$m" '$1 == "truth" && $2 == f { print $3 }' "$out")
+		got=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$folded.share")
+		echo "# $label $m truth $truth% measured $got%"
+		check "$label: Workload.$m attributed within 5 pp (truth $truth, got $got)" \
+			pct_within "$truth" "$got" 5
+	done
+}

@@ -25,14 +25,7 @@ for jdk in "${JDKS[@]}"; do
 	wait "$JWAIT"
 	check "$J: the JVM finishes normally while profiled" [ $? -eq 0 ]
 	"$PJ_BIN" report -i "$D/w.data" --format collapsed >"$D/w.folded"
-	stack_share "$D/w.folded" Workload.methodA Workload.methodB Workload.methodC >"$D/w.share"
-	for m in methodA methodB methodC; do
-		truth=$(awk -v f="Workload.$m" '$1 == "truth" && $2 == f { print $3 }' "$D/w.out")
-		got=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$D/w.share")
-		echo "# $J $m truth $truth% measured $got%"
-		check "$J: Workload.$m attributed within 5 pp (truth $truth, got $got)" \
-			pct_within "$truth" "$got" 5
-	done
+	check_split "$J" "$D/w.out" "$D/w.folded"
 	"$PJ_BIN" report -i "$D/w.data" --format collapsed --threads >"$D/wt.folded"
 	wj=$(awk '/^\[worker-/ { t += $NF; if ($0 ~ /_\[[j0i1]\]/) j += $NF }
 		END { printf "%.1f", t ? 100 * j / t : 0 }' "$D/wt.folded")

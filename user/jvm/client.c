@@ -102,60 +102,20 @@ static void busy_error(int fd, pid_t pid, long long deadline, char *err,
 		    pid);
 }
 
-int agent_start(pid_t pid, const char *agent_path, struct agent **out,
-		char *err, size_t errlen)
+int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
+		 char *err, size_t errlen)
 {
-	char name[64], tpath[80], lib[PATH_MAX], opts[256];
 	struct agent *a;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
 	struct pja_hdr h;
 	struct pja_hello hello;
-	struct pollfd p;
-	struct tfs t;
-	long long deadline;
-	int lfd, fd = -1, r;
+	struct pollfd p = { lfd, POLLIN, 0 };
+	long long deadline = now_ms() + timeout_ms;
+	int fd = -1, r;
 
 	*out = NULL;
-	if (attach_check(pid, err, errlen))
-		return -1;
-	if (access(agent_path, R_OK)) {
-		set_err(
-		    err, errlen,
-		    "cannot find the agent library %s (build it with make) for JVM %d",
-		    agent_path, pid);
-		return -1;
-	}
-	if (tfs_open(&t, pid)) {
-		snprintf(err, errlen, "cannot open /proc/%d/root/tmp: %s", pid,
-			 strerror(errno));
-		return -1;
-	}
-	if (rdv_agent_lib(&t, agent_path, lib, sizeof(lib))) {
-		snprintf(
-		    err, errlen,
-		    "cannot copy the agent library into /proc/%d/root/tmp as uid %u: %s",
-		    pid, (unsigned int)t.uid, strerror(errno));
-		tfs_close(&t);
-		return -1;
-	}
-	lfd = rdv_listen(&t, name, sizeof(name));
-	if (lfd < 0) {
-		snprintf(
-		    err, errlen,
-		    "cannot create the agent socket in /proc/%d/root/tmp as uid %u: %s",
-		    pid, (unsigned int)t.uid, strerror(errno));
-		tfs_close(&t);
-		return -1;
-	}
-	snprintf(tpath, sizeof(tpath), "/tmp/%s", name);
-	snprintf(opts, sizeof(opts), "sock=%s,depth=%d", tpath,
-		 PJA_DEFAULT_DEPTH);
-	if (attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen))
-		goto fail;
-	deadline = now_ms() + START_TIMEOUT_MS;
-	p = (struct pollfd){ lfd, POLLIN, 0 };
-	if (poll(&p, 1, START_TIMEOUT_MS) <= 0 ||
+	if (poll(&p, 1, timeout_ms) <= 0 ||
 	    (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
 		snprintf(
 		    err, errlen,
@@ -204,18 +164,63 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 	a->fd = fd;
 	a->same_ns = nspid_same_ns(pid);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	close(lfd);
-	tfs_unlink(&t, t.tmp, name);
-	tfs_close(&t);
 	*out = a;
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
+	return -1;
+}
+
+int agent_start(pid_t pid, const char *agent_path, struct agent **out,
+		char *err, size_t errlen)
+{
+	char name[64], tpath[80], lib[PATH_MAX], opts[256];
+	struct tfs t;
+	int lfd, r;
+
+	*out = NULL;
+	if (attach_check(pid, err, errlen))
+		return -1;
+	if (access(agent_path, R_OK)) {
+		set_err(
+		    err, errlen,
+		    "cannot find the agent library %s (build it with make) for JVM %d",
+		    agent_path, pid);
+		return -1;
+	}
+	if (tfs_open(&t, pid)) {
+		snprintf(err, errlen, "cannot open /proc/%d/root/tmp: %s", pid,
+			 strerror(errno));
+		return -1;
+	}
+	if (rdv_agent_lib(&t, agent_path, lib, sizeof(lib))) {
+		snprintf(
+		    err, errlen,
+		    "cannot copy the agent library into /proc/%d/root/tmp as uid %u: %s",
+		    pid, (unsigned int)t.uid, strerror(errno));
+		tfs_close(&t);
+		return -1;
+	}
+	lfd = rdv_listen(&t, name, sizeof(name));
+	if (lfd < 0) {
+		snprintf(
+		    err, errlen,
+		    "cannot create the agent socket in /proc/%d/root/tmp as uid %u: %s",
+		    pid, (unsigned int)t.uid, strerror(errno));
+		tfs_close(&t);
+		return -1;
+	}
+	snprintf(tpath, sizeof(tpath), "/tmp/%s", name);
+	snprintf(opts, sizeof(opts), "sock=%s,depth=%d", tpath,
+		 PJA_DEFAULT_DEPTH);
+	r = attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen);
+	if (!r)
+		r = agent_accept(pid, lfd, START_TIMEOUT_MS, out, err, errlen);
 	close(lfd);
 	tfs_unlink(&t, t.tmp, name);
 	tfs_close(&t);
-	return -1;
+	return r ? -1 : 0;
 }
 
 int agent_fd(const struct agent *a)

@@ -44,6 +44,14 @@ typedef void (*agent_walk_cb)(void *ctx, uint64_t cookie, int status,
  */
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen);
+/*
+ * Takes the connection of the agent in JVM pid on the listening socket lfd
+ * (waiting at most timeout_ms) and checks its HELLO: what agent_start() does
+ * after the attach, and the reader's side of an agent loaded with
+ * -agentpath at the JVM's start (record/launch.c). 0, or -1 with err.
+ */
+int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
+		 char *err, size_t errlen);
 /* The socket to poll for POLLIN. */
 int agent_fd(const struct agent *a);
 /* Queues a walk request for tid, sampled at sample_time (CLOCK_MONOTONIC). */

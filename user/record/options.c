@@ -15,7 +15,11 @@ static void usage(FILE *f)
 	    f,
 	    "usage: perfjava record -p PID [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
 	    "                       [-g fp|lbr|dwarf[,SIZE]] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
+	    "       perfjava record [options] [--] CMD [ARGS...]\n"
 	    "  -p PID      process to profile (all its threads, and threads it starts)\n"
+	    "  CMD ARGS    run CMD and profile it from its first instruction; its exit\n"
+	    "              status is perfjava's, Ctrl-C reaches it; a JVM started as\n"
+	    "              java ... has the agent from its start (-agentpath)\n"
 	    "  -e EVENT    event(s) to sample, comma-separated or -e repeated (default\n"
 	    "              cycles, or cpu-clock without a hardware PMU; see perfjava list):\n"
 	    "                cpu-clock task-clock page-faults context-switches ...\n"
@@ -36,7 +40,8 @@ static void usage(FILE *f)
 	    "  -g lbr      user call graph from the CPU's branch records (hardware events)\n"
 	    "  -g dwarf[,SIZE] user call graph by CFI (.eh_frame, .debug_frame) over\n"
 	    "              SIZE bytes of stack copied per sample (default 8192, max 65528)\n"
-	    "  -d SECONDS  stop after this long (default: Ctrl-C, SIGTERM or target exit)\n"
+	    "  -d SECONDS  stop after this long (default: Ctrl-C, SIGTERM or target exit;\n"
+	    "              a launched CMD runs on, perfjava waits for it)\n"
 	    "  -o FILE     output (default perfjava.data)\n"
 	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
 	    "  --no-java   do not attach the agent to a JVM (native frames only)\n"
@@ -95,7 +100,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 	o->output = "perfjava.data";
 	o->pages = 16;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:F:c:g:d:o:m:qh", lo, NULL)) !=
+	while ((c = getopt_long(argc, argv, "+p:e:F:c:g:d:o:m:qh", lo, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'p':
@@ -168,14 +173,21 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "perfjava: unexpected argument '%s'\n",
-			argv[optind]);
-		usage(stderr);
+	if (optind < argc) { /* the command (getopt stopped at it or "--") */
+		o->argv = argv + optind;
+		o->argc = argc - optind;
+	}
+	if (o->pid && o->argv) {
+		fprintf(stderr,
+			"perfjava: give -p PID or a command to run, not both "
+			"('%s')\n",
+			o->argv[0]);
 		return -1;
 	}
-	if (!o->pid) {
-		fprintf(stderr, "perfjava: record needs -p PID\n");
+	if (!o->pid && !o->argv) {
+		fprintf(stderr,
+			"perfjava: record needs -p PID or a command (perfjava "
+			"record -- CMD ARGS)\n");
 		usage(stderr);
 		return -1;
 	}

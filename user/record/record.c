@@ -20,6 +20,8 @@
 
 #include "events/lbr.h"
 #include "sym/maps.h"
+#include "record/launch.h"
+#include "sym/usym.h"
 #include "record/record.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
@@ -179,6 +181,7 @@ static int open_threads(struct recorder *rec)
 		t->opts.pages = 64;
 	t->opts.max_stack = 127;
 	t->opts.track = true;
+	t->opts.enable_on_exec = rec->launch != NULL; /* counts from the exec */
 	t->on_open = thread_opened;
 	t->ctx = rec;
 	/* A JVM's samples wait for a walk: wake the reader for each one. */
@@ -232,8 +235,8 @@ static void start_agent(struct recorder *rec)
 	const char *path = rec->o.agent_path ? rec->o.agent_path
 					     : agent_default_path();
 
-	if (!rec->java || rec->o.no_java)
-		return;
+	if (!rec->java || rec->o.no_java || rec->launch)
+		return; /* a launched JVM's agent connects by itself */
 	if (agent_start(rec->o.pid, path, &rec->agent, err, sizeof(err))) {
 		rec->agent = NULL;
 		fprintf(
@@ -304,8 +307,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 	uint64_t next_tick = rec->start_ns + TICK_NS,
 		 next_scan = rec->start_ns + RESCAN_NS,
 		 next_drain = rec->start_ns + DRAIN_NS;
-	bool tty = isatty(2) && !rec->o.quiet;
-	int afd = rec->agent ? agent_fd(rec->agent) : -1;
+	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
+	int afd = -1, lfd = -1;
 
 	rec->th.changed = true;
 	while (!rec->stop) {
@@ -320,6 +323,13 @@ static int run_loop(struct recorder *rec, int sigfd)
 			pfd[npfd].fd = sigfd;
 			pfd[npfd].events = POLLIN;
 			pring[npfd++] = NULL;
+			afd = rec->agent ? agent_fd(rec->agent) : -1;
+			lfd = launch_agent_fd(rec->launch);
+			if (lfd >= 0) { /* a launched JVM's agent, to come */
+				pfd[npfd].fd = lfd;
+				pfd[npfd].events = POLLIN;
+				pring[npfd++] = NULL;
+			}
 			if (afd >= 0) {
 				pfd[npfd].fd = afd;
 				pfd[npfd].events = POLLIN;
@@ -344,11 +354,14 @@ static int run_loop(struct recorder *rec, int sigfd)
 			if (pfd[i].fd == sigfd) {
 				struct signalfd_siginfo si;
 
-				if (read(sigfd, &si, sizeof(si)) > 0) {
+				if (read(sigfd, &si, sizeof(si)) > 0 &&
+				    !(rec->launch && launch_signal(rec, &si))) {
 					rec->stop = true;
 					rec->stop_reason =
 					    strsignal((int)si.ssi_signo);
 				}
+			} else if (pfd[i].fd == lfd) {
+				launch_agent_ready(rec);
 			} else if (pfd[i].fd == afd) {
 				if (agent_process(rec->agent, record_walk_done,
 						  rec)) {
@@ -445,6 +458,7 @@ int cmd_record(int argc, char **argv)
 	sigset_t mask;
 	int sigfd, ret = 1;
 	bool java = false;
+	struct launch *launch = NULL;
 	uint64_t bytes;
 
 	if (!rec)
@@ -453,14 +467,41 @@ int cmd_record(int argc, char **argv)
 		free(rec);
 		return 2;
 	}
-	if (check_target(o.pid, &java) || recorder_init(rec, &o)) {
+	if (o.argv ? launch_fork(&o, &java, &launch)
+		   : check_target(o.pid, &java)) {
+		free(rec);
+		return 1;
+	}
+	if (recorder_init(rec, &o)) {
+		rec->launch = launch;
+		launch_abort(rec); /* a command that never ran */
 		free(rec);
 		return 1;
 	}
 	rec->java = java;
+	rec->launch = launch;
 	ring_init();
+	/*
+	 * A launched command: events open before its exec, which enables
+	 * them; its maps are read again once it has exec'd. Nothing slow
+	 * between the exec and the poll loop, which opens its new threads.
+	 */
+	if (rec->launch) {
+		if (open_threads(rec))
+			goto fail_output;
+		if (launch_exec(rec)) {
+			ret = 127; /* as a shell says "cannot run" */
+			goto fail_output;
+		}
+		usym_free(rec->sym.usym); /* nothing was named with it yet */
+		rec->sym.usym = usym_new(rec->o.pid);
+		if (!rec->sym.usym) {
+			fprintf(stderr, "perfjava: out of memory\n");
+			goto fail_output;
+		}
+	}
 	write_header_meta(rec);
-	if (open_threads(rec))
+	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
 
@@ -479,7 +520,7 @@ int cmd_record(int argc, char **argv)
 	 * threads is error in the Java stack. Ask for a better nice level
 	 * where allowed (root, CAP_SYS_NICE); nothing changes otherwise.
 	 */
-	if (rec->agent)
+	if (rec->agent || (rec->launch && rec->java))
 		setpriority(PRIO_PROCESS, 0, -10);
 	mark_start(rec);
 	threads_enable(&rec->th);
@@ -516,6 +557,13 @@ int cmd_record(int argc, char **argv)
 	rec->w = NULL;
 	record_summary(rec, bytes);
 	ret = 0;
+	if (rec->launch) { /* its exit status is perfjava's */
+		if (!rec->o.quiet && rec->th.n)
+			fprintf(stderr,
+				"perfjava: waiting for %s (pid %d) to exit\n",
+				rec->o.argv[0], rec->o.pid);
+		ret = launch_wait(rec);
+	}
 	goto out;
 fail_output:
 	pj_writer_abort(rec->w);
@@ -524,6 +572,7 @@ fail_output:
 out:
 	if (rec->w)
 		pj_writer_abort(rec->w);
+	launch_abort(rec); /* a command not waited for: perfjava failed */
 	recorder_free(rec);
 	free(rec);
 	return ret;

@@ -29,6 +29,8 @@ struct tp_decoder;
 
 struct record_opts {
 	pid_t pid;
+	char **argv; /* -- CMD ARGS...: the command to launch */
+	int argc;
 	const char *events; /* -e */
 	uint64_t freq; /* -F */
 	uint64_t period; /* -c */
@@ -76,6 +78,7 @@ struct recorder {
 	struct agent *agent;
 	struct agent_stats ast; /* the agent's counters when it stopped */
 	struct u64map jnames; /* tid -> Java name written (record/jnames.c) */
+	struct launch *launch; /* the command, when record launched it */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */

@@ -89,6 +89,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		attr.sample_regs_user = o->regs_user;
 		attr.sample_stack_user = o->stack_user;
 		attr.disabled = 1;
+		attr.enable_on_exec = o->enable_on_exec;
 		attr.sample_id_all = 1;
 		attr.use_clockid = 1;
 		attr.clockid = CLOCK_MONOTONIC;

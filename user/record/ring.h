@@ -42,6 +42,7 @@ struct ring_opts {
 	bool exclude_kernel; /* forced, e.g. by perf_event_paranoid */
 	bool no_user_callchain; /* user frames come from elsewhere (LBR) */
 	bool track; /* fork/exit/comm records from this event */
+	bool enable_on_exec; /* enabled by the thread's exec (a launch) */
 };
 
 /* Must run once before any ring is opened. */

@@ -4,6 +4,7 @@
 #   make deps       install build dependencies from Debian packages (idempotent)
 #   make check      build and run every test in selftests/ (TAP, summary line)
 #   make bench      benchmarks (ratios measured in one run)
+#   make stress     attach cycles, soak, SIGKILLs (minutes; not in check)
 #   make fuzz       fuzz each parser of untrusted bytes (FUZZ_SECONDS=60 each)
 #   make demo       profile a bundled program and write a report
 #   make format     clang-format the tree
@@ -118,6 +119,10 @@ check: all
 bench: all
 	@selftests/bench/run.sh
 
+# minutes: attach cycles, a 1 kHz soak, recorder and JVM SIGKILLs
+stress: all
+	@selftests/stress/run.sh
+
 # libFuzzer, clang: each parser of untrusted bytes for FUZZ_SECONDS (60)
 FUZZ_SECONDS ?= 60
 fuzz:
@@ -136,4 +141,4 @@ clean:
 -include module/module.mk
 -include $(shell find $(BUILD)/user $(BUILD)/agent $(BUILD)/selftests -name '*.d' 2>/dev/null)
 
-.PHONY: all binaries deps check bench fuzz demo format clean
+.PHONY: all binaries deps check bench stress fuzz demo format clean

@@ -36,6 +36,7 @@
 #include "perfjava/profile.h"
 
 #define START_TIMEOUT_MS 5000
+#define AGENT_NSTID_CACHE 8192 /* tids mapped to the target's namespace */
 
 static void set_err(char *err, size_t len, const char *fmt, const char *a,
 		    int pid)
@@ -239,6 +240,12 @@ static pid_t target_tid(struct agent *a, pid_t tid)
 	if (p)
 		return (pid_t)(intptr_t)*p;
 	ns = nspid_of(a->pid, tid);
+	if (a->nstid.n >= AGENT_NSTID_CACHE) {
+		/* a cache: threads come and go for days, it must not grow */
+		free(a->nstid.k);
+		free(a->nstid.v);
+		memset(&a->nstid, 0, sizeof(a->nstid));
+	}
 	if (ns > 0 && (p = umap_slot(&a->nstid, tid, 1)))
 		*p = (void *)(intptr_t)ns;
 	return ns;

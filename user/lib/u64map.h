@@ -72,6 +72,31 @@ static inline int u64map_put(struct u64map *m, uint64_t k, uint32_t v)
 	}
 }
 
+/* Removes k (backward shift: no tombstones, so a map whose keys come and go
+ * stays as large as its live keys need). */
+static inline void u64map_del(struct u64map *m, uint64_t k)
+{
+	uint32_t i, j, home, mask = m->cap - 1;
+
+	if (!m->cap)
+		return;
+	for (i = u64map_hash(k) & mask; m->keys[i] != k; i = (i + 1) & mask)
+		if (!m->keys[i])
+			return;
+	for (j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
+		home = u64map_hash(m->keys[j]) & mask;
+		/* entry j may fill the hole at i when its home is not in
+		 * (i, j] (cyclically) */
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			i = j;
+		}
+	}
+	m->keys[i] = 0;
+	m->n--;
+}
+
 static inline void u64map_free(struct u64map *m)
 {
 	free(m->keys);

@@ -277,6 +277,7 @@ static void reap_threads(struct recorder *rec, bool check_proc)
 		}
 		if (r->exited) {
 			ring_drain(r, record_on_record, rec);
+			u64map_del(&rec->jnames, (uint64_t)r->tid);
 			threads_remove(&rec->th, r);
 			continue;
 		}

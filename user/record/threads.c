@@ -81,7 +81,7 @@ void threads_remove(struct threads *t, struct ring *r)
 
 	if (!u64map_get(&t->index, (uint64_t)r->tid, &pos) || !pos)
 		return;
-	u64map_put(&t->index, (uint64_t)r->tid, 0);
+	u64map_del(&t->index, (uint64_t)r->tid); /* flat over thread churn */
 	ring_close(r);
 	free(r);
 	t->v[pos - 1] = t->v[--t->n];

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# make stress: minutes, not part of make check. Each part ends with one
+# verdict line ("stress <part>: PASS|FAIL ...figures") and the script's exit
+# status says whether all passed.
+#
+#   attach   STRESS_CYCLES (100) attach/record/detach cycles per JDK (17, 25)
+#            against a JVM that churns threads and allocates
+#   soak     STRESS_SOAK seconds (120) at 1 kHz with thread churn, the
+#            reader's RSS printed every 10 s; passes when it stays flat
+#   kill     STRESS_KILLS (30) SIGKILLs of the recorder at random moments:
+#            the JVM lives on, the next attach works, no socket is left
+#   jvmkill  SIGKILL of the JVM mid-walk, 5 times: the recorder ends cleanly
+#
+#   selftests/stress/run.sh [attach] [soak] [kill] [jvmkill]
+. "$(dirname "$0")/../lib.sh"
+. "$PJ_TOP/selftests/java/jvm.sh"
+
+cycles=${STRESS_CYCLES:-100}
+soak=${STRESS_SOAK:-120}
+kills=${STRESS_KILLS:-30}
+parts=("$@")
+[ ${#parts[@]} -eq 0 ] && parts=(attach soak kill jvmkill)
+[ ${#JDKS[@]} -eq 0 ] && { echo "stress: no JDK 17 or 25 installed"; exit 1; }
+compile_java >/dev/null 2>&1 || { echo "stress: javac failed"; exit 1; }
+failed=0
+verdict() { # verdict PASS|FAIL PART TEXT
+	echo "stress $2: $1 $3"
+	[ "$1" = PASS ] || failed=1
+}
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+alive() { kill -0 "$1" 2>/dev/null; }
+# churning JVM: Threads SECS STEADY (new threads all the time, each
+# allocating its stack and objects)
+churn_jvm() { start_jvm "$1" "$TMP/jvm.out" -Xmx256m -- Threads "$2" 8; }
+
+part_attach() {
+	local jdk n i ok crash t0 rc
+	for jdk in "${JDKS[@]}"; do
+		n=$(jdk_name "$jdk")
+		churn_jvm "$jdk" 100000
+		ok=0 crash=0 t0=$(date +%s)
+		for ((i = 0; i < cycles; i++)); do
+			"$PJ_BIN" record -p "$JPID" -d 0.2 -q -o "$TMP/a.data" 2>"$TMP/a.err"
+			rc=$?
+			[ "$rc" -ge 128 ] && crash=$((crash + 1))
+			[ "$rc" -eq 0 ] && ! grep -q 'java frames unavailable' "$TMP/a.err" && ok=$((ok + 1))
+			alive "$JPID" || break
+		done
+		local jvm_ok=yes; alive "$JPID" || jvm_ok=no
+		local v=PASS; [ "$ok" -eq "$cycles" ] && [ "$crash" -eq 0 ] && [ $jvm_ok = yes ] || v=FAIL
+		verdict $v "attach $n" "$ok/$cycles cycles with Java frames, $crash recorder crashes, JVM alive: $jvm_ok, $(($(date +%s) - t0)) s"
+		[ $v = PASS ] || sed 's/^/  /' "$TMP/a.err"
+		kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+	done
+}
+
+part_soak() {
+	local jdk=${JDKS[0]} pj t first= last= max=0 r samples
+	churn_jvm "$jdk" $((soak + 60))
+	"$PJ_BIN" record -p "$JPID" -F 1000 -d "$soak" -q -o "$TMP/soak.data" 2>"$TMP/soak.err" &
+	pj=$!
+	local start; start=$(date +%s)
+	for ((t = 10; t <= soak; t += 10)); do
+		# until t seconds in, or the recorder ended
+		wait_for 12 bash -c "[ \$(date +%s) -ge $((start + t)) ] || ! kill -0 $pj 2>/dev/null"
+		alive "$pj" || break
+		r=$(rss_kb "$pj")
+		[ -z "$first" ] && [ "$t" -ge 20 ] && first=$r # after start-up
+		last=$r; [ "$r" -gt "$max" ] && max=$r
+		echo "  soak t=${t}s reader RSS ${r} kB, JVM threads $(ls /proc/$JPID/task 2>/dev/null | wc -l)"
+	done
+	wait "$pj"; r=$?
+	samples=$("$PJ_BIN" report -i "$TMP/soak.data" 2>/dev/null | awk -F: '/^Samples/ { gsub(/ /, "", $2); print $2 }')
+	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+	local churned; churned=$(awk '/^done/ { print $2 }' "$TMP/jvm.out")
+	first=${first:-0}; last=${last:-0}
+	# flat: the end within 10% (and 4 MB) of the level after start-up
+	local v=PASS
+	{ [ "$r" -eq 0 ] && [ "$last" -le $((first + first / 10 + 4096)) ]; } || v=FAIL
+	verdict $v soak "${soak} s at 1 kHz: reader RSS ${first} kB at 20 s, ${last} kB at the end (max ${max} kB), ${samples:-0} samples, recorder rc $r"
+}
+
+part_kill() {
+	local jdk=${JDKS[0]} i pj ok=0 left
+	churn_jvm "$jdk" 100000
+	for ((i = 0; i < kills; i++)); do
+		"$PJ_BIN" record -p "$JPID" -q -o "$TMP/k.data" 2>/dev/null &
+		pj=$!
+		# a random moment: 0 to 1.5 s in
+		sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.3f", r % 1500 / 1000 }')" # the moment of the kill, not a wait
+		kill -9 "$pj" 2>/dev/null; wait "$pj" 2>/dev/null
+		alive "$JPID" || break
+		ok=$((ok + 1))
+	done
+	"$PJ_BIN" record -p "$JPID" -d 0.3 -q -o "$TMP/k.data" 2>"$TMP/k.err"
+	local after=$? jvm_ok=yes
+	alive "$JPID" || jvm_ok=no
+	# sockets of readers that are gone (live ones may be other runs')
+	left=0
+	for f in "/proc/$JPID/root/tmp/".perfjava-*.sock; do
+		[ -S "$f" ] || continue
+		f=${f##*/.perfjava-}
+		alive "${f%%-*}" || left=$((left + 1))
+	done
+	local v=PASS
+	{ [ "$ok" -eq "$kills" ] && [ $jvm_ok = yes ] && [ "$after" -eq 0 ] &&
+		! grep -q 'java frames unavailable' "$TMP/k.err" && [ "$left" -eq 0 ]; } || v=FAIL
+	verdict $v kill "$ok/$kills recorder SIGKILLs survived by the JVM, next attach rc $after with Java frames: $(grep -q unavailable "$TMP/k.err" && echo no || echo yes), $left stale sockets left"
+	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+}
+
+part_jvmkill() {
+	local jdk=${JDKS[0]} i pj rc good=0 n=5
+	for ((i = 0; i < n; i++)); do
+		start_jvm "$jdk" "$TMP/jvm.out" -- Workload 60 4
+		"$PJ_BIN" record -p "$JPID" -F 1000 -q -o "$TMP/j.data" 2>"$TMP/j.err" &
+		pj=$!
+		wait_for 10 size_over "$TMP/j.data" 4096
+		kill -9 "$JPID"; wait "$JWAIT" 2>/dev/null
+		# the recorder notices the target's exit and ends by itself
+		wait_for 20 bash -c "! kill -0 $pj 2>/dev/null"
+		if alive "$pj"; then kill -9 "$pj"; fi
+		wait "$pj"; rc=$?
+		[ "$rc" -eq 0 ] && "$PJ_BIN" report -i "$TMP/j.data" >/dev/null 2>&1 && good=$((good + 1))
+	done
+	local v=PASS; [ "$good" -eq "$n" ] || v=FAIL
+	verdict $v jvmkill "$good/$n JVMs killed mid-walk: the recorder ended by itself (rc 0) with a readable profile"
+}
+
+for p in "${parts[@]}"; do
+	"part_$p"
+done
+exit $failed

@@ -17,6 +17,16 @@ compile_java() {
 	"$javac" --release 17 -d "$CLASSES" "$src"/*.java && touch "$CLASSES/.stamp"
 }
 
+# java_suite WHAT: the test (WHAT) is skipped where no JDK is installed, and
+# stops when the suite's Java sources do not compile; they are compiled once
+java_suite() {
+	if [ ${#JDKS[@]} -eq 0 ]; then
+		skip "$1" "no JDK found"
+		exit 0
+	fi
+	compile_java || { not_ok "javac failed"; exit 0; }
+}
+
 # start_jvm JDK OUT [JVM-FLAGS...] -- CLASS ARGS...: starts a JVM (stdout in
 # OUT, stderr in OUT.err), waits for its "ready PID" line; sets JPID to the
 # pid the JVM reports and JWAIT to the child to wait for.

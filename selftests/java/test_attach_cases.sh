@@ -6,11 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "attach cases" "no JDK found"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "attach cases"
 
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")

@@ -5,11 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "java recording" "no JDK found"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "java recording"
 
 
 for jdk in "${JDKS[@]}"; do

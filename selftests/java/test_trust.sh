@@ -9,11 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "trustworthy java stacks" "no JDK found"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "trustworthy java stacks"
 
 # The issue's bounds: >= 99% of the workload threads' samples with Java
 # frames, each phase within 3 pp of its CPU truth. They hold when walks are

@@ -80,11 +80,7 @@ check "a command that cannot run: exit 127, one line, no file" \
 rc=$?
 check "-p and a command: exit 2, says so" eval '[ $rc -eq 2 ] && grep -q "not both" "$TMP/both.err"'
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "launch a JVM" "no JDK found"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "launch a JVM"
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	"$PJ_BIN" record -o "$TMP/$J.data" -- "$jdk/bin/java" -cp "$CLASSES" Workload 4 2 \

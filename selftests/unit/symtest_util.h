@@ -51,6 +51,15 @@ static inline const char *st_top(void)
 	return top;
 }
 
+/* The temporary directory in *tmp and the test target's source
+ * (selftests/progs/symtest_target.c) in src; -1 when either is missing. */
+static inline int st_setup(const char **tmp, char *src, size_t len)
+{
+	*tmp = st_tmpdir();
+	snprintf(src, len, "%s/selftests/progs/symtest_target.c", st_top());
+	return !*tmp || access(src, R_OK) ? -1 : 0;
+}
+
 /* Runs a shell command; 0 when it exited 0. Output goes to stderr. */
 __attribute__((format(printf, 1, 2))) static inline int st_sh(const char *fmt,
 							      ...)
@@ -193,14 +202,6 @@ static inline void st_stop(struct st_proc *p)
 	if (p->out)
 		fclose(p->out);
 	memset(p, 0, sizeof(*p));
-}
-
-static inline double st_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 #endif

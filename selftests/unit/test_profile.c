@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "lib/clock.h"
 #include "profile/io.h"
 #include "profile_util.h"
 #include "tap.h"
@@ -245,14 +246,14 @@ static void test_size(void)
 	uint32_t *stacks = malloc(nstacks * sizeof(*stacks));
 	uint64_t next[8];
 	unsigned int seed = 7;
-	struct timespec t0, t1;
+	uint64_t t0, t1;
 	struct pj_writer *w;
 	struct pj_profile *p;
 	char err[256];
 	double bps, secs;
 	int r;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = now_ns();
 	w = pj_writer_open(tmp("size.data"), err, sizeof(err));
 	pj_writer_event(w, &ev);
 	for (unsigned int i = 0; i < nstacks; i++) {
@@ -295,9 +296,8 @@ static void test_size(void)
 			pj_writer_flush(w);
 	}
 	r = pj_writer_close(w);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (double)(t1.tv_sec - t0.tv_sec) +
-	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	t1 = now_ns();
+	secs = (double)(t1 - t0) / 1e9;
 	{
 		size_t fsize;
 		uint8_t *b = slurp(tmp("size.data"), &fsize);
@@ -308,12 +308,10 @@ static void test_size(void)
 	printf("# 1M samples: %.2f bytes/sample, written in %.2f s\n", bps,
 	       secs);
 	ok(r == 0 && bps < 16, "bytes per sample %.2f < 16", bps);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = now_ns();
 	r = pj_profile_load(tmp("size.data"), &p, err, sizeof(err));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	printf("# loaded in %.2f s\n",
-	       (double)(t1.tv_sec - t0.tv_sec) +
-		   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	t1 = now_ns();
+	printf("# loaded in %.2f s\n", (double)(t1 - t0) / 1e9);
 	ok(r == 0 && p->nsamples == nsamples && p->nstacks == nstacks &&
 	       p->samples[nsamples - 1].tid == 1000 + nthreads - 1,
 	   "the long recording loads back");

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "record/ring.h"
 #include "record/perf_parse.h"
 #include "tap.h"
@@ -192,7 +193,7 @@ static void test_real_wrap(void)
 	struct wrap_ctx w = { .tid = (pid_t)syscall(SYS_gettid) };
 	struct ring r;
 	unsigned int bad_ev;
-	struct timespec t0, t;
+	uint64_t t0;
 	int err;
 
 	ev.attr.type = PERF_TYPE_SOFTWARE;
@@ -206,14 +207,12 @@ static void test_real_wrap(void)
 	}
 	ok(r.fd >= 0, "the ring's fd is known (%d)", r.fd);
 	ring_enable(&r);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = now_ns();
 	do {
 		for (int i = 0; i < 20000; i++)
 			sink = sink * 31 + i;
 		ring_drain(&r, on_rec, &w);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec <
-		 400000000L);
+	} while (now_ns() - t0 < 400000000ull);
 	ring_disable(&r);
 	ring_drain(&r, on_rec, &w);
 	ring_close(&r);

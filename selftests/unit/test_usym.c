@@ -15,6 +15,7 @@
 
 #include "tap.h"
 #include "symtest_util.h"
+#include "lib/clock.h"
 #include "sym/maps.h"
 #include "sym/usym.h"
 
@@ -207,10 +208,10 @@ static void test_pie(const char *pie, const char *lib)
 
 	/* Unmapped addresses: unknown, and the re-reads are rate-limited. */
 	reloads = usym_reloads(u);
-	t0 = st_now_ms();
+	t0 = (now_ns() / 1e6);
 	for (i = 0; i < 1000; i++)
 		usym_resolve(u, 0x1000 + i * 64, &r);
-	t1 = st_now_ms();
+	t1 = (now_ns() / 1e6);
 	ok(is(r.name, "[unknown]") && !r.known, "unmapped: [unknown]");
 	ok(usym_reloads(u) - reloads <= 2 + (unsigned int)((t1 - t0) / 20),
 	   "1000 misses in %.1f ms re-read the maps %u times", t1 - t0,
@@ -230,18 +231,18 @@ static void test_pie(const char *pie, const char *lib)
 	st_stop(&t2.p);
 
 	/* The cost of a resolve, cached (the same frames again and again). */
-	t0 = st_now_ms();
+	t0 = (now_ns() / 1e6);
 	for (i = 0; i < 1000000; i++)
 		usym_resolve(u, t.fn[i % t.nfn].addr + (i & 15), &r);
-	t1 = st_now_ms();
+	t1 = (now_ns() / 1e6);
 	printf("# usym_resolve, repeated addresses: %.0f ns each\n",
 	       (t1 - t0) * 1e6 / 1000000);
 	ok(t1 - t0 < 2000, "a million cached resolves in %.0f ms", t1 - t0);
-	t0 = st_now_ms();
+	t0 = (now_ns() / 1e6);
 	for (i = 0; i < 100000; i++)
 		usym_resolve(u, t.getpid_addr + (uint64_t)i * 37 % 0x100000,
 			     &r);
-	t1 = st_now_ms();
+	t1 = (now_ns() / 1e6);
 	printf("# usym_resolve, 100000 distinct libc addresses: %.0f ns "
 	       "each\n",
 	       (t1 - t0) * 1e6 / 100000);
@@ -392,9 +393,9 @@ static void test_jvm(void)
 	a1 = nm_addr(jvm, "-D", "JNI_CreateJavaVM");
 	a2 = nm_addr(jvm, "-C", "Threads::destroy_vm()");
 	u = usym_new(t.p.pid);
-	t0 = st_now_ms();
+	t0 = (now_ns() / 1e6);
 	usym_resolve(u, base + a1 + 4, &r);
-	t1 = st_now_ms();
+	t1 = (now_ns() / 1e6);
 	printf("# first resolve in the JVM's libjvm.so (loads it): %.1f ms\n",
 	       t1 - t0);
 	usym_resolve(u, base + a2, &r2);
@@ -417,10 +418,7 @@ int main(void)
 	struct usym_result r;
 	FILE *f;
 
-	tmp = st_tmpdir();
-	snprintf(src, sizeof(src), "%s/selftests/progs/symtest_target.c",
-		 st_top());
-	if (!tmp || access(src, R_OK)) {
+	if (st_setup(&tmp, src, sizeof(src))) {
 		ok(0, "temporary directory and %s", src);
 		return tap_done();
 	}

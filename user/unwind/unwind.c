@@ -8,19 +8,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "lib/clock.h"
 #include "unwind/internal.h"
 
 #define RELOAD_NS 20000000ull /* maps re-read at most once per 20 ms */
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 bool unwind_regs_from_perf(const uint64_t *regs, unsigned int nregs,
 			   uint64_t mask, uint64_t dw[UNWIND_NREGS])
@@ -104,7 +96,7 @@ struct unwinder *unwinder_new(pid_t pid)
 		return NULL;
 	}
 	unwind_report_modules(u);
-	u->last_reload_ns = mono_ns();
+	u->last_reload_ns = now_ns();
 	return u;
 }
 
@@ -134,7 +126,7 @@ static void maybe_reload(struct unwinder *u, uint64_t pc)
 
 	if (!u->want_reload && (!pc || unwind_addr_mapped(u, pc)))
 		return;
-	now = mono_ns();
+	now = now_ns();
 	if (now - u->last_reload_ns < RELOAD_NS) {
 		u->want_reload = true;
 		return;

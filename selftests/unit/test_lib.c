@@ -17,6 +17,7 @@
 #include "lib/hash.h"
 #include "lib/idtable.h"
 #include "lib/procfs.h"
+#include "lib/sorted.h"
 #include "tap.h"
 
 static void test_clock(void)
@@ -200,8 +201,28 @@ static void test_procfs(void)
 	   "a missing field is -1");
 }
 
+static void test_sorted(void)
+{
+	static const struct {
+		uint64_t start;
+	} v[] = { { 10 }, { 20 }, { 20 }, { 30 } };
+	bool good = true;
+	/* key, elements <= key */
+	static const uint64_t want[][2] = { { 0, 0 },  { 10, 1 }, { 15, 1 },
+					    { 20, 3 }, { 29, 3 }, { 30, 4 },
+					    { 99, 4 } };
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (SORTED_UPTO(v, 4, start, want[i][0]) != want[i][1])
+			good = false;
+	ok(good, "SORTED_UPTO counts the elements at or below a key");
+	ok(SORTED_UPTO(v, 0, start, 99) == 0,
+	   "SORTED_UPTO of no elements is 0");
+}
+
 int main(void)
 {
+	test_sorted();
 	test_clock();
 	test_hash();
 	test_grow();

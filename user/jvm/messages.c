@@ -15,6 +15,7 @@
 
 #include "jvm/client_internal.h"
 #include "lib/hash.h"
+#include "lib/sorted.h"
 #include "lib/text.h"
 #include "perfjava/profile.h"
 
@@ -161,21 +162,14 @@ bad:
 
 static uint32_t bci_line(const struct jmethod *m, int32_t bci)
 {
-	uint32_t lo = 0, hi = m->nlines, line = 0;
+	size_t i;
 
 	if (bci < 0 || !m->nlines)
 		return 0;
-	while (lo < hi) { /* the last entry with start_bci <= bci */
-		uint32_t mid = (lo + hi) / 2;
-
-		if (m->lines[mid].start_bci <= (uint32_t)bci) {
-			line = m->lines[mid].line;
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return line ? line : m->lines[0].line;
+	/* the last entry with start_bci <= bci */
+	i = SORTED_UPTO(m->lines, m->nlines, start_bci, (uint32_t)bci);
+	return i && m->lines[i - 1].line ? m->lines[i - 1].line
+					 : m->lines[0].line;
 }
 
 static void drop_pending(struct agent *a, uint64_t cookie)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "lib/grow.h"
+#include "lib/sorted.h"
 #include "lib/strpool.h"
 #include "sym/debug_file.h"
 #include "sym/elf.h"
@@ -425,21 +426,13 @@ static const char *sym_name(const struct elf_symtab *t, struct esym *s)
 const char *elf_symtab_lookup(const struct elf_symtab *t, uint64_t vaddr,
 			      uint64_t *offset)
 {
-	unsigned int lo = 0, hi, i, k;
+	size_t i, k;
 
 	if (!t)
 		return NULL;
-	hi = t->n;
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (t->syms[mid].start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* Usually the nearest symbol below; a few more for nested ones. */
-	for (i = lo, k = 0; i > 0 && k < 8; i--, k++) {
+	for (i = SORTED_UPTO(t->syms, t->n, start, vaddr), k = 0;
+	     i > 0 && k < 8; i--, k++) {
 		struct esym *s = &t->syms[i - 1];
 
 		if (vaddr < s->end) {

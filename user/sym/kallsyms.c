@@ -18,6 +18,7 @@
 
 #include "lib/file.h"
 #include "lib/grow.h"
+#include "lib/sorted.h"
 #include "lib/strpool.h"
 #include "sym/kallsyms.h"
 
@@ -185,20 +186,12 @@ bool ksyms_hidden(const struct ksyms *k)
 const char *ksyms_lookup(const struct ksyms *k, uint64_t addr,
 			 const char **module, uint64_t *offset)
 {
-	unsigned int lo = 0, hi;
 	const struct ksym *s;
+	size_t lo;
 
 	if (!k || k->hidden)
 		return NULL;
-	hi = k->n;
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (k->v[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = SORTED_UPTO(k->v, k->n, addr, addr);
 	if (!lo)
 		return NULL;
 	s = &k->v[lo - 1];

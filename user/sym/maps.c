@@ -17,6 +17,7 @@
 
 #include "lib/file.h"
 #include "lib/grow.h"
+#include "lib/sorted.h"
 #include "sym/maps.h"
 
 #define DELETED_SUFFIX " (deleted)"
@@ -123,17 +124,9 @@ int maps_load(pid_t pid, struct pj_maps *out)
 
 const struct pj_map *maps_find(const struct pj_maps *m, uint64_t addr)
 {
-	unsigned int lo = 0, hi = m->n;
-
 	/* The last map whose start <= addr. */
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
+	size_t lo = SORTED_UPTO(m->v, m->n, start, addr);
 
-		if (m->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr >= m->v[lo - 1].end)
 		return NULL;
 	return &m->v[lo - 1];

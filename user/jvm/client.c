@@ -37,6 +37,7 @@
 
 #define START_TIMEOUT_MS 5000
 #define AGENT_NSTID_CACHE 8192 /* tids mapped to the target's namespace */
+#define AGENT_MAX_PENDING 65536 /* walks asked and not answered yet */
 
 static void set_err(char *err, size_t len, const char *fmt, const char *a,
 		    int pid)
@@ -260,6 +261,10 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 
 	if (a->fd < 0 || ns <= 0)
 		return -1;
+	/* an agent that stops reading or answering costs a bounded amount */
+	if (a->pend_n >= AGENT_MAX_PENDING ||
+	    a->out_len >= AGENT_MAX_PENDING * (sizeof(h) + sizeof(r)))
+		return -1;
 	r.tid = ns;
 	if (GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
 		return -1;
@@ -297,9 +302,12 @@ int agent_flush(struct agent *a)
 		if (n < 0 && errno == EAGAIN) {
 			struct pollfd p = { a->fd, POLLOUT, 0 };
 
-			if (poll(&p, 1, 1000) <= 0)
-				return -1;
-			continue;
+			if (poll(&p, 1, 1000) > 0)
+				continue;
+			/* keep what is unsent, not what was sent already */
+			memmove(a->out, a->out + off, a->out_len - off);
+			a->out_len -= off;
+			return -1;
 		}
 		if (n <= 0)
 			return -1;

@@ -25,6 +25,7 @@
 #include "lib/sorted.h"
 #include "lib/strpool.h"
 #include "sym/debug_file.h"
+#include "sym/eh_ranges.h"
 #include "sym/elf.h"
 
 #ifndef STT_GNU_IFUNC
@@ -180,6 +181,58 @@ static int gather_syms(Elf *elf, unsigned int type, struct gather *g)
 	return added;
 }
 
+/* The end of the executable section holding vaddr, or 0. */
+static uint64_t exec_section_end(Elf *elf, uint64_t vaddr)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR) &&
+		    vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size)
+			return sh.sh_addr + sh.sh_size;
+	return 0;
+}
+
+/*
+ * A file with .dynsym alone names its exported functions only. Every
+ * function with CFI (static ones too) starts in the .eh_frame_hdr table:
+ * those starts become symbols "<soname>+0x<start>", below any real symbol
+ * at the same address, so that a frame in a static function is named by
+ * its function, the same name for every sample of it.
+ */
+static int gather_eh_ranges(Elf *elf, const char *path, struct gather *g)
+{
+	char soname[256], name[300];
+	const char *base = soname;
+	uint64_t *starts, end = 0;
+	size_t n, i;
+
+	elf_soname(elf, soname, sizeof(soname));
+	if (!soname[0]) {
+		base = path ? strrchr(path, '/') : NULL;
+		if (!base || !base[1])
+			return 0;
+		base++;
+	}
+	if (eh_frame_starts(elf, &starts, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (i == 0 || starts[i] >= end)
+			end = exec_section_end(elf, starts[i]);
+		if (!end || !starts[i])
+			continue;
+		snprintf(name, sizeof(name), "%s+0x%llx", base,
+			 (unsigned long long)starts[i]);
+		if (add_sym(g, starts[i], 0, end, STB_LOCAL, name)) {
+			free(starts);
+			return -1;
+		}
+	}
+	free(starts);
+	return 0;
+}
+
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct esym *x = a, *y = b;
@@ -287,8 +340,11 @@ static struct elf_symtab *build(Elf *elf, const char *root, const char *path,
 		r = gather_syms(elf, SHT_DYNSYM, &g);
 		if (r < 0)
 			goto fail;
-		if (!t->source)
+		if (!t->source) {
 			t->source = strdup("dynsym");
+			if (gather_eh_ranges(elf, path, &g))
+				goto fail;
+		}
 	}
 	if (!t->source)
 		goto fail;

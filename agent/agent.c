@@ -288,6 +288,17 @@ static int end_session(void)
 	return 0;
 }
 
+/* Whether the running session's reader is still connected (a reader killed
+ * a moment ago has closed its end before its session thread noticed). */
+static int reader_alive(void)
+{
+	struct pollfd p = { pja.fd, POLLRDHUP, 0 };
+
+	if (pja.fd < 0 || poll(&p, 1, 0) < 0)
+		return 0;
+	return !(p.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL));
+}
+
 /*
  * A reader attached while another one records: tell it who has the agent
  * (HELLO with PJA_HELLO_BUSY, then PJA_BUSY) and close, without touching the
@@ -338,9 +349,9 @@ static int start_session(const char *options)
 		fprintf(stderr, "perfjava agent: no sock= option\n");
 		return -1;
 	}
-	if (sess_running && atomic_load(&pja.active))
-		return refuse_busy(
-		    &sa); /* the first reader keeps its session */
+	/* the first reader keeps its session */
+	if (sess_running && atomic_load(&pja.active) && reader_alive())
+		return refuse_busy(&sa);
 	if (end_session()) {
 		fprintf(stderr,
 			"perfjava agent: the previous session does not end\n");

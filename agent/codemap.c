@@ -26,6 +26,7 @@ struct centry {
 	uint64_t start, end;
 	jmethodID m; /* NULL for stubs and the interpreter */
 	int interp;
+	int c1; /* compiled by C1 (levels 1-3) */
 	int mnext; /* next entry of the same method, -1 */
 	int used;
 	uint32_t nrec;
@@ -152,7 +153,7 @@ static void copy_records(struct centry *e, const void *compile_info)
 }
 
 void codemap_add(const void *start, size_t size, jmethodID m,
-		 const void *records, const char *stub_name)
+		 const void *records, const char *stub_name, int c1)
 {
 	uint64_t s = (uintptr_t)start, end = s + size;
 	int i;
@@ -180,6 +181,7 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 	ents[i].used = 1;
 	ents[i].mnext = -1;
 	ents[i].interp = stub_name && !strcmp(stub_name, "Interpreter");
+	ents[i].c1 = c1;
 	if (m) {
 		unsigned int b = hash_m(m);
 
@@ -224,6 +226,7 @@ void codemap_reset(void)
 	pthread_mutex_unlock(&cm_lock);
 }
 
+/* The frame type of m's newest live compiled code (C1 or JIT); 0 if none. */
 static int live_code(jmethodID m)
 {
 	int i;
@@ -232,7 +235,7 @@ static int live_code(jmethodID m)
 		return 0;
 	for (i = buckets[hash_m(m)]; i >= 0; i = ents[i].mnext)
 		if (ents[i].m == m)
-			return 1;
+			return ents[i].c1 ? PJ_FRAME_C1 : PJ_FRAME_JIT;
 	return 0;
 }
 
@@ -299,7 +302,8 @@ void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 			if (k < n && k < MAX_INLINE) {
 				for (j = 0; j < k; j++)
 					out[j].type = PJ_FRAME_INLINED;
-				out[k].type = PJ_FRAME_JIT;
+				out[k].type = e->c1 ? PJ_FRAME_C1
+						    : PJ_FRAME_JIT;
 				first = k + 1;
 			}
 		}
@@ -310,10 +314,9 @@ void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 			out[j].type = PJ_FRAME_JAVA_NATIVE;
 		else if (buckets_ready && inlined(frames, j, n))
 			out[j].type = PJ_FRAME_INLINED;
-		else if (live_code(frames[j].method))
-			out[j].type = PJ_FRAME_JIT;
 		else
-			out[j].type = PJ_FRAME_INTERPRETED;
+			out[j].type = live_code(frames[j].method)
+					  ?: PJ_FRAME_INTERPRETED;
 	}
 	pthread_mutex_unlock(&cm_lock);
 }

@@ -195,12 +195,12 @@ void method_send(jmethodID m)
 }
 
 static void send_code(const void *addr, jint size, jmethodID m,
-		      const char *name)
+		      const char *name, int type)
 {
 	struct pja_code c = { .start = (uintptr_t)addr,
 			      .size = (uint32_t)size,
 			      .method = (uintptr_t)m,
-			      .type = m ? PJ_FRAME_JIT : PJ_FRAME_VM };
+			      .type = type };
 
 	c.name_len = strlen(name);
 	out_msg(PJA_CODE_LOAD, &c, sizeof(c), name, c.name_len, NULL, 0);
@@ -236,13 +236,17 @@ static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID m, jint size,
 				     const void *info)
 {
 	char name[1024];
+	int level, c1;
 
 	if (!atomic_load(&pja.active))
 		return;
-	codemap_add(addr, size, m, info, NULL);
+	/* C1 (tiers 1-3) or C2, where the JVM's structures say */
+	level = vmstructs_comp_level(addr);
+	c1 = level >= 1 && level <= 3;
+	codemap_add(addr, size, m, info, NULL, c1);
 	if (method_full_name(m, name, sizeof(name)))
 		strcpy(name, "[unknown method]");
-	send_code(addr, size, m, name);
+	send_code(addr, size, m, name, c1 ? PJ_FRAME_C1 : PJ_FRAME_JIT);
 }
 
 static void JNICALL on_compiled_unload(jvmtiEnv *j, jmethodID m,
@@ -261,8 +265,8 @@ static void JNICALL on_dynamic_code(jvmtiEnv *j, const char *name,
 {
 	if (!atomic_load(&pja.active))
 		return;
-	codemap_add(addr, len, NULL, NULL, name);
-	send_code(addr, len, NULL, name);
+	codemap_add(addr, len, NULL, NULL, name, 0);
+	send_code(addr, len, NULL, name, PJ_FRAME_VM);
 }
 
 static void JNICALL on_thread_start(jvmtiEnv *j, JNIEnv *env, jthread t)

@@ -85,7 +85,7 @@ int method_full_name(jmethodID m, char *buf, size_t len);
 
 /* codemap.c: compiled code with inlining records, stubs, the interpreter. */
 void codemap_add(const void *start, size_t size, jmethodID m,
-		 const void *records, const char *stub_name);
+		 const void *records, const char *stub_name, int c1);
 void codemap_remove(const void *start, jmethodID m);
 void codemap_reset(void);
 /* Whether pc lies in the range of the JVM's generated code seen so far;
@@ -106,6 +106,8 @@ extern struct pja_vm pja_vm;
 int vmstructs_init(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */
 int vmstructs_thread(JNIEnv *env);
+/* Compile level (1-3 C1, 4 C2) of the nmethod holding code; -1 unknown. */
+int vmstructs_comp_level(const void *code);
 
 /* stackwalk.c: the walk of the calling thread from its signal context. */
 struct pja_walk {

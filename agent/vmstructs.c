@@ -44,6 +44,17 @@ static int read_u64(const char *name, uint64_t *v)
 	return 0;
 }
 
+/* For the compile level of compiled code: the code cache's heaps, where a
+ * heap's blocks start (segment map), and nmethod::_comp_level. */
+static struct {
+	char *const *heaps; /* &CodeCache::_heaps (GrowableArray<CodeHeap*>*) */
+	int len, data; /* GrowableArray _len, _data */
+	int memory, segmap, shift; /* CodeHeap::_memory, _segmap, _log2_... */
+	int low, low_bound, high_bound; /* VirtualSpace */
+	int used; /* HeapBlock::Header::_used */
+	int level; /* nmethod::_comp_level */
+} cc = { NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+
 static void set(int *dst, const char *type, const char *field,
 		const char *want_type, const char *want_field, int32_t off)
 {
@@ -53,7 +64,7 @@ static void set(int *dst, const char *type, const char *field,
 
 int vmstructs_init(void)
 {
-	uint64_t stride, type_off, field_off, off_off, static_off;
+	uint64_t stride, type_off, field_off, off_off, static_off, addr_off;
 	const char *const *base = jvm_sym("gHotSpotVMStructs");
 	const char *e;
 
@@ -63,6 +74,7 @@ int vmstructs_init(void)
 	    read_u64("gHotSpotVMStructEntryFieldNameOffset", &field_off) ||
 	    read_u64("gHotSpotVMStructEntryOffsetOffset", &off_off) ||
 	    read_u64("gHotSpotVMStructEntryIsStaticOffset", &static_off) ||
+	    read_u64("gHotSpotVMStructEntryAddressOffset", &addr_off) ||
 	    stride < 8)
 		return -1;
 	for (e = *base;; e += stride) {
@@ -73,9 +85,32 @@ int vmstructs_init(void)
 
 		if (!type)
 			break;
-		if (!field || is_static)
+		if (!field)
 			continue;
+		if (is_static) {
+			if (!strcmp(type, "CodeCache") &&
+			    !strcmp(field, "_heaps"))
+				cc.heaps =
+				    *(char *const *const *)(e + addr_off);
+			continue;
+		}
 		off = (int32_t) * (const uint64_t *)(e + off_off);
+		set(&cc.len, type, field, "GrowableArrayBase", "_len", off);
+		set(&cc.len, type, field, "GenericGrowableArray", "_len", off);
+		set(&cc.data, type, field, "GrowableArray<int>", "_data", off);
+		set(&cc.memory, type, field, "CodeHeap", "_memory", off);
+		set(&cc.segmap, type, field, "CodeHeap", "_segmap", off);
+		set(&cc.shift, type, field, "CodeHeap", "_log2_segment_size",
+		    off);
+		set(&cc.low, type, field, "VirtualSpace", "_low", off);
+		set(&cc.low_bound, type, field, "VirtualSpace", "_low_boundary",
+		    off);
+		set(&cc.high_bound, type, field, "VirtualSpace",
+		    "_high_boundary", off);
+		set(&cc.used, type, field, "HeapBlock::Header", "_used", off);
+		set(&cc.level, type, field, "nmethod", "_comp_level", off);
+		set(&cc.level, type, field, "CompiledMethod", "_comp_level",
+		    off);
 		set(&pja_vm.anchor, type, field, "JavaThread", "_anchor", off);
 		set(&pja_vm.anchor_sp, type, field, "JavaFrameAnchor",
 		    "_last_Java_sp", off);
@@ -119,5 +154,60 @@ int vmstructs_thread(JNIEnv *env)
 fail:
 	if ((*env)->ExceptionCheck(env))
 		(*env)->ExceptionClear(env);
+	return -1;
+}
+
+/*
+ * The compile level of the nmethod holding code (1-3 C1, 4 C2), as
+ * async-profiler finds it: the code heap holding it, its segment map back to
+ * the block's start, the nmethod after the block header. -1 when unknown.
+ * Called from JVMTI callbacks (never from a signal handler).
+ */
+int vmstructs_comp_level(const void *code)
+{
+	const unsigned char *pc = code;
+	char *arr, *const *heaps;
+	int n;
+
+	if (!cc.heaps || cc.len < 0 || cc.data < 0 || cc.memory < 0 ||
+	    cc.segmap < 0 || cc.shift < 0 || cc.low < 0 || cc.low_bound < 0 ||
+	    cc.high_bound < 0 || cc.used < 0 || cc.level < 0)
+		return -1;
+	arr = *cc.heaps;
+	if (!arr)
+		return -1;
+	n = *(const int *)(arr + cc.len);
+	heaps = *(char *const *const *)(arr + cc.data);
+	if (n < 1 || n > 8 || !heaps)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const char *h = heaps[i], *vs = h + cc.memory;
+		const unsigned char *lo, *hi, *start, *map, *block;
+		int shift;
+		size_t idx, steps = 0;
+		signed char level;
+
+		lo = *(const unsigned char *const *)(vs + cc.low_bound);
+		hi = *(const unsigned char *const *)(vs + cc.high_bound);
+		if (!h || pc < lo || pc >= hi)
+			continue;
+		start = *(const unsigned char *const *)(vs + cc.low);
+		map = *(const unsigned char *const *)(h + cc.segmap + cc.low);
+		shift = *(const int *)(h + cc.shift);
+		if (!start || !map || pc < start || shift < 0 || shift > 16)
+			return -1;
+		idx = (size_t)(pc - start) >> shift;
+		if (map[idx] == 0xff)
+			return -1;
+		while (map[idx] > 0 && map[idx] != 0xff && steps++ < 65536)
+			idx -= map[idx];
+		block = start + (idx << shift);
+		if (!block[cc.used])
+			return -1;
+		level =
+		    *(const signed char *)(block + ((cc.used + 1 + 7) & ~7) +
+					   cc.level);
+		return level >= 1 && level <= 4 ? level : -1;
+	}
 	return -1;
 }

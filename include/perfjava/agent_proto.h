@@ -165,7 +165,8 @@ struct pja_code {
 	uint64_t start;
 	uint64_t size;
 	uint64_t method; /* jmethodID for compiled methods, 0 for stubs */
-	uint8_t type; /* PJ_FRAME_JIT for compiled methods, PJ_FRAME_VM */
+	uint8_t type; /* PJ_FRAME_JIT (C2 or unknown) or PJ_FRAME_C1 for
+			 compiled methods, PJ_FRAME_VM */
 	uint8_t pad[3];
 	uint32_t name_len;
 };

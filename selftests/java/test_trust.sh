@@ -78,6 +78,23 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: the agent's own thread is labelled, not the application's" \
 		bash -c "! grep '^\[perfjava-agent ' '$D/tt.folded' | grep -vq 'perfjava: agent thread'"
 
+	# C1 and C2 told apart: only C1 (_[1]), then only C2 (_[j])
+	for mode in -XX:TieredStopAtLevel=1 -XX:-TieredCompilation; do
+		start_jvm "$jdk" "$D/c.out" "$mode" -- Workload 4 1
+		"$PJ_BIN" record -q -p "$JPID" -d 2 -o "$D/c.data"
+		wait "$JWAIT"
+		"$PJ_BIN" report -i "$D/c.data" --format collapsed >"$D/c.folded"
+		c1=$(grep -o 'Workload\.method[AB]_\[1\]' "$D/c.folded" | wc -l)
+		c2=$(grep -o 'Workload\.method[AB]_\[j\]' "$D/c.folded" | wc -l)
+		if [ "$mode" = -XX:TieredStopAtLevel=1 ]; then
+			check "$J: $mode: compiled frames are C1 _[1] ($c1 C1, $c2 C2)" \
+				[ "$c1" -gt 0 -a "$c2" -eq 0 ]
+		else
+			check "$J: $mode: compiled frames are C2 _[j] ($c1 C1, $c2 C2)" \
+				[ "$c2" -gt 0 -a "$c1" -eq 0 ]
+		fi
+	done
+
 	# no JNI/VM function under a Java method that does not call it (stacks
 	# with a marker are the kernel's chain as it was, not a merge)
 	bad=$(awk '!/\[java:/ {

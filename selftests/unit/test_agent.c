@@ -482,9 +482,11 @@ static void test_main_jvm(const char *jdk, const char *tag)
 				    w.status == AGENT_WALK_OK && in_target(&w);
 			agent_stop(a);
 		}
-		ok(r,
-		   "%s: after a client is killed mid-walk a new attach walks",
-		   tag);
+		if (!ok(r,
+			"%s: after a client is killed mid-walk a new attach walks",
+			tag))
+			printf("# killed %d, attach: %s, last walk status %d\n",
+			       killed, a ? "ok" : err, w.status);
 	}
 	r = jvm_finish(&j);
 	if (!ok(r == 0 && !strcmp(j.buf, want),

@@ -82,10 +82,13 @@ static void check_walk(struct recorder *rec, const struct pending *p,
 	const char *sampled = NULL;
 	unsigned int i;
 
-	for (i = 0; i < p->nu && !sampled; i++)
-		if (codemap_type_at(agent_codemap(rec->agent), p->uips[i],
-				    &sampled) != PJ_FRAME_JIT)
+	for (i = 0; i < p->nu && !sampled; i++) {
+		int t = codemap_type_at(agent_codemap(rec->agent), p->uips[i],
+					&sampled);
+
+		if (t != PJ_FRAME_JIT && t != PJ_FRAME_C1)
 			sampled = NULL;
+	}
 	if (!sampled)
 		return;
 	for (i = 0; i < n; i++) {

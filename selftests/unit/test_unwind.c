@@ -216,7 +216,7 @@ static void test_join(void)
 	/* the chain's next link: [0x10f0] = 0x11f0, whose +16 is D's sp */
 	stack[0xf0 / 8] = 0x11f0;
 	n = unwind_join(dips, dsps, 5, UNWIND_CUT, fips, 5, 0x10f0, stack,
-			0x1000, sizeof(stack), out, 16);
+			0x1000, sizeof(stack), false, out, 16);
 	ok(n == 7 && out[0] == 0x10 && out[1] == 0x20 && out[2] == 0x30 &&
 	       out[3] == 0x40 && out[4] == 0x50 && out[5] == 0x60 &&
 	       out[6] == 0x70,
@@ -224,18 +224,22 @@ static void test_join(void)
 	   "common frame (%u)",
 	   n);
 	n = unwind_join(dips, dsps, 5, UNWIND_COMPLETE, fips, 5, 0x10f0, stack,
-			0x1000, sizeof(stack), out, 16);
+			0x1000, sizeof(stack), false, out, 16);
 	ok(n == 5 && out[4] == 0x50, "join: complete CFI is taken whole");
 	n = unwind_join(dips, dsps, 3, UNWIND_CUT, fips, 5, 0x9000, stack,
-			0x1000, sizeof(stack), out, 16);
+			0x1000, sizeof(stack), false, out, 16);
 	ok(n == 5 && out[1] == 0x40,
 	   "join: no common frame keeps the chain as it is");
 	n = unwind_join(dips, dsps, 3, UNWIND_NO_CFI, fips, 1, 0x9000, stack,
-			0x1000, sizeof(stack), out, 16);
+			0x1000, sizeof(stack), false, out, 16);
 	ok(n == 3 && out[2] == 0x30, "join: an empty chain takes CFI's");
 	n = unwind_join(dips, dsps, 5, UNWIND_CUT, fips, 5, 0x10f0, stack,
-			0x1000, sizeof(stack), out, 2);
+			0x1000, sizeof(stack), false, out, 2);
 	ok(n == 2, "join: bounded by max");
+	n = unwind_join(dips, dsps, 3, UNWIND_CUT, fips, 5, 0x9000, stack,
+			0x1000, sizeof(stack), true, out, 16);
+	ok(n == 3 && out[2] == 0x30,
+	   "join, -g dwarf: no common frame keeps CFI's frames");
 }
 
 int main(void)

@@ -165,8 +165,8 @@ static bool defer_sample(struct recorder *rec, const struct pj_sample *s,
 }
 
 /*
- * The user frames by CFI over the sample's stack copy: alone with -g dwarf,
- * joined with the kernel's chain (scratch_u[0..nf)) by default. Counts how
+ * The user frames by CFI over the sample's stack copy, joined with the
+ * kernel's chain (scratch_u[0..nf)) where the copy ends. Counts how
  * unwinding ended and where the stack stopped.
  */
 static unsigned int user_frames(struct recorder *rec,
@@ -176,7 +176,7 @@ static unsigned int user_frames(struct recorder *rec,
 	unsigned int n;
 
 	memcpy(rec->scratch_f, rec->scratch_u, nf * sizeof(uint64_t));
-	n = unwind_user(rec->unw, rec->o.cg.mode != CG_DWARF, rs,
+	n = unwind_user(rec->unw, rec->o.cg.mode == CG_DWARF, rs,
 			rec->scratch_f, nf, rec->scratch_u, RECORD_MAX_CHAIN,
 			&end);
 	if (end < UNWIND_NEND && rs->regs_abi)

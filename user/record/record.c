@@ -165,8 +165,6 @@ static int open_threads(struct recorder *rec)
 				       PERF_SAMPLE_STACK_USER;
 		t->opts.regs_user = UNWIND_REGS_MASK;
 		t->opts.stack_user = rec->o.cg.stack_size;
-		/* -g dwarf: the user stack comes from CFI alone, as perf. */
-		t->opts.no_user_callchain = rec->o.cg.mode == CG_DWARF;
 	}
 	if (rec->lbr) {
 		t->opts.sample_type |= PERF_SAMPLE_BRANCH_STACK;

@@ -29,7 +29,7 @@ unsigned int unwind_join(const uint64_t *dips, const uint64_t *dsps,
 			 unsigned int nd, enum unwind_end end,
 			 const uint64_t *fips, unsigned int nf, uint64_t bp,
 			 const void *stack, uint64_t sp, size_t len,
-			 uint64_t *out, unsigned int max)
+			 bool prefer_cfi, uint64_t *out, unsigned int max)
 {
 	unsigned int j, k, n = 0, bj = 0, bk = 0;
 	uint64_t fp = bp;
@@ -47,7 +47,7 @@ unsigned int unwind_join(const uint64_t *dips, const uint64_t *dsps,
 		if (!read_word(stack, sp, len, fp, &fp))
 			break;
 	}
-	if (!bj && nf > 1) {
+	if (!bj && nf > 1 && (!prefer_cfi || nd <= 1)) {
 		/* No common frame: the frame-pointer chain as it is. */
 		for (k = 0; k < nf && n < max; k++)
 			out[n++] = fips[k];

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A ring sample's user frames from its registers and stack copy: CFI alone
- * (-g dwarf), or CFI joined with the kernel's frame-pointer chain (the
- * default). See unwind/sample.h.
+ * A ring sample's user frames from its registers and stack copy: CFI joined
+ * with the kernel's frame-pointer chain. See unwind/sample.h.
  */
 #include <string.h>
 
@@ -10,7 +9,7 @@
 
 #define SAMPLE_MAX_FRAMES 1024
 
-unsigned int unwind_user(struct unwinder *u, bool join,
+unsigned int unwind_user(struct unwinder *u, bool prefer_cfi,
 			 const struct pj_raw_sample *rs, const uint64_t *fips,
 			 unsigned int nf, uint64_t *out, unsigned int max,
 			 enum unwind_end *end)
@@ -30,11 +29,7 @@ unsigned int unwind_user(struct unwinder *u, bool join,
 	}
 	unwind_sample(u, (pid_t)rs->tid, dw, rs->stack, rs->stack_size, &o);
 	*end = o.end;
-	if (join)
-		return unwind_join(dips, dsps, o.n, o.end, fips, nf,
-				   dw[UNWIND_DW_BP], rs->stack,
-				   dw[UNWIND_DW_SP], rs->stack_size, out, max);
-	n = o.n < max ? o.n : max;
-	memcpy(out, dips, n * sizeof(*out));
-	return n;
+	return unwind_join(dips, dsps, o.n, o.end, fips, nf, dw[UNWIND_DW_BP],
+			   rs->stack, dw[UNWIND_DW_SP], rs->stack_size,
+			   prefer_cfi, out, max);
 }

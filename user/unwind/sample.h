@@ -9,10 +9,11 @@
 /*
  * The user frames of rs, leaf first, into out (at most max): CFI over the
  * sample's stack copy, joined with the kernel's frame-pointer chain
- * fips[0..nf) when join (the default mode). *end says how CFI ended;
- * UNWIND_BAD and the chain as it is when the sample has no user registers.
+ * fips[0..nf) where the copy ended (unwind_join; prefer_cfi with -g dwarf,
+ * whose copy is large). *end says how CFI ended; UNWIND_BAD and the chain
+ * as it is when the sample has no user registers.
  */
-unsigned int unwind_user(struct unwinder *u, bool join,
+unsigned int unwind_user(struct unwinder *u, bool prefer_cfi,
 			 const struct pj_raw_sample *rs, const uint64_t *fips,
 			 unsigned int nf, uint64_t *out, unsigned int max,
 			 enum unwind_end *end);

@@ -80,13 +80,14 @@ unsigned int unwinder_reloads(const struct unwinder *u);
  * stack pointer is bp + 16 is where both agree (likewise further up): the
  * CFI frames below the deepest such frame are kept, then the chain from
  * there. Without a common frame: all CFI frames if CFI reached the
- * outermost frame or the chain is empty, else the chain. Writes at most max
- * addresses to out and returns how many.
+ * outermost frame, the chain is empty or prefer_cfi (and CFI found more
+ * than the pc), else the chain. Writes at most max addresses to out and
+ * returns how many.
  */
 unsigned int unwind_join(const uint64_t *dips, const uint64_t *dsps,
 			 unsigned int nd, enum unwind_end end,
 			 const uint64_t *fips, unsigned int nf, uint64_t bp,
 			 const void *stack, uint64_t sp, size_t len,
-			 uint64_t *out, unsigned int max);
+			 bool prefer_cfi, uint64_t *out, unsigned int max);
 
 #endif

@@ -15,8 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -35,6 +33,7 @@
 #include "lib/nspid.h"
 #include "lib/procfs.h"
 #include "lib/text.h"
+#include "sym/elf.h"
 #include "jvm/tfs.h"
 
 #define ATTACH_ARG_MAX 1024 /* HotSpot's limit per argument */
@@ -44,44 +43,6 @@ static void nap_ms(int ms)
 	struct timespec ts = { 0, ms * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-/* Whether the ELF file at path exports symbol name in .dynsym. */
-static int elf_exports(const char *path, const char *name)
-{
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-	int fd, found = 0;
-
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (elf && !found && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
-		    !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; d && i < n && !found; i++) {
-			GElf_Sym sym;
-			const char *s;
-
-			if (!gelf_getsym(d, i, &sym) || !sym.st_value)
-				continue;
-			s = elf_strptr(elf, sh.sh_link, sym.st_name);
-			found = s && !strcmp(s, name);
-		}
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return found;
 }
 
 /* Whether the NUL-separated file /proc/pid/<what> contains needle. */
@@ -179,6 +140,8 @@ static int args_elsewhere(pid_t pid)
 int attach_check(pid_t pid, char *err, size_t errlen)
 {
 	char path[64], line[4200], jvm[128] = "", perfdata[128] = "";
+	char root[64], jvm_path[4200] = "";
+	struct elf_symtab *syms;
 	FILE *f;
 	int j9 = 0, r;
 
@@ -203,8 +166,10 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 			p[n -= 10] = 0;
 		if (strstr(p, "libj9vm"))
 			j9 = 1;
-		if (!jvm[0] && n > 10 && !strcmp(p + n - 10, "/libjvm.so"))
+		if (!jvm[0] && n > 10 && !strcmp(p + n - 10, "/libjvm.so")) {
 			map_file(pid, line, jvm, sizeof(jvm));
+			snprintf(jvm_path, sizeof(jvm_path), "%s", p);
+		}
 		if (!perfdata[0] && strstr(p, "/hsperfdata_"))
 			map_file(pid, line, perfdata, sizeof(perfdata));
 	}
@@ -227,8 +192,11 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    pid);
 		return -1;
 	}
-	r = elf_exports(jvm, "AsyncGetCallTrace");
-	if (r == 0) {
+	snprintf(root, sizeof(root), "/proc/%d/root", pid);
+	syms = elf_symtab_load_mapped(root, jvm_path, jvm);
+	r = elf_symtab_has(syms, "AsyncGetCallTrace");
+	elf_symtab_free(syms);
+	if (syms && !r) {
 		snprintf(
 		    err, errlen,
 		    "pid %d: its libjvm.so is not HotSpot (no AsyncGetCallTrace)",

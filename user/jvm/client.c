@@ -114,24 +114,34 @@ int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
 	struct pja_hello hello;
 	struct pollfd p = { lfd, POLLIN, 0 };
 	long long deadline = now_ms() + timeout_ms;
-	int fd = -1, r;
+	int fd = -1, r, other = 0;
 
 	*out = NULL;
-	if (poll(&p, 1, timeout_ms) <= 0 ||
-	    (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
-		snprintf(
-		    err, errlen,
-		    "the agent loaded into JVM %d but did not connect back",
-		    pid);
-		goto fail;
-	}
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) ||
-	    cred.pid != pid) {
-		snprintf(
-		    err, errlen,
-		    "agent socket: the peer is pid %d, not JVM %d; refusing it",
-		    (int)cred.pid, pid);
-		goto fail;
+	/* only the JVM itself is the agent: another peer (the target's user,
+	 * or whoever can reach the socket) is dropped and the wait goes on */
+	for (;;) {
+		long long left = deadline - now_ms();
+
+		if (left <= 0 || poll(&p, 1, left) <= 0 ||
+		    (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
+			if (other)
+				snprintf(
+				    err, errlen,
+				    "the agent loaded into JVM %d but did not connect back (pid %d did; refused)",
+				    pid, other);
+			else
+				snprintf(
+				    err, errlen,
+				    "the agent loaded into JVM %d but did not connect back",
+				    pid);
+			goto fail;
+		}
+		if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) &&
+		    cred.pid == pid)
+			break;
+		other = cred.pid;
+		close(fd);
+		fd = -1;
 	}
 	if (read_exact(fd, &h, sizeof(h), deadline) ||
 	    read_exact(fd, &hello, sizeof(hello), deadline) ||

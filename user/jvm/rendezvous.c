@@ -148,11 +148,13 @@ static void clean_stale(const struct tfs *t)
 		s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (s < 0)
 			break;
-		/* provably stale: refused, and its reader is gone */
-		if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) &&
-		    errno == ECONNREFUSED &&
-		    sscanf(d->d_name + 10, "%d", &pid) == 1 && pid > 0 &&
-		    kill(pid, 0) && errno == ESRCH)
+		/* provably stale: its reader is gone (a live reader's socket is
+		 * not even probed: that would take its agent's place), and
+		 * nobody listens there */
+		if (sscanf(d->d_name + 10, "%d", &pid) == 1 && pid > 0 &&
+		    kill(pid, 0) && errno == ESRCH &&
+		    connect(s, (struct sockaddr *)&sa, sizeof(sa)) &&
+		    errno == ECONNREFUSED)
 			unlinkat(t->tmp, d->d_name, 0);
 		close(s);
 	}

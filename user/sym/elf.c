@@ -514,3 +514,13 @@ unsigned int elf_symtab_count(const struct elf_symtab *t)
 {
 	return t->n;
 }
+
+int elf_symtab_has(const struct elf_symtab *t, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; t && i < t->n; i++)
+		if (!strcmp(t->names + t->syms[i].name, name))
+			return 1;
+	return 0;
+}

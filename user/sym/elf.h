@@ -48,6 +48,8 @@ const char *elf_symtab_build_id(const struct elf_symtab *t);
 /* "symtab", "dynsym", "debuglink:<path>", "build-id:<path>" */
 const char *elf_symtab_source(const struct elf_symtab *t);
 unsigned int elf_symtab_count(const struct elf_symtab *t);
+/* Whether a function symbol is called name (as in the file, not demangled). */
+int elf_symtab_has(const struct elf_symtab *t, const char *name);
 
 /* Demangles a C++ name; returns name itself when it is not mangled. The
  * result is malloc'ed. */

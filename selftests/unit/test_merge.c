@@ -324,6 +324,24 @@ int main(void)
 		run(&cases[i]);
 	ok(merge_stack(&k, &in, out, 2, NULL) == 2,
 	   "a stack longer than the output is cut at its size");
+	{
+		static const uint64_t handler[] = { 0x1000, 0x8010, 0x7310 };
+		static const struct java_frame jf[] = { J(JIT, "A.run") };
+		uint32_t o[8];
+		struct merge_in h = { .uips = handler,
+				      .nu = 3,
+				      .code = &cm,
+				      .walk_status = AGENT_WALK_OK,
+				      .jf = jf,
+				      .nj = 1,
+				      .self_lo = 0x8000,
+				      .self_hi = 0x8100 };
+		unsigned int n = merge_stack(&k, &h, o, 8, NULL);
+
+		ok(n && !strcmp(names[o[n - 1]], MERGE_SELF_MARKER),
+		   "a stack through the agent's handler is labelled at the "
+		   "root");
+	}
 	codemap_add(&cm, 0x7200, 0x10, 21, PJ_FRAME_JIT, "C.new");
 	ok(codemap_type_at(&cm, 0x7208, NULL) == PJ_FRAME_JIT &&
 	       !codemap_find(&cm, 0x7280) && codemap_find(&cm, 0x7310),

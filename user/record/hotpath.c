@@ -49,6 +49,8 @@ static void finish_pending(struct recorder *rec, struct pending *p, int status,
 		.nu = p->nu,
 		.code = agent_codemap(rec->agent),
 		.walk_status = status,
+		.self_lo = rec->self_lo,
+		.self_hi = rec->self_hi,
 		.jf = jf,
 		.nj = nj,
 	};
@@ -255,6 +257,8 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		else
 			rec->scratch_u[nu++] = rs.ip;
 	}
+	if (rec->agent)
+		record_find_self(rec);
 	if (rec->agent && record_java_name(rec, s.tid))
 		self = "[perfjava: agent thread]"; /* not the application's */
 	else if (rec->agent && defer_sample(rec, &s, nk, nu))
@@ -267,6 +271,8 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		.nu = nu,
 		.code = agent_codemap(rec->agent),
 		.walk_status = MERGE_NO_WALK,
+		.self_lo = rec->self_lo,
+		.self_hi = rec->self_hi,
 		.root = self,
 	};
 	write_sample(rec, &s, &in);

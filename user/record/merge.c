@@ -93,6 +93,15 @@ static bool natives_belong(const struct merge_in *in, unsigned int first_vm)
 	return false;
 }
 
+/* Whether the stack passes through the agent library's code. */
+static bool in_self(const struct merge_in *in)
+{
+	for (unsigned int i = 0; i < in->nu && in->self_hi; i++)
+		if (in->uips[i] >= in->self_lo && in->uips[i] < in->self_hi)
+			return true;
+	return false;
+}
+
 unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 			 uint32_t *ids, unsigned int max, int *marker)
 {
@@ -154,6 +163,9 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 done:
 	if (in->root)
 		put(&o, k->frame(k->ctx, PJ_FRAME_MARKER, in->root, NULL, 0));
+	else if (in_self(in))
+		put(&o, k->frame(k->ctx, PJ_FRAME_MARKER, MERGE_SELF_MARKER,
+				 NULL, 0));
 	if (marker)
 		*marker = reason;
 	return o.n;

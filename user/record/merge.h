@@ -54,7 +54,12 @@ struct merge_in {
 	const struct java_frame *jf; /* innermost first */
 	unsigned int nj;
 	const char *root; /* a marker frame at the root, or NULL */
+	/* the agent library's code in the target: a stack through it was
+	 * taken in the agent's signal handler and is labelled as ours */
+	uint64_t self_lo, self_hi;
 };
+
+#define MERGE_SELF_MARKER "[perfjava: agent signal handler]"
 
 /*
  * Writes the merged frame ids to out (at most max); returns how many. *marker

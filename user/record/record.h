@@ -78,6 +78,9 @@ struct recorder {
 	struct agent *agent;
 	struct agent_stats ast; /* the agent's counters when it stopped */
 	struct u64map jnames; /* tid -> Java name written (record/jnames.c) */
+	uint64_t self_lo,
+	    self_hi; /* the agent library's code (record/self.c) */
+	unsigned int self_tries;
 	struct launch *launch; /* the command, when record launched it */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
@@ -130,5 +133,8 @@ void record_expire_walks(struct recorder *rec, uint64_t now, bool force);
 bool record_java_name(struct recorder *rec, uint32_t tid);
 /* Whether a Java name was written for tid (a comm must not replace it). */
 bool record_has_java_name(const struct recorder *rec, uint32_t tid);
+/* record/self.c: finds the agent library's code in the target (a maps read
+ * now and then until found). */
+void record_find_self(struct recorder *rec);
 
 #endif

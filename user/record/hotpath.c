@@ -16,6 +16,7 @@
 #include "lib/clock.h"
 #include "record/record.h"
 #include "record/perf_parse.h"
+#include "record/wall.h"
 #include "events/tracepoint.h"
 #include "sym/usym.h"
 #include "unwind/sample.h"
@@ -31,6 +32,10 @@ static void write_sample(struct recorder *rec, struct pj_sample *s,
 	n = merge_stack(&k, in, rec->scratch_out, MERGE_MAX_FRAMES, &marker);
 	if (marker == MERGE_MOVED_ON)
 		rec->st.moved_on++;
+	if (wall_is_offcpu(rec, s->event)) { /* written when its wait ends */
+		wall_hold(rec, s, rec->scratch_out, n);
+		return;
+	}
 
 	s->stack = pj_writer_stack(rec->w, rec->scratch_out, n);
 	pj_writer_sample(rec->w, s);
@@ -261,8 +266,11 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		record_find_self(rec);
 	if (rec->agent && record_java_name(rec, s.tid))
 		self = "[perfjava: agent thread]"; /* not the application's */
-	else if (rec->agent && defer_sample(rec, &s, nk, nu))
+	else if (rec->agent && !wall_is_offcpu(rec, s.event) &&
+		 defer_sample(rec, &s, nk, nu))
 		return;
+	if (wall_is_offcpu(rec, s.event)) /* no walk: see record/wall.c */
+		wall_switch_out(rec, &s, &rs);
 
 	struct merge_in in = {
 		.kframes = rec->scratch_k,
@@ -301,6 +309,9 @@ void record_on_record(void *ctx, struct ring *r,
 		fk = (const void *)hdr;
 		if ((pid_t)fk->tid == r->tid)
 			r->exited = true;
+		break;
+	case PERF_RECORD_SWITCH:
+		wall_switch(rec, r, hdr);
 		break;
 	case PERF_RECORD_LOST:
 		lost = (const void *)hdr;

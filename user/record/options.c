@@ -27,6 +27,9 @@ static void usage(FILE *f)
 	    "                rNNNN  pmu/event=0x3c,umask=0x0/  pmu/named-event/\n"
 	    "                subsystem:name (tracepoint; fields go to report --format script)\n"
 	    "                mem:ADDR[/LEN][:rwx] (hardware breakpoint)\n"
+	    "                offcpu: time off CPU, each wait weighted by its length,\n"
+	    "                  its stack where it blocked and why (sleep, io, lock,\n"
+	    "                  runnable); wall: cpu-clock and offcpu, the whole timeline\n"
 	    "              modifiers :u :k :h :p :pp :ppp (cycles:u, cpu/.../pp)\n"
 	    "              per event period or frequency: EVENT/period=N/ or EVENT/freq=HZ/\n"
 	    "              (cpu-clock/period=1000000/,page-faults/period=10/)\n"
@@ -45,6 +48,7 @@ static void usage(FILE *f)
 	    "              a launched CMD runs on, perfjava waits for it)\n"
 	    "  -o FILE     output (default perfjava.data)\n"
 	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
+	    "  --wall      the same as -e wall: on-CPU and off-CPU time of every thread\n"
 	    "  --no-java   do not attach the agent to a JVM (native frames only)\n"
 	    "  -q          no progress line or summary\n");
 }
@@ -88,6 +92,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "no-java", no_argument, NULL, 'J' },
+		{ "wall", no_argument, NULL, 'W' },
 		{ "agent", required_argument, NULL, 'A' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -159,6 +164,10 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'J':
 			o->no_java = true;
+			break;
+		case 'W': /* wall-clock: on-CPU and off-CPU time */
+			if (append_events(o, "wall"))
+				return -1;
 			break;
 		case 'A':
 			o->agent_path = optarg;

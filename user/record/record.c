@@ -21,6 +21,7 @@
 #include "events/lbr.h"
 #include "sym/maps.h"
 #include "record/launch.h"
+#include "record/wall.h"
 #include "sym/usym.h"
 #include "record/record.h"
 #include "lib/clock.h"
@@ -109,6 +110,7 @@ static void thread_opened(void *ctx, struct ring *r)
 
 	thread_comm(rec->o.pid, r->tid, comm, sizeof(comm));
 	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
+	wall_thread_opened(rec, r->tid, wall_event(rec));
 }
 
 /*
@@ -534,6 +536,7 @@ int cmd_record(int argc, char **argv)
 	drain_all(rec);
 	finish_walks(rec);
 	rec->end_ns = now_ns();
+	wall_tick(rec, rec->end_ns); /* threads still waiting */
 	if (rec->agent) {
 		agent_get_stats(rec->agent, &rec->ast);
 		agent_stop(rec->agent);

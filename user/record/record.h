@@ -82,6 +82,7 @@ struct recorder {
 	    self_hi; /* the agent library's code (record/self.c) */
 	unsigned int self_tries;
 	struct launch *launch; /* the command, when record launched it */
+	struct wall *wall; /* off-CPU intervals, with -e offcpu or --wall */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */

@@ -13,6 +13,7 @@
 #include "events/lbr.h"
 #include "events/tracepoint.h"
 #include "record/record.h"
+#include "record/wall.h"
 
 /* Loads the formats that decode tracepoint samples into their info. */
 static int setup_tracepoints(struct recorder *rec)
@@ -55,8 +56,8 @@ static bool rate_bounded(const struct recorder *rec)
 
 static int setup_events(struct recorder *rec)
 {
-	char err[256];
-	bool fallback = false;
+	char err[256], expanded[4096];
+	bool fallback = false, offcpu[RING_MAX_EVENTS];
 	const char *spec = rec->o.events;
 
 	if (!spec) {
@@ -66,7 +67,13 @@ static int setup_events(struct recorder *rec)
 			    stderr,
 			    "perfjava: no hardware PMU (cycles); sampling cpu-clock instead\n");
 	}
-	if (events_parse(spec, &rec->evs, &rec->nevents, err, sizeof(err))) {
+	if (wall_expand(spec, expanded, sizeof(expanded), offcpu,
+			RING_MAX_EVENTS)) {
+		fprintf(stderr, "perfjava: event list too long\n");
+		return -1;
+	}
+	if (events_parse(expanded, &rec->evs, &rec->nevents, err,
+			 sizeof(err))) {
 		fprintf(stderr, "perfjava: %s\n", err);
 		return -1;
 	}
@@ -75,6 +82,8 @@ static int setup_events(struct recorder *rec)
 			RING_MAX_EVENTS);
 		return -1;
 	}
+	if (wall_setup(rec, offcpu)) /* -e offcpu, -e wall, --wall */
+		return -1;
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		struct pj_event *ev = &rec->evs[i];
 		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
@@ -179,6 +188,7 @@ void recorder_free(struct recorder *rec)
 	rec->unw = NULL;
 	tp_decoder_free(rec->tp);
 	rec->tp = NULL;
+	wall_free(rec);
 	free(rec->evs);
 	rec->evs = NULL;
 	rec->nevents = 0;

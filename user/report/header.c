@@ -97,8 +97,17 @@ static void events(FILE *out, const struct pj_profile *p,
 {
 	uint64_t *n;
 
-	fprintf(out, KEY "%s\n", "Event",
-		r->event ? r->event->name : "(not recorded)");
+	if (r->all_events)
+		fprintf(out,
+			KEY "wall: on-CPU and off-CPU time (pick one "
+			    "with --event)\n",
+			"Event");
+	else
+		fprintf(out, KEY "%s%s\n", "Event",
+			r->event ? r->event->name : "(not recorded)",
+			r->event && !strcmp(r->event->name, "offcpu")
+			    ? ": time off CPU, each wait weighted by its length"
+			    : "");
 	if (p->nevents < 2)
 		return;
 	n = calloc(p->nevents, sizeof(*n));

@@ -24,7 +24,10 @@ static const char usage[] =
     "  --format FORMAT    text (default), collapsed, flame, tree, pprof, script,\n"
     "                     meta (the file's metadata and statistics, raw)\n"
     "filters:\n"
-    "  --event NAME       samples of this event (default the first recorded)\n"
+    "  --event NAME       samples of this event (default the first recorded;\n"
+    "                     for --wall recordings wall: on-CPU and off-CPU)\n"
+    "  --state S[,S...]   off-CPU/wall: only samples in these states: running,\n"
+    "                     sleep, io, lock, runnable (preempted), blocked\n"
     "  --tid N[,N...]     only these threads\n"
     "  --threads          one root frame per thread\n"
     "  --include REGEX    only stacks with a frame matching REGEX (repeatable)\n"
@@ -67,6 +70,7 @@ enum {
 	OPT_SIMPLE,
 	OPT_SIGNATURES,
 	OPT_RAW_NAMES,
+	OPT_STATE,
 };
 
 static const struct option long_opts[] = {
@@ -91,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "simple", no_argument, NULL, OPT_SIMPLE },
 	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
 	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
+	{ "state", required_argument, NULL, OPT_STATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -251,6 +256,14 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 			break;
 		case OPT_RAW_NAMES:
 			o->raw_names = true;
+			break;
+		case OPT_STATE:
+			if (report_parse_states(optarg, &o->states))
+				rc =
+				    bad("--state",
+					"states like sleep,io (running, sleep, "
+					"io, lock, runnable, blocked)",
+					optarg);
 			break;
 		case OPT_TID:
 			rc = add_tids(o, optarg);

@@ -30,7 +30,9 @@ bool report_sample_selected(const struct report *r, const struct pj_sample *s)
 {
 	const struct report_opts *o = r->o;
 
-	if (r->event && s->event != r->event->index)
+	if (r->event && !r->all_events && s->event != r->event->index)
+		return false;
+	if (o->states && !report_state_selected(r, s))
 		return false;
 	if (o->ntids) {
 		unsigned int i = 0;
@@ -254,6 +256,7 @@ static void free_report(struct report *r)
 	free(r->stacks);
 	free(r->frame_pool);
 	free(r->stack_ok);
+	free(r->stack_state);
 }
 
 static void warn_incomplete(const char *path, const struct pj_profile *p)
@@ -272,11 +275,12 @@ static void warn_incomplete(const char *path, const struct pj_profile *p)
 }
 
 /* Loads path and builds its report r; 0, or 1 after a message. */
-static int load_report(const char *path, const struct report_opts *o,
+static int load_report(const char *path, struct report_opts *o,
 		       struct report *r, struct pj_profile **pp)
 {
 	struct pj_profile *p;
 	char err[512];
+	int rc;
 
 	if (pj_profile_load(path, pp, err, sizeof(err))) {
 		fprintf(stderr, "perfjava: cannot read %s: %s\n", path, err);
@@ -286,12 +290,23 @@ static int load_report(const char *path, const struct report_opts *o,
 	warn_incomplete(path, p);
 	r->p = p;
 	r->o = o;
-	r->event = find_event(p, o->event);
+	/* --event wall: all of them, the first for the unit */
+	r->event = find_event(p, o->event && strcmp(o->event, "wall") ? o->event
+								      : NULL);
 	if (o->event && !r->event) {
 		fprintf(stderr,
 			"perfjava: %s has no samples of event %s; see the "
 			"events in `perfjava report -i %s`\n",
 			path, o->event, path);
+		return 1;
+	}
+	rc = report_wall_setup(r, o);
+	if (rc) {
+		fprintf(stderr,
+			rc == -1 ? "perfjava: %s has no off-CPU samples for "
+				   "--event wall; record with --wall\n"
+				 : "perfjava: out of memory reading %s\n",
+			path);
 		return 1;
 	}
 	r->unit = r->event && *r->event->unit ? r->event->unit : "events";
@@ -314,14 +329,15 @@ static bool nothing_matched(const struct report *r)
 	if (r->total_samples || !r->p->nsamples)
 		return false;
 	if (!(o->ntids || o->ninclude || o->nexclude || o->from > 0 ||
-	      o->to >= 0 || o->event))
+	      o->to >= 0 || o->event || o->states))
 		return false;
 	for (size_t i = 0; r->event && i < r->p->nsamples && !event_has; i++)
 		event_has = r->p->samples[i].event == r->event->index;
-	snprintf(which, sizeof(which), "%s%s%s%s", o->ntids ? " --tid" : "",
+	snprintf(which, sizeof(which), "%s%s%s%s%s", o->ntids ? " --tid" : "",
 		 o->ninclude || o->nexclude ? " --include/--exclude" : "",
 		 o->from > 0 || o->to >= 0 ? " --from/--to" : "",
-		 o->event && !event_has ? " --event" : "");
+		 o->event && !event_has ? " --event" : "",
+		 o->states ? " --state" : "");
 	fprintf(stderr,
 		"perfjava report: no sample of %s matches the filters (%s); "
 		"loosen them, or see `perfjava report -i %s` for what it "

@@ -45,6 +45,7 @@ struct report_opts {
 	unsigned int ninclude, nexclude;
 	double from, to; /* seconds from the start; to < 0: open */
 	double minwidth; /* percent: narrower flame frames are dropped */
+	unsigned int states; /* --state: bit i = state i (report_wall.c) */
 };
 
 /* Parses argv into o (report/options.c). 0, 1 for --help, -1 after a message. */
@@ -79,7 +80,18 @@ struct report {
 	uint64_t start_ns; /* time 0 of --from/--to */
 	uint8_t *stack_ok; /* per stack id: passes --include/--exclude */
 	const struct report *base; /* --diff: the baseline's report */
+	bool all_events; /* --wall files: on-CPU and off-CPU samples */
+	uint8_t *stack_state; /* per stack id, with --state */
 };
+
+/* Off-CPU and wall-clock files (report/wallview.c). */
+#define REPORT_NSTATES 6 /* running, sleep, io, lock, runnable, blocked */
+/* "sleep,io" -> bits; -1 for a name that is no state. */
+int report_parse_states(const char *arg, unsigned int *mask);
+/* Chooses the events and weights of an offcpu/wall file, and the states
+ * of --state; 0, -1 for --event wall without offcpu, -2 out of memory. */
+int report_wall_setup(struct report *r, struct report_opts *o);
+bool report_state_selected(const struct report *r, const struct pj_sample *s);
 
 /* Whether sample s passes every filter (event, tid, time, regex). */
 bool report_sample_selected(const struct report *r, const struct pj_sample *s);

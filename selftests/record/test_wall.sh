@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# -e offcpu and --wall from the kernel's context switches, on a native
+# program and a JVM (JDK 17, 25) with known waits on known paths (sleep, a
+# pipe/socket read, a contended lock), each timed by the program itself:
+# off-CPU time by path and state (native: function; JVM: its thread, named
+# by the agent) within 5 pp of the program's truth; a
+# thread blocked for the whole recording shows its whole wait; --wall adds
+# on-CPU time and covers every thread's whole timeline; --state filters.
+. "$(dirname "$0")/../lib.sh"
+. "$PJ_TOP/selftests/java/jvm.sh"
+
+if ! "$PJ_BIN" list tracepoint 2>/dev/null | grep -q 'sched:sched_switch'; then
+	skip "off-CPU time" "the sched:sched_switch tracepoint is not available here"
+	exit 0
+fi
+
+# shares FOLDED LABEL FIELD NAME:STATE...: for each NAME:STATE, the share of
+# off-CPU time (collapsed --total) of stacks holding frame NAME (field 1 with
+# --threads: a thread label) whose leaf is [off-cpu: STATE] (* for any),
+# among them all
+shares() {
+	local f=$1; shift
+	awk -v specs="$*" '
+	BEGIN { n = split(specs, sp, " ") }
+	{
+		w = $NF; k = split($0, fr, ";"); st = fr[k]; sub(/ [0-9]+$/, "", st)
+		for (i = 1; i <= n; i++) {
+			split(sp[i], ns, ":")
+			if (ns[2] != "*" && st != "[off-cpu: " ns[2] "]") continue
+			for (j = 1; j <= k; j++) {
+				g = fr[j]; sub(/_\[[0-9a-z]\]$/, "", g); sub(/ tid=[0-9]+\]$/, "", g)
+				if (g == ns[1]) { c[i] += w; tot += w; break }
+			}
+		}
+	}
+	END { for (i = 1; i <= n; i++) { split(sp[i], ns, ":"); printf "%s %.2f\n", ns[1], tot ? 100 * c[i] / tot : 0 } }' "$f"
+}
+# within LABEL OUT SHARES PREFIX NAME...: checks each NAME's share against
+# the program's "truth PREFIXNAME pct" line
+within() {
+	local label=$1 out=$2 sh=$3 prefix=$4 name truth got; shift 4
+	for name in "$@"; do
+		truth=$(awk -v f="$prefix$name" '$1 == "truth" && $2 == f { print $3 }' "$out")
+		got=$(awk -v f="$name" '$1 == f { print $2 }' "$sh")
+		echo "# $label: $name truth $truth% measured $got%"
+		check "$label: $name off-CPU time within 5 pp (truth $truth, got $got)" \
+			pct_within "${truth:-0}" "${got:-999}" 5
+	done
+}
+
+"$PJ_BIN" record -q -e offcpu -o "$TMP/w.data" -- "$PROGS/waits" 3 >"$TMP/w.out" 2>"$TMP/w.err"
+check "record -e offcpu -- waits: exit 0" [ $? -eq 0 ]
+"$PJ_BIN" report -i "$TMP/w.data" --format collapsed --total >"$TMP/w.folded"
+shares "$TMP/w.folded" sleeper:sleep reader:io locker:lock >"$TMP/w.share"
+sed 's/^sleeper/wait_sleep/; s/^reader/wait_io/; s/^locker/wait_lock/' "$TMP/w.share" >"$TMP/w.share2"
+within native "$TMP/w.out" "$TMP/w.share2" "" wait_sleep wait_io wait_lock
+dur=$("$PJ_BIN" report -i "$TMP/w.data" --format meta | awk '$2 == "duration_ns" { print $3 }')
+"$PJ_BIN" report -i "$TMP/w.data" --format collapsed --total --threads --state io >"$TMP/io.folded"
+# the never-woken thread: one wait, io, as long as the recording
+never=$(awk '{ t = substr($0, 1, index($0, ";")); w[t] += $NF; n[t]++ } END { for (t in w) if (n[t] <= 2) print w[t] }' "$TMP/io.folded" | sort -n | tail -1)
+check "a thread that never wakes shows its whole wait (${never:-0} of $dur ns)" \
+	awk -v a="${never:-0}" -v d="$dur" 'BEGIN { exit !(a >= 0.9 * d && a <= 1.05 * d) }'
+"$PJ_BIN" report -i "$TMP/w.data" >"$TMP/w.txt"
+check "text report: offcpu counts time, the state is the leaf frame" \
+	eval 'grep -q "^Event *: offcpu: time off CPU" "$TMP/w.txt" && grep -qE "^ +[0-9]+ +[0-9.]+% +[0-9]+  \[off-cpu: sleep\]" "$TMP/w.txt"'
+"$PJ_BIN" report -i "$TMP/w.data" --state sleep --format collapsed >"$TMP/sl.folded"
+check "--state sleep: only sleeping stacks" \
+	eval '[ -s "$TMP/sl.folded" ] && ! grep -v "\[off-cpu: sleep\] [0-9]*$" "$TMP/sl.folded" | grep -q .'
+"$PJ_BIN" report -i "$TMP/w.data" --state nap 2>"$TMP/st.err"
+rc=$?
+check "--state nap: exit 2, names the states" eval '[ $rc -eq 2 ] && grep -q "runnable" "$TMP/st.err"'
+
+"$PJ_BIN" record -q --wall -o "$TMP/wall.data" -- "$PROGS/waits" 2 >/dev/null 2>&1
+"$PJ_BIN" report -i "$TMP/wall.data" >"$TMP/wall.txt"
+dur=$("$PJ_BIN" report -i "$TMP/wall.data" --format meta | awk '$2 == "duration_ns" { print $3 }')
+total=$(awk '/^Total/ { print $3 }' "$TMP/wall.txt")
+check "--wall: on-CPU and off-CPU together, every thread's whole timeline (7 threads x $dur >= 0.9 x ... : $total ns)" \
+	eval 'grep -q "^Event *: wall: on-CPU and off-CPU" "$TMP/wall.txt" && awk -v t="$total" -v d="$dur" "BEGIN { exit !(t >= 0.9 * 7 * d * 0.95) }"'
+
+if [ ${#JDKS[@]} -eq 0 ]; then
+	skip "off-CPU time of a JVM" "no JDK found"
+	exit 0
+fi
+compile_java || { not_ok "javac failed"; exit 0; }
+for jdk in "${JDKS[@]}"; do
+	J=$(jdk_name "$jdk")
+	"$PJ_BIN" record -q -e offcpu -o "$TMP/$J.data" -- "$jdk/bin/java" -cp "$CLASSES" Waits 3 \
+		>"$TMP/$J.out" 2>"$TMP/$J.err"
+	check "$J: record -e offcpu -- java Waits: exit 0" [ $? -eq 0 ]
+	"$PJ_BIN" report -i "$TMP/$J.data" --format collapsed --total --threads >"$TMP/$J.folded"
+	# (a JVM sleeps and waits for monitors on the same futex: by thread)
+	shares "$TMP/$J.folded" '[sleeper:*' '[reader:*' '[locker:*' |
+		sed 's/^\[sleeper/waitSleep/; s/^\[reader/waitIo/; s/^\[locker/waitLock/' >"$TMP/$J.share"
+	sed 's/^/# /' "$TMP/$J.share"
+	within "$J" "$TMP/$J.out" "$TMP/$J.share" Waits. waitSleep waitIo waitLock
+	check "$J: the socket reads' waits are io" \
+		grep -qE '^\[reader tid=[0-9]+\];.*\[off-cpu: io\] [0-9]+$' "$TMP/$J.folded"
+	skip "$J: off-CPU stacks with the Java frames of the wait" \
+		"not done: a walk's signal wakes the blocked thread; off-CPU stacks have native and JIT-map frames"
+done

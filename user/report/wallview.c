@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports of off-CPU and wall-clock recordings (record's -e offcpu,
+ * --wall): off-CPU samples weigh the time their thread waited, so such
+ * reports count time (as --total) by default; a file with offcpu and
+ * another event shows the whole timeline (every event) unless --event picks
+ * one, or --event wall asks for it; --state keeps the samples of some
+ * states, named by the leaf frame record gave them ([off-cpu: sleep]) or
+ * "running" for on-CPU samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static const char *const states[REPORT_NSTATES] = {
+	"running", "sleep", "io", "lock", "runnable", "blocked",
+};
+
+int report_parse_states(const char *arg, unsigned int *mask)
+{
+	const char *p = arg;
+
+	*mask = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		unsigned int i = 0;
+
+		while (i < REPORT_NSTATES &&
+		       (strlen(states[i]) != n || strncmp(p, states[i], n)))
+			i++;
+		if (i == REPORT_NSTATES)
+			return -1;
+		*mask |= 1u << i;
+		p += n;
+		if (*p)
+			p++;
+	}
+	return *mask ? 0 : -1;
+}
+
+/* The state of stack st: its leaf "[off-cpu: X]" frame, else running. */
+static uint8_t stack_state(const struct pj_profile *p, uint32_t st)
+{
+	static const char prefix[] = "[off-cpu: ";
+	const char *name;
+	size_t n;
+
+	if (st >= p->nstacks || p->stack_start[st] == p->stack_start[st + 1])
+		return 0;
+	name = pj_str(p, p->frames[p->stack_frames[p->stack_start[st]]].name);
+	if (strncmp(name, prefix, sizeof(prefix) - 1))
+		return 0;
+	name += sizeof(prefix) - 1;
+	n = strcspn(name, "]");
+	for (uint8_t i = 1; i < REPORT_NSTATES; i++)
+		if (strlen(states[i]) == n && !strncmp(name, states[i], n))
+			return i;
+	return 0;
+}
+
+static bool is_offcpu(const struct pj_event_desc *e)
+{
+	return e && !strcmp(e->name, "offcpu");
+}
+
+int report_wall_setup(struct report *r, struct report_opts *o)
+{
+	const struct pj_profile *p = r->p;
+	bool offcpu = false;
+
+	for (uint32_t i = 0; i < p->nevents; i++)
+		offcpu |= is_offcpu(&p->events[i]);
+	if (o->event && !strcmp(o->event, "wall")) {
+		if (!offcpu)
+			return -1;
+		r->all_events = true;
+	} else if (!o->event && offcpu && p->nevents > 1) {
+		r->all_events = true; /* the whole timeline */
+	}
+	if (r->all_events || is_offcpu(r->event))
+		o->total = true; /* waits weigh their length */
+	if (!o->states)
+		return 0;
+	r->stack_state = calloc(p->nstacks ? p->nstacks : 1, 1);
+	if (!r->stack_state)
+		return -2;
+	for (uint32_t st = 0; st < p->nstacks; st++)
+		r->stack_state[st] = stack_state(p, st);
+	return 0;
+}
+
+bool report_state_selected(const struct report *r, const struct pj_sample *s)
+{
+	uint8_t st;
+
+	if (!r->o->states)
+		return true;
+	st = r->stack_state && s->stack < r->p->nstacks
+		 ? r->stack_state[s->stack]
+		 : 0;
+	return r->o->states & (1u << st);
+}

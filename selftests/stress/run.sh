@@ -43,13 +43,19 @@ part_attach() {
 			"$PJ_BIN" record -p "$JPID" -d 0.2 -q -o "$TMP/a.data" 2>"$TMP/a.err"
 			rc=$?
 			[ "$rc" -ge 128 ] && crash=$((crash + 1))
-			[ "$rc" -eq 0 ] && ! grep -q 'java frames unavailable' "$TMP/a.err" && ok=$((ok + 1))
+			if [ "$rc" -eq 0 ] && ! grep -q 'java frames unavailable' "$TMP/a.err"; then
+				ok=$((ok + 1))
+			else # why, with numbers out, to count alike reasons
+				{ echo "rc $rc"; grep -i 'unavailable\|error\|cannot' "$TMP/a.err"; } |
+					sed -E 's/[0-9]+/N/g' | paste -sd ' ' >>"$TMP/a.fails"
+			fi
 			alive "$JPID" || break
 		done
 		local jvm_ok=yes; alive "$JPID" || jvm_ok=no
 		local v=PASS; [ "$ok" -eq "$cycles" ] && [ "$crash" -eq 0 ] && [ $jvm_ok = yes ] || v=FAIL
 		verdict $v "attach $n" "$ok/$cycles cycles with Java frames, $crash recorder crashes, JVM alive: $jvm_ok, $(($(date +%s) - t0)) s"
-		[ $v = PASS ] || sed 's/^/  /' "$TMP/a.err"
+		[ -s "$TMP/a.fails" ] && sort "$TMP/a.fails" | uniq -c | sed 's/^/  /'
+		rm -f "$TMP/a.fails"
 		kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
 	done
 }
@@ -113,15 +119,21 @@ part_jvmkill() {
 	local jdk=${JDKS[0]} i pj rc good=0 n=5
 	for ((i = 0; i < n; i++)); do
 		start_jvm "$jdk" "$TMP/jvm.out" -- Workload 60 4
-		"$PJ_BIN" record -p "$JPID" -F 1000 -q -o "$TMP/j.data" 2>"$TMP/j.err" &
+		"$PJ_BIN" record -p "$JPID" -F 1000 -o "$TMP/j.data" 2>"$TMP/j.err" &
 		pj=$!
-		wait_for 10 size_over "$TMP/j.data" 4096
+		# recording (agent attached), and walks going on
+		wait_for 30 grep -q 'recording' "$TMP/j.err"
+		wait_for 10 size_over "$TMP/j.data" 8192
 		kill -9 "$JPID"; wait "$JWAIT" 2>/dev/null
 		# the recorder notices the target's exit and ends by itself
 		wait_for 20 bash -c "! kill -0 $pj 2>/dev/null"
 		if alive "$pj"; then kill -9 "$pj"; fi
 		wait "$pj"; rc=$?
-		[ "$rc" -eq 0 ] && "$PJ_BIN" report -i "$TMP/j.data" >/dev/null 2>&1 && good=$((good + 1))
+		if [ "$rc" -eq 0 ] && "$PJ_BIN" report -i "$TMP/j.data" >/dev/null 2>"$TMP/j.rerr"; then
+			good=$((good + 1))
+		else
+			echo "  recorder rc $rc: $(tail -1 "$TMP/j.err"); report: $(head -1 "$TMP/j.rerr" 2>/dev/null)"
+		fi
 	done
 	local v=PASS; [ "$good" -eq "$n" ] || v=FAIL
 	verdict $v jvmkill "$good/$n JVMs killed mid-walk: the recorder ended by itself (rc 0) with a readable profile"

@@ -5,9 +5,12 @@
  * its own shared library, also without frame pointers:
  *   main -> nofp_a -> nofp_lib_b -> nofp_lib_c -> nofp_d -> nofp_leaf
  * Every sample of the busy thread is in nofp_leaf. Prints "ready PID", runs
- * for SECONDS (default 10) and exits.
- * Usage: nofp [SECONDS]
+ * for SECONDS (default 10) and exits. With "ticks", prints
+ * "tick <CLOCK_MONOTONIC ns> <calls so far>" every 100 ms, so that a
+ * benchmark can compare its rate inside and outside recordings.
+ * Usage: nofp [SECONDS] [ticks]
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +34,7 @@ __attribute__((noinline)) void nofp_leaf(unsigned long n)
 {
 	unsigned long x = n;
 
-	for (unsigned long i = 0; i < 20000000; i++)
+	for (unsigned long i = 0; i < 1000000; i++)
 		x = x * 6364136223846793005ul + 1442695040888963407ul;
 	sink = x;
 }
@@ -57,11 +60,22 @@ __attribute__((noinline)) void nofp_a(unsigned long n)
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 10;
+	bool ticks = argc > 2 && !strcmp(argv[2], "ticks");
+	double now, next;
 
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
-	until = wall() + secs;
-	for (unsigned long i = 0; wall() < until; i++)
+	now = wall();
+	until = now + secs;
+	next = now + 0.1;
+	for (unsigned long i = 0; now < until; i++) {
 		nofp_a(i);
+		now = wall();
+		if (ticks && now >= next) {
+			printf("tick %.0f %lu\n", now * 1e9, i + 1);
+			fflush(stdout);
+			next = now + 0.1;
+		}
+	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * of the result. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,6 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (pj_profile_load(path, &p, err, sizeof(err)))
 		return 0;
+	/* what a file says reaches a terminal only made safe */
+	for (i = 0; i < p->nstrings; i++)
+		for (const char *c = p->strings[i]; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				abort();
 	for (i = 0; i < p->nframes; i++)
 		sum += strlen(pj_str(p, p->frames[i].name));
 	for (i = 0; i < p->nthreads; i++)

@@ -30,7 +30,7 @@ declare -A src=(
 	[agent_msgs]="user/jvm/messages.c user/jvm/codemap.c user/lib/umap.c user/lib/text.c"
 	[agent_input]="agent/input.c"
 	[perfdata]="user/jvm/perfdata.c"
-	[profile]="user/profile/read.c user/profile/decode.c user/lib/file.c user/lib/grow.c"
+	[profile]="user/profile/read.c user/profile/decode.c user/lib/file.c user/lib/grow.c user/lib/text.c"
 )
 flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 	-fno-sanitize-recover=undefined -Iinclude -Iuser -Iagent)

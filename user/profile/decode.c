@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/text.h"
 #include "profile/internal.h"
 #include "lib/grow.h"
 #include "lib/varint.h"
@@ -101,6 +102,7 @@ char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n)
 	if (q) {
 		memcpy(q, s, n);
 		q[n] = 0;
+		text_clean(q, n); /* the file is not trusted: no raw escapes */
 	}
 	return q;
 }

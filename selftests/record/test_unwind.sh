@@ -55,6 +55,15 @@ done
 echo "# sleeper stacks main;doze;clock_nanosleep: default $sl_default%, dwarf $sl_dwarf%, fp $sl_fp%"
 check "default mode: doze is kept above clock_nanosleep ($sl_default%)" \
 	awk -v p="$sl_default" 'BEGIN { exit !(p >= 90) }'
+# off-CPU samples (the stack where a thread blocked) copy the stack too
+if "$PJ_BIN" record -q -p "$PID" -e offcpu -d 1 -o "$TMP/sl-off.data" 2>"$TMP/sl-off.err"; then
+	"$PJ_BIN" report -i "$TMP/sl-off.data" --format collapsed >"$TMP/sl-off.folded"
+	off=$(share '(^|;)main;doze;clock_nanosleep(;| )' "$TMP/sl-off.folded")
+	check "-e offcpu, default mode: doze kept above clock_nanosleep ($off% of the time)" \
+		awk -v p="$off" 'BEGIN { exit !(p >= 90) }'
+else
+	skip "-e offcpu, default mode: doze kept" "$(head -1 "$TMP/sl-off.err")"
+fi
 # events sampled every N occurrences have no rate bound: no stack copies
 "$PJ_BIN" record -q -p "$PID" -e context-switches -d 0.5 -o "$TMP/sl-period.data"
 cg=$("$PJ_BIN" report -i "$TMP/sl-period.data" --format meta | awk '$2 == "callgraph" { print $3 }')

@@ -39,16 +39,18 @@ static int setup_tracepoints(struct recorder *rec)
 }
 
 /*
- * Whether every event samples at a bounded rate (by frequency, or a clock
- * at most every 100 us): the default mode copies the top of the stack
- * with each sample only then.
+ * Whether every event samples at a bounded rate (by frequency, a clock at
+ * most every 100 us, or a thread's switches out for -e offcpu, where the
+ * stack of a blocked thread is most often in libc): the default mode copies
+ * the top of the stack with each sample only then.
  */
 static bool rate_bounded(const struct recorder *rec)
 {
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 
-		if (!ev->freq && !(event_is_clock(ev) && ev->period >= 100000))
+		if (!ev->freq && !(event_is_clock(ev) && ev->period >= 100000) &&
+		    !wall_is_offcpu(rec, i))
 			return false;
 	}
 	return true;

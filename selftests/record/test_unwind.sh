@@ -43,6 +43,32 @@ check "default mode: more whole stacks than -g fp ($pct_default% vs $pct_fp%)" \
 check "-g dwarf,1024 records" [ $? -eq 0 ]
 kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
 
+# --- CFI from a separate debug file: the program's own functions have no
+# .eh_frame, their .debug_frame sits in the file its .gnu_debuglink names
+src=$PJ_TOP/selftests/progs/nofp
+mkdir -p "$TMP/dbg"
+if command -v objcopy >/dev/null && command -v strip >/dev/null &&
+	cc -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-calls \
+		-fno-asynchronous-unwind-tables -fno-unwind-tables \
+		-o "$TMP/dbg/nofpd" "$src/nofp.c" "$src/nofp_lib.c" &&
+	objcopy --only-keep-debug "$TMP/dbg/nofpd" "$TMP/dbg/nofpd.debug" &&
+	strip --strip-debug "$TMP/dbg/nofpd" &&
+	objcopy --add-gnu-debuglink="$TMP/dbg/nofpd.debug" "$TMP/dbg/nofpd"; then
+	start_prog "$TMP/dbg.out" "$TMP/dbg/nofpd" 60
+	"$PJ_BIN" record -p "$PID" -g dwarf -c 2000000 -d 1.5 -o "$TMP/dbg.data" 2>"$TMP/dbg.err"
+	"$PJ_BIN" report -i "$TMP/dbg.data" --format collapsed >"$TMP/dbg.folded"
+	total=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/dbg.folded")
+	nocopy=$(sed -nE 's/.*, ([0-9]+) without a stack copy.*/\1/p' "$TMP/dbg.err")
+	pct=$(share "$chain" "$TMP/dbg.folded")
+	copied=$(awk -v p="$pct" -v t="$total" -v n="${nocopy:-0}" \
+		'BEGIN { printf "%.1f", (t > n ? p * t / (t - n) : 0) }')
+	check ".debug_frame of a separate debug file: $copied% of copied stacks down to main" \
+		awk -v p="$copied" 'BEGIN { exit !(p >= 90) }'
+	kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
+else
+	skip ".debug_frame of a separate debug file" "cc, objcopy or strip failed"
+fi
+
 # --- a thread sleeping in doze() -> clock_nanosleep (libc keeps no frame
 # pointer, so the frame-pointer chain skips doze)
 start_prog "$TMP/sl.out" "$PROGS/sleeper" 60

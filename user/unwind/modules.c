@@ -7,13 +7,17 @@
  * /proc/PID/root as the target sees them and read with pread (sym/debug_file.h,
  * never mmap); a file whose inode is not the mapped one any more is read
  * through /proc/PID/map_files. Separate debug files (.debug_frame) are found
- * as the symbolizer finds them.
+ * as the symbolizer finds them; libdw maps those itself, so it is given a
+ * private copy (a file the target truncates under a mapping would raise
+ * SIGBUS in the recorder).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,6 +81,33 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 	return f.fd;
 }
 
+#define DEBUG_COPY_MAX (256u << 20) /* larger debug files are not used */
+
+/* A copy of the open file fd in memory only the recorder holds; -1 when it
+ * is larger than DEBUG_COPY_MAX or cannot be copied. */
+static int private_copy(int fd)
+{
+	struct stat st;
+	off_t off = 0;
+	int m;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > DEBUG_COPY_MAX)
+		return -1;
+	m = memfd_create("perfjava-debug", MFD_CLOEXEC);
+	if (m < 0)
+		return -1;
+	while (off < st.st_size) {
+		ssize_t n = sendfile(m, fd, &off, (size_t)(st.st_size - off));
+
+		if (n <= 0) {
+			close(m);
+			return -1;
+		}
+	}
+	return m;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
@@ -97,9 +128,13 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 		return -1;
 	}
 	elf_file_close(&self);
-	/* libdw reads the debug file itself from the descriptor. */
-	fd = dbg.fd;
-	elf_end(dbg.elf);
+	/* libdw maps the debug file itself from the descriptor. */
+	fd = private_copy(dbg.fd);
+	elf_file_close(&dbg);
+	if (fd < 0) {
+		free(src);
+		return -1;
+	}
 	*debuginfo_file_name = src;
 	return fd;
 }

@@ -11,14 +11,15 @@ share() {
 		END { printf "%.1f", t ? 100 * m / t : 0 }' "$2"
 }
 
-chain='(^|;)main;nofp_a;nofp_lib_b;nofp_lib_c;nofp_d;nofp_leaf( |;)'
+chain='(^|;)main;nofp_a;nofp_lib_b;nofp_lib_c;nofp_d;nofp_leaf'
+whole="$chain( |;)"
 start_prog "$TMP/nofp.out" "$PROGS/nofp" 60
 for mode in dwarf default fp; do
 	g=(-g "$mode"); [ "$mode" = default ] && g=()
 	"$PJ_BIN" record -p "$PID" "${g[@]}" -c 2000000 -d 2 -o "$TMP/$mode.data" 2>"$TMP/$mode.err"
 	check "record -g $mode on nofp exits 0" [ $? -eq 0 ]
 	"$PJ_BIN" report -i "$TMP/$mode.data" --format collapsed >"$TMP/$mode.folded"
-	eval "pct_$mode=$(share "$chain" "$TMP/$mode.folded")"
+	eval "pct_$mode=$(share "$whole" "$TMP/$mode.folded")"
 	sed 's/^/#   /' "$TMP/$mode.err"
 done
 echo "# nofp stacks main;nofp_a;nofp_lib_b;nofp_lib_c;nofp_d;nofp_leaf:" \
@@ -43,6 +44,20 @@ check "default mode: more whole stacks than -g fp ($pct_default% vs $pct_fp%)" \
 check "-g dwarf,1024 records" [ $? -eq 0 ]
 kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
 
+# --- a leaf in the [vdso] (clock_gettime in a loop): its CFI is read from
+# the target's memory
+start_prog "$TMP/clk.out" "$PROGS/nofp" 60 clock
+"$PJ_BIN" record -p "$PID" -g dwarf -c 2000000 -d 1.5 -o "$TMP/clk.data" 2>"$TMP/clk.err"
+"$PJ_BIN" report -i "$TMP/clk.data" --format collapsed >"$TMP/clk.folded"
+total=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/clk.folded")
+nocopy=$(sed -nE 's/.*, ([0-9]+) without a stack copy.*/\1/p' "$TMP/clk.err")
+pct=$(share "$chain"';clock_gettime;__vdso_clock_gettime' "$TMP/clk.folded")
+copied=$(awk -v p="$pct" -v t="$total" -v n="${nocopy:-0}" \
+	'BEGIN { printf "%.1f", (t > n ? p * t / (t - n) : 0) }')
+check "-g dwarf from a leaf in the vdso: $copied% of copied stacks down to main" \
+	awk -v p="$copied" 'BEGIN { exit !(p >= 80) }'
+kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
+
 # --- CFI from a separate debug file: the program's own functions have no
 # .eh_frame, their .debug_frame sits in the file its .gnu_debuglink names
 src=$PJ_TOP/selftests/progs/nofp
@@ -59,7 +74,7 @@ if command -v objcopy >/dev/null && command -v strip >/dev/null &&
 	"$PJ_BIN" report -i "$TMP/dbg.data" --format collapsed >"$TMP/dbg.folded"
 	total=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/dbg.folded")
 	nocopy=$(sed -nE 's/.*, ([0-9]+) without a stack copy.*/\1/p' "$TMP/dbg.err")
-	pct=$(share "$chain" "$TMP/dbg.folded")
+	pct=$(share "$whole" "$TMP/dbg.folded")
 	copied=$(awk -v p="$pct" -v t="$total" -v n="${nocopy:-0}" \
 		'BEGIN { printf "%.1f", (t > n ? p * t / (t - n) : 0) }')
 	check ".debug_frame of a separate debug file: $copied% of copied stacks down to main" \

@@ -272,6 +272,7 @@ static void list_callgraphs(void)
 	} else {
 		row("lbr", "yes (with hardware events)");
 	}
+	row("dwarf", "yes (CFI through libdw, x86-64)");
 }
 
 static const struct {

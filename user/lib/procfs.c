@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Fields of /proc status files; see lib/procfs.h. */
+/* Fields of /proc status files, and target memory; see lib/procfs.h. */
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/procfs.h"
 
@@ -30,4 +33,25 @@ int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 	}
 	fclose(f);
 	return ret;
+}
+
+void *proc_read_mem(pid_t pid, uint64_t addr, size_t len)
+{
+	char path[64];
+	void *buf;
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = len ? malloc(len) : NULL;
+	r = buf ? pread(fd, buf, len, (off_t)addr) : -1;
+	close(fd);
+	if (r != (ssize_t)len) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

@@ -5,6 +5,7 @@
 #define PJ_USER_PROCFS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* The value after key (e.g. "NSpid:") in the status file of thread tid of
@@ -12,5 +13,8 @@
  * the field is missing. */
 int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 		      size_t len);
+/* len bytes of pid's memory at addr (/proc/PID/mem) in a malloc'ed
+ * buffer; NULL unless all of them could be read. */
+void *proc_read_mem(pid_t pid, uint64_t addr, size_t len);
 
 #endif

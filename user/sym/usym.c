@@ -24,6 +24,7 @@
 #include "sym/elf.h"
 #include "sym/maps.h"
 #include "sym/usym.h"
+#include "lib/procfs.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
@@ -176,21 +177,12 @@ static struct tab_entry *vdso_tab(struct usym *u, const struct pj_map *m)
 {
 	size_t len = m->end - m->start;
 	struct tab_entry *e = NULL;
-	char path[64];
 	void *buf;
-	ssize_t r;
-	int fd;
 
 	if (!len || len > VDSO_MAX)
 		return NULL;
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)u->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = malloc(len);
-	r = buf ? pread(fd, buf, len, m->start) : -1;
-	close(fd);
-	if (r == (ssize_t)len) {
+	buf = proc_read_mem(u->pid, m->start, len);
+	if (buf) {
 		uint64_t crc = crc32(0L, buf, (uInt)len);
 
 		e = tab_get(u, "[vdso]", crc << 32 | len, 0, 0, NULL, buf, len);

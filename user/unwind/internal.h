@@ -16,6 +16,8 @@ struct unwinder {
 	bool attached; /* dwfl_attach_state done */
 	struct pj_maps maps; /* what the modules were reported from */
 	unsigned int nmodules, reloads;
+	void *vdso; /* the [vdso] image libdw reads (kept until dwfl_end) */
+	size_t vdso_len;
 	uint64_t last_reload_ns;
 	bool want_reload; /* a pc outside every mapping was seen */
 	/* The sample being unwound. */

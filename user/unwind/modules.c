@@ -21,8 +21,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/procfs.h"
 #include "sym/debug_file.h"
 #include "unwind/internal.h"
+
+#define VDSO "[vdso]"
+#define VDSO_MAX (1u << 20)
 
 bool unwind_addr_mapped(const struct unwinder *u, uint64_t addr)
 {
@@ -74,6 +78,13 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 	struct stat st;
 
 	*elfp = NULL;
+	if (u && !strcmp(modname, VDSO)) {
+		/* The image read from the target when it was reported. */
+		if (!u->vdso)
+			return -1;
+		*elfp = elf_memory(u->vdso, u->vdso_len);
+		return -1;
+	}
 	if (!u || open_mapped(u, modname, &f, &st))
 		return -1;
 	/* libdw owns both now: elf_end and close at dwfl_end. */
@@ -119,7 +130,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	struct stat st;
 	int fd;
 
-	if (!u || open_mapped(u, modname, &self, &st))
+	if (!u || !strcmp(modname, VDSO) || open_mapped(u, modname, &self, &st))
 		return -1;
 	elf_build_id(self.elf, build_id, sizeof(build_id));
 	if (debug_file_find(self.elf, u->root, modname, &st, build_id, &dbg,
@@ -144,6 +155,32 @@ const Dwfl_Callbacks unwind_dwfl_callbacks = {
 	.find_debuginfo = find_debuginfo,
 };
 
+/* The [vdso]: its CFI covers the clock functions a program calls in a loop.
+ * Read once; a process keeps the same vdso all its life. */
+static Dwfl_Module *report_vdso(struct unwinder *u, const struct pj_map *m)
+{
+	size_t len = m->end - m->start;
+
+	if (!u->vdso && len && len <= VDSO_MAX) {
+		u->vdso = proc_read_mem(u->pid, m->start, len);
+		u->vdso_len = u->vdso ? len : 0;
+	}
+	if (!u->vdso || u->vdso_len != len)
+		return NULL;
+	return dwfl_report_module(u->dwfl, VDSO, m->start, m->end);
+}
+
+/* The callbacks find the unwinder in the module's user data. */
+static unsigned int own(Dwfl_Module *mod, struct unwinder *u)
+{
+	void **ud = NULL;
+
+	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) &&
+	    ud)
+		*ud = u;
+	return 1;
+}
+
 int unwind_report_modules(struct unwinder *u)
 {
 	struct pj_maps nm;
@@ -160,8 +197,11 @@ int unwind_report_modules(struct unwinder *u)
 		uint64_t lo, hi = m->end;
 		bool exec = m->exec, seen = false;
 		Dwfl_Module *mod;
-		void **ud;
 
+		if (!strcmp(m->path, VDSO) && (mod = report_vdso(u, m))) {
+			n += own(mod, u);
+			continue;
+		}
 		if (m->path[0] != '/')
 			continue;
 		for (j = 0; j < i && !seen; j++)
@@ -181,13 +221,8 @@ int unwind_report_modules(struct unwinder *u)
 		if (!exec)
 			continue;
 		mod = dwfl_report_module(u->dwfl, m->path, lo, hi);
-		if (!mod)
-			continue;
-		if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL,
-				     NULL) &&
-		    ud)
-			*ud = u;
-		n++;
+		if (mod)
+			n += own(mod, u);
 	}
 	if (dwfl_report_end(u->dwfl, NULL, NULL))
 		return -1;

@@ -2,6 +2,7 @@
 /* Where stacks stopped; see unwind/stackend.h. */
 #include <string.h>
 
+#include "lib/text.h"
 #include "unwind/stackend.h"
 
 /* Functions a thread's stack starts with. */
@@ -80,9 +81,15 @@ void stack_ends_print(FILE *f, const struct stack_ends *e,
 			(unsigned long long)unwind[UNWIND_BAD],
 			(unsigned long long)unwind[UNWIND_NO_COPY]);
 	culprit = stack_ends_culprit(e, &share);
-	if (culprit && cg->mode != CG_DWARF && cg->mode != CG_LBR)
+	if (culprit && cg->mode != CG_DWARF && cg->mode != CG_LBR) {
+		char path[512];
+
+		/* The target's path: printed only once made safe. */
+		snprintf(path, sizeof(path), "%s", culprit);
+		text_clean(path, strlen(path));
 		fprintf(f,
 			"perfjava: %.0f%% of stacks end in %s, which keeps no "
 			"frame pointers; -g dwarf unwinds through it\n",
-			share, culprit);
+			share, path);
+	}
 }

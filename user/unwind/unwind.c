@@ -105,6 +105,7 @@ void unwinder_free(struct unwinder *u)
 	if (!u)
 		return;
 	dwfl_end(u->dwfl);
+	free(u->vdso);
 	maps_free(&u->maps);
 	free(u);
 }

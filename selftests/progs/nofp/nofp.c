@@ -8,7 +8,8 @@
  * for SECONDS (default 10) and exits. With "ticks", prints
  * "tick <CLOCK_MONOTONIC ns> <calls so far>" every 100 ms, so that a
  * benchmark can compare its rate inside and outside recordings.
- * Usage: nofp [SECONDS] [ticks]
+ * With "clock", nofp_leaf spends its time reading the clock (in the vdso).
+ * Usage: nofp [SECONDS] [ticks|clock]
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,12 +31,22 @@ static double wall(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static bool in_clock; /* "clock": the leaf reads the clock (the vdso) */
+
 __attribute__((noinline)) void nofp_leaf(unsigned long n)
 {
 	unsigned long x = n;
+	struct timespec ts;
 
-	for (unsigned long i = 0; i < 1000000; i++)
-		x = x * 6364136223846793005ul + 1442695040888963407ul;
+	if (in_clock) {
+		for (unsigned long i = 0; i < 20000; i++) {
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			x += (unsigned long)ts.tv_nsec;
+		}
+	} else {
+		for (unsigned long i = 0; i < 1000000; i++)
+			x = x * 6364136223846793005ul + 1442695040888963407ul;
+	}
 	sink = x;
 }
 
@@ -61,6 +72,8 @@ int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 10;
 	bool ticks = argc > 2 && !strcmp(argv[2], "ticks");
+
+	in_clock = argc > 2 && !strcmp(argv[2], "clock");
 	double now, next;
 
 	printf("ready %d\n", (int)getpid());

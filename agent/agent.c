@@ -197,10 +197,65 @@ static int on_request(void *ctx, const struct pja_walk_req *r)
 	return start_walk(r);
 }
 
+/* The walk ring's memfd, received with the bytes not parsed yet. */
+static int ring_fd = -1;
+static int ring_offered; /* option ring=1: the offer comes at once */
+
+/* PJA_RING: map the reader's walk ring and say which signal to route. */
+static int on_message(void *ctx, uint32_t type, const char *p, uint32_t len)
+{
+	struct pja_ring req;
+	struct pja_ring_ready rr = { 0, 0 };
+
+	if (type != PJA_RING)
+		return 0;
+	if (len >= sizeof(req) && ring_fd >= 0) {
+		memcpy(&req, p, sizeof(req));
+		if (!wring_attach(ring_fd, &req))
+			rr.signo = pja.signo;
+	}
+	if (ring_fd >= 0)
+		close(ring_fd);
+	ring_fd = -1;
+	return out_msg(PJA_RING_READY, &rr, sizeof(rr), NULL, 0, NULL, 0) ? -1
+									  : 0;
+}
+
+/* Reads from the socket; a passed descriptor (the walk ring) is kept in
+ * ring_fd, any other is closed. */
+static ssize_t read_input(char *buf, size_t len)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int))];
+	} cm;
+	struct iovec iov = { buf, len };
+	struct msghdr mh = { .msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = cm.b,
+			     .msg_controllen = sizeof(cm.b) };
+	struct cmsghdr *c;
+	ssize_t n = recvmsg(pja.fd, &mh, MSG_CMSG_CLOEXEC);
+
+	for (c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c;
+	     c = CMSG_NXTHDR(&mh, c)) {
+		int fd;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+		    c->cmsg_len != CMSG_LEN(sizeof(int)))
+			continue;
+		memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+		if (ring_fd >= 0)
+			close(ring_fd);
+		ring_fd = fd;
+	}
+	return n;
+}
+
 /* Handles the complete messages in buf; returns bytes used or -1 to stop. */
 static ssize_t handle_input(const char *buf, size_t len)
 {
-	long used = pja_parse_input(buf, len, on_request, NULL);
+	long used = pja_parse_input(buf, len, on_request, on_message, NULL);
 
 	if (used < 0 || finish_batch())
 		return -1;
@@ -227,6 +282,29 @@ static void *session_main(void *arg)
 	me.tid = pja_gettid();
 	out_msg(PJA_THREAD, &me, sizeof(me), PJA_AGENT_THREAD, me.name_len,
 		NULL, 0);
+	if (out_flush())
+		goto stop;
+	/* A reader that said ring=1 offers its walk ring (or declines) right
+	 * after HELLO: take it before
+	 * the replay of code and threads (long in a big JVM), so that walks
+	 * at the sample start at once. */
+	{
+		struct pollfd p = { pja.fd, POLLIN, 0 };
+		ssize_t n, used;
+
+		if (ring_offered && poll(&p, 1, 500) > 0 &&
+		    (p.revents & POLLIN)) {
+			n = read_input(in, sizeof(in));
+			if (n <= 0)
+				goto stop;
+			in_len = n;
+			used = handle_input(in, in_len);
+			if (used < 0)
+				goto stop;
+			memmove(in, in + used, in_len - used);
+			in_len -= used;
+		}
+	}
 	if (out_flush() || events_start(env) || out_flush())
 		goto stop;
 	for (;;) {
@@ -235,14 +313,16 @@ static void *session_main(void *arg)
 		uint64_t v;
 		ssize_t n, used;
 
-		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+		/* walks at the sample are moved to the reader every 10 ms */
+		if (poll(p, 2, wring_active() ? 10 : 1000) < 0 &&
+		    errno != EINTR)
 			break;
 		if ((p[1].revents & POLLIN) &&
 		    read(pja.wake_fd, &v, sizeof(v)) < 0) {
 			/* nothing to read: another wake-up got it */
 		}
 		if (p[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			n = read(pja.fd, in + in_len, sizeof(in) - in_len);
+			n = read_input(in + in_len, sizeof(in) - in_len);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0)
@@ -254,11 +334,15 @@ static void *session_main(void *arg)
 			memmove(in, in + used, in_len - used);
 			in_len -= used;
 		}
-		if (out_flush())
+		if (wring_pump() || out_flush())
 			break;
 	}
 stop:
 	atomic_store(&pja.active, 0);
+	wring_detach();
+	if (ring_fd >= 0)
+		close(ring_fd);
+	ring_fd = -1;
 	drop_batch();
 	events_stop();
 	walk_quiesce();
@@ -361,6 +445,8 @@ static int start_session(const char *options)
 	pja.depth = v[0] ? atoi(v) : PJA_DEFAULT_DEPTH;
 	if (pja.depth < 1 || pja.depth > PJA_MAX_DEPTH)
 		pja.depth = PJA_DEFAULT_DEPTH;
+	opt_value(options, "ring", v, sizeof(v));
+	ring_offered = v[0] == '1';
 	opt_value(options, "timeout_us", v, sizeof(v));
 	pja.timeout_us = v[0] ? atoi(v) : 5000;
 	if (pja.timeout_us < 100 || pja.timeout_us > 1000000)
@@ -384,7 +470,8 @@ static int start_session(const char *options)
 	pja.fd = fd;
 	hello.pid = getpid();
 	hello.depth = pja.depth;
-	hello.flags = pja.testfault ? PJA_HELLO_TESTFAULT : 0;
+	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
+		      PJA_HELLO_RING;
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
 	atomic_store(&pja.active, 1);

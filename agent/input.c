@@ -10,6 +10,8 @@
 
 long pja_parse_input(const char *buf, size_t len,
 		     int (*on_req)(void *ctx, const struct pja_walk_req *r),
+		     int (*on_msg)(void *ctx, uint32_t type, const char *p,
+				   uint32_t plen),
 		     void *ctx)
 {
 	size_t off = 0;
@@ -24,6 +26,9 @@ long pja_parse_input(const char *buf, size_t len,
 		if (len - off - sizeof(h) < h.len)
 			break;
 		if (h.type == PJA_STOP)
+			return -1;
+		if (h.type != PJA_WALK && on_msg &&
+		    on_msg(ctx, h.type, buf + off + sizeof(h), h.len))
 			return -1;
 		for (i = 0; h.type == PJA_WALK &&
 			    i + sizeof(struct pja_walk_req) <= h.len;

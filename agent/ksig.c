@@ -1,26 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The agent's own signal: one real-time signal that nobody in the JVM has a
- * handler for, chosen once when the agent is set up and kept for the life of
- * the JVM (a signal still in flight after a session must find our handler).
- * Both ways of asking for a walk use it: the session thread's tgkill (si_code
- * SI_TKILL, walk.c) and the kernel itself on a sample of a perf event the
- * reader routed to the sampled thread (si_code POLL_IN).
+ * The agent's own signal, and the walk at the sample.
+ *
+ * One real-time signal that nobody in the JVM has a handler for is chosen
+ * once when the agent is set up and kept for the life of the JVM (a signal
+ * still in flight after a session must find our handler). Both ways of
+ * asking for a walk use it: the session thread's tgkill (si_code SI_TKILL,
+ * walk.c) and the kernel itself on a sample of a perf event that the reader
+ * routed to the sampled thread (F_SETOWN_EX, F_SETSIG; si_code POLL_IN,
+ * si_fd the reader's event fd).
  *
  * Not SIGPROF: the application or another profiler (async-profiler signals
  * SIGPROF from its own perf events and re-arms each event from its handler)
  * may use it, and a standard signal that is already pending swallows the
  * next one, so a walk request could silently cost the other profiler its
  * event. A real-time signal queues and never merges with theirs.
+ *
+ * At the sample, the handler walks its own thread (stackwalk_here) into a
+ * walk buffer of a fixed pool and appends a record (perfjava/walk_ring.h)
+ * to a private lock-free ring: reserve with a compare-and-swap on head,
+ * copy, then publish with a release store of the record's first word. The
+ * session thread reads that ring (ksig_take), names the frames and passes
+ * them to the reader's shared ring (wring.c). Nothing here allocates, locks
+ * or makes a system call but gettid.
  */
+#include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pja.h"
+#include "perfjava/walk_ring.h"
+
+#define NBUF 32 /* walks at once (one per running thread) */
+#define PRIV_SIZE (4u << 20)
+
+static struct {
+	atomic_int used;
+	struct asgct_frame *frames; /* PJA_MAX_DEPTH entries */
+} bufs[NBUF];
+
+static char *priv; /* PRIV_SIZE bytes of records */
+static _Atomic uint64_t priv_head, priv_tail;
+static atomic_int on; /* a session takes walks at the sample */
+static atomic_int inflight; /* handlers between their check of on and end */
+static _Atomic uint64_t n_full, n_busy;
 
 /* Searched from the top: SIGRTMIN and the ones just above it are the ones
  * libraries and applications pick first. */
-int ksig_pick(void)
+static int pick(void)
 {
 	int s;
 
@@ -33,4 +62,144 @@ int ksig_pick(void)
 			return s;
 	}
 	return -1;
+}
+
+int ksig_init(void)
+{
+	unsigned int i;
+
+	pja.signo = pick();
+	if (pja.signo < 0)
+		return -1;
+	priv = calloc(1, PRIV_SIZE);
+	if (!priv)
+		return -1;
+	for (i = 0; i < NBUF; i++) {
+		bufs[i].frames =
+		    calloc(PJA_MAX_DEPTH, sizeof(struct asgct_frame));
+		if (!bufs[i].frames)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reserves len bytes of the private ring; UINT64_MAX when full. */
+static uint64_t reserve(uint64_t len)
+{
+	uint64_t h = atomic_load(&priv_head);
+
+	do {
+		if (h + len - atomic_load(&priv_tail) > PRIV_SIZE)
+			return UINT64_MAX;
+	} while (!atomic_compare_exchange_weak(&priv_head, &h, h + len));
+	return h;
+}
+
+static void append(const struct pja_walk *w, int fd)
+{
+	unsigned int n = w->status == PJA_WALK_OK && w->num > 0 ? w->num : 0;
+	uint64_t len = pjw_rec_len(n), pos = reserve(len);
+	struct pjw_rec r = {
+		.time = w->time,
+		.pc = w->pc,
+		.tid = (uint32_t)pja_gettid(),
+		.fd = fd,
+		.status = w->status,
+		.asgct = w->asgct,
+		.nframes = n,
+		.flags = (n >= w->depth ? PJA_WALK_TRUNCATED : 0) |
+			 (w->how & 0xffu) << PJA_WALK_HOW_SHIFT,
+	};
+
+	if (pos == UINT64_MAX) {
+		atomic_fetch_add(&n_full, 1);
+		return;
+	}
+	pjw_put(priv, PRIV_SIZE, pos + 8, (const char *)&r + 8, sizeof(r) - 8);
+	pjw_put(priv, PRIV_SIZE, pos + sizeof(r), w->frames,
+		(uint64_t)n * sizeof(struct asgct_frame));
+	atomic_store_explicit(
+	    (_Atomic uint64_t *)(priv + (pos & (PRIV_SIZE - 1))),
+	    len << 32 | pjw_seal(pos), memory_order_release);
+}
+
+void ksig_on_sample(siginfo_t *si, void *uc)
+{
+	struct pja_walk w = { 0 };
+	unsigned int i;
+	int saved = errno;
+
+	atomic_fetch_add(&inflight, 1);
+	if (!atomic_load(&on))
+		goto out;
+	for (i = 0; i < NBUF; i++) {
+		int free_buf = 0;
+
+		if (atomic_compare_exchange_strong(&bufs[i].used, &free_buf, 1))
+			break;
+	}
+	if (i == NBUF) {
+		atomic_fetch_add(&n_busy, 1);
+		goto out;
+	}
+	w.frames = bufs[i].frames;
+	w.depth = pja.depth;
+	stackwalk_here(uc, &w);
+	append(&w, si->si_fd);
+	atomic_store(&bufs[i].used, 0);
+out:
+	atomic_fetch_sub(&inflight, 1);
+	errno = saved;
+}
+
+void ksig_start(void)
+{
+	atomic_store(&n_full, 0);
+	atomic_store(&n_busy, 0);
+	atomic_store(&on, 1);
+}
+
+void ksig_stop(void)
+{
+	struct timespec ts = { 0, 1000000 };
+	int i;
+
+	atomic_store(&on, 0);
+	for (i = 0; i < 100 && atomic_load(&inflight); i++)
+		nanosleep(&ts, NULL);
+	/* what the handlers left is for no one now */
+	if (!atomic_load(&inflight))
+		atomic_store(&priv_tail, atomic_load(&priv_head));
+}
+
+int ksig_take(struct pjw_rec *r, struct asgct_frame *frames, unsigned int max)
+{
+	uint64_t pos = atomic_load(&priv_tail), word, len;
+
+	if (pos == atomic_load(&priv_head))
+		return 0;
+	word = atomic_load_explicit(
+	    (_Atomic uint64_t *)(priv + (pos & (PRIV_SIZE - 1))),
+	    memory_order_acquire);
+	if ((uint32_t)word != pjw_seal(pos))
+		return 0; /* not published yet */
+	len = word >> 32;
+	pjw_get(priv, PRIV_SIZE, pos, r, sizeof(*r));
+	if (r->nframes > max)
+		r->nframes = max; /* cannot happen: depth <= max */
+	pjw_get(priv, PRIV_SIZE, pos + sizeof(*r), frames,
+		(uint64_t)r->nframes * sizeof(*frames));
+	atomic_store(&priv_tail, pos + len);
+	return 1;
+}
+
+void ksig_counts(uint64_t *full, uint64_t *busy)
+{
+	*full = atomic_load(&n_full);
+	*busy = atomic_load(&n_busy);
+}
+
+void ksig_clear_full(uint64_t counted)
+{
+	atomic_fetch_sub(&n_full, counted);
 }

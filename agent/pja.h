@@ -135,8 +135,29 @@ int pja_install(int sig, void (*fn)(int, siginfo_t *, void *),
 void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc);
 uint64_t pja_context_pc(const void *ucontext);
 
-/* ksig.c: a real-time signal nobody in the JVM handles; -1 if none. */
-int ksig_pick(void);
+/* ksig.c: our real-time signal (pja.signo, chosen by ksig_init) and the
+ * walk at the sample, into a private ring. */
+struct pjw_rec;
+int ksig_init(void);
+/* The handler's work for a kernel signal (si_code POLL_IN). */
+void ksig_on_sample(siginfo_t *si, void *uc);
+/* Walks at the sample are taken from ksig_start until ksig_stop (which
+ * waits, bounded, for handlers in flight and drops what is left). */
+void ksig_start(void);
+void ksig_stop(void);
+/* The next walk of the private ring: 1 and *r, frames; 0 when none. */
+int ksig_take(struct pjw_rec *r, struct asgct_frame *frames, unsigned int max);
+/* Walks dropped (private ring full) and signals not walked (no buffer). */
+void ksig_counts(uint64_t *full, uint64_t *busy);
+void ksig_clear_full(uint64_t counted);
+
+/* wring.c: the reader's shared walk ring, fed by the session thread. */
+struct pja_ring;
+int wring_attach(int fd, const struct pja_ring *req);
+int wring_active(void);
+/* Moves taken walks to the shared ring; -1 when the socket failed. */
+int wring_pump(void);
+void wring_detach(void);
 
 /* walk.c: walks requested by the session thread through directed signals. */
 int walk_init(void);

@@ -98,6 +98,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 
+	if (si->si_code == POLL_IN) { /* the kernel, on a sample */
+		ksig_on_sample(si, uc);
+		return;
+	}
 	if (si->si_code == SI_TKILL && si->si_pid == getpid()) {
 		pid_t me = pja_gettid();
 		unsigned int i;
@@ -147,8 +151,7 @@ int walk_init(void)
 		if (!slots[i].walk.frames)
 			return -1;
 	}
-	pja.signo = ksig_pick();
-	if (pja.signo < 0 || stackwalk_init() ||
+	if (ksig_init() || stackwalk_init() ||
 	    pja_install(pja.signo, on_signal, &prev_sig))
 		return -1;
 	return 0;

@@ -21,6 +21,10 @@
  *   agent  -> reader  METHOD (once per method, before the first WALK_RESULT
  *                     naming it), WALK_RESULT (one per request, in order),
  *                     CODE_LOAD/CODE_UNLOAD/THREAD/THREAD_END as they happen
+ *   reader -> agent   RING (when HELLO has PJA_HELLO_RING): shared memory
+ *                     for walks taken at the sample (perfjava/walk_ring.h)
+ *   agent  -> reader  RING_READY: the agent's signal; from then the reader
+ *                     may route its perf events' signals to the threads
  *   reader -> agent   STOP, or just closes: the agent disables its events,
  *                     stops signalling and its thread exits. The agent stays
  *                     loaded; a later attach starts it again.
@@ -50,11 +54,12 @@ enum pja_type {
 	PJA_CODE_UNLOAD = 5,
 	PJA_THREAD = 6,
 	PJA_THREAD_END = 7,
-	/* 8 is taken by the walk ring (RING_READY) */
+	PJA_RING_READY = 8,
 	PJA_BUSY = 9,
 	/* reader -> agent */
 	PJA_WALK = 64,
 	PJA_STOP = 65,
+	PJA_RING = 66,
 };
 
 struct pja_hdr {
@@ -71,6 +76,27 @@ struct pja_hello {
 	uint32_t jvmti_version;
 };
 #define PJA_HELLO_TESTFAULT 1u /* fault injection is on (tests only) */
+#define PJA_HELLO_RING 2u /* takes a walk ring (PJA_RING) */
+
+/*
+ * PJA_RING: the walk ring's memfd travels as SCM_RIGHTS with the first byte
+ * of this message; it is PJW_HEAD_BYTES + size bytes, sealed.
+ */
+struct pja_ring {
+	uint64_t size; /* data bytes, a power of two */
+};
+
+/*
+ * PJA_RING_READY: the agent mapped the ring and its handler for signo is
+ * installed: a perf event fd may now signal signo (F_SETSIG) to a thread of
+ * the JVM (F_SETOWN_EX), which then walks itself and writes the ring.
+ * signo 0: the ring was refused; walks stay on request.
+ */
+struct pja_ring_ready {
+	int32_t signo;
+	uint32_t flags;
+};
+
 /* Another reader has this agent: a PJA_BUSY follows, then the agent closes
  * the connection and the other reader's session goes on untouched. */
 #define PJA_HELLO_BUSY 4u

@@ -17,7 +17,7 @@ static int on_req(void *ctx, const struct pja_walk_req *r)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned long n = 0;
-	long used = pja_parse_input((const char *)data, size, on_req, &n);
+	long used = pja_parse_input((const char *)data, size, on_req, NULL, &n);
 
 	return used > (long)size;
 }

@@ -184,6 +184,13 @@ fail:
 	return -1;
 }
 
+static int offer_ring;
+
+void agent_offer_rings(int on)
+{
+	offer_ring = on;
+}
+
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen)
 {
@@ -224,8 +231,8 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		return -1;
 	}
 	snprintf(tpath, sizeof(tpath), "/tmp/%s", name);
-	snprintf(opts, sizeof(opts), "sock=%s,depth=%d", tpath,
-		 PJA_DEFAULT_DEPTH);
+	snprintf(opts, sizeof(opts), "sock=%s,depth=%d%s", tpath,
+		 PJA_DEFAULT_DEPTH, offer_ring ? ",ring=1" : "");
 	r = attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen);
 	if (!r)
 		r = agent_accept(pid, lfd, START_TIMEOUT_MS, out, err, errlen);
@@ -260,6 +267,11 @@ static pid_t target_tid(struct agent *a, pid_t tid)
 	if (ns > 0 && (p = umap_slot(&a->nstid, tid, 1)))
 		*p = (void *)(intptr_t)ns;
 	return ns;
+}
+
+pid_t agent_target_tid(struct agent *a, pid_t tid)
+{
+	return a ? target_tid(a, tid) : -1;
 }
 
 int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,

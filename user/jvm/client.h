@@ -89,6 +89,48 @@ struct agent_stats {
 	uint64_t to_agent_ns, to_walk_ns, timed;
 };
 void agent_get_stats(const struct agent *a, struct agent_stats *st);
+/* tid (the reader's) as the target sees it; <= 0 when unknown. */
+pid_t agent_target_tid(struct agent *a, pid_t tid);
+
+/* Agents started from now on are told that a walk ring will be offered (or
+ * declined) at once: they wait for it (bounded) before their replay of code
+ * and threads, so that walks at the sample start with the recording. */
+void agent_offer_rings(int on);
+
+/*
+ * Walks taken at the sample (jvm/walkring.c, perfjava/walk_ring.h): the
+ * agent's signal handler walks the thread the kernel signalled for a sample
+ * and leaves the walk in memory shared with the reader.
+ */
+struct ring_walk {
+	pid_t tid; /* the target's namespace */
+	int fd; /* the reader's perf event fd that signalled */
+	uint64_t time; /* when the handler ran (CLOCK_MONOTONIC) */
+	int status; /* enum agent_walk_status */
+	const struct java_frame *frames; /* innermost first */
+	unsigned int n;
+};
+typedef void (*agent_ring_cb)(void *ctx, const struct ring_walk *w);
+/* Offers the agent a ring of size bytes (a power of two), when it takes
+ * one; nothing may be queued (agent_flush first). 0 when offered;
+ * agent_ring_signal() then says when it is ready. */
+int agent_ring_offer(struct agent *a, uint64_t size);
+/* Tells an agent told so at its start that no ring comes (agent_flush
+ * first). */
+void agent_ring_decline(struct agent *a);
+/* The agent's signal for walks at the sample once it confirmed the ring;
+ * 0 while waiting, -1 when refused, not offered or gone. */
+int agent_ring_signal(const struct agent *a);
+/* Calls cb for each walk in the ring; returns how many. */
+unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx);
+struct agent_ring_stats {
+	uint64_t walks; /* walks read */
+	uint64_t bad; /* records refused (broken or out of bounds) */
+	uint64_t full; /* walks the agent dropped: a ring was full */
+	uint64_t busy; /* signals the agent could not walk */
+};
+void agent_ring_get_stats(const struct agent *a, struct agent_ring_stats *st);
+
 /* Tells the agent to stop its work and closes the connection. */
 void agent_stop(struct agent *a);
 /* Path of the agent library next to the perfjava binary. */

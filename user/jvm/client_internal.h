@@ -50,7 +50,18 @@ struct agent {
 	struct java_frame *frames;
 	struct agent_stats stats;
 	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
+	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
 };
+
+/* A frame of a walk with its method's name and line (jvm/messages.c). */
+void agent_name_frame(const struct agent *a, const struct pja_frame *f,
+		      struct java_frame *out);
+/* Counts a walk's outcome in a->stats; its enum agent_walk_status. */
+int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
+		     uint32_t flags);
+/* jvm/walkring.c: PJA_RING_READY, and the ring's end with the agent. */
+void agent_ring_ready(struct agent *a, const char *p, uint32_t len);
+void agent_ring_free(struct agent *a);
 
 /* Interns s[0..len) (at most AGENT_MAX_NAME bytes, made terminal-safe);
  * the copy lives until agent_stop(). "" when over the budget. */

@@ -206,6 +206,36 @@ static const int status_map[] = {
 	[PJA_WALK_GONE] = AGENT_WALK_GONE,
 };
 
+void agent_name_frame(const struct agent *a, const struct pja_frame *f,
+		      struct java_frame *out)
+{
+	const struct jmethod *m =
+	    umap_get(&a->methods, f->method ? f->method : 1);
+
+	out->type = f->type < PJ_FRAME_TYPE_MAX ? f->type : 0;
+	out->name = m ? m->name : "[unknown Java method]";
+	out->file = m ? m->file : NULL;
+	out->line = m ? bci_line(m, f->bci) : 0;
+}
+
+int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
+		     uint32_t flags)
+{
+	int st = status >= 0 && status <= PJA_WALK_GONE
+		     ? status_map[status]
+		     : AGENT_WALK_NOT_WALKABLE;
+
+	a->stats.results[st]++;
+	if (flags & PJA_WALK_TRUNCATED)
+		a->stats.truncated++;
+	if (asgct < 0 && asgct > -16)
+		a->stats.asgct[-asgct]++;
+	if (st == AGENT_WALK_OK && PJA_WALK_HOW(flags) &&
+	    PJA_WALK_HOW(flags) < 4)
+		a->stats.recovered[PJA_WALK_HOW(flags)]++;
+	return st;
+}
+
 static void on_walk(struct agent *a, const char *p, uint32_t len,
 		    agent_walk_cb cb, void *ctx)
 {
@@ -227,31 +257,16 @@ static void on_walk(struct agent *a, const char *p, uint32_t len,
 		n = a->hello.depth;
 	for (i = 0; i < n; i++) {
 		struct pja_frame f;
-		const struct jmethod *m;
 
 		memcpy(&f, p + sizeof(r) + i * sizeof(f), sizeof(f));
-		m = umap_get(&a->methods, f.method ? f.method : 1);
-		a->frames[i].type = f.type < PJ_FRAME_TYPE_MAX ? f.type : 0;
-		a->frames[i].name = m ? m->name : "[unknown Java method]";
-		a->frames[i].file = m ? m->file : NULL;
-		a->frames[i].line = m ? bci_line(m, f.bci) : 0;
+		agent_name_frame(a, &f, &a->frames[i]);
 	}
-	st = r.status >= 0 && r.status <= PJA_WALK_GONE
-		 ? status_map[r.status]
-		 : AGENT_WALK_NOT_WALKABLE;
-	a->stats.results[st]++;
+	st = agent_count_walk(a, r.status, r.asgct, r.flags);
 	if (r.walk_time > r.recv_time && r.recv_time > r.sample_time) {
 		a->stats.to_agent_ns += r.recv_time - r.sample_time;
 		a->stats.to_walk_ns += r.walk_time - r.recv_time;
 		a->stats.timed++;
 	}
-	if (r.flags & PJA_WALK_TRUNCATED)
-		a->stats.truncated++;
-	if (r.asgct < 0 && r.asgct > -16)
-		a->stats.asgct[-r.asgct]++;
-	if (st == AGENT_WALK_OK && PJA_WALK_HOW(r.flags) &&
-	    PJA_WALK_HOW(r.flags) < 4)
-		a->stats.recovered[PJA_WALK_HOW(r.flags)]++;
 	drop_pending(a, r.cookie);
 	if (cb)
 		cb(ctx, r.cookie, st, a->frames, st == AGENT_WALK_OK ? n : 0,
@@ -376,6 +391,9 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 		case PJA_THREAD_END:
 			on_thread(a, h.type, p, h.len);
 			break;
+		case PJA_RING_READY:
+			agent_ring_ready(a, p, h.len);
+			break;
 		default:
 			break;
 		}
@@ -388,6 +406,7 @@ void agent_free(struct agent *a)
 {
 	size_t i;
 
+	agent_ring_free(a);
 	for (i = 0; i < a->methods.cap; i++)
 		if (a->methods.k[i])
 			free_method(a->methods.v[i]);

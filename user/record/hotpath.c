@@ -99,8 +99,10 @@ static void check_walk(struct recorder *rec, const struct pending *p,
 	if (!sampled)
 		return;
 	for (i = 0; i < n; i++) {
+		/* a native method's frame is its compiled wrapper's */
 		if (frames[i].type != PJ_FRAME_JIT &&
-		    frames[i].type != PJ_FRAME_C1)
+		    frames[i].type != PJ_FRAME_C1 &&
+		    frames[i].type != PJ_FRAME_JAVA_NATIVE)
 			continue;
 		rec->st.checked++;
 		rec->st.agreed += !strcmp(frames[i].name, sampled);
@@ -140,8 +142,9 @@ void record_expire_walks(struct recorder *rec, uint64_t now, bool force)
 }
 
 /* Queues the sample for a Java walk; false when it cannot wait. */
-static bool defer_sample(struct recorder *rec, const struct pj_sample *s,
-			 unsigned int nk, unsigned int nu)
+static bool defer_sample(struct recorder *rec, const struct ring *r,
+			 const struct pj_sample *s, unsigned int nk,
+			 unsigned int nu)
 {
 	uint64_t cookie = ++rec->next_cookie;
 	struct pending *p = &rec->pend[cookie % RECORD_PENDING];
@@ -166,6 +169,13 @@ static bool defer_sample(struct recorder *rec, const struct pj_sample *s,
 	p->cookie = cookie;
 	p->deadline = now_ns() + RECORD_WALK_DEADLINE_NS;
 	rec->npending++;
+	if (ksig_sample_routed(rec, r, s)) {
+		/* its walk was taken at the sample: wait for it (ksig.c) */
+		p->ttid = agent_target_tid(rec->agent, (pid_t)s->tid);
+		p->fd = r->fds[s->event];
+		ksig_wait(rec, cookie);
+		return true;
+	}
 	if (agent_request(rec->agent, (pid_t)s->tid, s->time, cookie) < 0)
 		finish_pending(rec, p, AGENT_WALK_LOST, NULL, 0);
 	return true;
@@ -267,7 +277,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	if (rec->agent && record_java_name(rec, s.tid))
 		self = "[perfjava: agent thread]"; /* not the application's */
 	else if (rec->agent && !wall_is_offcpu(rec, s.event) &&
-		 defer_sample(rec, &s, nk, nu))
+		 defer_sample(rec, r, &s, nk, nu))
 		return;
 	if (wall_is_offcpu(rec, s.event)) /* no walk: see record/wall.c */
 		wall_switch_out(rec, &s, &rs);

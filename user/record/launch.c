@@ -254,6 +254,7 @@ void launch_agent_ready(struct recorder *rec)
 		pj_writer_meta(rec->w, "java_error", err);
 	}
 	remove_socket(l); /* one JVM, one connection */
+	ksig_setup(rec); /* walks at the sample, once the agent confirms */
 	rec->th.changed = true;
 }
 

@@ -111,6 +111,7 @@ static void thread_opened(void *ctx, struct ring *r)
 	thread_comm(rec->o.pid, r->tid, comm, sizeof(comm));
 	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
 	wall_thread_opened(rec, r->tid, wall_event(rec));
+	ksig_thread_opened(rec, r);
 }
 
 /*
@@ -337,6 +338,9 @@ static int run_loop(struct recorder *rec, int sigfd)
 				pring[npfd++] = NULL;
 			}
 			for (unsigned int i = 0; i < rec->th.n; i++) {
+				/* walked at the sample: read on the timer */
+				if (ksig_quiet(rec, rec->th.v[i]))
+					continue;
 				pfd[npfd].fd = rec->th.v[i]->fd;
 				pfd[npfd].events = POLLIN;
 				pring[npfd++] = rec->th.v[i];
@@ -370,6 +374,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 					    stderr,
 					    "%sperfjava: the agent disconnected; recording native frames only\n",
 					    tty ? "\n" : "");
+					ksig_off(rec, "the agent disconnected");
 					agent_stop(rec->agent);
 					rec->agent = NULL;
 					afd = -1;
@@ -386,7 +391,9 @@ static int run_loop(struct recorder *rec, int sigfd)
 		now = now_ns();
 		if (now >= next_drain) {
 			next_drain = now + DRAIN_NS;
+			ksig_collect(rec);
 			drain_all(rec);
+			ksig_match(rec);
 		}
 		if (now >= next_tick) {
 			next_tick = now + TICK_NS;
@@ -397,6 +404,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 
 				next_scan = now + RESCAN_NS;
 				threads_scan(&rec->th, &bad);
+				ksig_check_queue(rec);
 			}
 			if (tty)
 				progress(rec, now);
@@ -432,6 +440,8 @@ static void finish_walks(struct recorder *rec)
 		if (poll(&p, 1, 10) > 0 &&
 		    agent_process(rec->agent, record_walk_done, rec))
 			break;
+		ksig_collect(rec);
+		ksig_match(rec);
 	}
 	record_expire_walks(rec, 0, true);
 }
@@ -514,7 +524,9 @@ int cmd_record(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 
+	ksig_prepare(rec);
 	start_agent(rec);
+	ksig_setup(rec);
 	/*
 	 * A JVM's samples wait for the reader to pass them on: every
 	 * millisecond the reader waits for a CPU behind the target's own
@@ -533,7 +545,9 @@ int cmd_record(int argc, char **argv)
 		    rec->agent ? ", java frames on" : "", rec->o.output);
 	run_loop(rec, sigfd);
 	threads_disable(&rec->th);
+	ksig_collect(rec);
 	drain_all(rec);
+	ksig_match(rec);
 	finish_walks(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec, rec->end_ns); /* threads still waiting */

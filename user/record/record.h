@@ -14,6 +14,7 @@
 #include "profile/io.h"
 #include "sym/symbolize.h"
 #include "record/threads.h"
+#include "record/ksig.h"
 #include "unwind/callgraph.h"
 #include "unwind/stackend.h"
 #include "unwind/unwind.h"
@@ -49,6 +50,8 @@ struct pending {
 	struct pj_sample s;
 	uint64_t cookie; /* 0 = slot free */
 	uint64_t deadline;
+	pid_t ttid; /* tid in the target's namespace (walks at the sample) */
+	int fd; /* the event's fd (walks at the sample) */
 	unsigned int nk, nu;
 	uint32_t *kframes;
 	uint64_t *uips;
@@ -92,6 +95,7 @@ struct recorder {
 	uint64_t next_cookie;
 	unsigned int npending;
 	struct record_stats st;
+	struct ksig ks; /* walks at the sample (record/ksig.h) */
 	uint64_t start_ns, end_ns;
 	bool stop;
 	const char *stop_reason;

@@ -189,6 +189,7 @@ void recorder_free(struct recorder *rec)
 	unwinder_free(rec->unw);
 	rec->unw = NULL;
 	tp_decoder_free(rec->tp);
+	ksig_free(&rec->ks);
 	rec->tp = NULL;
 	wall_free(rec);
 	free(rec->evs);

@@ -131,6 +131,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		}
 		if (i == 0)
 			r->fd = fd;
+		r->fds[i] = fd;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[i]) < 0)
 			r->ids[i] = 0;
 		i++;
@@ -201,6 +202,34 @@ void ring_close(struct ring *r)
 	r->evlist = NULL;
 	r->map = NULL;
 	r->fd = -1;
+}
+
+int ring_route(struct ring *r, unsigned int i, int signo)
+{
+	struct f_owner_ex own = { F_OWNER_TID, r->tid };
+	int fd = i < r->nevents ? r->fds[i] : -1, fl;
+
+	if (fd < 0 || !r->evlist)
+		return -EBADF;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return -errno;
+	if (!signo) {
+		r->routed &= ~(1u << i);
+		return fcntl(fd, F_SETFL, fl & ~O_ASYNC) ? -errno : 0;
+	}
+	/* the signal first: an owner without it would be sent SIGIO */
+	if (fcntl(fd, F_SETSIG, signo) || fcntl(fd, F_SETOWN_EX, &own) ||
+	    fcntl(fd, F_SETFL, fl | O_ASYNC))
+		return -errno;
+	if (!r->routed) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r->routed_at = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	}
+	r->routed |= 1u << i;
+	return 0;
 }
 
 unsigned int ring_event_index(const struct ring *r, uint64_t id)

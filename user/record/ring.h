@@ -23,6 +23,9 @@ struct ring {
 	pid_t tid;
 	int fd; /* the first event's fd: poll it */
 	unsigned int nevents;
+	int fds[RING_MAX_EVENTS]; /* each event's fd */
+	uint32_t routed; /* events whose samples signal the thread (bit i) */
+	uint64_t routed_at; /* since when (CLOCK_MONOTONIC ns) */
 	uint64_t ids[RING_MAX_EVENTS]; /* kernel event id of each event */
 	uint64_t sample_type, branch_sample_type;
 	uint64_t regs_user; /* sample_regs_user (PERF_SAMPLE_REGS_USER) */
@@ -65,6 +68,12 @@ typedef void (*ring_record_cb)(void *ctx, struct ring *r,
 /* Calls cb for every record in the ring; returns how many. */
 unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx);
 void ring_close(struct ring *r);
+/*
+ * Makes every sample of event i signal signo to the ring's thread itself
+ * (F_SETSIG, F_SETOWN_EX with F_OWNER_TID, then O_ASYNC), or stops it
+ * (signo 0). 0 on success, -errno.
+ */
+int ring_route(struct ring *r, unsigned int i, int signo);
 /* Index of the event whose kernel id is id, or 0 when unknown. */
 unsigned int ring_event_index(const struct ring *r, uint64_t id);
 

@@ -66,6 +66,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
+	ksig_write_stats(rec);
 	pj_writer_stat(rec->w, "walk_recovered_stub", rec->ast.recovered[1]);
 	pj_writer_stat(rec->w, "walk_recovered_epilogue",
 		       rec->ast.recovered[2]);
@@ -171,4 +172,5 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 			100.0 * st->agreed / st->checked,
 			(unsigned long long)st->checked);
 	fprintf(stderr, "\n");
+	ksig_summary(rec);
 }

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The session's side of the walk ring (perfjava/walk_ring.h): the reader's
+ * shared memory, mapped on PJA_RING, and the pump that moves the walks the
+ * signal handlers took (ksig.c) into it. Off the hot path, on the session
+ * thread: the pump names each frame's type from the code map, sends every
+ * method the reader has not seen (PJA_METHOD, over the socket, flushed
+ * before the walks naming it are published), then appends the records. The
+ * session thread is the shared ring's only writer, so unmapping it at the end
+ * of the session cannot pull memory from under a handler.
+ */
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pja.h"
+#include "perfjava/walk_ring.h"
+
+_Static_assert(sizeof(struct asgct_frame) == 16, "walk record frame size");
+_Static_assert(sizeof(struct pja_frame) == 16, "walk record frame size");
+
+#define STAGE_BYTES (1u << 20)
+
+static char *shm;
+static uint64_t shm_size, whead;
+static struct pjw_head *hd;
+static char stage[STAGE_BYTES];
+static size_t stage_len;
+static struct asgct_frame raw[PJA_MAX_DEPTH];
+static struct pja_frame named[PJA_MAX_DEPTH];
+
+int wring_attach(int fd, const struct pja_ring *req)
+{
+	uint64_t size = req->size;
+	struct stat st;
+	void *p;
+
+	if (shm || size < PJW_MIN_SIZE || size > PJW_MAX_SIZE ||
+	    (size & (size - 1)) || fstat(fd, &st) ||
+	    (uint64_t)st.st_size != PJW_HEAD_BYTES + size)
+		return -1;
+	p = mmap(NULL, PJW_HEAD_BYTES + size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	hd = p;
+	if (hd->magic != PJW_MAGIC || hd->version != PJW_VERSION ||
+	    hd->size != size) {
+		munmap(p, PJW_HEAD_BYTES + size);
+		hd = NULL;
+		return -1;
+	}
+	shm = p;
+	shm_size = size;
+	whead = __atomic_load_n(&hd->head, __ATOMIC_ACQUIRE);
+	stage_len = 0;
+	ksig_start();
+	return 0;
+}
+
+int wring_active(void)
+{
+	return shm != NULL;
+}
+
+static void publish(const struct pjw_rec *r, const void *frames)
+{
+	uint64_t len = pjw_rec_len(r->nframes);
+	uint64_t tail = __atomic_load_n(&hd->tail, __ATOMIC_ACQUIRE);
+	char *data = shm + PJW_HEAD_BYTES;
+
+	if (whead - tail > shm_size || whead + len - tail > shm_size) {
+		__atomic_fetch_add(&hd->full, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	pjw_put(data, shm_size, whead + 8, (const char *)r + 8, sizeof(*r) - 8);
+	pjw_put(data, shm_size, whead + sizeof(*r), frames,
+		(uint64_t)r->nframes * sizeof(struct pja_frame));
+	__atomic_store_n((uint64_t *)(data + (whead & (shm_size - 1))),
+			 len << 32 | pjw_seal(whead), __ATOMIC_RELEASE);
+	whead += len;
+	__atomic_store_n(&hd->head, whead, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&hd->walks, 1, __ATOMIC_RELAXED);
+}
+
+/* The methods of the staged walks are on the socket: publish them. */
+static int flush_stage(void)
+{
+	size_t off = 0;
+
+	if (out_flush())
+		return -1;
+	while (off < stage_len) {
+		const struct pjw_rec *r = (const void *)(stage + off);
+
+		publish(r, r + 1);
+		off += pjw_rec_len(r->nframes);
+	}
+	stage_len = 0;
+	return 0;
+}
+
+int wring_pump(void)
+{
+	struct pjw_rec r;
+	uint64_t full, busy;
+
+	if (!shm)
+		return 0;
+	while (ksig_take(&r, raw, PJA_MAX_DEPTH)) {
+		unsigned int n = r.nframes, i;
+
+		if (stage_len + pjw_rec_len(n) > STAGE_BYTES && flush_stage())
+			return -1;
+		memset(named, 0, n * sizeof(named[0]));
+		codemap_classify(r.pc, raw, named, n);
+		for (i = 0; i < n; i++) {
+			method_send(raw[i].method);
+			named[i].method = (uintptr_t)raw[i].method;
+			named[i].bci = raw[i].lineno;
+		}
+		memcpy(stage + stage_len, &r, sizeof(r));
+		memcpy(stage + stage_len + sizeof(r), named,
+		       n * sizeof(named[0]));
+		stage_len += pjw_rec_len(n);
+	}
+	ksig_counts(&full, &busy);
+	__atomic_store_n(&hd->busy, busy, __ATOMIC_RELAXED);
+	if (full) /* the private ring's drops, added once */
+		__atomic_fetch_add(&hd->full, full, __ATOMIC_RELAXED);
+	ksig_clear_full(full);
+	return stage_len ? flush_stage() : 0;
+}
+
+void wring_detach(void)
+{
+	if (!shm)
+		return;
+	ksig_stop();
+	munmap(shm, PJW_HEAD_BYTES + shm_size);
+	shm = NULL;
+	hd = NULL;
+}

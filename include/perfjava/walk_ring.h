@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The walk ring: Java stacks walked at the instant of a sample, from the
+ * agent to the reader through shared memory, so that the reader does not
+ * wake, and the agent does not answer a request, per sample.
+ *
+ * The reader makes the memory (a sealed memfd: it can neither shrink nor
+ * grow, so a mapping of it never faults) and passes it to the agent with
+ * PJA_RING over the socket (SCM_RIGHTS). The first PJW_HEAD_BYTES hold struct
+ * pjw_head, then PJW data bytes (a power of two) of records. Positions are
+ * byte counts since the start and only grow; a record starts at pos % size,
+ * 8-byte aligned, and may wrap around the end.
+ *
+ * A record is struct pjw_rec, then nframes struct pja_frame, innermost first.
+ * Its first word is written last (release): len << 32 | pjw_seal(pos). A
+ * reader at pos takes the record only when the word carries the seal of that
+ * very position, so bytes of an older lap never pass for a new record.
+ *
+ * The agent writes records and head; the reader writes tail. The reader
+ * trusts nothing in this memory: every length, count and index is checked
+ * against what it knows itself (its own tail and the size it chose).
+ *
+ * The agent also uses this record format in a private ring of its own (the
+ * signal handlers write it, the agent's session thread reads it), with
+ * struct asgct-order frames; see agent/ksig.c.
+ */
+#ifndef PJ_WALK_RING_H
+#define PJ_WALK_RING_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "perfjava/agent_proto.h"
+
+#define PJW_MAGIC 0x574a4650u /* "PFJW" */
+#define PJW_VERSION 1
+#define PJW_HEAD_BYTES 4096u
+#define PJW_MIN_SIZE (64u << 10)
+#define PJW_MAX_SIZE (256u << 20)
+
+struct pjw_head {
+	uint32_t magic; /* PJW_MAGIC, written by the reader */
+	uint32_t version;
+	uint64_t size; /* data bytes after the head, a power of two */
+	uint64_t pad0[6];
+	uint64_t head; /* agent: bytes written (atomic) */
+	uint64_t pad1[7];
+	uint64_t tail; /* reader: bytes consumed (atomic) */
+	uint64_t pad2[7];
+	/* agent counters, for the reader's summary (untrusted numbers) */
+	uint64_t full; /* walks dropped: a ring was full */
+	uint64_t busy; /* signals not walked: no free walk buffer */
+	uint64_t walks; /* walks written */
+};
+
+struct pjw_rec {
+	uint64_t word; /* len << 32 | pjw_seal(pos), written last */
+	uint64_t time; /* CLOCK_MONOTONIC ns when the handler started */
+	uint64_t pc; /* the interrupted pc */
+	uint32_t tid; /* the walked thread, target namespace */
+	int32_t fd; /* si_fd: the reader's perf event fd that signalled */
+	int32_t status; /* enum pja_walk_status */
+	int32_t asgct; /* AsyncGetCallTrace's num_frames when <= 0 */
+	uint32_t nframes;
+	uint32_t flags; /* PJA_WALK_TRUNCATED, PJA_WALK_HOW() */
+};
+
+static inline uint32_t pjw_seal(uint64_t pos)
+{
+	return (uint32_t)(pos >> 3) | 0x80000000u;
+}
+
+static inline uint64_t pjw_rec_len(uint32_t nframes)
+{
+	return sizeof(struct pjw_rec) + (uint64_t)nframes * 16;
+}
+
+/* Copies between a ring's data (size a power of two) and linear memory. */
+static inline void pjw_put(char *data, uint64_t size, uint64_t pos,
+			   const void *src, uint64_t len)
+{
+	uint64_t off = pos & (size - 1), first = size - off;
+
+	if (first > len)
+		first = len;
+	memcpy(data + off, src, first);
+	memcpy(data, (const char *)src + first, len - first);
+}
+
+static inline void pjw_get(const char *data, uint64_t size, uint64_t pos,
+			   void *dst, uint64_t len)
+{
+	uint64_t off = pos & (size - 1), first = size - off;
+
+	if (first > len)
+		first = len;
+	memcpy(dst, data + off, first);
+	memcpy((char *)dst + first, data, len - first);
+}
+
+#endif

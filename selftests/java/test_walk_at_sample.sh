@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Java walks taken at the sample: the kernel signals the sampled thread, the
+# agent's handler walks it and leaves the walk in shared memory, the reader
+# matches it to its sample. Events that do not sample a running thread keep
+# the request path (the fallback), alone or next to a sampling event.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/jvm.sh"
+
+if [ ${#JDKS[@]} -eq 0 ]; then
+	skip "walks at the sample" "no JDK found"
+	exit 0
+fi
+compile_java || { not_ok "javac failed"; exit 0; }
+
+# matched_share ERRFILE: matched walks per 100 samples, from the summary
+matched_share() {
+	awk '/ samples/ && !s { for (i = 1; i <= NF; i++) if ($(i+1) == "samples") { s = $i; break } }
+		/walks at the sample/ { for (i = 1; i <= NF; i++) if ($(i+1) == "matched,") m = $i }
+		END { printf "%d", s ? 100 * m / s : 0 }' "$1"
+}
+
+for jdk in "${JDKS[@]}"; do
+	J=$(jdk_name "$jdk")
+	D=$TMP/$J
+	mkdir -p "$D"
+	start_jvm "$jdk" "$D/w.out" -- Workload 12 2
+	if [ -z "$JPID" ]; then
+		not_ok "$J: the JVM starts"
+		continue
+	fi
+
+	# --- cpu-clock at 1 ms: every sample has a walk from its own signal
+	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/a.data" 2>"$D/a.err"
+	check "$J: record exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/a.err"
+	grep 'walks at the sample\|walk latency' "$D/a.err" | sed 's/^/# /'
+	check "$J: the summary says walks were taken at the sample" \
+		grep -qE 'java walks at the sample \(signal [0-9]+ routed' "$D/a.err"
+	share=$(matched_share "$D/a.err")
+	check "$J: >= 95% of samples matched a walk from their signal ($share%)" [ "$share" -ge 95 ]
+	"$PJ_BIN" report -i "$D/a.data" --format collapsed >"$D/a.folded"
+	check "$J: ... and the walks are Java stacks (Workload.method, JIT)" \
+		grep -qE 'Workload.method[ABC]_\[j\]' "$D/a.folded"
+	check "$J: ... under the thread's native entry" \
+		grep -qE '^(start_thread|clone3?);.*Workload.method' "$D/a.folded"
+
+	# --- an event that does not sample a running thread: walks on request
+	"$PJ_BIN" record -p "$JPID" -e context-switches -d 1 -o "$D/c.data" 2>"$D/c.err"
+	check "$J: context-switches alone: walks on request, and says why" \
+		grep -q 'java walks on request: no event samples a running thread' "$D/c.err"
+	"$PJ_BIN" report -i "$D/c.data" --format collapsed >"$D/c.folded"
+	check "$J: ... with Java frames" grep -q 'Workload' "$D/c.folded"
+
+	# --- both in one recording: each event its own path
+	"$PJ_BIN" record -p "$JPID" -e cpu-clock,context-switches -d 1 -o "$D/m.data" 2>"$D/m.err"
+	check "$J: cpu-clock + context-switches: at the sample, on request for context switches" \
+		grep -q 'at the sample.*on request for tracepoints and context switches' "$D/m.err"
+	for ev in cpu-clock context-switches; do
+		"$PJ_BIN" report -i "$D/m.data" --event "$ev" --format collapsed >"$D/m-$ev.folded" 2>/dev/null
+		check "$J: ... $ev samples have Java frames" grep -q 'Workload' "$D/m-$ev.folded"
+	done
+	kill "$JPID" 2>/dev/null
+	wait "$JWAIT" 2>/dev/null || true
+done

@@ -177,6 +177,8 @@ JNIEnv *walk_probe_env(pid_t tid);
 /* Waits (bounded) until no handler is running in our slots. */
 void walk_quiesce(void);
 
+/* clock.c: CLOCK_MONOTONIC in ns, and the calling thread's id; both
+ * async-signal-safe. */
 uint64_t pja_now(void);
 pid_t pja_gettid(void);
 

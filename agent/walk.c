@@ -67,19 +67,6 @@ static struct {
 static uint32_t next_token;
 static struct sigaction prev_sig;
 
-uint64_t pja_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-pid_t pja_gettid(void)
-{
-	return syscall(SYS_gettid);
-}
-
 static void do_walk(struct slot *s, void *uc)
 {
 	JNIEnv *env = NULL;

@@ -7,11 +7,13 @@
 #            against a JVM that churns threads and allocates
 #   soak     STRESS_SOAK seconds (120) at 1 kHz with thread churn, the
 #            reader's RSS printed every 10 s; passes when it stays flat
+#   churn    a native target making threads as fast as it can for half the
+#            soak (at least 30 s): the reader's bytes per thread, about 0
 #   kill     STRESS_KILLS (30) SIGKILLs of the recorder at random moments:
 #            the JVM lives on, the next attach works, no socket is left
 #   jvmkill  SIGKILL of the JVM mid-walk, 5 times: the recorder ends cleanly
 #
-#   selftests/stress/run.sh [attach] [soak] [kill] [jvmkill]
+#   selftests/stress/run.sh [attach] [soak] [churn] [kill] [jvmkill]
 . "$(dirname "$0")/../lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
 
@@ -19,7 +21,7 @@ cycles=${STRESS_CYCLES:-100}
 soak=${STRESS_SOAK:-120}
 kills=${STRESS_KILLS:-30}
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(attach soak kill jvmkill)
+[ ${#parts[@]} -eq 0 ] && parts=(attach soak churn kill jvmkill)
 [ ${#JDKS[@]} -eq 0 ] && { echo "stress: no JDK 17 or 25 installed"; exit 1; }
 compile_java >/dev/null 2>&1 || { echo "stress: javac failed"; exit 1; }
 failed=0
@@ -84,6 +86,31 @@ part_soak() {
 	local v=PASS
 	{ [ "$r" -eq 0 ] && [ "$last" -le $((first + first / 10 + 4096)) ]; } || v=FAIL
 	verdict $v soak "${soak} s at 1 kHz: reader RSS ${first} kB at 20 s, ${last} kB at the end (max ${max} kB), ${samples:-0} samples, recorder rc $r"
+}
+
+# a native target making threads as fast as it can: the reader's bytes per
+# thread created, between 10 s in and the end
+part_churn() {
+	local secs=$((soak / 2 > 30 ? soak / 2 : 30)) pj a b n
+	"$PROGS/churn" $((secs + 5)) >"$TMP/churn.out" &
+	track $!
+	wait_for 10 grep -q '^ready' "$TMP/churn.out"
+	local tgt; tgt=$(awk '/^ready/ { print $2 }' "$TMP/churn.out")
+	"$PJ_BIN" record -p "$tgt" -F 1000 -q --no-java -d "$secs" -o "$TMP/churn.data" 2>/dev/null &
+	pj=$!
+	local start; start=$(date +%s)
+	wait_for 15 bash -c "[ \$(date +%s) -ge $((start + 10)) ]"
+	a=$(rss_kb "$pj"); n=$(ls "/proc/$tgt/task" | wc -l)
+	wait_for $((secs + 10)) bash -c "[ \$(date +%s) -ge $((start + secs - 1)) ]"
+	b=$(rss_kb "$pj")
+	wait "$pj"
+	wait_for 10 grep -q '^done' "$TMP/churn.out"
+	n=$(awk '/^done/ { print $2 }' "$TMP/churn.out")
+	# threads made in the measured span, about: all of them times its share
+	local made=$(( ${n:-0} * (secs - 11) / (secs + 5) ))
+	local per=$(( made > 0 ? (b - a) * 1024 / made : 0 ))
+	local v=PASS; [ "$per" -le 8 ] || v=FAIL
+	verdict $v churn "${n:-0} native threads made in $((secs + 5)) s: reader RSS ${a} kB at 10 s, ${b} kB at $((secs - 1)) s, ${per} bytes per thread"
 }
 
 part_kill() {

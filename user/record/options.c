@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/file.h"
+#include "record/loop.h"
 #include "record/record.h"
 
 static void usage(FILE *f)
@@ -49,6 +50,10 @@ static void usage(FILE *f)
 	    "  -o FILE     output (default perfjava.data)\n"
 	    "  -m PAGES    ring buffer data pages per thread, a power of two (default 16)\n"
 	    "  --wall      the same as -e wall: on-CPU and off-CPU time of every thread\n"
+	    "  --loop SECONDS  continuous: one complete file per interval, named by\n"
+	    "              -o with %%t (its start, YYYYmmdd-HHMMSS; default\n"
+	    "              perfjava-%%t.data); report merges several files\n"
+	    "  --keep N    with --loop: at most N files, the oldest deleted\n"
 	    "  --no-java   do not attach the agent to a JVM (native frames only)\n"
 	    "  -q          no progress line or summary\n");
 }
@@ -93,6 +98,8 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "no-java", no_argument, NULL, 'J' },
 		{ "wall", no_argument, NULL, 'W' },
+		{ "loop", required_argument, NULL, 'L' },
+		{ "keep", required_argument, NULL, 'K' },
 		{ "agent", required_argument, NULL, 'A' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -149,6 +156,28 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			o->output_set = true;
+			break;
+		case 'L':
+			o->loop = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->loop >= 1) ||
+			    o->loop > 1e7) {
+				fprintf(stderr,
+					"perfjava: --loop wants seconds (at "
+					"least 1), not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'K':
+			if (parse_u64(optarg, &v) || !v || v > 1000000) {
+				fprintf(stderr,
+					"perfjava: --keep wants a number of "
+					"files, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			o->keep = (unsigned int)v;
 			break;
 		case 'm':
 			if (parse_u64(optarg, &v) || !v || (v & (v - 1)) ||
@@ -201,6 +230,8 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		usage(stderr);
 		return -1;
 	}
+	if (loop_setup(o))
+		return -1;
 	if (o->freq && o->period) {
 		fprintf(stderr, "perfjava: give -F or -c, not both\n");
 		return -1;

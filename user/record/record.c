@@ -21,6 +21,7 @@
 #include "events/lbr.h"
 #include "sym/maps.h"
 #include "record/launch.h"
+#include "record/loop.h"
 #include "record/wall.h"
 #include "sym/usym.h"
 #include "record/record.h"
@@ -398,6 +399,10 @@ static int run_loop(struct recorder *rec, int sigfd)
 		if (now >= next_tick) {
 			next_tick = now + TICK_NS;
 			record_expire_walks(rec, now, false);
+			if (loop_tick(rec, now)) { /* --loop: the next file */
+				rec->stop = rec->write_failed = true;
+				rec->stop_reason = "write error";
+			}
 			reap_threads(rec, now >= next_scan);
 			if (now >= next_scan) {
 				unsigned int bad;
@@ -429,7 +434,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 }
 
 /* Lets walks still in flight come back, for at most a quarter second. */
-static void finish_walks(struct recorder *rec)
+void record_finish_walks(struct recorder *rec)
 {
 	uint64_t end = now_ns() + 250000000ULL;
 
@@ -460,6 +465,27 @@ static void mark_start(struct recorder *rec)
 	pj_writer_meta(rec->w, "start_ns", buf);
 	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
 	pj_writer_meta(rec->w, "start_realtime", buf);
+}
+
+/* --loop: what a new file needs on its own (record/loop.c). */
+void record_file_header(struct recorder *rec, uint64_t now)
+{
+	char buf[32];
+
+	write_header_meta(rec);
+	rec->start_ns = now;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)now);
+	pj_writer_meta(rec->w, "start_ns", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
+	pj_writer_meta(rec->w, "start_realtime", buf);
+	record_describe_events(rec);
+	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
+	for (unsigned int i = 0; i < rec->th.n; i++) {
+		char comm[64];
+
+		thread_comm(rec->o.pid, rec->th.v[i]->tid, comm, sizeof(comm));
+		pj_writer_thread(rec->w, rec->th.v[i]->tid, rec->o.pid, comm);
+	}
 }
 
 int cmd_record(int argc, char **argv)
@@ -548,7 +574,7 @@ int cmd_record(int argc, char **argv)
 	ksig_collect(rec);
 	drain_all(rec);
 	ksig_match(rec);
-	finish_walks(rec);
+	record_finish_walks(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec, rec->end_ns); /* threads still waiting */
 	if (rec->agent) {

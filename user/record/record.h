@@ -37,6 +37,10 @@ struct record_opts {
 	uint64_t period; /* -c */
 	double duration; /* -d seconds, 0 = until stopped */
 	const char *output; /* -o */
+	bool output_set; /* -o given */
+	double loop; /* --loop SECONDS: one file per interval, 0 = one */
+	unsigned int keep; /* --keep N: at most N files of a --loop */
+	const char *output_template; /* -o of --loop, with %t */
 	const char *callgraph; /* -g */
 	struct callgraph cg; /* -g parsed */
 	unsigned int pages; /* -m */
@@ -86,6 +90,7 @@ struct recorder {
 	unsigned int self_tries;
 	struct launch *launch; /* the command, when record launched it */
 	struct wall *wall; /* off-CPU intervals, with -e offcpu or --wall */
+	struct loop *loop; /* --loop: the files written (record/loop.c) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
@@ -132,6 +137,12 @@ void record_walk_done(void *ctx, uint64_t cookie, int status,
 		      uint64_t walk_time_ns);
 /* Completes pending walks whose deadline passed (all of them if force). */
 void record_expire_walks(struct recorder *rec, uint64_t now, bool force);
+/* Lets walks in flight come back (bounded), then expires the rest. */
+void record_finish_walks(struct recorder *rec);
+/* The event table of the file. */
+void record_describe_events(struct recorder *rec);
+/* --loop: metadata, events and live threads of a new file. */
+void record_file_header(struct recorder *rec, uint64_t now);
 
 /* record/jnames.c: writes tid's Java thread name when the agent has a new
  * one; true when tid is the agent's own thread. */

@@ -13,6 +13,7 @@
 #include "events/lbr.h"
 #include "events/tracepoint.h"
 #include "record/record.h"
+#include "record/loop.h"
 #include "record/wall.h"
 
 /* Loads the formats that decode tracepoint samples into their info. */
@@ -120,7 +121,7 @@ static int setup_events(struct recorder *rec)
 }
 
 /* The event table of the file: what each sample's event index means. */
-static void describe_events(struct recorder *rec)
+void record_describe_events(struct recorder *rec)
 {
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
@@ -170,7 +171,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 		unlink(rec->o.output);
 		goto fail;
 	}
-	describe_events(rec);
+	record_describe_events(rec);
 	return 0;
 fail:
 	recorder_free(rec);
@@ -192,6 +193,7 @@ void recorder_free(struct recorder *rec)
 	ksig_free(&rec->ks);
 	rec->tp = NULL;
 	wall_free(rec);
+	loop_free(rec);
 	free(rec->evs);
 	rec->evs = NULL;
 	rec->nevents = 0;

@@ -133,8 +133,7 @@ void wall_free(struct recorder *rec)
 
 	if (!w)
 		return;
-	free(w->index.keys);
-	free(w->index.vals);
+	wall_forget(rec);
 	free(w->v);
 	free(w);
 	rec->wall = NULL;
@@ -387,4 +386,17 @@ void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 	iv->s.tid = (uint32_t)tid;
 	iv->s.event = ev;
 	iv->s.stack = pj_writer_stack(rec->w, frames, n);
+}
+
+void wall_forget(struct recorder *rec)
+{
+	struct wall *w = rec->wall;
+
+	if (!w)
+		return;
+	free(w->index.keys);
+	free(w->index.vals);
+	memset(&w->index, 0, sizeof(w->index));
+	w->n = 0;
+	memset(w->state_frame, 0, sizeof(w->state_frame));
 }

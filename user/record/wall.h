@@ -43,6 +43,8 @@ int wall_expand(const char *spec, char *out, size_t len, bool *offcpu,
 /* Makes the offcpu events of rec what they need to be; rec->wall set. */
 int wall_setup(struct recorder *rec, const bool *offcpu);
 void wall_free(struct recorder *rec);
+/* --loop, at a new file: its frame ids and the closed intervals go. */
+void wall_forget(struct recorder *rec);
 /* Whether event index ev is offcpu; the first offcpu event's index. */
 bool wall_is_offcpu(const struct recorder *rec, uint32_t ev);
 uint32_t wall_event(const struct recorder *rec);

@@ -16,8 +16,10 @@ static const char short_usage[] =
     "(perfjava report --help lists every option)";
 
 static const char usage[] =
-    "usage: perfjava report [-i FILE] [-o OUT] [--format FORMAT] [options]\n"
-    "  -i, --input FILE   profile to read (default perfjava.data)\n"
+    "usage: perfjava report [-i FILE] [-o OUT] [--format FORMAT] [options] [FILE...]\n"
+    "  -i, --input FILE   profile to read (default perfjava.data); several -i\n"
+    "                     or FILE arguments (a --loop recording's files) are\n"
+    "                     merged into one report (--from/--to: across them)\n"
     "  -o, --output OUT   write here (default stdout); the extension picks the\n"
     "                     format: .html flame, .pb.gz/.pprof pprof,\n"
     "                     .collapsed/.folded collapsed, .txt text\n"
@@ -216,7 +218,15 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 
 		switch (c) {
 		case 'i':
-			o->input = optarg;
+			if (o->ninputs == REPORT_MAX_INPUTS) {
+				fprintf(stderr,
+					"perfjava report: at most %d input "
+					"files\n",
+					REPORT_MAX_INPUTS);
+				return -1;
+			}
+			o->inputs[o->ninputs++] = optarg;
+			o->input = o->inputs[0];
 			break;
 		case 'o':
 			o->output = optarg;
@@ -318,11 +328,15 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 		if (rc)
 			return -1;
 	}
-	if (optind < argc) {
-		fprintf(stderr,
-			"perfjava report: unexpected argument '%s'\n%s\n",
-			argv[optind], short_usage);
-		return -1;
+	for (; optind < argc; optind++) { /* more files: merged */
+		if (o->ninputs == REPORT_MAX_INPUTS) {
+			fprintf(stderr,
+				"perfjava report: at most %d input files\n",
+				REPORT_MAX_INPUTS);
+			return -1;
+		}
+		o->inputs[o->ninputs++] = argv[optind];
+		o->input = o->inputs[0];
 	}
 	if (o->to >= 0 && o->to <= o->from) {
 		fprintf(stderr,

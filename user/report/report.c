@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/multi.h"
 #include "report/report.h"
 #include "report/stackfold.h"
 
@@ -275,18 +276,20 @@ static void warn_incomplete(const char *path, const struct pj_profile *p)
 }
 
 /* Loads path and builds its report r; 0, or 1 after a message. */
-static int load_report(const char *path, struct report_opts *o,
-		       struct report *r, struct pj_profile **pp)
+static int load_report(const char *const *paths, unsigned int npaths,
+		       struct report_opts *o, struct report *r,
+		       struct report_merged *mg)
 {
+	const char *path = paths[0];
 	struct pj_profile *p;
 	char err[512];
 	int rc;
 
-	if (pj_profile_load(path, pp, err, sizeof(err))) {
-		fprintf(stderr, "perfjava: cannot read %s: %s\n", path, err);
+	if (report_load_merged(paths, npaths, mg, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
 		return 1;
 	}
-	p = *pp;
+	p = mg->all[0];
 	warn_incomplete(path, p);
 	r->p = p;
 	r->o = o;
@@ -350,7 +353,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
 	struct report r = { 0 }, base = { 0 };
-	struct pj_profile *p = NULL, *old = NULL;
+	struct report_merged p = { 0 }, old = { 0 };
 	int (*write)(FILE *, const struct report *) = NULL;
 	bool diff_ok = false;
 	FILE *out = stdout;
@@ -389,12 +392,13 @@ int cmd_report(int argc, char **argv)
 		write = report_diff_text;
 	if (write == report_pprof)
 		o.fold_tid = true;
-	if (load_report(o.input, &o, &r, &p))
+	if (load_report(o.ninputs ? o.inputs : &o.input,
+			o.ninputs ? o.ninputs : 1, &o, &r, &p))
 		goto out;
 	if (nothing_matched(&r))
 		goto out;
 	if (o.diff) {
-		if (load_report(o.diff, &o, &base, &old))
+		if (load_report(&o.diff, 1, &o, &base, &old))
 			goto out;
 		r.base = &base;
 	}
@@ -420,10 +424,8 @@ int cmd_report(int argc, char **argv)
 out:
 	free_report(&r);
 	free_report(&base);
-	if (p)
-		pj_profile_free(p);
-	if (old)
-		pj_profile_free(old);
+	report_merged_free(&p);
+	report_merged_free(&old);
 	report_opts_free(&o);
 	return ret;
 }

@@ -22,8 +22,12 @@
 
 int cmd_report(int argc, char **argv);
 
+#define REPORT_MAX_INPUTS 1024 /* files merged into one report */
+
 struct report_opts {
 	const char *input; /* default perfjava.data */
+	const char *inputs[REPORT_MAX_INPUTS]; /* -i repeated, FILE... */
+	unsigned int ninputs;
 	const char *output; /* NULL = stdout */
 	const char *format; /* "text", "collapsed", "flame", ... */
 	const char *event; /* NULL = the file's first event */

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Several profiles as one (`report -i a.data -i b.data`, or the files of a
+ * --loop recording): the later ones are appended to the first, their
+ * string, frame, stack and event ids renumbered. Strings stay in the pools
+ * of their own profiles, which live as long as the merged one (freed by
+ * report_merged_free()). Stats add up (counts, durations; start_ns is the
+ * earliest); meta is the first file's; a thread's name is the latest file's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/multi.h"
+
+#define GROW_TO(arr, n)                                                      \
+	({                                                                   \
+		void *_g = realloc((arr), ((n) ? (n) : 1) * sizeof(*(arr))); \
+		if (_g)                                                      \
+			(arr) = _g;                                          \
+		_g ? 0 : -1;                                                 \
+	})
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct pj_thread *x = a, *y = b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int add_strings(struct pj_profile *m, const struct pj_profile *o,
+		       uint32_t **map)
+{
+	*map = malloc((o->nstrings ? o->nstrings : 1) * sizeof(**map));
+	if (!*map || GROW_TO(m->strings, (size_t)m->nstrings + o->nstrings))
+		return -1;
+	(*map)[0] = 0;
+	for (uint32_t i = 1; i < o->nstrings; i++) {
+		m->strings[m->nstrings] = o->strings[i];
+		(*map)[i] = m->nstrings++;
+	}
+	return 0;
+}
+
+static uint32_t smap(const uint32_t *map, const struct pj_profile *o,
+		     uint32_t id)
+{
+	return id < o->nstrings ? map[id] : 0;
+}
+
+static int add_frames(struct pj_profile *m, const struct pj_profile *o,
+		      const uint32_t *sm)
+{
+	uint32_t base = m->nframes;
+
+	if (GROW_TO(m->frames, (size_t)m->nframes + o->nframes))
+		return -1;
+	for (uint32_t i = 0; i < o->nframes; i++) {
+		struct pj_frame f = o->frames[i];
+
+		f.name = smap(sm, o, f.name);
+		f.module = smap(sm, o, f.module);
+		f.file = smap(sm, o, f.file);
+		m->frames[base + i] = f;
+	}
+	m->nframes += o->nframes;
+	return 0;
+}
+
+static int add_stacks(struct pj_profile *m, const struct pj_profile *o,
+		      uint32_t frame_base)
+{
+	uint32_t nf = o->stack_start[o->nstacks],
+		 mf = m->stack_start[m->nstacks];
+
+	if (GROW_TO(m->stack_start, (size_t)m->nstacks + o->nstacks + 1) ||
+	    GROW_TO(m->stack_frames, (size_t)mf + nf))
+		return -1;
+	for (uint32_t i = 0; i < nf; i++)
+		m->stack_frames[mf + i] = o->stack_frames[i] + frame_base;
+	for (uint32_t i = 1; i <= o->nstacks; i++)
+		m->stack_start[m->nstacks + i] = mf + o->stack_start[i];
+	m->nstacks += o->nstacks;
+	return 0;
+}
+
+/* The merged event index of each of o's event indexes (by name). */
+static int add_events(struct pj_profile *m, const struct pj_profile *o,
+		      uint32_t *emap, uint32_t nemap)
+{
+	for (uint32_t i = 0; i < o->nevents; i++) {
+		const struct pj_event_desc *e = &o->events[i];
+		uint32_t j = 0, top = 0;
+
+		while (j < m->nevents && strcmp(m->events[j].name, e->name))
+			j++;
+		if (j == m->nevents) {
+			for (uint32_t k = 0; k < m->nevents; k++)
+				if (m->events[k].index >= top)
+					top = m->events[k].index + 1;
+			if (GROW_TO(m->events, (size_t)m->nevents + 1))
+				return -1;
+			m->events[m->nevents] = *e;
+			m->events[m->nevents++].index = top;
+		}
+		if (e->index < nemap)
+			emap[e->index] = m->events[j].index;
+	}
+	return 0;
+}
+
+static int add_threads(struct pj_profile *m, const struct pj_profile *o,
+		       const uint32_t *sm)
+{
+	if (GROW_TO(m->threads, (size_t)m->nthreads + o->nthreads))
+		return -1;
+	for (uint32_t i = 0; i < o->nthreads; i++) {
+		struct pj_thread t = o->threads[i];
+		uint32_t j = 0;
+
+		t.name = smap(sm, o, t.name);
+		while (j < m->nthreads && m->threads[j].tid != t.tid)
+			j++;
+		if (j < m->nthreads)
+			m->threads[j] = t; /* the latest name */
+		else
+			m->threads[m->nthreads++] = t;
+	}
+	qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
+	return 0;
+}
+
+static void add_stats(struct pj_profile *m, const struct pj_profile *o)
+{
+	for (uint32_t i = 0; i < o->nstats; i++)
+		for (uint32_t j = 0; j < m->nstats; j++) {
+			struct pj_kv *k = &m->stats[j];
+
+			if (strcmp(k->key, o->stats[i].key))
+				continue;
+			if (!strcmp(k->key, "start_ns")) {
+				if (o->stats[i].num < k->num)
+					k->num = o->stats[i].num;
+			} else if (!strstr(k->key, "_p50_") &&
+				   !strstr(k->key, "_p99_") &&
+				   !strstr(k->key, "_max_")) {
+				k->num += o->stats[i].num;
+			}
+		}
+}
+
+static int append(struct pj_profile *m, const struct pj_profile *o)
+{
+	uint32_t *sm = NULL, emap[256] = { 0 }, frame_base = m->nframes,
+		 stack_base = m->nstacks;
+	int ret = -1;
+
+	if (add_strings(m, o, &sm) || add_frames(m, o, sm) ||
+	    add_stacks(m, o, frame_base) || add_events(m, o, emap, 256) ||
+	    add_threads(m, o, sm) ||
+	    GROW_TO(m->samples, m->nsamples + o->nsamples))
+		goto out;
+	for (size_t i = 0; i < o->nsamples; i++) {
+		struct pj_sample s = o->samples[i];
+
+		s.stack += stack_base;
+		s.info = smap(sm, o, s.info);
+		s.event = s.event < 256 ? emap[s.event] : s.event;
+		m->samples[m->nsamples++] = s;
+	}
+	add_stats(m, o);
+	m->finished = m->finished && o->finished;
+	m->truncated = m->truncated || o->truncated;
+	m->file_size += o->file_size;
+	ret = 0;
+out:
+	free(sm);
+	return ret;
+}
+
+int report_load_merged(const char *const *paths, unsigned int n,
+		       struct report_merged *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	out->all = calloc(n ? n : 1, sizeof(*out->all));
+	if (!out->all)
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		char e[400];
+
+		if (pj_profile_load(paths[i], &out->all[i], e, sizeof(e))) {
+			snprintf(err, errlen, "cannot read %s: %s", paths[i],
+				 e);
+			report_merged_free(out);
+			return -1;
+		}
+		out->n++;
+		if (i && append(out->all[0], out->all[i])) {
+			snprintf(err, errlen, "out of memory merging %s",
+				 paths[i]);
+			report_merged_free(out);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void report_merged_free(struct report_merged *m)
+{
+	for (unsigned int i = 0; i < m->n; i++)
+		pj_profile_free(m->all[i]);
+	free(m->all);
+	m->all = NULL;
+	m->n = 0;
+}

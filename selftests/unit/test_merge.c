@@ -31,10 +31,15 @@ static const struct {
 	uint64_t ip;
 	const char *name;
 } natives[] = {
-	{ 0x1000, "futex_wait" },	  { 0x1100, "Unsafe_Park" },
-	{ 0x1200, "JVM_InternString" },	  { 0x1300, "JVM_Sleep" },
-	{ 0x1400, "SharedRuntime::new" }, { 0x1500, "thread_native_entry" },
-	{ 0x1600, "start_thread" },	  { 0x1700, "write" },
+	{ 0x1000, "futex_wait" },
+	{ 0x1100, "Unsafe_Park" },
+	{ 0x1200, "JVM_InternString" },
+	{ 0x1300, "JVM_Sleep" },
+	{ 0x1400, "SharedRuntime::new" },
+	{ 0x1500, "thread_native_entry" },
+	{ 0x1600, "start_thread" },
+	{ 0x1700, "write" },
+	{ 0x1800, "Java_sun_nio_ch_SocketDispatcher_write0" },
 };
 
 static uint32_t fake_native(void *ctx, uint64_t ip, bool leaf, bool *known)
@@ -68,6 +73,13 @@ static const char *suffix(int type)
 	default:
 		return "";
 	}
+}
+
+static bool fake_jni(void *ctx, uint64_t ip, bool leaf)
+{
+	(void)ctx;
+	(void)leaf;
+	return ip == 0x1200 || ip == 0x1300 || ip == 0x1800; /* JVM_*, Java_* */
 }
 
 static uint32_t fake_frame(void *ctx, int type, const char *name,
@@ -196,12 +208,24 @@ static const struct tcase cases[] = {
 	{
 	    "VM code called from the walk's compiled method belongs",
 	    { NULL },
-	    { 0x1200, 0x7310, END },
+	    { 0x1400, 0x7310, END },
 	    AGENT_WALK_OK,
 	    { J(INLINED, "A.helper"), J(JIT, "A.run") },
 	    2,
-	    "JVM_InternString;A.helper_[i];A.run_[j]",
+	    "SharedRuntime::new;A.helper_[i];A.run_[j]",
 	    MERGE_NO_WALK,
+	},
+	{
+	    "a JNI entry under the compiled caller of a native method whose "
+	    "call had returned does not belong",
+	    { NULL },
+	    { 0x1700, 0x1800, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run") },
+	    1,
+	    "write;Java_sun_nio_ch_SocketDispatcher_write0;A.run_[j];[java: "
+	    "stack moved on]",
+	    MERGE_MOVED_ON,
 	},
 	{
 	    "VM code called from another compiled method does not",
@@ -279,7 +303,7 @@ static const struct tcase cases[] = {
 
 static void run(const struct tcase *c)
 {
-	struct merge_sink k = { NULL, fake_native, fake_frame };
+	struct merge_sink k = { NULL, fake_native, fake_frame, fake_jni };
 	uint32_t kf[4], out[MAXN];
 	char got[1024] = "";
 	unsigned int nk = 0, nu = 0, n, i;
@@ -315,7 +339,7 @@ static void run(const struct tcase *c)
 int main(void)
 {
 	uint32_t out[2];
-	struct merge_sink k = { NULL, fake_native, fake_frame };
+	struct merge_sink k = { NULL, fake_native, fake_frame, fake_jni };
 	static const uint64_t deep[] = { 0x1000, 0x1100, 0x1200 };
 	struct merge_in in = { .uips = deep, .nu = 3, .walk_status = -1 };
 

@@ -6,6 +6,7 @@
 #include "profile/io.h"
 #include "record/merge.h"
 #include "sym/symbolize.h"
+#include "sym/usym.h"
 
 const char *merge_marker_name(int reason)
 {
@@ -66,7 +67,18 @@ static bool all_named(const struct merge_sink *k, const struct merge_in *in,
  * Whether the native frames uips[0..first_vm) belong under the walk's Java
  * frames: see merge.h.
  */
-static bool natives_belong(const struct merge_in *in, unsigned int first_vm)
+/* Whether a native frame above first_vm is a JNI entry point. */
+static bool jni_in_natives(const struct merge_sink *k,
+			   const struct merge_in *in, unsigned int first_vm)
+{
+	for (unsigned int i = 0; k->jni_entry && i < first_vm; i++)
+		if (k->jni_entry(k->ctx, in->uips[i], i == 0))
+			return true;
+	return false;
+}
+
+static bool natives_belong(const struct merge_sink *k,
+			   const struct merge_in *in, unsigned int first_vm)
 {
 	const struct codemap_entry *e;
 
@@ -81,9 +93,12 @@ static bool natives_belong(const struct merge_in *in, unsigned int first_vm)
 	 * after it): the walk's innermost compiled frame, or one of the
 	 * frames inlined into it */
 	for (unsigned int i = 0; i < in->nj; i++) {
+		/* a JNI entry under a method that is not native: the walk
+		 * came after the native method returned */
 		if (e->name && in->jf[i].name &&
 		    !strcmp(e->name, in->jf[i].name))
-			return true;
+			return in->jf[0].type == PJ_FRAME_JAVA_NATIVE ||
+			       !jni_in_natives(k, in, first_vm);
 		/* the native method's own wrapper may be missing from the
 		 * chain (sampled before the JNI function pushed its frame) */
 		if (in->jf[i].type != PJ_FRAME_INLINED &&
@@ -127,7 +142,7 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 	keep_below = first_vm == in->nu || all_named(k, in, last_vm + 1);
 
 	if (in->walk_status == AGENT_WALK_OK && in->nj) {
-		if (natives_belong(in, first_vm)) {
+		if (natives_belong(k, in, first_vm)) {
 			for (i = 0; i < first_vm; i++)
 				put(&o, native(k, in->uips[i], i == 0, NULL));
 			for (i = 0; i < in->nj; i++)
@@ -184,9 +199,20 @@ static uint32_t sym_frame(void *ctx, int type, const char *name,
 	return pj_writer_frame(s->w, type, name ? name : "", "", file, line);
 }
 
+static bool sym_jni_entry(void *ctx, uint64_t ip, bool leaf)
+{
+	struct symbolizer *s = ctx;
+	struct usym_result r;
+
+	usym_resolve(s->usym, leaf ? ip : ip - 1, &r);
+	return r.known && r.name &&
+	       (!strncmp(r.name, "Java_", 5) || !strncmp(r.name, "JVM_", 4));
+}
+
 void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s)
 {
 	k->ctx = s;
 	k->native = sym_native;
 	k->frame = sym_frame;
+	k->jni_entry = sym_jni_entry;
 }

@@ -42,6 +42,9 @@ struct merge_sink {
 	/* Frame id of a named frame (Java, JVM code, marker). */
 	uint32_t (*frame)(void *ctx, int type, const char *name,
 			  const char *file, uint32_t line);
+	/* Whether the native function at ip is a JNI entry (Java_*, JVM_*),
+	 * reached only through a Java native method. NULL: never. */
+	bool (*jni_entry)(void *ctx, uint64_t ip, bool leaf);
 };
 
 struct merge_in {

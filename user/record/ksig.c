@@ -86,12 +86,13 @@ void ksig_thread_opened(struct recorder *rec, struct ring *r)
 	k->routed++;
 }
 
-void ksig_prepare(struct recorder *rec)
+void ksig_prepare(struct recorder *rec, agent_walk_cb done)
 {
 	struct ksig *k = &rec->ks;
 	const char *env = getenv("PERFJAVA_WALK");
 	unsigned int i;
 
+	k->done = done;
 	for (i = 0; i < rec->nevents; i++)
 		if (ksig_event_ok(&rec->evs[i]))
 			k->eligible |= 1u << i;
@@ -190,7 +191,7 @@ void ksig_collect(struct recorder *rec)
 	if (!rec->agent || (k->signo <= 0 && !k->offered))
 		return;
 	/* the names of the walks' methods came first, on the socket */
-	if (agent_process(rec->agent, record_walk_done, rec))
+	if (agent_process(rec->agent, k->done, rec))
 		return; /* gone: the loop sees it on the socket */
 	if (k->offered) {
 		sig = agent_ring_signal(rec->agent);
@@ -276,9 +277,8 @@ void ksig_match(struct recorder *rec)
 			if (best < ns) {
 				s[best].done = true;
 				k->missed++;
-				record_walk_done(rec, s[best].cookie,
-						 AGENT_WALK_TIMEOUT, NULL, 0,
-						 0);
+				k->done(rec, s[best].cookie, AGENT_WALK_TIMEOUT,
+					NULL, 0, 0);
 			}
 			best = j;
 		}
@@ -288,8 +288,8 @@ void ksig_match(struct recorder *rec)
 		}
 		s[best].done = true;
 		k->matched++;
-		record_walk_done(rec, s[best].cookie, kw->status,
-				 k->pool + kw->off, kw->n, kw->time);
+		k->done(rec, s[best].cookie, kw->status, k->pool + kw->off,
+			kw->n, kw->time);
 	}
 	k->nwait = 0;
 	for (i = 0; i < ns; i++)

@@ -47,6 +47,7 @@ struct ksig {
 	struct java_frame *pool;
 	size_t npool, cappool;
 	int ran; /* the signal walks at the sample ran with, for the summary */
+	agent_walk_cb done; /* where a sample's walk goes (record/hotpath.c) */
 	/* counts */
 	uint64_t matched, missed, orphans;
 	struct agent_ring_stats rs; /* the agent's, as of the last drain */
@@ -55,8 +56,9 @@ struct ksig {
 /* Whether samples of ev may signal the sampled thread (see above). */
 bool ksig_event_ok(const struct pj_event *ev);
 /* Before the agent starts: which events may walk at the sample, and
- * whether a ring will be offered (the agent then waits for it). */
-void ksig_prepare(struct recorder *rec);
+ * whether a ring will be offered (the agent then waits for it). Each walk,
+ * or its failure, is handed to done with the sample's cookie. */
+void ksig_prepare(struct recorder *rec, agent_walk_cb done);
 /* After the agent started: offers the ring (or declines). Once the agent confirms it
  * (seen by ksig_collect, bounded), the events of every open thread are
  * routed; until then walks are on request. */

@@ -550,7 +550,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 
-	ksig_prepare(rec);
+	ksig_prepare(rec, record_walk_done);
 	start_agent(rec);
 	ksig_setup(rec);
 	/*

@@ -16,6 +16,7 @@
 #include <perf/mmap.h>
 #include <perf/threadmap.h>
 
+#include "lib/clock.h"
 #include "record/ring.h"
 
 static int quiet_print(enum libperf_print_level level, const char *fmt,
@@ -232,12 +233,8 @@ int ring_route(struct ring *r, unsigned int i, int signo)
 	if (fcntl(fd, F_SETSIG, signo) || fcntl(fd, F_SETOWN_EX, &own) ||
 	    fcntl(fd, F_SETFL, fl | O_ASYNC))
 		return -errno;
-	if (!r->routed) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		r->routed_at = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	}
+	if (!r->routed)
+		r->routed_at = now_ns();
 	r->routed |= 1u << i;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/perf_parse.h"
 #include "sym/maps.h"
 #include "sym/usym.h"
 #include "tap.h"
@@ -203,6 +204,64 @@ static void test_regs(void)
 	   "a sample without sp and ip is refused");
 }
 
+/* A sample record: IP, REGS_USER (abi, 17 registers), STACK_USER. */
+static struct perf_event_header *synth(uint64_t *buf, uint64_t abi,
+				       uint64_t size, uint64_t dyn,
+				       unsigned int data_words)
+{
+	struct perf_event_header *h = (void *)buf;
+	unsigned int n = 1, i;
+
+	buf[n++] = 0x401000; /* ip */
+	buf[n++] = abi;
+	if (abi)
+		for (i = 0; i < 17; i++)
+			buf[n++] = 100 + i;
+	buf[n++] = size;
+	for (i = 0; i < data_words; i++)
+		buf[n++] = 0x5000 + i;
+	if (size)
+		buf[n++] = dyn;
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = 0;
+	h->size = (uint16_t)(n * 8);
+	return h;
+}
+
+static void test_parse(void)
+{
+	const uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER |
+			    PERF_SAMPLE_STACK_USER;
+	uint64_t buf[64];
+	struct pj_raw_sample s;
+	struct perf_event_header *h;
+
+	h = synth(buf, 2, 64, 40, 8);
+	ok(!sample_parse_regs(h, st, 0, UNWIND_REGS_MASK, &s) &&
+	       s.regs_abi == 2 && s.nregs == 17 && s.stack_size == 40 &&
+	       s.stack && !memcmp(s.stack, &buf[21], 8),
+	   "regs and stack parsed: 17 registers, 40 of 64 bytes copied");
+	h = synth(buf, 0, 0, 0, 0);
+	ok(!sample_parse_regs(h, st, 0, UNWIND_REGS_MASK, &s) && !s.regs_abi &&
+	       !s.nregs && !s.stack && !s.stack_size,
+	   "no user registers (a kernel thread): none, no stack");
+	h = synth(buf, 2, 64, 4096, 8);
+	ok(!sample_parse_regs(h, st, 0, UNWIND_REGS_MASK, &s) &&
+	       s.stack_size == 64,
+	   "a copied size beyond the room is bounded by it");
+	h = synth(buf, 2, 64, 40, 8);
+	h->size -= 16; /* the stack data runs past the record */
+	ok(sample_parse_regs(h, st, 0, UNWIND_REGS_MASK, &s) == -1,
+	   "a stack beyond the record's end is refused");
+	h = synth(buf, 2, 1u << 20, 40, 8);
+	ok(sample_parse_regs(h, st, 0, UNWIND_REGS_MASK, &s) == -1,
+	   "a huge stack size is refused");
+	h = synth(buf, 2, 64, 40, 8);
+	h->size = 8 * 10; /* the registers cut short */
+	ok(sample_parse_regs(h, st, 0, UNWIND_REGS_MASK, &s) == -1,
+	   "registers cut short are refused");
+}
+
 static void test_join(void)
 {
 	/* CFI: leaf L, then A, B (B's frame at sp 0x1100), C, D */
@@ -252,6 +311,7 @@ int main(void)
 	if (!u || !us)
 		return tap_done();
 	test_regs();
+	test_parse();
 	test_join();
 	test_real_stack(u, us);
 	test_damaged(u);

@@ -30,6 +30,15 @@
 #define AGENT_MAX_LINES 65536u
 #define AGENT_MAX_HELLO 4096u
 
+/* A method the agent described (PJA_METHOD), by jmethodID in agent.methods. */
+struct jmethod {
+	const char *name; /* "java.util.zip.Deflater.deflate" */
+	const char *file;
+	uint32_t nlines;
+	uint32_t native;
+	struct pja_line *lines;
+};
+
 struct agent {
 	pid_t pid;
 	int fd;
@@ -53,7 +62,7 @@ struct agent {
 	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
 };
 
-/* A frame of a walk with its method's name and line (jvm/messages.c). */
+/* jvm/walks.c: a frame of a walk with its method's name and line. */
 void agent_name_frame(const struct agent *a, const struct pja_frame *f,
 		      struct java_frame *out);
 /* Counts a walk's outcome in a->stats; its enum agent_walk_status. */

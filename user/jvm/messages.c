@@ -15,17 +15,8 @@
 
 #include "jvm/client_internal.h"
 #include "lib/hash.h"
-#include "lib/sorted.h"
 #include "lib/text.h"
 #include "perfjava/profile.h"
-
-struct jmethod {
-	const char *name; /* "java.util.zip.Deflater.deflate" */
-	const char *file;
-	uint32_t nlines;
-	uint32_t native;
-	struct pja_line *lines;
-};
 
 /* Interned strings: a chain per hash. */
 struct istr {
@@ -160,18 +151,6 @@ bad:
 	a->stats.dropped++;
 }
 
-static uint32_t bci_line(const struct jmethod *m, int32_t bci)
-{
-	size_t i;
-
-	if (bci < 0 || !m->nlines)
-		return 0;
-	/* the last entry with start_bci <= bci */
-	i = SORTED_UPTO(m->lines, m->nlines, start_bci, (uint32_t)bci);
-	return i && m->lines[i - 1].line ? m->lines[i - 1].line
-					 : m->lines[0].line;
-}
-
 static void drop_pending(struct agent *a, uint64_t cookie)
 {
 	size_t i;
@@ -195,45 +174,6 @@ static void drop_pending(struct agent *a, uint64_t cookie)
 		a->pend_n--;
 		return;
 	}
-}
-
-static const int status_map[] = {
-	[PJA_WALK_OK] = AGENT_WALK_OK,
-	[PJA_WALK_NOT_JAVA] = AGENT_WALK_NOT_JAVA,
-	[PJA_WALK_NOT_WALKABLE] = AGENT_WALK_NOT_WALKABLE,
-	[PJA_WALK_TIMEOUT] = AGENT_WALK_TIMEOUT,
-	[PJA_WALK_FAULT] = AGENT_WALK_FAULT,
-	[PJA_WALK_GONE] = AGENT_WALK_GONE,
-};
-
-void agent_name_frame(const struct agent *a, const struct pja_frame *f,
-		      struct java_frame *out)
-{
-	const struct jmethod *m =
-	    umap_get(&a->methods, f->method ? f->method : 1);
-
-	out->type = f->type < PJ_FRAME_TYPE_MAX ? f->type : 0;
-	out->name = m ? m->name : "[unknown Java method]";
-	out->file = m ? m->file : NULL;
-	out->line = m ? bci_line(m, f->bci) : 0;
-}
-
-int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
-		     uint32_t flags)
-{
-	int st = status >= 0 && status <= PJA_WALK_GONE
-		     ? status_map[status]
-		     : AGENT_WALK_NOT_WALKABLE;
-
-	a->stats.results[st]++;
-	if (flags & PJA_WALK_TRUNCATED)
-		a->stats.truncated++;
-	if (asgct < 0 && asgct > -16)
-		a->stats.asgct[-asgct]++;
-	if (st == AGENT_WALK_OK && PJA_WALK_HOW(flags) &&
-	    PJA_WALK_HOW(flags) < 4)
-		a->stats.recovered[PJA_WALK_HOW(flags)]++;
-	return st;
 }
 
 static void on_walk(struct agent *a, const char *p, uint32_t len,

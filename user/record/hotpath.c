@@ -4,6 +4,7 @@
  * waits in a pending slot for its Java frames; all others are merged and
  * written at once.
  */
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -341,4 +342,22 @@ void record_on_record(void *ctx, struct ring *r,
 	default:
 		break;
 	}
+}
+
+/* Lets walks still in flight come back, for at most a quarter second. */
+void record_finish_walks(struct recorder *rec)
+{
+	uint64_t end = now_ns() + 250000000ULL;
+
+	while (rec->agent && rec->npending && now_ns() < end) {
+		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
+
+		agent_flush(rec->agent);
+		if (poll(&p, 1, 10) > 0 &&
+		    agent_process(rec->agent, record_walk_done, rec))
+			break;
+		ksig_collect(rec);
+		ksig_match(rec);
+	}
+	record_expire_walks(rec, 0, true);
 }

@@ -71,39 +71,6 @@ static int check_target(pid_t pid, bool *java)
 	return 0;
 }
 
-static void write_header_meta(struct recorder *rec)
-{
-	char buf[4096];
-	struct utsname u;
-
-	snprintf(buf, sizeof(buf), "%d", rec->o.pid);
-	pj_writer_meta(rec->w, "pid", buf);
-	snprintf(buf, sizeof(buf), "/proc/%d/comm", rec->o.pid);
-	read_small_file(buf, buf, sizeof(buf));
-	pj_writer_meta(rec->w, "comm", buf);
-	snprintf(buf, sizeof(buf), "/proc/%d/cmdline", rec->o.pid);
-	{
-		char cmd[4096];
-		FILE *f = fopen(buf, "re");
-		size_t n = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
-
-		if (f)
-			fclose(f);
-		for (size_t i = 0; i + 1 < n; i++)
-			if (!cmd[i])
-				cmd[i] = ' ';
-		cmd[n] = 0;
-		pj_writer_meta(rec->w, "cmdline", cmd);
-	}
-	if (!uname(&u)) {
-		pj_writer_meta(rec->w, "hostname", u.nodename);
-		pj_writer_meta(rec->w, "kernel", u.release);
-	}
-	pj_writer_meta(rec->w, "perfjava", PERFJAVA_VERSION);
-	pj_writer_meta(rec->w, "callgraph", rec->o.callgraph);
-	pj_writer_meta(rec->w, "java", rec->java ? "yes" : "no");
-}
-
 static void thread_opened(void *ctx, struct ring *r)
 {
 	struct recorder *rec = ctx;
@@ -433,61 +400,6 @@ static int run_loop(struct recorder *rec, int sigfd)
 	return 0;
 }
 
-/* Lets walks still in flight come back, for at most a quarter second. */
-void record_finish_walks(struct recorder *rec)
-{
-	uint64_t end = now_ns() + 250000000ULL;
-
-	while (rec->agent && rec->npending && now_ns() < end) {
-		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
-
-		agent_flush(rec->agent);
-		if (poll(&p, 1, 10) > 0 &&
-		    agent_process(rec->agent, record_walk_done, rec))
-			break;
-		ksig_collect(rec);
-		ksig_match(rec);
-	}
-	record_expire_walks(rec, 0, true);
-}
-
-/*
- * Recording starts when the events are enabled, after the symbols are read
- * and the agent attached: the one start_ns of the header, the statistics,
- * --duration and report's --from/--to.
- */
-static void mark_start(struct recorder *rec)
-{
-	char buf[32];
-
-	rec->start_ns = now_ns();
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
-	pj_writer_meta(rec->w, "start_ns", buf);
-	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
-	pj_writer_meta(rec->w, "start_realtime", buf);
-}
-
-/* --loop: what a new file needs on its own (record/loop.c). */
-void record_file_header(struct recorder *rec, uint64_t now)
-{
-	char buf[32];
-
-	write_header_meta(rec);
-	rec->start_ns = now;
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)now);
-	pj_writer_meta(rec->w, "start_ns", buf);
-	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
-	pj_writer_meta(rec->w, "start_realtime", buf);
-	record_describe_events(rec);
-	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
-	for (unsigned int i = 0; i < rec->th.n; i++) {
-		char comm[64];
-
-		thread_comm(rec->o.pid, rec->th.v[i]->tid, comm, sizeof(comm));
-		pj_writer_thread(rec->w, rec->th.v[i]->tid, rec->o.pid, comm);
-	}
-}
-
 int cmd_record(int argc, char **argv)
 {
 	struct recorder *rec = malloc(sizeof(*rec));
@@ -537,7 +449,7 @@ int cmd_record(int argc, char **argv)
 			goto fail_output;
 		}
 	}
-	write_header_meta(rec);
+	record_write_header(rec);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
@@ -561,7 +473,7 @@ int cmd_record(int argc, char **argv)
 	 */
 	if (rec->agent || (rec->launch && rec->java))
 		setpriority(PRIO_PROCESS, 0, -10);
-	mark_start(rec);
+	record_mark_start(rec, now_ns());
 	threads_enable(&rec->th);
 	if (!rec->o.quiet)
 		fprintf(

@@ -139,9 +139,13 @@ void record_walk_done(void *ctx, uint64_t cookie, int status,
 void record_expire_walks(struct recorder *rec, uint64_t now, bool force);
 /* Lets walks in flight come back (bounded), then expires the rest. */
 void record_finish_walks(struct recorder *rec);
+/* record/header.c: the file's metadata about the target and the host. */
+void record_write_header(struct recorder *rec);
+/* The start of the recording, now: start_ns in rec and in the file. */
+void record_mark_start(struct recorder *rec, uint64_t now);
 /* The event table of the file. */
 void record_describe_events(struct recorder *rec);
-/* --loop: metadata, events and live threads of a new file. */
+/* --loop: metadata, start, events and live threads of a new file. */
 void record_file_header(struct recorder *rec, uint64_t now);
 
 /* record/jnames.c: writes tid's Java thread name when the agent has a new

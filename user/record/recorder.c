@@ -50,7 +50,8 @@ static bool rate_bounded(const struct recorder *rec)
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 
-		if (!ev->freq && !(event_is_clock(ev) && ev->period >= 100000) &&
+		if (!ev->freq &&
+		    !(event_is_clock(ev) && ev->period >= 100000) &&
 		    !wall_is_offcpu(rec, i))
 			return false;
 	}
@@ -118,27 +119,6 @@ static int setup_events(struct recorder *rec)
 		return -1;
 	}
 	return setup_tracepoints(rec);
-}
-
-/* The event table of the file: what each sample's event index means. */
-void record_describe_events(struct recorder *rec)
-{
-	for (unsigned int i = 0; i < rec->nevents; i++) {
-		const struct pj_event *ev = &rec->evs[i];
-		struct pj_event_desc d = {
-			.index = i,
-			.name = ev->name,
-			.unit = ev->unit,
-			.type = ev->attr.type,
-			.config = ev->attr.config,
-			.period = ev->period,
-			.freq = ev->freq,
-		};
-
-		pj_writer_event(rec->w, &d);
-	}
-	if (rec->nevents)
-		pj_writer_meta(rec->w, "event", rec->evs[0].name);
 }
 
 int recorder_init(struct recorder *rec, const struct record_opts *o)

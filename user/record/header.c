@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a profile file says about its recording: the target and the host,
+ * when the recording started, what each event index means, the live
+ * threads. Written at the start by `perfjava record` (record/record.c) and
+ * again at the start of every --loop file (record/loop.c).
+ */
+#include <stdio.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "lib/file.h"
+#include "record/record.h"
+
+void record_write_header(struct recorder *rec)
+{
+	char buf[4096];
+	struct utsname u;
+
+	snprintf(buf, sizeof(buf), "%d", rec->o.pid);
+	pj_writer_meta(rec->w, "pid", buf);
+	snprintf(buf, sizeof(buf), "/proc/%d/comm", rec->o.pid);
+	read_small_file(buf, buf, sizeof(buf));
+	pj_writer_meta(rec->w, "comm", buf);
+	snprintf(buf, sizeof(buf), "/proc/%d/cmdline", rec->o.pid);
+	{
+		char cmd[4096];
+		FILE *f = fopen(buf, "re");
+		size_t n = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		for (size_t i = 0; i + 1 < n; i++)
+			if (!cmd[i])
+				cmd[i] = ' ';
+		cmd[n] = 0;
+		pj_writer_meta(rec->w, "cmdline", cmd);
+	}
+	if (!uname(&u)) {
+		pj_writer_meta(rec->w, "hostname", u.nodename);
+		pj_writer_meta(rec->w, "kernel", u.release);
+	}
+	pj_writer_meta(rec->w, "perfjava", PERFJAVA_VERSION);
+	pj_writer_meta(rec->w, "callgraph", rec->o.callgraph);
+	pj_writer_meta(rec->w, "java", rec->java ? "yes" : "no");
+}
+
+/*
+ * Recording starts when the events are enabled, after the symbols are read
+ * and the agent attached: the one start_ns of the header, the statistics,
+ * --duration and report's --from/--to.
+ */
+void record_mark_start(struct recorder *rec, uint64_t now)
+{
+	char buf[32];
+
+	rec->start_ns = now;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
+	pj_writer_meta(rec->w, "start_ns", buf);
+	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
+	pj_writer_meta(rec->w, "start_realtime", buf);
+}
+
+/* The event table of the file: what each sample's event index means. */
+void record_describe_events(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+		struct pj_event_desc d = {
+			.index = i,
+			.name = ev->name,
+			.unit = ev->unit,
+			.type = ev->attr.type,
+			.config = ev->attr.config,
+			.period = ev->period,
+			.freq = ev->freq,
+		};
+
+		pj_writer_event(rec->w, &d);
+	}
+	if (rec->nevents)
+		pj_writer_meta(rec->w, "event", rec->evs[0].name);
+}
+
+/* --loop: what a new file needs on its own (record/loop.c). */
+void record_file_header(struct recorder *rec, uint64_t now)
+{
+	record_write_header(rec);
+	record_mark_start(rec, now);
+	record_describe_events(rec);
+	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
+	for (unsigned int i = 0; i < rec->th.n; i++) {
+		char comm[64];
+
+		thread_comm(rec->o.pid, rec->th.v[i]->tid, comm, sizeof(comm));
+		pj_writer_thread(rec->w, rec->th.v[i]->tid, rec->o.pid, comm);
+	}
+}

@@ -120,4 +120,9 @@ for bad in dwarf,0 dwarf,65536 dwarf,x dwarfy frame; do
 done
 grep -q 'use -g fp, -g lbr or -g dwarf' "$TMP/bad.err"
 check "the message says which modes exist" [ $? -eq 0 ]
+# a ring that cannot hold one sample would get none, silently
+"$PJ_BIN" record -p $$ -g dwarf -m 2 -d 1 -o "$TMP/bad.data" 2>"$TMP/bad.err"
+rc=$?
+check "-g dwarf -m 2 refused in one line that says how many pages (exit $rc)" \
+	test $rc -ne 0 -a "$(wc -l <"$TMP/bad.err")" -eq 1 -a -n "$(grep -- '-m 8 or more' "$TMP/bad.err")"
 echo "1..$_tap_n"

@@ -241,6 +241,15 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		return -1;
 	}
 	o->callgraph = callgraph_name(&o->cg);
+	if (o->cg.mode == CG_DWARF && o->pages_given &&
+	    o->pages < callgraph_min_pages(&o->cg)) {
+		fprintf(
+		    stderr,
+		    "perfjava: -m %u is too small for %u-byte stack copies; "
+		    "give -m %u or more\n",
+		    o->pages, o->cg.stack_size, callgraph_min_pages(&o->cg));
+		return -1;
+	}
 	return 0;
 }
 

@@ -141,7 +141,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		rec->o.output, (unsigned long long)bytes,
 		st->samples ? (double)bytes / st->samples : 0.0);
 	kernel_hint(rec);
-	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg);
+	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg, st->lost);
 	if (!rec->java || rec->o.no_java)
 		return;
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;

@@ -49,6 +49,17 @@ int callgraph_parse(const char *arg, struct callgraph *cg, char *err,
 	return 0;
 }
 
+unsigned int callgraph_min_pages(const struct callgraph *cg)
+{
+	/* the copy, plus room for the rest of a sample (callchain, regs) */
+	uint64_t need = 2 * ((uint64_t)cg->stack_size + 2048);
+	unsigned int pages = 1;
+
+	while ((uint64_t)pages * 4096 < need)
+		pages *= 2;
+	return pages;
+}
+
 const char *callgraph_name(const struct callgraph *cg)
 {
 	switch (cg->mode) {

@@ -24,6 +24,10 @@ struct callgraph {
 /* arg NULL: the default. -1 with a one-line message in err when bad. */
 int callgraph_parse(const char *arg, struct callgraph *cg, char *err,
 		    size_t errsz);
+/* The fewest ring pages (a power of two) that hold two samples with this
+ * stack copy: the kernel drops, without a word, a sample its ring cannot
+ * hold. */
+unsigned int callgraph_min_pages(const struct callgraph *cg);
 /* "fp+cfi", "fp", "lbr", "dwarf" */
 const char *callgraph_name(const struct callgraph *cg);
 

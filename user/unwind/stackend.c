@@ -61,7 +61,8 @@ const char *stack_ends_culprit(const struct stack_ends *e, double *share)
 }
 
 void stack_ends_print(FILE *f, const struct stack_ends *e,
-		      const uint64_t *unwind, const struct callgraph *cg)
+		      const uint64_t *unwind, const struct callgraph *cg,
+		      uint64_t lost)
 {
 	uint64_t n = 0;
 	const char *culprit;
@@ -80,6 +81,13 @@ void stack_ends_print(FILE *f, const struct stack_ends *e,
 			(unsigned long long)unwind[UNWIND_NO_CFI],
 			(unsigned long long)unwind[UNWIND_BAD],
 			(unsigned long long)unwind[UNWIND_NO_COPY]);
+	if (lost && cg->mode == CG_DWARF)
+		fprintf(
+		    f,
+		    "perfjava: records were lost: %u-byte stack copies fill "
+		    "the rings; give more pages per thread (-m 256) or copy "
+		    "less (-g dwarf,4096)\n",
+		    cg->stack_size);
 	culprit = stack_ends_culprit(e, &share);
 	if (culprit && cg->mode != CG_DWARF && cg->mode != CG_LBR) {
 		char path[512];

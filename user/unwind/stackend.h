@@ -34,8 +34,9 @@ void stack_ends_note(struct stack_ends *e, const char *name,
 const char *stack_ends_culprit(const struct stack_ends *e, double *share);
 /* The summary lines: how CFI unwinding ended (unwind[] by enum unwind_end,
  * for modes that unwind), and the advice to use -g dwarf when stacks stop
- * early in some object. */
+ * early in some object, or a larger ring when -g dwarf lost records. */
 void stack_ends_print(FILE *f, const struct stack_ends *e,
-		      const uint64_t *unwind, const struct callgraph *cg);
+		      const uint64_t *unwind, const struct callgraph *cg,
+		      uint64_t lost);
 
 #endif

@@ -20,7 +20,7 @@
 #include "record/wall.h"
 #include "events/tracepoint.h"
 #include "sym/usym.h"
-#include "unwind/sample.h"
+#include "record/ustack.h"
 
 static void write_sample(struct recorder *rec, struct pj_sample *s,
 			 const struct merge_in *in)

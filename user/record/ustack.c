@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A ring sample's user frames from its registers and stack copy: CFI joined
- * with the kernel's frame-pointer chain. See unwind/sample.h.
+ * with the kernel's frame-pointer chain. See record/ustack.h.
  */
 #include <string.h>
 
-#include "unwind/sample.h"
+#include "record/ustack.h"
 
 #define SAMPLE_MAX_FRAMES 1024
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A ring sample's user frames through the unwinder (unwind/unwind.h). */
-#ifndef PJ_USER_UNWIND_SAMPLE_H
-#define PJ_USER_UNWIND_SAMPLE_H
+/* A ring sample's user frames through the unwinder (unwind/unwind.h): the
+ * glue between the perf record parser and unwind/, which knows no record. */
+#ifndef PJ_USER_RECORD_USTACK_H
+#define PJ_USER_RECORD_USTACK_H
 
 #include "record/perf_parse.h"
 #include "unwind/unwind.h"

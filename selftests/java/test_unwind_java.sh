@@ -7,11 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "JNI and JVM stacks without frame pointers" "no JDK installed"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "JNI and JVM stacks without frame pointers"
 
 # jni FOLDED: "ALL GOOD ZLIB" over the stacks (no [java: marker) that have
 # a frame below the Java frame Deflater.deflateBytesBytes: GOOD have the

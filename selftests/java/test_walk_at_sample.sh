@@ -6,11 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "walks at the sample" "no JDK found"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "walks at the sample"
 
 # matched_share ERRFILE: matched walks per 100 samples, from the summary
 matched_share() {

@@ -38,11 +38,7 @@ check "--from 1 across the files: fewer samples ($late of $merged)" \
 rc=$?
 check "--loop without %t in -o: exit 2, says so" eval '[ $rc -eq 2 ] && grep -q "%t" "$TMP/nt.err"'
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "--loop on a JVM" "no JDK found"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "--loop on a JVM"
 jdk=${JDKS[$((${#JDKS[@]} - 1))]}
 J=$(jdk_name "$jdk")
 mkdir -p "$TMP/j"

@@ -78,11 +78,7 @@ total=$(awk '/^Total/ { print $3 }' "$TMP/wall.txt")
 check "--wall: on-CPU and off-CPU together, every thread's whole timeline ($total ns >= 75% of 7 threads x $dur ns)" \
 	eval 'grep -q "^Event *: wall: on-CPU and off-CPU" "$TMP/wall.txt" && awk -v t="$total" -v d="$dur" "BEGIN { exit !(t >= 0.75 * 7 * d) }"'
 
-if [ ${#JDKS[@]} -eq 0 ]; then
-	skip "off-CPU time of a JVM" "no JDK found"
-	exit 0
-fi
-compile_java || { not_ok "javac failed"; exit 0; }
+java_suite "off-CPU time of a JVM"
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	"$PJ_BIN" record -q -e offcpu -o "$TMP/$J.data" -- "$jdk/bin/java" -cp "$CLASSES" Waits 3 \

@@ -31,11 +31,12 @@ declare -A src=(
 	[agent_input]="agent/input.c"
 	[perfdata]="user/jvm/perfdata.c"
 	[profile]="user/profile/read.c user/profile/decode.c user/lib/file.c user/lib/grow.c user/lib/text.c"
+	[perf_sample]="user/record/perf_parse.c user/unwind/join.c"
 )
 flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 	-fno-sanitize-recover=undefined -Iinclude -Iuser -Iagent)
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile)
+[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile perf_sample)
 
 build_one() {
 	local n=$1 bin=$out/$1/fuzz_$1 f newer=0

@@ -16,7 +16,7 @@ if [ "$rc" -eq 2 ]; then
 	skip "fuzzing" "$(tail -1 <<<"$out")"
 	exit 0
 fi
-for n in agent_msgs agent_input perfdata profile; do
+for n in agent_msgs agent_input perfdata profile perf_sample; do
 	line=$(grep "^fuzz $n:" <<<"$out")
 	if [ -z "$line" ]; then
 		not_ok "fuzz $n: did not run"

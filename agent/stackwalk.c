@@ -161,6 +161,15 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 	if (codemap_in_range(s[1]) &&
 	    asgct_from(t, depth, uc, s[1], sp + 16, s[0]) > 0)
 		return PJA_HOW_EPILOGUE;
+	/* a stub with a frame of its own (C1's runtime stubs save the
+	 * registers behind push rbp; mov rbp, rsp): its frame pointer */
+	if (fp >= sp && fp - sp < (1u << 16) && !(fp & 7)) {
+		const uint64_t *f = (const uint64_t *)fp;
+
+		if (codemap_in_range(f[1]) &&
+		    asgct_from(t, depth, uc, f[1], fp + 16, f[0]) > 0)
+			return PJA_HOW_FRAME;
+	}
 	return 0;
 }
 #else
@@ -263,9 +272,10 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	switch (trace.num_frames) {
 	case ASGCT_NO_JAVA_FRAME:
 	case ASGCT_UNKNOWN_NOT_JAVA:
-	case ASGCT_NOT_WALKABLE_NOT_JAVA:
 		w->status = PJA_WALK_NOT_JAVA;
 		break;
+	/* ASGCT_NOT_WALKABLE_NOT_JAVA: a Java thread in VM or native code
+	 * with a last Java frame it could not walk: not walkable, marked */
 	case ASGCT_THREAD_EXIT:
 		w->status = PJA_WALK_GONE;
 		break;

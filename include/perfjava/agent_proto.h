@@ -172,6 +172,8 @@ enum pja_walk_how {
 				 return address (a method's epilogue) */
 	PJA_HOW_ANCHOR = 3, /* in native or VM code: the thread's last Java
 			       frame made walkable, as the JVM itself does */
+	PJA_HOW_FRAME = 4, /* stepped out of a stub's own frame through its
+			      frame pointer */
 	PJA_HOW_MAX
 };
 

@@ -78,7 +78,7 @@ struct agent_stats {
 	/* walks AsyncGetCallTrace refused at first, by its code (-code), and
 	 * the ones recovered, by enum pja_walk_how */
 	uint64_t asgct[16];
-	uint64_t recovered[4];
+	uint64_t recovered[8];
 	uint64_t code_loads; /* code map entries received */
 	uint64_t code_entries; /* live code map entries now */
 	uint64_t methods; /* method definitions received */

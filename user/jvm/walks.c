@@ -55,7 +55,7 @@ int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
 	if (asgct < 0 && asgct > -16)
 		a->stats.asgct[-asgct]++;
 	if (st == AGENT_WALK_OK && PJA_WALK_HOW(flags) &&
-	    PJA_WALK_HOW(flags) < 4)
+	    PJA_WALK_HOW(flags) < 8)
 		a->stats.recovered[PJA_WALK_HOW(flags)]++;
 	return st;
 }

@@ -71,6 +71,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_recovered_epilogue",
 		       rec->ast.recovered[2]);
 	pj_writer_stat(rec->w, "walk_recovered_anchor", rec->ast.recovered[3]);
+	pj_writer_stat(rec->w, "walk_recovered_frame", rec->ast.recovered[4]);
 	for (unsigned int i = 1; i < 16; i++) {
 		char key[32];
 
@@ -154,14 +155,15 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
 	    (unsigned long long)unavailable);
 	recovered = rec->ast.recovered[1] + rec->ast.recovered[2] +
-		    rec->ast.recovered[3];
+		    rec->ast.recovered[3] + rec->ast.recovered[4];
 	if (recovered)
 		fprintf(
 		    stderr,
-		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu from the last Java frame)",
+		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu stub frames, %llu from the last Java frame)",
 		    (unsigned long long)recovered,
 		    (unsigned long long)rec->ast.recovered[1],
 		    (unsigned long long)rec->ast.recovered[2],
+		    (unsigned long long)rec->ast.recovered[4],
 		    (unsigned long long)rec->ast.recovered[3]);
 	if (walk_latency(st, &l))
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",

@@ -83,7 +83,8 @@ check "-p and a command: exit 2, says so" eval '[ $rc -eq 2 ] && grep -q "not bo
 java_suite "launch a JVM"
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
-	"$PJ_BIN" record -o "$TMP/$J.data" -- "$jdk/bin/java" -cp "$CLASSES" Workload 4 2 \
+	# (a sample every 2 ms: enough of them on a busy machine)
+	"$PJ_BIN" record -c 2000000 -o "$TMP/$J.data" -- "$jdk/bin/java" -cp "$CLASSES" Workload 4 2 \
 		>"$TMP/$J.out" 2>"$TMP/$J.err"
 	check "$J: launch java: exit 0" [ $? -eq 0 ]
 	check "$J: no dynamic-agent warning, no agent error" \

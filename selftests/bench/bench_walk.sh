@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# perfjava against async-profiler 4.5 on the same JVM workload, round-robin
+# inside one JVM (so that JIT decisions cancel out), at 1 ms and 10 ms, on
+# JDK 17 and 25. The Workload (two worker threads, three methods with a known
+# CPU split) prints its progress every 100 ms; each profiled window is
+# compared with the unprofiled windows around it. Printed per JDK and rate,
+# as medians over the rounds:
+#   - throughput ratio (rounds/s profiled over unprofiled, 1.000 = no cost);
+#   - the reader's CPU per 1,000 samples (perfjava's own process);
+#   - the JVM's CPU outside its worker threads (ms per s; the unprofiled
+#     windows' figure is the JVM's own background);
+#   - perfjava's walk delay (sample -> walk, median and p99) and the share of
+#     walks whose first compiled frame is the JIT code the kernel sampled;
+#   - the attribution of the three methods against the Workload's CPU-clock
+#     truth (largest difference, pp);
+# then coexistence: async-profiler's samples at 1 ms alone and with perfjava
+# recording the same JVM at the same time.
+# async-profiler is built from ../shared/peers into build/ when missing.
+# Figures only: it never fails on a timing. PJ_BENCH_ROUNDS (3),
+# PJ_BENCH_WINDOW (3 s) change the length.
+set -u
+. "$PJ_TOP/selftests/lib.sh"
+. "$PJ_TOP/selftests/java/jvm.sh"
+compile_java >/dev/null || { echo "javac failed"; exit 1; }
+win=${PJ_BENCH_WINDOW:-3}
+rounds=${PJ_BENCH_ROUNDS:-3}
+gap=300000000 # profiled windows lose 0.3 s at each end (attach, detach)
+
+AP_DIR=$PJ_BUILD/async-profiler-4.5
+ASPROF=$AP_DIR/build/bin/asprof
+if [ ! -x "$ASPROF" ]; then
+	tgz=$PJ_TOP/../../shared/peers/async-profiler-4.5.tar.gz
+	[ -f "$tgz" ] || tgz=/work/shared/peers/async-profiler-4.5.tar.gz
+	echo "building async-profiler from $tgz"
+	tar xzf "$tgz" -C "$PJ_BUILD" &&
+		make -C "$AP_DIR" -j2 JAVA_HOME="${JDKS[0]}" >"$TMP/ap-build.log" 2>&1 ||
+		{ echo "async-profiler did not build (see $TMP/ap-build.log): perfjava alone"; ASPROF=; }
+fi
+
+mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
+
+# rate OUT FROM_NS TO_NS: rounds per second between two monotonic times
+rate() {
+	awk -v a="$2" -v b="$3" '$1 == "tick" && $2 >= a && $2 <= b {
+		if (!t0) { t0 = $2; r0 = $3 } t1 = $2; r1 = $3 }
+		END { if (t1 > t0) printf "%.2f", (r1 - r0) * 1e9 / (t1 - t0); else print 0 }' "$1"
+}
+
+# cpu_ns PID: CPU time (ns, from schedstat) of the JVM's threads other than
+# its workers, and of its workers
+cpu_ns() {
+	local t other=0 work=0 c
+	for t in /proc/"$1"/task/*; do
+		c=$(cut -d' ' -f1 "$t/schedstat" 2>/dev/null) || continue
+		if grep -q '^worker-' "$t/comm" 2>/dev/null; then
+			work=$((work + c))
+		else
+			other=$((other + c))
+		fi
+	done
+	echo "$other $work"
+}
+
+# window NAME CMD...: runs one window; appends "name rate_ratio_inputs..."
+# to $res: name, start, end, JVM CPU outside workers (ms/s)
+window() {
+	local name=$1 s e o0 o1 w0 w1
+	shift
+	read -r o0 w0 <<<"$(cpu_ns "$JPID")"
+	s=$(mono)
+	"$@"
+	e=$(mono)
+	read -r o1 w1 <<<"$(cpu_ns "$JPID")"
+	echo "$name $s $e $(awk -v c=$((o1 - o0)) -v d=$((e - s)) \
+		'BEGIN { printf "%.1f", c / 1e6 / (d / 1e9) }')" >>"$res"
+}
+
+pj_window() { # pj_window TAG PERIOD_NS: the reader's CPU in its steady state
+	local f=$TMP/$J.$1 pid c0 c1
+	"$PJ_BIN" record -p "$JPID" -c "$2" -d $((win + 1)) -o "$f.data" 2>"$f.err" &
+	pid=$!
+	wait_for 10 grep -q '^perfjava: recording' "$f.err"
+	c0=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null || echo 0)
+	sleep "$win"
+	c1=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null || echo 0)
+	wait "$pid"
+	echo "$((c1 - c0))" >"$f.cpu"
+	"$PJ_BIN" report -i "$f.data" --format collapsed >"$f.folded" 2>/dev/null
+}
+ap_window() { # ap_window TAG INTERVAL
+	local f=$TMP/$J.$1
+	"$ASPROF" start -e cpu -i "$2" "$JPID" >/dev/null 2>&1
+	sleep "$win"
+	"$ASPROF" stop -o collapsed -f "$f.folded" "$JPID" >/dev/null 2>&1
+}
+idle_window() { sleep "$win"; }
+both_window() { # perfjava and async-profiler at 1 ms at once
+	local f=$TMP/$J.$1
+	"$ASPROF" start -e cpu -i 1ms "$JPID" >/dev/null 2>&1
+	"$PJ_BIN" record -p "$JPID" -c 1000000 -d "$win" -o "$f.data" 2>"$f.err"
+	"$ASPROF" stop -o collapsed -f "$f.folded" "$JPID" >/dev/null 2>&1
+}
+
+samples_of() { awk '{ s += $NF } END { print s + 0 }' "$1" 2>/dev/null || echo 0; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
+
+for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
+	J=$(jdk_name "$jdk")
+	out=$TMP/$J.out
+	res=$TMP/$J.res
+	: >"$res"
+	per_round=8
+	[ -n "$ASPROF" ] || per_round=4
+	# long enough for every window with its attach and detach; the
+	# Workload's truth (its own CPU clock per method) comes when it ends
+	start_jvm "$jdk" "$out" -- Workload $(((rounds * per_round + 4) * (win + 3) + 10)) 2 "$TMP/go.$J" ticks || continue
+	touch "$TMP/go.$J"
+	sleep "$win" # warm-up
+	window idle0 idle_window
+	for r in $(seq "$rounds"); do
+		window "pj1k.$r" pj_window "pj1k.$r" 1000000
+		window "idle.a$r" idle_window
+		window "pj100.$r" pj_window "pj100.$r" 10000000
+		window "idle.b$r" idle_window
+		if [ -n "$ASPROF" ]; then
+			window "ap1k.$r" ap_window "ap1k.$r" 1ms
+			window "idle.c$r" idle_window
+			window "ap100.$r" ap_window "ap100.$r" 10ms
+			window "idle.d$r" idle_window
+		fi
+	done
+	[ -n "$ASPROF" ] && window both both_window both
+	kill -0 "$JPID" 2>/dev/null ||
+		echo "$J: the Workload ended before the last window: figures are partial"
+	wait "$JWAIT" 2>/dev/null # its truth comes at its end
+
+	# ratio of each profiled window to the mean of its neighbours
+	mapfile -t lines <"$res"
+	rt=()
+	for i in "${!lines[@]}"; do
+		read -r name ws we _ <<<"${lines[$i]}"
+		if [ "${name#idle}" = "$name" ]; then ws=$((ws + gap)) we=$((we - gap)); fi
+		rt[$i]=$(rate "$out" "$ws" "$we")
+	done
+	: >"$TMP/$J.ratios"
+	for i in "${!lines[@]}"; do
+		read -r name _ _ other <<<"${lines[$i]}"
+		case $name in
+		idle*) echo "idle 0 $other" >>"$TMP/$J.ratios" ;;
+		both) ;;
+		*) awk -v n="$name" -v p="${rt[$i]}" -v a="${rt[$((i - 1))]:-0}" -v b="${rt[$((i + 1))]:-0}" -v o="$other" \
+			'BEGIN { m = (a + b) / 2; printf "%s %.4f %s\n", n, m ? p / m : 0, o }' >>"$TMP/$J.ratios" ;;
+		esac
+	done
+	truth() { awk -v m="Workload.$1" '$1 == "truth" && $2 == m { print $3 }' "$out"; }
+	attrib() { # largest |share - truth| over the three methods, pp
+		stack_share "$1" Workload.methodA Workload.methodB Workload.methodC |
+			while read -r m v; do
+				t=$(truth "${m#Workload.}")
+				awk -v a="$v" -v b="${t:-0}" 'BEGIN { d = a - b; printf "%.2f\n", d < 0 ? -d : d }'
+			done | sort -g | tail -1
+	}
+	echo "$J: truth A $(truth methodA)% B $(truth methodB)% C $(truth methodC)%; medians over $rounds rounds of ${win} s"
+	for tag in pj1k ap1k pj100 ap100; do
+		[ -n "$ASPROF" ] || [ "${tag#ap}" = "$tag" ] || continue
+		ratio=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $2 }' "$TMP/$J.ratios" | median)
+		other=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $3 }' "$TMP/$J.ratios" | median)
+		att=$(for f in "$TMP/$J.$tag".*.folded; do attrib "$f"; done | median)
+		smp=$(for f in "$TMP/$J.$tag".*.folded; do samples_of "$f"; done | median)
+		line="$J: ${tag%%[0-9]*} $( [ "${tag#*1k}" != "$tag" ] && echo '1 ms ' || echo '10 ms') ratio $ratio, JVM CPU outside workers $other ms/s, $smp samples, attribution off by $att pp"
+		if [ "${tag#pj}" != "$tag" ]; then
+			# reader CPU in the steady window per 1000 samples taken in it
+			cpu=$(for r in $(seq "$rounds"); do
+				f=$TMP/$J.$tag.$r
+				n=$(grep -oE '^perfjava: [0-9]+ samples' "$f.err" | grep -oE '[0-9]+')
+				awk -v n="${n:-0}" -v w="$win" '{ if (n) printf "%.2f\n", $1 / 1e6 * 1000 / (n * w / (w + 1)) }' "$f.cpu"
+			done | median)
+			pct=$(for r in $(seq "$rounds"); do
+				awk -v w="$win" '{ printf "%.2f\n", $1 / 1e7 / w }' "$TMP/$J.$tag.$r.cpu"
+			done | median)
+			d50=$(for r in $(seq "$rounds"); do grep -oE 'latency median [0-9]+' "$TMP/$J.$tag.$r.err" | grep -oE '[0-9]+$'; done | median)
+			d99=$(for r in $(seq "$rounds"); do grep -oE 'p99 [0-9]+ us' "$TMP/$J.$tag.$r.err" | sed -E 's/p99 ([0-9]+) us/\1/'; done | median)
+			agree=$(for r in $(seq "$rounds"); do grep -oE '[0-9.]+% of [0-9]+ walks name' "$TMP/$J.$tag.$r.err" | grep -oE '^[0-9.]+'; done | median)
+			line="$line, reader ${cpu} ms CPU per 1000 samples (${pct}% of a core), walk delay median ${d50} us p99 ${d99} us, ${agree}% name the sampled JIT code"
+		fi
+		echo "$line"
+	done
+	echo "$J: idle JVM CPU outside workers $(awk '$1 == "idle" { print $3 }' "$TMP/$J.ratios" | median) ms/s"
+	if [ -n "$ASPROF" ]; then
+		alone=$(for f in "$TMP/$J".ap1k.*.folded; do samples_of "$f"; done | median)
+		with=$(samples_of "$TMP/$J.both.folded")
+		pjs=$(grep -oE '^perfjava: [0-9]+ samples' "$TMP/$J.both.err" | grep -oE '[0-9]+')
+		echo "$J: coexistence at 1 ms: async-profiler $alone samples alone, $with with perfjava recording (ratio $(awk -v a="$alone" -v b="$with" 'BEGIN { printf "%.2f", a ? b / a : 0 }')); perfjava ${pjs:-0} samples meanwhile"
+	fi
+done

@@ -71,17 +71,15 @@ awk -v f="${ratio[fp]}" -v d="${ratio[default]}" -v w="${ratio[dwarf]}" 'BEGIN {
 
 # --- the largest rate -g dwarf keeps up with on one busy thread (default
 # ring size); the recorder's CPU per 1,000 samples from the difference
-# between the slowest and the fastest rate without lost records, so that
+# between the first rate and the one that gave the most samples, so that
 # its fixed cost (reading symbols, attaching) cancels out
 best=0
 for hz in 1000 2000 5000 10000 20000 50000; do
 	read -r c s l <<<"$(record dwarf "$TMP/r$hz.data" -c $((1000000000 / hz)) -d 2)"
 	echo "-g dwarf at $hz Hz asked: $s samples in 2 s ($((s / 2))/s), $l lost, recorder ${c} s CPU"
-	if [ "$l" -eq 0 ] && [ "$s" -gt 0 ]; then
-		best=$hz
-		[ -z "${c0:-}" ] && c0=$c s0=$s
-		c1=$c s1=$s
-	fi
+	[ "$l" -eq 0 ] && [ "$s" -gt 0 ] && best=$hz
+	[ -z "${c0:-}" ] && c0=$c s0=$s
+	[ "$s" -gt "${s1:-0}" ] && c1=$c s1=$s
 done
 echo "-g dwarf keeps up without lost records up to $best Hz asked (one busy thread; the kernel may sample less than asked)"
 awk -v a="${c0:-0}" -v b="${c1:-0}" -v m="${s0:-0}" -v n="${s1:-0}" 'BEGIN {

@@ -14,7 +14,8 @@
 #   - the attribution of the three methods against the Workload's CPU-clock
 #     truth (largest difference, pp);
 # then coexistence: async-profiler's samples at 1 ms alone and with perfjava
-# recording the same JVM at the same time.
+# recording the same JVM at the same time. "pjreq" is perfjava with walks on
+# request (PERFJAVA_WALK=request), the path before walks at the sample.
 # async-profiler is built from ../shared/peers into build/ when missing.
 # Figures only: it never fails on a timing. PJ_BENCH_ROUNDS (3),
 # PJ_BENCH_WINDOW (3 s) change the length.
@@ -72,7 +73,7 @@ window() {
 	e=$(mono)
 	read -r o1 w1 <<<"$(cpu_ns "$JPID")"
 	echo "$name $s $e $(awk -v c=$((o1 - o0)) -v d=$((e - s)) \
-		'BEGIN { printf "%.1f", c / 1e6 / (d / 1e9) }')" >>"$res"
+		'BEGIN { printf "%.1f", c / 1e6 / (d / 1e9) }') $((w1 - w0))" >>"$res"
 }
 
 pj_window() { # pj_window TAG PERIOD_NS: the reader's CPU in its steady state
@@ -87,6 +88,7 @@ pj_window() { # pj_window TAG PERIOD_NS: the reader's CPU in its steady state
 	echo "$((c1 - c0))" >"$f.cpu"
 	"$PJ_BIN" report -i "$f.data" --format collapsed >"$f.folded" 2>/dev/null
 }
+req_window() { PERFJAVA_WALK=request pj_window "$@"; }
 ap_window() { # ap_window TAG INTERVAL
 	local f=$TMP/$J.$1
 	"$ASPROF" start -e cpu -i "$2" "$JPID" >/dev/null 2>&1
@@ -109,8 +111,8 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	out=$TMP/$J.out
 	res=$TMP/$J.res
 	: >"$res"
-	per_round=8
-	[ -n "$ASPROF" ] || per_round=4
+	per_round=10
+	[ -n "$ASPROF" ] || per_round=6
 	# long enough for every window with its attach and detach; the
 	# Workload's truth (its own CPU clock per method) comes when it ends
 	start_jvm "$jdk" "$out" -- Workload $(((rounds * per_round + 4) * (win + 3) + 10)) 2 "$TMP/go.$J" ticks || continue
@@ -120,6 +122,8 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	for r in $(seq "$rounds"); do
 		window "pj1k.$r" pj_window "pj1k.$r" 1000000
 		window "idle.a$r" idle_window
+		window "pjreq1k.$r" req_window "pjreq1k.$r" 1000000
+		window "idle.e$r" idle_window
 		window "pj100.$r" pj_window "pj100.$r" 10000000
 		window "idle.b$r" idle_window
 		if [ -n "$ASPROF" ]; then
@@ -144,7 +148,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	done
 	: >"$TMP/$J.ratios"
 	for i in "${!lines[@]}"; do
-		read -r name _ _ other <<<"${lines[$i]}"
+		read -r name _ _ other _ <<<"${lines[$i]}"
 		case $name in
 		idle*) echo "idle 0 $other" >>"$TMP/$J.ratios" ;;
 		both) ;;
@@ -161,7 +165,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			done | sort -g | tail -1
 	}
 	echo "$J: truth A $(truth methodA)% B $(truth methodB)% C $(truth methodC)%; medians over $rounds rounds of ${win} s"
-	for tag in pj1k ap1k pj100 ap100; do
+	for tag in pj1k pjreq1k ap1k pj100 ap100; do
 		[ -n "$ASPROF" ] || [ "${tag#ap}" = "$tag" ] || continue
 		ratio=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $2 }' "$TMP/$J.ratios" | median)
 		other=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $3 }' "$TMP/$J.ratios" | median)
@@ -187,9 +191,14 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	done
 	echo "$J: idle JVM CPU outside workers $(awk '$1 == "idle" { print $3 }' "$TMP/$J.ratios" | median) ms/s"
 	if [ -n "$ASPROF" ]; then
-		alone=$(for f in "$TMP/$J".ap1k.*.folded; do samples_of "$f"; done | median)
-		with=$(samples_of "$TMP/$J.both.folded")
+		# async-profiler's samples per millisecond of worker CPU: 1.00
+		# when every 1 ms sample of the workers arrives
+		per_ms() { # per_ms WINDOW FOLDED
+			awk -v n="$(samples_of "$2")" -v w="$1" '$1 == w { printf "%.2f\n", $5 ? n / ($5 / 1e6) : 0 }' "$res"
+		}
+		alone=$(for r in $(seq "$rounds"); do per_ms "ap1k.$r" "$TMP/$J.ap1k.$r.folded"; done | median)
+		with=$(per_ms both "$TMP/$J.both.folded")
 		pjs=$(grep -oE '^perfjava: [0-9]+ samples' "$TMP/$J.both.err" | grep -oE '[0-9]+')
-		echo "$J: coexistence at 1 ms: async-profiler $alone samples alone, $with with perfjava recording (ratio $(awk -v a="$alone" -v b="$with" 'BEGIN { printf "%.2f", a ? b / a : 0 }')); perfjava ${pjs:-0} samples meanwhile"
+		echo "$J: coexistence at 1 ms: async-profiler's samples per ms of worker CPU $alone alone, $with while perfjava records the same JVM ($(samples_of "$TMP/$J.both.folded") samples; perfjava ${pjs:-0} meanwhile)"
 	fi
 done

@@ -31,7 +31,12 @@
 
 #define UNKNOWN "[unknown]"
 #define ANON "[anon]"
-#define MISS_REFRESH_NS 20000000ull /* at most one re-read per 20 ms */
+/* A miss re-reads the maps at most once per 20 ms; a re-read that did not
+ * find the address (a garbage frame-pointer link, not new code) doubles that
+ * interval up to 1 s, so that a stream of such addresses does not keep the
+ * reader parsing /proc/PID/maps. A re-read that helped resets it. */
+#define MISS_REFRESH_NS 20000000ull
+#define MISS_REFRESH_MAX_NS 1000000000ull
 #define VDSO_MAX (1u << 20)
 
 /* One file's symbols in the shared cache; tab is NULL when the file could
@@ -66,6 +71,7 @@ struct usym {
 	unsigned int nheld, held_cap;
 	struct interned *strings[INTERN_BUCKETS];
 	uint64_t last_miss_refresh;
+	uint64_t miss_interval; /* MISS_REFRESH_NS .. MISS_REFRESH_MAX_NS */
 	unsigned int reloads;
 };
 
@@ -337,10 +343,16 @@ void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 		uint64_t now = now_ns();
 
 		/* New code mapped since the maps were read (dlopen, JIT)? */
-		if (now - u->last_miss_refresh >= MISS_REFRESH_NS) {
+		if (!u->miss_interval)
+			u->miss_interval = MISS_REFRESH_NS;
+		if (now - u->last_miss_refresh >= u->miss_interval) {
 			u->last_miss_refresh = now;
 			reload(u);
 			m = maps_find(&u->maps, addr);
+			if (m)
+				u->miss_interval = MISS_REFRESH_NS;
+			else if (u->miss_interval < MISS_REFRESH_MAX_NS)
+				u->miss_interval *= 2;
 		}
 	}
 	if (m) {

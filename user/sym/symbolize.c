@@ -104,7 +104,7 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 		/*
 		 * An address in no mapping may belong to one mapped since usym
 		 * last read the maps (it re-reads them at most every 20 ms, less
-	 * often while re-reads find nothing):
+		 * often while re-reads find nothing):
 		 * ask again next time instead of keeping [unknown].
 		 */
 		if (r.known || strcmp(r.module, "[unknown]"))

@@ -16,16 +16,16 @@ if [ ! -r "$LIBJVM" ]; then
 	skip "attacks on a root recording" "no JDK 17 libjvm.so at $LIBJVM"
 	exit 0
 fi
+fifo=/tmp/pj-sec-fifo$$
 OWNER=pjsec-owner$$
 THIRD=pjsec-third$$
 for u in "$OWNER" "$THIRD"; do
 	useradd -M -N -d / -s /usr/sbin/nologin "$u" || exit 1
 done
 _sec_cleanup() {
-	pkill -u "$OWNER" 2>/dev/null; pkill -u "$THIRD" 2>/dev/null
+	_pj_cleanup # the processes it started, by pid
 	userdel "$OWNER" 2>/dev/null; userdel "$THIRD" 2>/dev/null
-	rm -f /etc/pj-sec-victim$$
-	_pj_cleanup
+	rm -f /etc/pj-sec-victim$$ "$fifo"
 }
 trap _sec_cleanup EXIT
 chmod 711 "$TMP"
@@ -46,7 +46,7 @@ start_as() {
 	track "$HJ"
 	wait_for 10 grep -q '^ready' "$TMP/hj.out"
 }
-stop_hj() { kill "$HJ" 2>/dev/null; wait "$HJ" 2>/dev/null; }
+stop_hj() { kill -9 "$HJ" 2>/dev/null; wait "$HJ" 2>/dev/null; }
 # record: 1 s of the hostile JVM as root; rc in RC, stderr in $TMP/err
 record() {
 	"$PJ_BIN" record -p "$HJ" -d 1 -q -o "$TMP/out.data" 2>"$TMP/err" >"$TMP/stdout"
@@ -106,7 +106,7 @@ check "squatted attach socket: not used (the squatter saw no connection)" \
 check "squatted attach socket: one line (rc $RC, $(java_lines)), no escapes on the terminal" \
 	all test "$RC" -eq 0 -a "$(java_lines)" -eq 1 -- no_escapes
 sed 's/^/# /' "$TMP/err"
-kill "$sq" "$jvm" 2>/dev/null; wait "$sq" "$jvm" 2>/dev/null
+kill -9 "$sq" "$jvm" 2>/dev/null; wait "$sq" "$jvm" 2>/dev/null
 
 # 4. a rootless container (user namespace, a root of its own, a private /tmp)
 #    with a dangling absolute symlink where the agent library is copied to
@@ -135,7 +135,7 @@ chmod 755 "$BIN/container.sh"
 HJ=$!; track "$HJ"
 wait_for 10 grep -q '^ready' "$TMP/hj.out"
 jvm=$(awk '/^ready/ { print $2; exit }' "$TMP/hj.out")
-HJ=$jvm
+HJ=$jvm; track "$jvm"
 record
 check "container: no file at the host path its symlink named" \
 	test ! -e /etc/pj-sec-victim$$
@@ -147,5 +147,33 @@ check "container: the agent copy is the container user's file ($copy)" \
 check "container: no socket of the reader left behind" \
 	test -z "$(ls -a "/proc/$jvm/root/tmp/" | grep '\.sock$')"
 sed 's/^/# /' "$TMP/err" "$TMP/hj.out"
-kill "$jvm" 2>/dev/null
+kill -9 "$jvm" 2>/dev/null
+
+# 5. in its own mount namespace, the target covers the directory of its
+#    mapped binary and leaves there a link to a FIFO of the host: reading its
+#    symbols as root must not open it (a FIFO blocks; a device could act)
+mkfifo -m 600 "$fifo"
+d=$TMP/cover; mkdir -m 755 "$d"; cp "$BIN/hostile_jvm" "$d/"; chown -R "$OWNER" "$d"
+cat >"$BIN/cover.sh" <<EOS
+"$d/hostile_jvm" "$LIBJVM" plain &
+while ! [ -e /proc/\$!/maps ]; do :; done
+mount -t tmpfs none "$d"
+ln -s "$fifo" "$d/hostile_jvm"
+echo "covered \$!"
+wait
+EOS
+: >"$TMP/cover.out"
+(exec setpriv --reuid="$OWNER" --regid=nogroup --clear-groups --no-new-privs \
+	unshare -Ur --mount sh "$BIN/cover.sh") >"$TMP/cover.out" 2>&1 &
+track $!
+wait_for 10 grep -q '^covered' "$TMP/cover.out"
+HJ=$(awk '/^covered/ { print $2 }' "$TMP/cover.out"); track "$HJ"
+timeout -k 5 20 "$PJ_BIN" record -p "$HJ" -d 1 -q --no-java -o "$TMP/out.data" 2>"$TMP/err"
+RC=$?
+check "a link to a FIFO over the target's binary: not opened, no hang (rc $RC)" \
+	test "$RC" -eq 0
+"$PJ_BIN" report -i "$TMP/out.data" --format collapsed >"$TMP/rep" 2>&1
+check "and its samples are still there" test -s "$TMP/rep"
+kill -9 "$HJ" 2>/dev/null
+rm -f "$fifo"
 echo "1..$_tap_n"

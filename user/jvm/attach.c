@@ -98,7 +98,7 @@ static int attach_disabled(const char *perfdata)
 
 	if (!perfdata[0])
 		return -1;
-	fd = open(perfdata, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open_regular(perfdata);
 	if (fd < 0)
 		return -1;
 	while (got < sizeof(img) &&

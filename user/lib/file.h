@@ -23,4 +23,12 @@ char *read_whole_file(const char *path, int open_flags, size_t max,
  */
 int read_small_file(const char *path, char *buf, size_t len);
 
+/*
+ * Opens path for reading only when it is a regular file: a device or a FIFO
+ * a target put where its files should be (through a link it controls) is
+ * never opened, so no driver sees an open from us and nothing blocks. The
+ * fd, or -1 with errno (EINVAL for what is not a regular file).
+ */
+int open_regular(const char *path);
+
 #endif

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "lib/file.h"
 #include "sym/debug_file.h"
 
 #ifndef NT_GNU_BUILD_ID
@@ -131,7 +132,7 @@ static bool file_crc_matches(int fd, uint32_t want)
 int elf_file_open(const char *path, struct elf_file *f)
 {
 	f->elf = NULL;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = open_regular(path); /* the target's path: no device, no FIFO */
 	if (f->fd < 0)
 		return -1;
 	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);

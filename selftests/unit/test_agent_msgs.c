@@ -191,6 +191,22 @@ int main(void)
 	}
 	ok(a->code.n == AGENT_MAX_CODE, "code map entries are capped at %u",
 	   AGENT_MAX_CODE);
+
+	/* a name the cleaning changes is interned once, not charged anew */
+	{
+		static const char esc[] = "T\x1b[2Jname";
+		const char *p1, *p2;
+		size_t spent;
+
+		p1 = agent_intern(a, esc, sizeof(esc) - 1);
+		spent = a->spent;
+		p2 = agent_intern(a, esc, sizeof(esc) - 1);
+		ok(p1 == p2 && a->spent == spent && clean(p1),
+		   "a name with an escape is stored clean, once");
+		p2 = agent_intern(a, "T", 1);
+		ok(p2 != p1 && !strcmp(p2, "T"),
+		   "a shorter name is told apart from a longer one");
+	}
 	agent_free(a);
 
 	/* text_clean */

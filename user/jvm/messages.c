@@ -18,9 +18,10 @@
 #include "lib/text.h"
 #include "perfjava/profile.h"
 
-/* Interned strings: a chain per hash. */
+/* Interned strings, already terminal-safe: a chain per hash. */
 struct istr {
 	struct istr *next;
+	size_t len;
 	char s[];
 };
 
@@ -36,24 +37,29 @@ static int charge(struct agent *a, size_t n)
 
 const char *agent_intern(struct agent *a, const char *s, size_t len)
 {
+	char clean[AGENT_MAX_NAME];
 	struct istr *e, **head;
 	uint64_t h;
 
+	/* Clean first, so that the key is what is stored: a name the cleaning
+	 * changes is found again instead of being added (and charged) anew. */
 	if (len > AGENT_MAX_NAME)
 		len = AGENT_MAX_NAME;
-	h = fnv1a(s, len, FNV_SEED) | 1;
+	memcpy(clean, s, len);
+	text_clean(clean, len);
+	h = fnv1a(clean, len, FNV_SEED) | 1;
 	head = (struct istr **)umap_slot(&a->strings, h, 1);
 	if (!head)
 		return "";
 	for (e = *head; e; e = e->next)
-		if (!memcmp(e->s, s, len) && !e->s[len])
+		if (e->len == len && !memcmp(e->s, clean, len))
 			return e->s;
 	if (charge(a, sizeof(*e) + len + 1 + 16) ||
 	    !(e = malloc(sizeof(*e) + len + 1)))
 		return "";
-	memcpy(e->s, s, len);
+	memcpy(e->s, clean, len);
 	e->s[len] = 0;
-	text_clean(e->s, len);
+	e->len = len;
 	e->next = *head;
 	*head = e;
 	return e->s;

@@ -64,6 +64,24 @@ static int pick(void)
 	return -1;
 }
 
+/*
+ * When a thread's queue of our signal overflows (a thread that blocks it,
+ * under RLIMIT_SIGPENDING), the kernel sends SIGIO instead, and SIGIO's
+ * default action ends the process. The reader watches SigQ and stops routing
+ * long before; this is the net below it: a SIGIO nobody handles is ignored.
+ * A handler the application installs later replaces it as usual.
+ */
+static void sigio_net(void)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGIO, NULL, &sa) || sa.sa_flags & SA_SIGINFO ||
+	    sa.sa_handler != SIG_DFL)
+		return;
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGIO, &sa, NULL);
+}
+
 int ksig_init(void)
 {
 	unsigned int i;
@@ -71,6 +89,7 @@ int ksig_init(void)
 	pja.signo = pick();
 	if (pja.signo < 0)
 		return -1;
+	sigio_net();
 	priv = calloc(1, PRIV_SIZE);
 	if (!priv)
 		return -1;

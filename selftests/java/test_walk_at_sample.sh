@@ -54,6 +54,17 @@ for jdk in "${JDKS[@]}"; do
 		"$PJ_BIN" report -i "$D/m.data" --event "$ev" --format collapsed >"$D/m-$ev.folded" 2>/dev/null
 		check "$J: ... $ev samples have Java frames" grep -q 'Workload' "$D/m-$ev.folded"
 	done
+
+	# --- the kernel's fallback when our signal's queue overflows is SIGIO,
+	# whose default action would end the JVM: the agent ignores it
+	sigign=$(awk '/^SigIgn:/ { print $2 }' "/proc/$JPID/status")
+	check "$J: the agent has the JVM ignore SIGIO (the kernel's fallback for a full signal queue)" \
+		[ $((0x${sigign:-0} >> 28 & 1)) -eq 1 ]
+	kill -IO "$JPID" 2>/dev/null
+	"$PJ_BIN" record -p "$JPID" -d 1 -o "$D/io.data" 2>"$D/io.err"
+	"$PJ_BIN" report -i "$D/io.data" --format collapsed >"$D/io.folded" 2>/dev/null
+	check "$J: ... and after a SIGIO the JVM is still recorded with Java frames" \
+		grep -q 'Workload' "$D/io.folded"
 	kill "$JPID" 2>/dev/null
 	wait "$JWAIT" 2>/dev/null || true
 done

@@ -113,7 +113,7 @@ static void finish_walk(unsigned int i)
 				       .sample_time = r->sample_time,
 				       .recv_time = batch[i].recv_time };
 	struct pja_walk w = { .frames = frames };
-	int num = 0, i2;
+	int num = 0;
 
 	res.status = batch[i].status;
 	if (batch[i].walk) {
@@ -129,13 +129,7 @@ static void finish_walk(unsigned int i)
 		res.flags |= PJA_WALK_TRUNCATED;
 	if (num)
 		res.flags |= (w.how & 0xffu) << PJA_WALK_HOW_SHIFT;
-	memset(out_frames, 0, num * sizeof(out_frames[0]));
-	codemap_classify(w.pc, frames, out_frames, num);
-	for (i2 = 0; i2 < num; i2++) {
-		method_send(frames[i2].method);
-		out_frames[i2].method = (uintptr_t)frames[i2].method;
-		out_frames[i2].bci = frames[i2].lineno;
-	}
+	method_frames(w.pc, frames, out_frames, num);
 	res.nframes = num;
 	out_msg(PJA_WALK_RESULT, &res, sizeof(res), out_frames,
 		num * sizeof(out_frames[0]), NULL, 0);

@@ -194,6 +194,20 @@ void method_send(jmethodID m)
 		(*sess_env)->DeleteLocalRef(sess_env, k);
 }
 
+void method_frames(uint64_t pc, const struct asgct_frame *raw,
+		   struct pja_frame *out, unsigned int n)
+{
+	unsigned int i;
+
+	memset(out, 0, n * sizeof(*out));
+	codemap_classify(pc, raw, out, n);
+	for (i = 0; i < n; i++) {
+		method_send(raw[i].method);
+		out[i].method = (uintptr_t)raw[i].method;
+		out[i].bci = raw[i].lineno;
+	}
+}
+
 static void send_code(const void *addr, jint size, jmethodID m,
 		      const char *name, int type)
 {

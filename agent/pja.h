@@ -79,6 +79,10 @@ int events_start(JNIEnv *env); /* enable events, replay code and threads */
 void events_stop(void);
 /* Sends PJA_METHOD for m unless sent in this session. */
 void method_send(jmethodID m);
+/* A walk's frames as they go on the wire: typed by the code map from the
+ * interrupted pc, each method's PJA_METHOD sent first. */
+void method_frames(uint64_t pc, const struct asgct_frame *raw,
+		   struct pja_frame *out, unsigned int n);
 void methods_reset(void);
 /* "java.util.zip.Deflater.deflate" into buf; 0 on success. */
 int method_full_name(jmethodID m, char *buf, size_t len);

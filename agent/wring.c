@@ -110,17 +110,11 @@ int wring_pump(void)
 	if (!shm)
 		return 0;
 	while (ksig_take(&r, raw, PJA_MAX_DEPTH)) {
-		unsigned int n = r.nframes, i;
+		unsigned int n = r.nframes;
 
 		if (stage_len + pjw_rec_len(n) > STAGE_BYTES && flush_stage())
 			return -1;
-		memset(named, 0, n * sizeof(named[0]));
-		codemap_classify(r.pc, raw, named, n);
-		for (i = 0; i < n; i++) {
-			method_send(raw[i].method);
-			named[i].method = (uintptr_t)raw[i].method;
-			named[i].bci = raw[i].lineno;
-		}
+		method_frames(r.pc, raw, named, n);
 		memcpy(stage + stage_len, &r, sizeof(r));
 		memcpy(stage + stage_len + sizeof(r), named,
 		       n * sizeof(named[0]));

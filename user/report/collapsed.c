@@ -19,52 +19,79 @@ struct line {
 	uint64_t count;
 };
 
+/* Each frame's folded name, made once: stacks share most of their frames. */
+struct names {
+	const struct report *r;
+	char **name; /* by frame id, NULL until first used */
+	uint32_t *len;
+	char *buf;
+};
+
 static int by_text(const void *a, const void *b)
 {
 	return strcmp(((const struct line *)a)->text,
 		      ((const struct line *)b)->text);
 }
 
-static char *fold(const struct report *r, const struct report_stack *s,
-		  char *name)
+static const char *name_of(struct names *nm, uint32_t f, uint32_t *len)
 {
-	size_t len = 0, cap = 256;
-	char *t = malloc(cap);
-
-	if (!t)
-		return NULL;
-	t[0] = 0;
-	for (uint32_t j = 0; j < s->nframes; j++) {
+	if (!nm->name[f]) {
 		size_t n;
 
-		report_frame_name(r, s->frames[j], REPORT_FOLDED, name,
+		report_frame_name(nm->r, f, REPORT_FOLDED, nm->buf,
 				  NAME_MAX_LEN);
-		n = strlen(name);
-		if (GROW(t, cap, len + n + 2)) {
+		n = strlen(nm->buf);
+		nm->name[f] = malloc(n + 1);
+		if (!nm->name[f])
+			return NULL;
+		memcpy(nm->name[f], nm->buf, n + 1);
+		nm->len[f] = (uint32_t)n;
+	}
+	*len = nm->len[f];
+	return nm->name[f];
+}
+
+static char *fold(struct names *nm, const struct report_stack *s)
+{
+	size_t len = 0, cap = 0;
+	char *t = NULL;
+
+	for (uint32_t j = 0; j < s->nframes; j++) {
+		uint32_t n;
+		const char *name = name_of(nm, s->frames[j], &n);
+
+		if (!name || GROW(t, cap, len + n + 2)) {
 			free(t);
 			return NULL;
 		}
 		if (j)
 			t[len++] = ';';
-		memcpy(t + len, name, n + 1);
+		memcpy(t + len, name, n);
 		len += n;
 	}
+	if (!t)
+		return strdup("");
+	t[len] = 0;
 	return t;
 }
 
 int report_collapsed(FILE *out, const struct report *r)
 {
 	struct line *l = calloc(r->nstacks ? r->nstacks : 1, sizeof(*l));
-	char *name = malloc(NAME_MAX_LEN);
+	size_t nids = (size_t)r->p->nframes + r->nlabels;
+	struct names nm = { .r = r,
+			    .name = calloc(nids ? nids : 1, sizeof(char *)),
+			    .len = calloc(nids ? nids : 1, sizeof(uint32_t)),
+			    .buf = malloc(NAME_MAX_LEN) };
 	size_t n = 0, nl = r->nstacks; /* entries of l to free */
 	int ret = -1;
 
-	if (!l || !name)
+	if (!l || !nm.name || !nm.len || !nm.buf)
 		goto out;
 	for (size_t i = 0; i < r->nstacks; i++) {
 		const struct report_stack *s = &r->stacks[i];
 
-		l[i].text = fold(r, s, name);
+		l[i].text = fold(&nm, s);
 		l[i].count = r->o->total ? s->weight : s->samples;
 		if (!l[i].text)
 			goto out;
@@ -88,6 +115,10 @@ out:
 		for (size_t i = 0; i < nl; i++)
 			free(l[i].text);
 	free(l);
-	free(name);
+	for (size_t i = 0; nm.name && i < nids; i++)
+		free(nm.name[i]);
+	free(nm.name);
+	free(nm.len);
+	free(nm.buf);
 	return ret;
 }

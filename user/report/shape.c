@@ -169,8 +169,10 @@ void report_shape_name(const char *name, enum pj_frame_type type,
 	if (is_java(type) && !(flags & SHAPE_RAW)) {
 		java_normalise(name, out, len);
 	} else {
-		strncpy(out, name, len - 1);
-		out[len - 1] = 0;
+		size_t n = strnlen(name, len - 1);
+
+		memcpy(out, name, n); /* not strncpy: no padding to len */
+		out[n] = 0;
 	}
 	if (is_java(type) && (flags & SHAPE_SIMPLE))
 		java_simple(out);

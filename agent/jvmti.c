@@ -63,19 +63,23 @@ static void java_class_name(const char *sig, char *buf, size_t len)
 int method_full_name(jmethodID m, char *buf, size_t len)
 {
 	jclass k = NULL;
-	char *csig = NULL, *name = NULL, cls[512];
+	char *csig = NULL, *name = NULL, *msig = NULL, cls[512];
 	int ret = -1;
 
 	if ((*jv)->GetMethodDeclaringClass(jv, m, &k) ||
 	    (*jv)->GetClassSignature(jv, k, &csig, NULL) ||
-	    (*jv)->GetMethodName(jv, m, &name, NULL, NULL))
+	    (*jv)->GetMethodName(jv, m, &name, &msig, NULL))
 		goto out;
 	java_class_name(csig, cls, sizeof(cls));
-	snprintf(buf, len, "%s.%s", cls, name);
+	/* with the signature, as the METHOD message's name reads */
+	if (snprintf(buf, len, "%s.%s%s", cls, name, msig ? msig : "") >=
+	    (int)len)
+		snprintf(buf, len, "%s.%s", cls, name);
 	ret = 0;
 out:
 	dealloc(csig);
 	dealloc(name);
+	dealloc(msig);
 	return ret;
 }
 

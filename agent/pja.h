@@ -84,7 +84,8 @@ void method_send(jmethodID m);
 void method_frames(uint64_t pc, const struct asgct_frame *raw,
 		   struct pja_frame *out, unsigned int n);
 void methods_reset(void);
-/* "java.util.zip.Deflater.deflate" into buf; 0 on success. */
+/* "java.util.zip.Deflater.deflate([BIII)I" into buf (without the
+ * signature when it would not fit); 0 on success. */
 int method_full_name(jmethodID m, char *buf, size_t len);
 
 /* codemap.c: compiled code with inlining records, stubs, the interpreter. */

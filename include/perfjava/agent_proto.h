@@ -186,8 +186,9 @@ struct pja_frame {
 
 /*
  * PJA_CODE_LOAD: struct pja_code, then name_len bytes of name: a compiled
- * method is "java.util.zip.Deflater.deflate", a stub or the interpreter its
- * JVM name ("Interpreter", "StubRoutines (1)", ...).
+ * method is "java.util.zip.Deflater.deflate([BIII)I" (older agents: no
+ * signature), a stub or the interpreter its JVM name ("Interpreter",
+ * "StubRoutines (1)", ...).
  */
 struct pja_code {
 	uint64_t start;

@@ -181,6 +181,38 @@ int main(void)
 	ok(a->threads.n == 1 && umap_get(&a->threads, 9),
 	   "ended threads are forgotten (%zu left)", a->threads.n);
 
+	/* the signature follows the name; one not starting with '(' does not */
+	{
+		struct pja_method m = { 21, 3, 1, 4, 0, 0, 0 };
+		struct pja_method bad = { 22, 3, 1, 3, 0, 0, 0 };
+		struct pja_walk_result r = { .cookie = 9, .nframes = 1 };
+		struct pja_frame f = { .method = 21, .type = 2 }; /* JIT */
+		const char *with = NULL;
+
+		mlen = 0;
+		put(PJA_METHOD, &m, sizeof(m), "p.Cm(I)V", 8);
+		put(PJA_METHOD, &bad, sizeof(bad), "p.CmI)V", 7);
+		put(PJA_WALK_RESULT, &r, sizeof(r), &f, sizeof(f));
+		agent_consume(a, msg, mlen, on_walk, NULL);
+		with = last_name;
+		mlen = 0;
+		f.method = 22;
+		put(PJA_WALK_RESULT, &r, sizeof(r), &f, sizeof(f));
+		agent_consume(a, msg, mlen, on_walk, NULL);
+		ok(with && !strcmp(with, "p.C.m(I)V") && last_name &&
+		       !strcmp(last_name, "p.C.m"),
+		   "a method's signature follows its name (\"%s\"), a "
+		   "malformed one is dropped (\"%s\")",
+		   with ? with : "", last_name ? last_name : "");
+		ok(java_same_method("p.C.m(I)V", "p.C.m") &&
+		       java_same_method("p.C.m", "p.C.m(I)V") &&
+		       java_same_method("p.C.m(I)V", "p.C.m(I)V") &&
+		       !java_same_method("p.C.m(I)V", "p.C.m(J)V") &&
+		       !java_same_method("p.C.m", "p.C.mm") &&
+		       !java_same_method("p.C.mm(I)V", "p.C.m"),
+		   "java_same_method: a signature on one side only aside");
+	}
+
 	/* code map entries are capped */
 	for (i = 0; i < AGENT_MAX_CODE + 10; i++) {
 		struct pja_code c = { 0x100000 + 64ull * i, 32, 0, 1, { 0 }, 1 };

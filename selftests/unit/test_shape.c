@@ -2,8 +2,9 @@
 /*
  * report/shape.c, as a table: lambda and hidden-class names lose what the
  * JVM made up at run time (the same on JDK 17 and 21+), --simple drops Java
- * packages, C++ parameter lists go unless --signatures, and names that need
- * no shaping come out unchanged.
+ * packages, C++ parameter lists and Java signatures go unless --signatures
+ * (Java's shown as simple type names), and names that need no shaping come
+ * out unchanged.
  */
 #include <string.h>
 
@@ -54,6 +55,23 @@ static const struct {
 	  "std::vector<int, std::allocator<int> >::push_back" },
 	{ "Foo::bar(int) const", PJ_FRAME_NATIVE, SHAPE_SIGNATURES,
 	  "Foo::bar(int) const" },
+	/* Java signatures: dropped, or shown with --sig/--signatures */
+	{ "java.lang.String.indexOf(Ljava/lang/String;I)I", PJ_FRAME_JIT, 0,
+	  "java.lang.String.indexOf" },
+	{ "java.lang.String.indexOf(Ljava/lang/String;I)I", PJ_FRAME_JIT,
+	  SHAPE_SIGNATURES, "java.lang.String.indexOf(String, int)" },
+	{ "java.lang.String.indexOf(Ljava/lang/String;I)I", PJ_FRAME_INLINED,
+	  SHAPE_SIGNATURES | SHAPE_SIMPLE, "String.indexOf(String, int)" },
+	{ "a.B.m([[J[Ljava/util/Map$Entry;ZBCSFD)V", PJ_FRAME_INTERPRETED,
+	  SHAPE_SIGNATURES,
+	  "a.B.m(long[][], Map$Entry[], boolean, byte, char, short, float, "
+	  "double)" },
+	{ "App.main()V", PJ_FRAME_C1, SHAPE_SIGNATURES, "App.main()" },
+	{ "W$$Lambda$16.0x00007f8b8c000a08.run(Ljava/lang/Object;)V",
+	  PJ_FRAME_JIT, SHAPE_SIGNATURES, "W$$Lambda.run(Object)" },
+	{ "a.B.m(Ljava/lang/Str", PJ_FRAME_JIT, SHAPE_SIGNATURES, "a.B.m()" },
+	{ "a.B.m(Q)V", PJ_FRAME_JIT, SHAPE_SIGNATURES, "a.B.m()" },
+	{ "a.B.m(I)V", PJ_FRAME_JAVA_NATIVE, SHAPE_SIMPLE, "B.m" },
 	{ "do_syscall_64", PJ_FRAME_KERNEL, 0, "do_syscall_64" },
 	{ "unbalanced(int", PJ_FRAME_NATIVE, 0, "unbalanced" },
 };

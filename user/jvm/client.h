@@ -7,6 +7,7 @@
 #ifndef PJ_USER_AGENT_H
 #define PJ_USER_AGENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -27,10 +28,19 @@ enum agent_walk_status {
 struct java_frame {
 	uint8_t
 	    type; /* PJ_FRAME_JIT, _INLINED, _INTERPRETED, _C1, _JAVA_NATIVE */
-	const char *name; /* "java.util.zip.Deflater.deflateBytes" */
+	/* "java.util.zip.Deflater.deflateBytes([BIII)I": the JVM signature
+	 * follows when the agent sent it */
+	const char *name;
 	const char *file; /* "Deflater.java" or NULL */
 	uint32_t line; /* 0 = unknown */
 };
+
+/*
+ * Whether Java method names a and b are the same method, a signature on
+ * one side only aside (the code map's names may come without: an agent of
+ * an older build).
+ */
+bool java_same_method(const char *a, const char *b);
 
 /* frames[0] is the innermost Java frame. */
 typedef void (*agent_walk_cb)(void *ctx, uint64_t cookie, int status,

@@ -134,6 +134,13 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 	full[cl] = '.';
 	memcpy(full + cl + 1, s + m.class_len, nl);
 	n = cl + 1 + nl;
+	/* the signature after the name, when it fits whole: the report drops
+	 * it or shows it (report --sig) */
+	if (m.sig_len && n + m.sig_len <= AGENT_MAX_NAME &&
+	    s[m.class_len + m.name_len] == '(') {
+		memcpy(full + n, s + m.class_len + m.name_len, m.sig_len);
+		n += m.sig_len;
+	}
 	jm->name = agent_intern(a, full, n);
 	s += m.class_len + m.name_len + m.sig_len;
 	jm->file = m.file_len ? agent_intern(a, s, m.file_len) : NULL;

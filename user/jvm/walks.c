@@ -5,6 +5,8 @@
  * jvm/walkring.c): each frame named from the method table, with its line
  * from the method's line table, and the walk's outcome counted.
  */
+#include <string.h>
+
 #include "jvm/client_internal.h"
 #include "lib/sorted.h"
 #include "perfjava/profile.h"
@@ -19,6 +21,14 @@ static uint32_t bci_line(const struct jmethod *m, int32_t bci)
 	i = SORTED_UPTO(m->lines, m->nlines, start_bci, (uint32_t)bci);
 	return i && m->lines[i - 1].line ? m->lines[i - 1].line
 					 : m->lines[0].line;
+}
+
+bool java_same_method(const char *a, const char *b)
+{
+	while (*a && *a == *b && *a != '(')
+		a++, b++;
+	return (!*a || *a == '(') && (!*b || *b == '(') &&
+	       (*a != '(' || *b != '(' || !strcmp(a, b));
 }
 
 static const int status_map[] = {

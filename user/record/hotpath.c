@@ -106,7 +106,7 @@ static void check_walk(struct recorder *rec, const struct pending *p,
 		    frames[i].type != PJ_FRAME_JAVA_NATIVE)
 			continue;
 		rec->st.checked++;
-		rec->st.agreed += !strcmp(frames[i].name, sampled);
+		rec->st.agreed += java_same_method(frames[i].name, sampled);
 		return;
 	}
 	rec->st.checked++; /* no compiled frame in the walk: it moved on */

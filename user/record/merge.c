@@ -96,7 +96,7 @@ static bool natives_belong(const struct merge_sink *k,
 		/* a JNI entry under a method that is not native: the walk
 		 * came after the native method returned */
 		if (e->name && in->jf[i].name &&
-		    !strcmp(e->name, in->jf[i].name))
+		    java_same_method(e->name, in->jf[i].name))
 			return in->jf[0].type == PJ_FRAME_JAVA_NATIVE ||
 			       !jni_in_natives(k, in, first_vm);
 		/* the native method's own wrapper may be missing from the

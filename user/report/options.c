@@ -47,7 +47,8 @@ static const char usage[] =
     "  --diff OLD         differential against profile OLD (flame, text)\n"
     "names:\n"
     "  --simple           Java classes without their package (HashMap.get)\n"
-    "  --signatures       keep C++ parameter lists (f(int) const)\n"
+    "  --sig, --signatures  Java signatures (Foo.bar(String, int[])) and C++\n"
+    "                     parameter lists (f(int) const); default: names only\n"
     "  --raw-names        lambda and hidden-class names as recorded, with the\n"
     "                     JVM's addresses (default: Foo$$Lambda.run)\n"
     "  -h, --help         this text";
@@ -96,6 +97,7 @@ static const struct option long_opts[] = {
 	{ "diff", required_argument, NULL, OPT_DIFF },
 	{ "simple", no_argument, NULL, OPT_SIMPLE },
 	{ "signatures", no_argument, NULL, OPT_SIGNATURES },
+	{ "sig", no_argument, NULL, OPT_SIGNATURES }, /* asprof's */
 	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
 	{ "state", required_argument, NULL, OPT_STATE },
 	{ "help", no_argument, NULL, 'h' },

@@ -42,7 +42,7 @@ struct report_opts {
 	bool fold_tid; /* the format wants stacks per thread (pprof) */
 	bool raw_names; /* lambda/hidden-class names as recorded */
 	bool simple; /* Java class names without the package */
-	bool signatures; /* C++ parameter lists kept */
+	bool signatures; /* Java signatures, C++ parameter lists kept */
 	uint32_t *tids; /* --tid: only these threads */
 	unsigned int ntids;
 	regex_t *include, *exclude; /* stacks with / without such a frame */

@@ -12,9 +12,13 @@
  *   HashMap.get);
  * - C++ parameter lists, const and [clone ...] are dropped unless
  *   --signatures (JavaCalls::call_helper(JavaValue*, ...) ->
- *   JavaCalls::call_helper).
+ *   JavaCalls::call_helper);
+ * - a Java method's JVM signature (recorded after its name:
+ *   Foo.bar(Ljava/lang/String;[I)V) is dropped unless --signatures, which
+ *   shows its parameters as simple type names: Foo.bar(String, int[]).
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "report/shape.h"
@@ -161,6 +165,69 @@ static void cxx_drop_params(char *s)
 	*w = 0;
 }
 
+static void append(char *out, size_t len, size_t *n, const char *s, size_t k)
+{
+	if (*n + k >= len)
+		k = len - 1 - *n;
+	memcpy(out + *n, s, k);
+	*n += k;
+	out[*n] = 0;
+}
+
+/*
+ * The parameters of the JVM method descriptor d ("(Ljava/lang/String;[I)V")
+ * appended to out as "(String, int[])". A malformed descriptor ends the
+ * list where it stops making sense.
+ */
+static void java_params(const char *d, char *out, size_t len)
+{
+	static const struct {
+		char code;
+		const char *name;
+	} prim[] = { { 'B', "byte" },  { 'C', "char" },	  { 'D', "double" },
+		     { 'F', "float" }, { 'I', "int" },	  { 'J', "long" },
+		     { 'S', "short" }, { 'Z', "boolean" } };
+	size_t n = strlen(out);
+	bool first = true;
+
+	append(out, len, &n, "(", 1);
+	for (d++; *d && *d != ')';) {
+		unsigned int dims = 0;
+		const char *name = NULL, *end;
+		size_t k = 0;
+
+		while (*d == '[')
+			dims++, d++;
+		if (*d == 'L') {
+			end = strchr(d, ';');
+			if (!end)
+				break;
+			name = d + 1;
+			for (const char *c = name; c < end; c++)
+				if (*c == '/' || *c == '.')
+					name = c + 1;
+			k = (size_t)(end - name);
+			d = end + 1;
+		} else {
+			for (size_t i = 0; i < sizeof(prim) / sizeof(*prim);
+			     i++)
+				if (prim[i].code == *d)
+					name = prim[i].name;
+			if (!name)
+				break;
+			k = strlen(name);
+			d++;
+		}
+		if (!first)
+			append(out, len, &n, ", ", 2);
+		first = false;
+		append(out, len, &n, name, k);
+		while (dims--)
+			append(out, len, &n, "[]", 2);
+	}
+	append(out, len, &n, ")", 1);
+}
+
 void report_shape_name(const char *name, enum pj_frame_type type,
 		       unsigned int flags, char *out, size_t len)
 {
@@ -174,8 +241,19 @@ void report_shape_name(const char *name, enum pj_frame_type type,
 		memcpy(out, name, n); /* not strncpy: no padding to len */
 		out[n] = 0;
 	}
-	if (is_java(type) && (flags & SHAPE_SIMPLE))
-		java_simple(out);
+	if (is_java(type)) {
+		char *paren = strchr(out, '('), desc[1024] = "";
+
+		if (paren) {
+			snprintf(desc, sizeof(desc), "%s", paren);
+			*paren = 0;
+		}
+		if (flags & SHAPE_SIMPLE)
+			java_simple(out);
+		if (*desc && (flags & SHAPE_SIGNATURES))
+			java_params(desc, out, len);
+		return;
+	}
 	if ((type == PJ_FRAME_NATIVE || type == PJ_FRAME_VM) &&
 	    !(flags & SHAPE_SIGNATURES) && strchr(out, '('))
 		cxx_drop_params(out);

@@ -11,7 +11,7 @@
 enum {
 	SHAPE_RAW = 1 << 0, /* keep lambda/hidden-class addresses */
 	SHAPE_SIMPLE = 1 << 1, /* Java classes without their package */
-	SHAPE_SIGNATURES = 1 << 2, /* keep C++ parameter lists */
+	SHAPE_SIGNATURES = 1 << 2, /* C++ parameter lists, Java signatures */
 };
 
 /* name as a report shows it, into out (always terminated). */

@@ -1,14 +1,14 @@
 // Opens the report's HTML pages in headless Chromium (playwright-core driving
 // /usr/bin/chromium) and checks them against the known-content profile of
 // selftests/unit/test_report.c. Prints TAP lines. Usage:
-//   node check_pages.js FLAME.html DIFF.html TREE.html [BIG.html]
+//   node check_pages.js FLAME.html DIFF.html TREE.html DEEP.html [BIG.html]
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
-const [flameFile, diffFile, treeFile, bigFile] = process.argv.slice(2);
+const [flameFile, diffFile, treeFile, deepFile, bigFile] = process.argv.slice(2);
 let failed = 0;
 function ok(cond, desc, detail) {
   console.log((cond ? 'ok' : 'not ok') + ' - ' + desc);
@@ -149,6 +149,35 @@ async function treeChecks(ctx) {
   await page.close();
 }
 
+// A graph 1503 frames deep (Recurse.java's shape), root at the bottom: the
+// page opens on its root and widest frames, not on the empty top rows.
+async function deepChecks(ctx) {
+  const { page, st } = await open(ctx, deepFile);
+  const inView = async () => {
+    const vh = await page.evaluate(() => window.innerHeight);
+    const bar = await page.evaluate(() => document.getElementById('bar').getBoundingClientRect().bottom);
+    const r = await Promise.all(['all', 'start_thread', 'java.lang.Thread.run', 'thread_native_entry']
+      .map((n) => centerOf(page, 'flame', n)));
+    return { ok: r.every((b) => b && b.y >= bar && b.y + b.h <= vh), r, vh, bar };
+  };
+  const depth = await page.evaluate(() => window.flame.rectOf('all').y - window.flame.rectOf('Recurse.lambda$main$0').y);
+  let v = await inView();
+  ok(depth > 16 * 2 && v.ok, 'deep flame graph: opens scrolled to the root and the widest frames', v);
+  await page.click('#invert');
+  v = await inView();
+  ok(v.ok, 'deep flame graph: inverted, the root (now on top) is in view', v);
+  await page.click('#invert');
+  v = await inView();
+  ok(v.ok, 'deep flame graph: back to root at the bottom, scrolled to it again', v);
+  const leaf = await page.evaluate(() => {
+    const c = document.getElementById('canvas').getBoundingClientRect();
+    return c.top;
+  });
+  ok(leaf < 0, 'deep flame graph: the deepest rows are above, scrolled out of view', leaf);
+  ok(st.errors.length === 0 && st.requests.length === 0, 'deep flame graph: no console errors, no requests', st);
+  await page.close();
+}
+
 async function bigChecks(ctx) {
   const { page, st } = await open(ctx, bigFile);
   const n = await page.evaluate(() => window.flame.nodes);
@@ -184,6 +213,7 @@ async function bigChecks(ctx) {
     await flameChecks(ctx);
     await diffChecks(ctx);
     await treeChecks(ctx);
+    await deepChecks(ctx);
     if (bigFile) await bigChecks(ctx);
   } catch (e) {
     ok(false, 'browser checks ran to the end: ' + String(e).split('\n')[0]);

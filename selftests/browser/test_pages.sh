@@ -2,6 +2,7 @@
 # The flame graph, differential flame graph and tree pages opened in headless
 # Chromium (Debian's chromium driven by playwright-core from npm): they render,
 # a click zooms, a search highlights the right frames with the right share,
+# a graph deeper than the window opens on its root,
 # tooltips, no console errors, and no request leaves the page. Installs what
 # it needs once (apt-get chromium, npm playwright-core into build/node).
 . "$(dirname "$0")/../lib.sh"
@@ -44,6 +45,10 @@ check "report --format tree -o x.html writes the tree page" grep -q 'window.tree
 check "the pages name no network resource" \
 	eval "! grep -Eiq '(src|href)=\"?(https?:)?//|@import|url\\(' $TMP/flame.html $TMP/diff.html $TMP/tree.html"
 
+"$PJ_BUILD/selftests/test_report_big" --make-deep "$TMP/deep.data" &&
+	"$PJ_BIN" report -i "$TMP/deep.data" -o "$TMP/deep.html" ||
+	not_ok "write the 1503-frame-deep flame graph"
+
 # The 100k-stack profile of the benchmark must stay usable in the browser.
 big=()
 if "$PJ_BUILD/selftests/test_report_big" --make "$TMP/big.data" &&
@@ -53,6 +58,6 @@ else
 	not_ok "write the 1M-sample, 100k-stack flame graph"
 fi
 NODE_PATH=$nodedir/node_modules timeout 120 node "$PJ_TOP/selftests/browser/check_pages.js" \
-	"$TMP/flame.html" "$TMP/diff.html" "$TMP/tree.html" "${big[@]}"
+	"$TMP/flame.html" "$TMP/diff.html" "$TMP/tree.html" "$TMP/deep.html" "${big[@]}"
 [ $? -eq 0 ] || echo "# some browser checks failed"
 exit 0

@@ -6,8 +6,11 @@
  * share their outer frames the way real call trees do (thread entry, a
  * framework, then branching application code), end in unique leaf chains,
  * and mix every frame kind; samples are skewed towards a few hot stacks but
- * every stack occurs. Run without arguments it checks a small one: the
- * collapsed report counts every sample and every unique stack.
+ * every stack occurs. `--make-deep FILE` writes the shape of
+ * selftests/java/src/Recurse.java instead: a thread 1500 calls deep (90% of
+ * the samples) beside shallow ones, for the flame page's first screen. Run
+ * without arguments it checks a small one: the collapsed report counts
+ * every sample and every unique stack.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +139,58 @@ static int make(const char *path, size_t nsamples, uint32_t nstacks)
 	return pj_writer_close(w);
 }
 
+#define DEEP 1500
+
+/* Recurse.down 1500 calls deep under its thread (90 samples), and two
+ * shallow stacks (5 samples each). */
+static int make_deep(const char *path)
+{
+	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
+	uint32_t *deep = malloc((DEEP + 3) * sizeof(*deep)), shallow[3];
+	uint32_t down, lambda, run, start, sd, ss1, ss2;
+	struct pj_sample smp = { .time = 1000000000, .period = 1000000 };
+	struct pj_writer *w;
+	char err[256];
+
+	w = pj_writer_open(path, err, sizeof(err));
+	if (!w || !deep) {
+		printf("# %s\n", w ? "out of memory" : err);
+		free(deep);
+		return -1;
+	}
+	pj_writer_event(w, &ev);
+	pj_writer_thread(w, 1, 1, "deep");
+	down = pj_writer_frame(w, PJ_FRAME_JIT, "Recurse.down", NULL,
+			       "Recurse.java", 7);
+	lambda = pj_writer_frame(w, PJ_FRAME_INTERPRETED,
+				 "Recurse.lambda$main$0", NULL, NULL, 0);
+	run = pj_writer_frame(w, PJ_FRAME_INTERPRETED, "java.lang.Thread.run",
+			      NULL, NULL, 0);
+	start = pj_writer_frame(w, PJ_FRAME_NATIVE, "start_thread",
+				"/lib/libc.so.6", NULL, 0);
+	for (uint32_t i = 0; i < DEEP; i++) /* leaf first */
+		deep[i] = down;
+	deep[DEEP] = lambda;
+	deep[DEEP + 1] = run;
+	deep[DEEP + 2] = start;
+	sd = pj_writer_stack(w, deep, DEEP + 3);
+	shallow[0] = pj_writer_frame(w, PJ_FRAME_NATIVE, "C2Compiler::compile",
+				     "/jvm/libjvm.so", NULL, 0);
+	shallow[1] = pj_writer_frame(w, PJ_FRAME_NATIVE, "thread_native_entry",
+				     "/jvm/libjvm.so", NULL, 0);
+	shallow[2] = start;
+	ss1 = pj_writer_stack(w, shallow, 3);
+	ss2 = pj_writer_stack(w, shallow + 1, 2);
+	for (int i = 0; i < 100; i++) {
+		smp.stack = i < 90 ? sd : i < 95 ? ss1 : ss2;
+		smp.tid = i < 90 ? 1 : 2;
+		smp.time += 1000000;
+		pj_writer_sample(w, &smp);
+	}
+	free(deep);
+	return pj_writer_close(w);
+}
+
 int main(int argc, char **argv)
 {
 	char path[] = "/tmp/pj-big-XXXXXX", data[64], out[64], cmd[200];
@@ -144,6 +199,8 @@ int main(int argc, char **argv)
 	unsigned long long total = 0, lines = 0, n;
 	FILE *f;
 
+	if (argc == 3 && !strcmp(argv[1], "--make-deep"))
+		return make_deep(argv[2]) ? 1 : 0;
 	if (argc >= 3 && !strcmp(argv[1], "--make"))
 		return make(argv[2],
 			    argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000,

@@ -153,7 +153,16 @@ canvas.addEventListener('click', function (e) {
   if (i >= 0) { zoom = i; draw(); }
 });
 document.getElementById('reset').addEventListener('click', function () { zoom = 0; draw(); });
-document.getElementById('invert').addEventListener('click', function () { inverted = !inverted; draw(); });
+// The root and the widest frames in view: a deep graph drawn root at the
+// bottom is taller than the window, so the page scrolls down to its root
+// (and up to it when inverted) instead of opening on the deepest rows.
+function showRoot() {
+  const doc = document.documentElement;
+  window.scrollTo(0, inverted ? 0 : Math.max(0, doc.scrollHeight - window.innerHeight));
+}
+document.getElementById('invert').addEventListener('click', function () {
+  inverted = !inverted; draw(); showRoot();
+});
 const search = searchBar(function (m) { matched = m; draw(); });
 window.addEventListener('resize', function () { layout(); redraw(); });
 const legend = document.getElementById('legend');
@@ -171,6 +180,7 @@ if (diff) {
 }
 layout();
 draw();
+showRoot();
 // For scripts and tests: what is shown, where a frame is drawn.
 window.flame = {
   nodes: N,

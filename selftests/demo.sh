@@ -15,7 +15,7 @@ done
 
 if [ -n "$jdk" ]; then
 	mkdir -p "$build/java-classes"
-	"$jdk/bin/javac" --release 17 -d "$build/java-classes" "$top"/selftests/java/src/Workload.java
+	"$jdk/bin/javac" --release 17 -d "$build/java-classes" "$top"/selftests/java/src/Workload.java "$top"/selftests/java/src/Truth.java
 	"$jdk/bin/java" -cp "$build/java-classes" Workload 6 2 >"$out/program.out" 2>"$out/program.err" &
 	what="the Java program Workload ($jdk)"
 else

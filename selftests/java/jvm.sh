@@ -51,16 +51,64 @@ jvm_own_stderr() {
 
 jdk_name() { basename "$1" | sed -E 's/-amd64$//; s/-jdk$//'; }
 
-# check_split LABEL OUT FOLDED: Workload's methodA/B/C each attributed (in
-# the collapsed FOLDED) within 5 pp of the truth the program printed in OUT
+# sample_window DATA REGEX: "FIRST LAST", the times (seconds, CLOCK_MONOTONIC)
+# of the first and last sample in DATA with a frame matching REGEX
+sample_window() {
+	"$PJ_BIN" report -i "$1" --format script 2>/dev/null | awk -v re="$2" '
+	function end() { if (hit) { if (first == "") first = t; last = t } hit = 0 }
+	/^[^\t]/ { end(); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0 }
+	/^\t/ && $0 ~ re { hit = 1 }
+	END { end(); if (first != "") printf "%.6f %.6f\n", first, last }'
+}
+
+# window_truth OUT FIRST LAST CLASS PHASE...: the program's CPU truth (the
+# "cum NS ns..." timeline Truth.java writes with -Dtruth.every) over FIRST..LAST
+# (seconds), as "CLASS.PHASE percent" lines: from the last cum line at or
+# before FIRST to the first at or after LAST
+window_truth() {
+	local out=$1 first=$2 last=$3 cls=$4; shift 4
+	awk -v a="$first" -v b="$last" -v cls="$cls" -v names="$*" '
+	$1 == "cum" {
+		t = $2 / 1e9
+		if (!nlo || t <= a) { nlo = 1; for (i = 3; i <= NF; i++) lo[i] = $i }
+		if (!done) { for (i = 3; i <= NF; i++) hi[i] = $i; nf = NF }
+		if (t >= b) done = 1
+	}
+	END {
+		n = split(names, nm, " ")
+		for (i = 3; i <= nf; i++) tot += hi[i] - lo[i]
+		for (i = 1; i <= n; i++)
+			printf "%s.%s %.2f\n", cls, nm[i], (tot > 0 ? 100 * (hi[i + 2] - lo[i + 2]) / tot : 0)
+	}' "$out"
+}
+
+# check_split LABEL OUT DATA FOLDED: Workload's methodA/B/C each attributed
+# (in the collapsed FOLDED of DATA) within 3 pp, or three standard errors of
+# the share when fewer samples make that wider, of the program's own CPU-clock
+# truth over the window the recording's Workload samples cover (the JVM runs
+# with -Dtruth.every)
 check_split() {
-	local label=$1 out=$2 folded=$3 m truth got
+	local label=$1 out=$2 data=$3 folded=$4 m truth got win n tol
 	stack_share "$folded" Workload.methodA Workload.methodB Workload.methodC >"$folded.share"
+	n=$(awk '/Workload\.method[ABC]_/ { n += $NF } END { print n + 0 }' "$folded")
+	win=$(sample_window "$data" 'Workload\.method[ABC] ')
+	window_truth "$out" ${win:-0 0} Workload methodA methodB methodC >"$folded.truth"
+	echo "# $label: truth over the recorded window $win (s), $n samples"
 	for m in methodA methodB methodC; do
-		truth=$(awk -v f="Workload.$m" '$1 == "truth" && $2 == f { print $3 }' "$out")
+		truth=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$folded.truth")
 		got=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$folded.share")
-		echo "# $label $m truth $truth% measured $got%"
-		check "$label: Workload.$m attributed within 5 pp (truth $truth, got $got)" \
-			pct_within "$truth" "$got" 5
+		echo "# $label $m truth $truth% measured $got% (whole run $(awk -v f="Workload.$m" \
+			'$1 == "truth" && $2 == f { print $3 }' "$out")%)"
+		tol=$(pct_tolerance "${truth:-0}" "$n" 3)
+		check "$label: Workload.$m attributed within $tol pp (truth $truth, got $got)" \
+			pct_within "${truth:-0}" "${got:-100}" "$tol"
 	done
+}
+
+# pct_tolerance P N MIN: MIN pp, or three standard errors of a share P% taken
+# from N samples when that is wider
+pct_tolerance() {
+	awk -v p="$1" -v n="$2" -v t="$3" 'BEGIN {
+		e = n ? 300 * sqrt(p / 100 * (1 - p / 100) / n) : 100
+		printf "%.1f", (e > t ? e : t) }'
 }

@@ -12,17 +12,23 @@
 java_suite "trustworthy java stacks"
 
 # The issue's bounds: >= 99% of the workload threads' samples with Java
-# frames, each phase within 3 pp of its CPU truth. They hold when walks are
-# taken at the sample, except that the interpreted phase reads 2-4 pp high
-# and the pipe phase 1-3 pp high on this machine (not understood yet), so 5
-# pp is asserted; walks requested after it drift toward blocking calls
-# and meet a thread that moved on, so then the share is held to 60% and the
-# attribution is reported but skipped (walk_agreed/walk_checked says which).
+# frames, each phase within 3 pp of its CPU truth. The truth is taken over the
+# window the recording covers (a whole-run truth includes the JIT's warm-up).
+# On this machine, under load, the blocking phases (sleeps, pipe: many short
+# runs between waits) get fewer cpu-clock samples than their thread CPU time
+# and the interpreted phase more, by up to 4-6 pp; a run with record
+# --no-java, its samples sorted by native frames alone, gave the pipe phase
+# 25% fewer samples than its CPU time too: the kernel's sampling, not the
+# walks. So 5 pp is asserted, or three standard
+# errors of the share when a loaded machine gives fewer samples. Walks
+# requested after the sample drift toward blocking calls and meet a thread
+# that moved on, so then the share is held to 60% and the attribution is
+# reported but skipped (walk_agreed/walk_checked says which).
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/t.out" -XX:CompileCommand=quiet \
+	start_jvm "$jdk" "$D/t.out" -Dtruth.every=50 -XX:CompileCommand=quiet \
 		-XX:CompileCommand=exclude,Trust::interp -- Trust 9
 	"$PJ_BIN" record -p "$JPID" -F 997 -d 7 -o "$D/t.data" 2>"$D/t.err"
 	check "$J: record the Trust workload exits 0" [ $? -eq 0 ]
@@ -52,20 +58,20 @@ for jdk in "${JDKS[@]}"; do
 	stack_share "$D/t.folded" Trust.mega Trust.intern Trust.interp Trust.sleeps \
 		Trust.pipe >"$D/t.share"
 	nphase=$(awk '/Trust\.(mega|intern|interp|sleeps|pipe)_/ { n += $NF } END { print n + 0 }' "$D/t.folded")
+	win=$(sample_window "$D/t.data" 'Trust\.(mega|intern|interp|sleeps|pipe) ')
+	window_truth "$D/t.out" ${win:-0 0} Trust mega intern interp sleeps pipe >"$D/t.truth"
+	echo "# $J: truth over the recorded window $win (s)"
 	for m in mega intern interp sleeps pipe; do
-		truth=$(awk -v f="Trust.$m" '$1 == "truth" && $2 == f { print $3 }' "$D/t.out")
+		truth=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.truth")
 		got=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.share")
-		echo "# $J: Trust.$m truth $truth% measured $got%"
+		echo "# $J: Trust.$m truth $truth% measured $got% (whole run $(awk -v f="Trust.$m" \
+			'$1 == "truth" && $2 == f { print $3 }' "$D/t.out")%)"
 		if [ -z "$TOL" ]; then
 			skip "$J: Trust.$m within 3 pp of its CPU truth ($truth, got $got)" \
 				"walks are not taken at the sample ($agree% agree)"
 			continue
 		fi
-		# 3 pp, or three standard errors of this run's share when
-		# fewer samples (a loaded machine) make that wider
-		tol=$(awk -v p="${truth:-0}" -v n="$nphase" -v t="$TOL" 'BEGIN {
-			e = n ? 300 * sqrt(p / 100 * (1 - p / 100) / n) : 100
-			printf "%.1f", (e > t ? e : t) }')
+		tol=$(pct_tolerance "${truth:-0}" "$nphase" "$TOL")
 		check "$J: Trust.$m within $tol pp of its CPU truth ($truth, got $got, $nphase samples)" \
 			pct_within "${truth:-0}" "${got:-100}" "$tol"
 	done

@@ -84,12 +84,12 @@ java_suite "launch a JVM"
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	# (a sample every 2 ms: enough of them on a busy machine)
-	"$PJ_BIN" record -c 2000000 -o "$TMP/$J.data" -- "$jdk/bin/java" -cp "$CLASSES" Workload 4 2 \
+	"$PJ_BIN" record -c 2000000 -o "$TMP/$J.data" -- "$jdk/bin/java" -Dtruth.every=50 -cp "$CLASSES" Workload 4 2 \
 		>"$TMP/$J.out" 2>"$TMP/$J.err"
 	check "$J: launch java: exit 0" [ $? -eq 0 ]
 	check "$J: no dynamic-agent warning, no agent error" \
 		bash -c "! grep -qE 'loaded dynamically|perfjava agent:|java frames unavailable' '$TMP/$J.err'"
 	"$PJ_BIN" report -i "$TMP/$J.data" --format collapsed >"$TMP/$J.folded"
-	check_split "$J launched" "$TMP/$J.out" "$TMP/$J.folded"
+	check_split "$J launched" "$TMP/$J.out" "$TMP/$J.data" "$TMP/$J.folded"
 	check "$J: JIT frames from the agent loaded at start" grep -q 'Workload.method[AB]_\[j\]' "$TMP/$J.folded"
 done

@@ -11,7 +11,8 @@ import java.nio.channels.Pipe;
  * -XX:CompileCommand=exclude,Trust::interp), and JNI calls that block
  * (Thread.sleep, writes to a pipe another thread drains). One worker thread
  * cycles through the phases and times each with its own CPU clock; at the end
- * the program prints "truth Trust.PHASE <percent of the worker's CPU>".
+ * the program prints "truth Trust.PHASE <percent of the worker's CPU>" (see
+ * Truth: with -Dtruth.every=MS, also as a timeline).
  *
  * Usage: Trust SECONDS
  */
@@ -127,7 +128,7 @@ public class Trust {
 		drain.start();
 		System.out.println("ready " + ProcessHandle.current().pid());
 		System.out.flush();
-		long[] spent = new long[PHASES.length];
+		Truth truth = new Truth("Trust", PHASES);
 		long end = System.nanoTime() + (long) (secs * 1e9);
 		Thread worker = new Thread(() -> {
 			ByteBuffer buf = ByteBuffer.allocateDirect(64 * 1024);
@@ -145,11 +146,11 @@ public class Trust {
 					long t4 = MX.getCurrentThreadCpuTime();
 					x += pipe(p.sink(), buf, 8);
 					long t5 = MX.getCurrentThreadCpuTime();
-					spent[0] += t1 - t0;
-					spent[1] += t2 - t1;
-					spent[2] += t3 - t2;
-					spent[3] += t4 - t3;
-					spent[4] += t5 - t4;
+					truth.add(0, t1 - t0);
+					truth.add(1, t2 - t1);
+					truth.add(2, t3 - t2);
+					truth.add(3, t4 - t3);
+					truth.add(4, t5 - t4);
 				}
 			} catch (Exception e) {
 				throw new RuntimeException(e);
@@ -158,10 +159,6 @@ public class Trust {
 		}, "trust-worker");
 		worker.start();
 		worker.join();
-		long total = 0;
-		for (long s : spent)
-			total += s;
-		for (int i = 0; i < PHASES.length; i++)
-			System.out.printf("truth Trust.%s %.2f%n", PHASES[i], 100.0 * spent[i] / total);
+		truth.print();
 	}
 }

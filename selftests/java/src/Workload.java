@@ -6,8 +6,9 @@ import java.util.zip.Deflater;
 /**
  * A workload with a known CPU split between three methods on N threads. Each
  * call is timed with the thread's own CPU clock, and at the end the program
- * prints the truth as "truth Workload.methodX <percent>" and its throughput as
- * "ops <rounds>". methodC goes through JNI into zlib (Deflater).
+ * prints the truth as "truth Workload.methodX <percent>" (see Truth: with
+ * -Dtruth.every=MS, also as a timeline) and its throughput as "ops <rounds>".
+ * methodC goes through JNI into zlib (Deflater).
  *
  * Usage: Workload SECONDS [THREADS] [GOFILE] [ticks]: with GOFILE, work
  * starts once that file exists (bounded wait); with "ticks", it prints
@@ -17,7 +18,7 @@ import java.util.zip.Deflater;
 public class Workload {
 	static volatile long sink;
 	static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
-	static final long[] spent = new long[3];
+	static final Truth truth = new Truth("Workload", "methodA", "methodB", "methodC");
 	static long rounds;
 	static final java.util.concurrent.atomic.AtomicLong progress = new java.util.concurrent.atomic.AtomicLong();
 
@@ -44,7 +45,6 @@ public class Workload {
 	}
 
 	static void work(long end) {
-		long[] mine = new long[3];
 		long x = Thread.currentThread().getId(), n = 0;
 		Deflater d = new Deflater(6);
 		byte[] in = new byte[24 * 1024], out = new byte[64 * 1024];
@@ -58,17 +58,15 @@ public class Workload {
 			long t2 = MX.getCurrentThreadCpuTime();
 			x += methodC(d, in, out);
 			long t3 = MX.getCurrentThreadCpuTime();
-			mine[0] += t1 - t0;
-			mine[1] += t2 - t1;
-			mine[2] += t3 - t2;
+			truth.add(0, t1 - t0);
+			truth.add(1, t2 - t1);
+			truth.add(2, t3 - t2);
 			n++;
 			progress.incrementAndGet();
 		}
 		d.end();
 		sink = x;
-		synchronized (spent) {
-			for (int i = 0; i < 3; i++)
-				spent[i] += mine[i];
+		synchronized (Workload.class) {
 			rounds += n;
 		}
 	}
@@ -105,10 +103,7 @@ public class Workload {
 		}
 		for (Thread th : t)
 			th.join();
-		long total = spent[0] + spent[1] + spent[2];
-		String[] names = { "methodA", "methodB", "methodC" };
-		for (int i = 0; i < 3; i++)
-			System.out.printf("truth Workload.%s %.2f%n", names[i], 100.0 * spent[i] / total);
+		truth.print();
 		System.out.println("ops " + rounds);
 	}
 }

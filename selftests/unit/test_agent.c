@@ -200,7 +200,7 @@ static void on_walk(void *ctx, uint64_t cookie, int status,
 			w->names[i] = f[i].name;
 			w->types[i] = f[i].type;
 		}
-		if (!strcmp(f[i].name, "AgentTarget.deep"))
+		if (java_same_method(f[i].name, "AgentTarget.deep"))
 			w->ndeep++;
 	}
 	w->last = n ? f[n - 1].name : NULL;
@@ -238,7 +238,7 @@ static int has_chain(const struct walk *w)
 	for (i = 0; i + 4 <= w->n && i + 4 <= 32; i++) {
 		for (k = 0; k < 4; k++)
 			if (!w->names[i + k] ||
-			    strcmp(w->names[i + k], want[k]))
+			    !java_same_method(w->names[i + k], want[k]))
 				break;
 		if (k == 4)
 			return 1;
@@ -284,13 +284,13 @@ static int code_named(struct agent *a, const char *want, int type,
 	for (size_t i = 0; i < cm->n; i++) {
 		const struct codemap_entry *e = &cm->e[i];
 
-		if (e->type == type && !strcmp(e->name, want)) {
+		if (e->type == type && java_same_method(e->name, want)) {
 			const char *n2 = NULL;
 			uint64_t mid = e->start + (e->end - e->start) / 2;
 
 			*start = e->start;
 			return codemap_type_at(cm, mid, &n2) == type && n2 &&
-			       !strcmp(n2, want);
+			       java_same_method(n2, want);
 		}
 	}
 	return 0;

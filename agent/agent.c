@@ -129,6 +129,8 @@ static void finish_walk(unsigned int i)
 		res.flags |= PJA_WALK_TRUNCATED;
 	if (num)
 		res.flags |= (w.how & 0xffu) << PJA_WALK_HOW_SHIFT;
+	if (num && w.how == PJA_HOW_COMPILED)
+		num = (int)codemap_top(w.pc, frames, num);
 	method_frames(w.pc, frames, out_frames, num);
 	res.nframes = num;
 	out_msg(PJA_WALK_RESULT, &res, sizeof(res), out_frames,

@@ -279,6 +279,31 @@ static int inlined(const struct asgct_frame *f, unsigned int j, unsigned int n)
 	return 0;
 }
 
+unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
+			 unsigned int n)
+{
+	jmethodID m = NULL;
+	int i;
+
+	if (!n || frames[0].method)
+		return n;
+	pthread_mutex_lock(&cm_lock);
+	for (i = 0; i < nents; i++)
+		if (ents[i].used && ents[i].m && pc >= ents[i].start &&
+		    pc < ents[i].end) {
+			m = ents[i].m;
+			break;
+		}
+	pthread_mutex_unlock(&cm_lock);
+	if (!m) { /* unloaded since: the walk keeps its callers */
+		memmove(frames, frames + 1, (n - 1) * sizeof(*frames));
+		return n - 1;
+	}
+	frames[0].method = m;
+	frames[0].lineno = 0;
+	return n;
+}
+
 void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n)
 {

@@ -96,6 +96,12 @@ void codemap_reset(void);
 /* Whether pc lies in the range of the JVM's generated code seen so far;
  * async-signal-safe. */
 int codemap_in_range(uint64_t pc);
+/* A walk stepped out of its compiled top frame (frames[0] without a
+ * method): that frame named from the code at pc, the compiled method with
+ * bci 0 and without what it inlined there, as AsyncGetCallTrace gives it at
+ * a pc without debug information. Returns the walk's new length. */
+unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
+			 unsigned int n);
 /* Sets pja_frame types for frames[0..n-1] given the top frame's pc. */
 void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n);
@@ -113,6 +119,11 @@ int vmstructs_init(void);
 int vmstructs_thread(JNIEnv *env);
 /* Compile level (1-3 C1, 4 C2) of the nmethod holding code; -1 unknown. */
 int vmstructs_comp_level(const void *code);
+/* The frame size in words of the nmethod holding pc, 0 when not an nmethod
+ * or unknown; *complete whether its frame is complete at pc (past the
+ * prologue). Only reads the JVM's memory: call it inside the walk's fault
+ * protection. */
+int vmstructs_nmethod_frame(uint64_t pc, int *complete);
 
 /* stackwalk.c: the walk of the calling thread from its signal context. */
 struct pja_walk {

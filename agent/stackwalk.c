@@ -16,8 +16,9 @@
  * must always find them.
  *
  * Recovery: when AsyncGetCallTrace refuses the thread's state, the walk is
- * retried from a frame it can walk (recover_java, recover_anchor) and tagged
- * with how (enum pja_walk_how), inside the same fault-protected window.
+ * retried from a frame it can walk (recover_compiled, recover_java) and
+ * tagged with how (enum pja_walk_how), inside the same fault-protected
+ * window. Recovery only reads the JVM's memory, never writes it.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -172,7 +173,55 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 	}
 	return 0;
 }
+
+/*
+ * In a compiled method whose frame AsyncGetCallTrace would not take as the
+ * top (it finds the caller by the frame's size from the stack pointer, which
+ * C2 code moves for a while around an intrinsic): step over that frame by
+ * the size the JVM's code blob gives, the return address in its last word,
+ * the caller's frame pointer below it, and walk from the caller. The frame
+ * itself is named by the session thread from the code map at the pc
+ * (frames[0] gets no method here, codemap_top).
+ */
+static uint32_t recover_compiled(struct asgct_trace *t, unsigned int depth,
+				 void *uc, int size)
+{
+	const ucontext_t *u = uc;
+	uint64_t sp = u->uc_mcontext.gregs[REG_RSP];
+	const uint64_t *caller;
+	struct asgct_frame *top = t->frames;
+
+	if (depth < 2 || !sp || sp & 7 || !size)
+		return 0;
+	/* C2's intrinsics may push a word or two for a while (the string
+	 * compare keeps a count there): the return address is then above */
+	caller = (const uint64_t *)sp + size;
+	for (int push = 0; !codemap_in_range(caller[-1]); push++, caller++)
+		if (push == 2)
+			return 0;
+	t->frames = top + 1;
+	if (asgct_from(t, depth - 1, uc, caller[-1], (uint64_t)caller,
+		       caller[-2]) <= 0) {
+		t->frames = top;
+		return 0;
+	}
+	t->frames = top;
+	top->method = NULL;
+	top->lineno = 0;
+	t->num_frames++;
+	return PJA_HOW_COMPILED;
+}
 #else
+static uint32_t recover_compiled(struct asgct_trace *t, unsigned int depth,
+				 void *uc, int size)
+{
+	(void)t;
+	(void)depth;
+	(void)uc;
+	(void)size;
+	return 0;
+}
+
 static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 			     void *uc)
 {
@@ -184,31 +233,21 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 #endif
 
 /*
- * In native or VM code whose last Java frame is not marked walkable (the
- * anchor has its sp but no pc, as after a call from the interpreter into the
- * VM): set the pc the way the JVM's own make_walkable() does, from the slot
- * below the last Java sp, and walk again.
+ * In native or VM code, AsyncGetCallTrace walks from the thread's last Java
+ * frame, and only when that frame is marked walkable (its pc set). A call
+ * from the interpreter into the VM leaves the pc unset; the JVM itself sets
+ * it (make_walkable) before it walks, but the agent never writes the JVM's
+ * memory, so such a walk is lost. Whether the thread has Java frames at all
+ * (a last Java sp) tells a lost walk from a thread without Java frames.
  */
-static uint32_t recover_anchor(struct asgct_trace *t, unsigned int depth,
-			       void *uc, JNIEnv *env)
+static int has_last_java_frame(JNIEnv *env)
 {
-	char *a;
-	uint64_t sp, pc;
+	const char *a;
 
 	if (pja_vm.env_offset < 0 || pja_vm.anchor < 0)
 		return 0;
-	a = (char *)env - pja_vm.env_offset + pja_vm.anchor;
-	sp = *(volatile uint64_t *)(a + pja_vm.anchor_sp);
-	pc = *(volatile uint64_t *)(a + pja_vm.anchor_pc);
-	if (!sp || pc || sp & 7)
-		return 0;
-	pc = ((const uint64_t *)sp)[-1];
-	if (!codemap_in_range(pc))
-		return 0;
-	*(volatile uint64_t *)(a + pja_vm.anchor_pc) = pc;
-	t->num_frames = 0;
-	pja.asgct(t, (jint)depth, uc);
-	return t->num_frames > 0 ? PJA_HOW_ANCHOR : 0;
+	a = (const char *)env - pja_vm.env_offset + pja_vm.anchor;
+	return *(const volatile uint64_t *)(a + pja_vm.anchor_sp) != 0;
 }
 
 void stackwalk_here(void *uc, struct pja_walk *w)
@@ -217,7 +256,7 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	JNIEnv *env = NULL;
 	int me = pja_gettid();
 	volatile int slot;
-	int first;
+	int first, java_below = 0;
 
 	w->pc = pja_context_pc(uc);
 	w->time = pja_now();
@@ -254,10 +293,19 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	pja.asgct(&trace, (jint)w->depth, uc);
 	first = trace.num_frames;
 	/* recovery reads the stack and the thread: still inside the window */
-	if (first == ASGCT_UNKNOWN_JAVA || first == ASGCT_NOT_WALKABLE_JAVA)
-		w->how = recover_java(&trace, w->depth, uc);
-	else if (first == ASGCT_UNKNOWN_NOT_JAVA)
-		w->how = recover_anchor(&trace, w->depth, uc, env);
+	if (first == ASGCT_UNKNOWN_JAVA || first == ASGCT_NOT_WALKABLE_JAVA) {
+		int complete, size = vmstructs_nmethod_frame(w->pc, &complete);
+
+		/* past its prologue, a compiled method's frame has its size;
+		 * in it, the return address is where the prologue left it */
+		if (complete)
+			w->how = recover_compiled(&trace, w->depth, uc, size);
+		if (!w->how)
+			w->how = recover_java(&trace, w->depth, uc);
+		if (!w->how && !complete)
+			w->how = recover_compiled(&trace, w->depth, uc, size);
+	} else if (first == ASGCT_UNKNOWN_NOT_JAVA)
+		java_below = has_last_java_frame(env);
 	if (!w->how)
 		trace.num_frames = first;
 	atomic_fetch_sub(&nprotected, 1);
@@ -270,8 +318,11 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	}
 	w->asgct = trace.num_frames;
 	switch (trace.num_frames) {
-	case ASGCT_NO_JAVA_FRAME:
 	case ASGCT_UNKNOWN_NOT_JAVA:
+		w->status = java_below ? PJA_WALK_NOT_WALKABLE
+				       : PJA_WALK_NOT_JAVA;
+		break;
+	case ASGCT_NO_JAVA_FRAME:
 		w->status = PJA_WALK_NOT_JAVA;
 		break;
 	/* ASGCT_NOT_WALKABLE_NOT_JAVA: a Java thread in VM or native code

@@ -53,7 +53,12 @@ static struct {
 	int low, low_bound, high_bound; /* VirtualSpace */
 	int used; /* HeapBlock::Header::_used */
 	int level; /* nmethod::_comp_level */
-} cc = { NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+	/* the walk's step out of a compiled frame: CodeBlob's name, frame
+	 * size (words), where its frame is complete (from the code's begin,
+	 * an int before JDK 23, an int16_t since), and its code's begin (a
+	 * pointer before JDK 23, an offset from the blob since) */
+	int name, frame_size, complete, complete16, code_begin, code_offset;
+} cc = { NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1 };
 
 static void set(int *dst, const char *type, const char *field,
 		const char *want_type, const char *want_field, int32_t off)
@@ -65,6 +70,7 @@ static void set(int *dst, const char *type, const char *field,
 int vmstructs_init(void)
 {
 	uint64_t stride, type_off, field_off, off_off, static_off, addr_off;
+	uint64_t tstr_off;
 	const char *const *base = jvm_sym("gHotSpotVMStructs");
 	const char *e;
 
@@ -75,6 +81,7 @@ int vmstructs_init(void)
 	    read_u64("gHotSpotVMStructEntryOffsetOffset", &off_off) ||
 	    read_u64("gHotSpotVMStructEntryIsStaticOffset", &static_off) ||
 	    read_u64("gHotSpotVMStructEntryAddressOffset", &addr_off) ||
+	    read_u64("gHotSpotVMStructEntryTypeStringOffset", &tstr_off) ||
 	    stride < 8)
 		return -1;
 	for (e = *base;; e += stride) {
@@ -111,6 +118,20 @@ int vmstructs_init(void)
 		set(&cc.level, type, field, "nmethod", "_comp_level", off);
 		set(&cc.level, type, field, "CompiledMethod", "_comp_level",
 		    off);
+		set(&cc.name, type, field, "CodeBlob", "_name", off);
+		set(&cc.frame_size, type, field, "CodeBlob", "_frame_size",
+		    off);
+		set(&cc.code_begin, type, field, "CodeBlob", "_code_begin",
+		    off);
+		set(&cc.code_offset, type, field, "CodeBlob", "_code_offset",
+		    off);
+		if (!strcmp(type, "CodeBlob") &&
+		    !strcmp(field, "_frame_complete_offset")) {
+			const char *ts = *(const char *const *)(e + tstr_off);
+
+			cc.complete = off;
+			cc.complete16 = ts && !strcmp(ts, "int16_t");
+		}
 		set(&pja_vm.anchor, type, field, "JavaThread", "_anchor", off);
 		set(&pja_vm.anchor_sp, type, field, "JavaFrameAnchor",
 		    "_last_Java_sp", off);
@@ -158,56 +179,102 @@ fail:
 }
 
 /*
- * The compile level of the nmethod holding code (1-3 C1, 4 C2), as
- * async-profiler finds it: the code heap holding it, its segment map back to
- * the block's start, the nmethod after the block header. -1 when unknown.
- * Called from JVMTI callbacks (never from a signal handler).
+ * The code blob holding pc, as async-profiler finds it: the code heap holding
+ * it, its segment map back to the block's start, the blob after the block
+ * header. NULL when unknown or free. Only reads: a caller in a signal handler
+ * holds the walk's fault protection.
  */
-int vmstructs_comp_level(const void *code)
+static const char *find_blob(const unsigned char *pc)
 {
-	const unsigned char *pc = code;
 	char *arr, *const *heaps;
 	int n;
 
 	if (!cc.heaps || cc.len < 0 || cc.data < 0 || cc.memory < 0 ||
 	    cc.segmap < 0 || cc.shift < 0 || cc.low < 0 || cc.low_bound < 0 ||
-	    cc.high_bound < 0 || cc.used < 0 || cc.level < 0)
-		return -1;
+	    cc.high_bound < 0 || cc.used < 0)
+		return NULL;
 	arr = *cc.heaps;
 	if (!arr)
-		return -1;
+		return NULL;
 	n = *(const int *)(arr + cc.len);
 	heaps = *(char *const *const *)(arr + cc.data);
 	if (n < 1 || n > 8 || !heaps)
-		return -1;
+		return NULL;
 	for (int i = 0; i < n; i++) {
-		const char *h = heaps[i], *vs = h + cc.memory;
+		const char *h = heaps[i], *vs;
 		const unsigned char *lo, *hi, *start, *map, *block;
 		int shift;
 		size_t idx, steps = 0;
-		signed char level;
 
+		if (!h)
+			continue;
+		vs = h + cc.memory;
 		lo = *(const unsigned char *const *)(vs + cc.low_bound);
 		hi = *(const unsigned char *const *)(vs + cc.high_bound);
-		if (!h || pc < lo || pc >= hi)
+		if (pc < lo || pc >= hi)
 			continue;
 		start = *(const unsigned char *const *)(vs + cc.low);
 		map = *(const unsigned char *const *)(h + cc.segmap + cc.low);
 		shift = *(const int *)(h + cc.shift);
 		if (!start || !map || pc < start || shift < 0 || shift > 16)
-			return -1;
+			return NULL;
 		idx = (size_t)(pc - start) >> shift;
 		if (map[idx] == 0xff)
-			return -1;
+			return NULL;
 		while (map[idx] > 0 && map[idx] != 0xff && steps++ < 65536)
 			idx -= map[idx];
 		block = start + (idx << shift);
 		if (!block[cc.used])
-			return -1;
-		level =
-		    *(const signed char *)(block + ((cc.used + 1 + 7) & ~7) +
-					   cc.level);
-		return level >= 1 && level <= 4 ? level : -1;
+			return NULL;
+		return (const char *)block + ((cc.used + 1 + 7) & ~7);
 	}
-	return -1;
+	return NULL;
+}
+
+/*
+ * The compile level of the nmethod holding code (1-3 C1, 4 C2); -1 when
+ * unknown. Called from JVMTI callbacks (never from a signal handler).
+ */
+int vmstructs_comp_level(const void *code)
+{
+	const char *nm;
+	signed char level;
+
+	if (cc.level < 0)
+		return -1;
+	nm = find_blob(code);
+	if (!nm)
+		return -1;
+	level = *(const signed char *)(nm + cc.level);
+	return level >= 1 && level <= 4 ? level : -1;
+}
+
+int vmstructs_nmethod_frame(uint64_t pc, int *complete)
+{
+	const char *nm, *name, *begin;
+	int size, off;
+
+	*complete = 0;
+	if (cc.name < 0 || cc.frame_size < 0 || cc.complete < 0 ||
+	    (cc.code_begin < 0 && cc.code_offset < 0))
+		return 0;
+	nm = find_blob((const unsigned char *)pc);
+	if (!nm)
+		return 0;
+	name = *(const char *const *)(nm + cc.name);
+	if (!name || memcmp(name, "nmethod", sizeof("nmethod")))
+		return 0;
+	if (cc.code_begin >= 0)
+		begin = *(const char *const *)(nm + cc.code_begin);
+	else
+		begin = nm + *(const int *)(nm + cc.code_offset);
+	off = cc.complete16 ? *(const int16_t *)(nm + cc.complete)
+			    : *(const int *)(nm + cc.complete);
+	size = *(const int *)(nm + cc.frame_size);
+	/* a frame of a word or more than 64 KiB is not one to step over */
+	if (size < 2 || size > 8192 || pc < (uintptr_t)begin)
+		return 0;
+	/* frame_never_safe is -1 */
+	*complete = off >= 0 && pc >= (uintptr_t)begin + (unsigned int)off;
+	return size;
 }

@@ -112,6 +112,8 @@ int wring_pump(void)
 	while (ksig_take(&r, raw, PJA_MAX_DEPTH)) {
 		unsigned int n = r.nframes;
 
+		if (PJA_WALK_HOW(r.flags) == PJA_HOW_COMPILED)
+			n = r.nframes = codemap_top(r.pc, raw, n);
 		if (stage_len + pjw_rec_len(n) > STAGE_BYTES && flush_stage())
 			return -1;
 		method_frames(r.pc, raw, named, n);

@@ -170,10 +170,14 @@ enum pja_walk_how {
 				 address */
 	PJA_HOW_EPILOGUE = 2, /* stepped over a saved frame pointer and a
 				 return address (a method's epilogue) */
-	PJA_HOW_ANCHOR = 3, /* in native or VM code: the thread's last Java
-			       frame made walkable, as the JVM itself does */
+	PJA_HOW_ANCHOR = 3, /* no longer sent (it wrote the JVM's frame
+			       anchor): kept so the numbers stay */
 	PJA_HOW_FRAME = 4, /* stepped out of a stub's own frame through its
 			      frame pointer */
+	PJA_HOW_COMPILED = 5, /* stepped out of a compiled method's frame by
+				 its frame size (the JVM's code blob); the
+				 method and what it inlined at the pc come
+				 from the code map */
 	PJA_HOW_MAX
 };
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "lib/file.h"
+#include "perfjava/agent_proto.h"
 #include "record/record.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -70,8 +71,9 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_recovered_stub", rec->ast.recovered[1]);
 	pj_writer_stat(rec->w, "walk_recovered_epilogue",
 		       rec->ast.recovered[2]);
-	pj_writer_stat(rec->w, "walk_recovered_anchor", rec->ast.recovered[3]);
 	pj_writer_stat(rec->w, "walk_recovered_frame", rec->ast.recovered[4]);
+	pj_writer_stat(rec->w, "walk_recovered_compiled",
+		       rec->ast.recovered[PJA_HOW_COMPILED]);
 	for (unsigned int i = 1; i < 16; i++) {
 		char key[32];
 
@@ -154,17 +156,18 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	    (unsigned long long)st->walks[AGENT_WALK_OK],
 	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
 	    (unsigned long long)unavailable);
-	recovered = rec->ast.recovered[1] + rec->ast.recovered[2] +
-		    rec->ast.recovered[3] + rec->ast.recovered[4];
+	recovered = 0;
+	for (unsigned int i = 1; i < PJA_HOW_MAX; i++)
+		recovered += rec->ast.recovered[i];
 	if (recovered)
 		fprintf(
 		    stderr,
-		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu stub frames, %llu from the last Java frame)",
+		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu stub frames, %llu compiled frames)",
 		    (unsigned long long)recovered,
-		    (unsigned long long)rec->ast.recovered[1],
-		    (unsigned long long)rec->ast.recovered[2],
-		    (unsigned long long)rec->ast.recovered[4],
-		    (unsigned long long)rec->ast.recovered[3]);
+		    (unsigned long long)rec->ast.recovered[PJA_HOW_STUB_RET],
+		    (unsigned long long)rec->ast.recovered[PJA_HOW_EPILOGUE],
+		    (unsigned long long)rec->ast.recovered[PJA_HOW_FRAME],
+		    (unsigned long long)rec->ast.recovered[PJA_HOW_COMPILED]);
 	if (walk_latency(st, &l))
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
 			l.p50 / 1e3, l.p99 / 1e3);

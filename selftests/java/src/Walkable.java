@@ -1,0 +1,60 @@
+import java.util.Comparator;
+import java.util.TreeMap;
+
+/*
+ * States AsyncGetCallTrace refuses as they are (issue 11): C2 code comparing
+ * strings (the compare intrinsic moves the stack pointer for a while, as in
+ * the H2 database's ValueVarchar.compareTypeSafe), behind a comparator that
+ * is called, not inlined, from TreeMap. Runs SECONDS, prints "ready PID".
+ */
+public class Walkable {
+	static final class Key {
+		final String s;
+
+		Key(String s) { this.s = s; }
+	}
+
+	/* two classes at the call site keep it from being inlined whole */
+	static final class ByString implements Comparator<Key> {
+		public int compare(Key a, Key b) { return a.s.compareTo(b.s); }
+	}
+
+	static final class Reversed implements Comparator<Key> {
+		public int compare(Key a, Key b) { return b.s.compareTo(a.s); }
+	}
+
+	static long sink;
+
+	static long compare(Comparator<Key> c, Key[] keys, int rounds) {
+		TreeMap<Key, Integer> m = new TreeMap<>(c);
+		long n = 0;
+
+		for (int r = 0; r < rounds; r++) {
+			for (int i = 0; i < keys.length; i++)
+				m.merge(keys[i], 1, Integer::sum);
+			n += m.size();
+		}
+		return n;
+	}
+
+	public static void main(String[] args) throws Exception {
+		long end = System.nanoTime() + Long.parseLong(args[0]) * 1000000000L;
+		String prefix = "x".repeat(200);
+		Key[] keys = new Key[512];
+
+		for (int i = 0; i < keys.length; i++)
+			keys[i] = new Key(prefix + (i * 7919 % 1000));
+		Comparator<Key> a = new ByString(), b = new Reversed();
+		Thread t = new Thread(() -> {
+			while (System.nanoTime() < end) {
+				sink += compare(a, keys, 4);
+				sink += compare(b, keys, 4);
+			}
+		}, "walkable-compare");
+		t.start();
+		System.out.println("ready " + ProcessHandle.current().pid());
+		System.out.flush();
+		t.join();
+		System.out.println("done " + sink);
+	}
+}

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Every Java sample walked (issue 11), on the Walkable workload: C2 code
+# comparing strings, where the compare intrinsic moves the stack pointer and
+# AsyncGetCallTrace refuses the frame (-5). The agent steps out of the
+# compiled frame by the code blob's frame size, tags the walk and counts it.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/jvm.sh"
+
+java_suite "every Java sample walked"
+
+for jdk in "${JDKS[@]}"; do
+	J=$(jdk_name "$jdk")
+	D=$TMP/$J
+	mkdir -p "$D"
+	start_jvm "$jdk" "$D/w.out" -- Walkable 8
+	"$PJ_BIN" record -p "$JPID" -F 997 -d 5 -o "$D/w.data" 2>"$D/w.err"
+	check "$J: record the Walkable workload exits 0" [ $? -eq 0 ]
+	wait "$JWAIT"
+	check "$J: the workload finishes normally while profiled" [ $? -eq 0 ]
+	"$PJ_BIN" report -i "$D/w.data" --format meta >"$D/w.meta"
+	"$PJ_BIN" report -i "$D/w.data" --format collapsed --threads >"$D/w.folded"
+	echo "# $J: $(grep -oE 'java: [0-9]+ stacks walked[^;]*' "$D/w.err")"
+
+	comp=$(awk '$2 == "walk_recovered_compiled" { print $3 }' "$D/w.meta")
+	check "$J: walks out of compiled frames recovered and counted (${comp:-0})" \
+		[ "${comp:-0}" -gt 0 ]
+	check "$J: the summary names the compiled-frame recoveries" \
+		grep -qE "[1-9][0-9]* compiled frames" "$D/w.err"
+
+	# the compare thread: Java frames on >= 99% of its samples, the
+	# compiled method the sample was in as the Java leaf
+	share=$(awk '/^\[walkable-compare / { t += $NF; if ($0 !~ /\[java:/ && $0 ~ /_\[[j0i1]\]/) j += $NF }
+		END { printf "%.1f", t ? 100 * j / t : 0 }' "$D/w.folded")
+	check "$J: >= 99% of the compare thread's samples have Java frames ($share%)" \
+		awk -v p="$share" 'BEGIN { exit !(p >= 99) }'
+	check "$J: its stacks reach the workload's own methods" \
+		grep -q '^\[walkable-compare .*Walkable\.compare_\[[j01i]\];java\.util\.TreeMap\.merge_' "$D/w.folded"
+done

@@ -327,10 +327,11 @@ static void test_main_jvm(const char *jdk, const char *tag)
 	struct jvm j;
 	struct walk w;
 	uint64_t lat[600], start, t;
-	unsigned int nl = 0, chain = 0, ok = 0, i, k, jit = 0;
+	unsigned int nl = 0, chain = 0, ok = 0, i, k, jit = 0, lost = 0;
 	unsigned int hist[2][AGENT_WALK_LOST + 1] = { { 0 } };
 	pid_t spin, deep;
-	int r, deep_ok = 0, cycles_ok = 0;
+	unsigned int deep_ok = 0;
+	int r, cycles_ok = 0;
 
 	expected_output(want, sizeof(want));
 	if (jvm_start(&j, jdk, NULL, NULL)) {
@@ -359,8 +360,14 @@ static void test_main_jvm(const char *jdk, const char *tag)
 
 			t += 1000000;
 			sleep_until(t);
-			if (walk_one(a, i % 3 ? spin : deep, &w, &l))
-				break;
+			/* an answer lost on a loaded machine is not the end;
+			 * three in a row are (the agent is gone) */
+			if (walk_one(a, i % 3 ? spin : deep, &w, &l)) {
+				if (++lost >= 3)
+					break;
+				continue;
+			}
+			lost = 0;
 			hist[i % 3 ? 0 : 1][w.status]++;
 			if (w.status != AGENT_WALK_OK)
 				continue;
@@ -381,9 +388,9 @@ static void test_main_jvm(const char *jdk, const char *tag)
 		ok(jit * 2 >= ok,
 		   "%s: spinning code is typed JIT/inlined (%u of %u)", tag,
 		   jit, ok);
-		ok(deep_ok >= 100,
-		   "%s: 1500-deep recursion is walked whole (%d walks)", tag,
-		   deep_ok);
+		ok(deep_ok >= 50 && deep_ok * 10 >= hist[1][0] * 9,
+		   "%s: 1500-deep recursion is walked whole (%d of %u walks)",
+		   tag, deep_ok, hist[1][0]);
 		for (k = 0; k < 2; k++)
 			printf(
 			    "# %s: %s walks: ok %u, not java %u, not walkable %u, timeout %u, fault %u, gone %u, lost %u\n",
@@ -534,7 +541,7 @@ static void test_fault(const char *jdk, const char *tag)
 	struct agent *a;
 	struct jvm j;
 	struct walk w;
-	unsigned int i, faults = 0, good = 0;
+	unsigned int i, faults = 0, good = 0, done = 0;
 	int r;
 
 	expected_output(want, sizeof(want));
@@ -546,9 +553,11 @@ static void test_fault(const char *jdk, const char *tag)
 		pid_t spin = find_thread(j.pid, "pj-spin");
 
 		go_and_warm(a, &j, 1);
-		for (i = 0; i < 60; i++) {
+		/* 60 answered walks; a loaded machine times some out */
+		for (i = 0; i < 240 && done < 60; i++) {
 			if (walk_one(a, spin, &w, NULL))
 				continue;
+			done++;
 			faults += w.status == AGENT_WALK_FAULT;
 			/* between faults, walks still reach the target's code */
 			good += w.status == AGENT_WALK_OK && in_target(&w);
@@ -561,9 +570,11 @@ static void test_fault(const char *jdk, const char *tag)
 		printf("# %s\n", err);
 	}
 	r = jvm_finish(&j);
-	ok(faults >= 15 && good >= 30 && r == 0 && !strcmp(j.buf, want),
-	   "%s: faults injected into walks are survived (%u faults, %u good walks, exit %d)",
-	   tag, faults, good, r);
+	ok(done >= 45 && faults >= done / 4 &&
+	       good >= (done - faults) * 3 / 4 && r == 0 &&
+	       !strcmp(j.buf, want),
+	   "%s: faults injected into walks are survived (%u faults, %u good of %u walks, exit %d)",
+	   tag, faults, good, done, r);
 }
 
 static void test_disabled(const char *jdk, const char *tag)

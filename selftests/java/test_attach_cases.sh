@@ -44,6 +44,8 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: second recorder: names the first one's pid in one line" \
 		grep -q "being recorded by another perfjava (pid $first" "$D/s2.err"
 	grep 'being recorded' "$D/s2.err" | sed 's/^/# /'
+	check "$J: second recorder: says nothing more of Java walks" \
+		bash -c "! grep -Eq 'java: [0-9]+ stacks walked|java walks at the sample' '$D/s2.err'"
 	wait "$first"
 	check "$J: second recorder: the first one exits 0" [ $? -eq 0 ]
 	check "$J: second recorder: the first one kept its agent" \

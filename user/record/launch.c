@@ -247,6 +247,7 @@ void launch_agent_ready(struct recorder *rec)
 	if (!rec->agent &&
 	    agent_accept(l->pid, l->lfd, 1000, &rec->agent, err, sizeof(err))) {
 		rec->agent = NULL;
+		rec->java_failed = true;
 		fprintf(stderr,
 			"perfjava: java frames unavailable: %s; recording "
 			"native frames only\n",

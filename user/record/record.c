@@ -208,6 +208,7 @@ static void start_agent(struct recorder *rec)
 		return; /* a launched JVM's agent connects by itself */
 	if (agent_start(rec->o.pid, path, &rec->agent, err, sizeof(err))) {
 		rec->agent = NULL;
+		rec->java_failed = true;
 		fprintf(
 		    stderr,
 		    "perfjava: java frames unavailable: %s; recording native frames only\n",

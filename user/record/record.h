@@ -96,6 +96,8 @@ struct recorder {
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
 	struct unwinder *unw; /* default and -g dwarf: CFI over stack copies */
 	bool java;
+	bool java_failed; /* the agent refused or failed at the start: no
+			     Java walks to speak of */
 	struct pending pend[RECORD_PENDING];
 	uint64_t next_cookie;
 	unsigned int npending;

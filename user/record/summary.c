@@ -59,7 +59,7 @@ void record_write_stats(struct recorder *rec)
 		pj_writer_stat(rec->w, "unwind_no_copy",
 			       st->unwind[UNWIND_NO_COPY]);
 	}
-	if (!rec->java || rec->o.no_java)
+	if (!rec->java || rec->o.no_java || rec->java_failed)
 		return;
 	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
@@ -145,7 +145,8 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		st->samples ? (double)bytes / st->samples : 0.0);
 	kernel_hint(rec);
 	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg, st->lost);
-	if (!rec->java || rec->o.no_java)
+	/* refused at the start: its one line said so, nothing more */
+	if (!rec->java || rec->o.no_java || rec->java_failed)
 		return;
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
 	     i++)

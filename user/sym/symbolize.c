@@ -91,11 +91,28 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 	if (!u64map_get(&s->ucache, key, &id)) {
 		usym_resolve(s->usym, key, &r);
 		/*
+		 * A return address no function holds the byte before, but that
+		 * starts one: the kernel's return into a signal trampoline
+		 * (libc's __restore_rt, zero-sized after sigaction's padding),
+		 * which no call made.
+		 */
+		if (!leaf && !r.known && r.code) {
+			struct usym_result at;
+
+			usym_resolve(s->usym, ip, &at);
+			if (at.known && !at.offset)
+				r = at;
+		}
+		/*
 		 * An address in a file that no symbol covers (a static function
 		 * of a library stripped to .dynsym) is named by its file: a
-		 * nameless frame, which reports show as [libz.so.1].
+		 * nameless frame, which reports show as [libz.so.1]. One in a
+		 * file mapped without execute (a locale's data) is no code:
+		 * a stale word an unwinder took for a return address.
 		 */
-		name = !r.known && r.module[0] == '/' ? "" : r.name;
+		name = !r.known && r.module[0] == '/'
+			   ? (r.code ? "" : "[not code]")
+			   : r.name;
 		id = pj_writer_frame(
 		    s->w, r.known ? PJ_FRAME_NATIVE : PJ_FRAME_UNKNOWN, name,
 		    r.module ? r.module : "", NULL, 0);

@@ -313,6 +313,7 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 
 	res->name = UNKNOWN;
 	res->known = 0;
+	res->code = 1;
 	if (!m->path[0]) {
 		res->module = ANON;
 		res->offset = addr - m->start;
@@ -320,8 +321,10 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 	}
 	res->module = intern(u, m->path);
 	res->offset = m->path[0] == '[' ? addr - m->start : off;
-	if (!m->exec)
+	if (!m->exec) {
+		res->code = m->path[0] == '[';
 		return;
+	}
 	e = map_tab(u, idx);
 	if (!e || !e->tab)
 		return;
@@ -362,6 +365,7 @@ void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 		res->module = UNKNOWN;
 		res->offset = addr;
 		res->known = 0;
+		res->code = 1;
 	}
 }
 

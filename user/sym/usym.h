@@ -19,6 +19,7 @@ struct usym_result {
 	const char *module; /* mapping path, "[anon]" for anonymous memory */
 	uint64_t offset; /* from the function's start, or from the map */
 	int known; /* 1 when a symbol named it */
+	int code; /* 0 when it lies in a file mapped without execute */
 };
 
 struct usym *usym_new(pid_t pid);

@@ -169,7 +169,7 @@ int main(void)
 	memset(&got, 0, sizeof(got));
 	ok(agent_ring_drain(f.a, on_walk, NULL) == 1 && got.tid == 42 &&
 	       got.fd == 7 && got.frames == 3 && got.status == AGENT_WALK_OK &&
-	       !strcmp(got.first, "demo.Walk.leaf"),
+	       !strcmp(got.first, "demo.Walk.leaf()V"),
 	   "a walk comes out with its thread, fd, frames and names (%s)",
 	   got.first);
 

@@ -9,14 +9,18 @@
  * weight with --total, the sample count otherwise. One location per frame
  * (its line in a Line entry), one function per (name, file), one mapping
  * per module, the main binary first, kernel frames in "[kernel.kallsyms]";
- * every sample has the labels "thread" (name) and "tid". Locations have no
- * address: the file keeps one frame per symbol, not per address.
+ * every sample has the labels "thread" (name) and "tid". A native frame's
+ * location has its function's address and its mapping the file's
+ * executable segment and build-id, read from the file on this machine
+ * (report/elffile.h: link-time addresses; the recording keeps one frame per
+ * function, not the sampled PCs); Java and kernel frames have address 0.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "report/calltree.h"
+#include "report/elffile.h"
 #include "lib/grow.h"
 #include "lib/u64map.h"
 
@@ -45,12 +49,17 @@ enum {
 	LABEL_STR = 2,
 	LABEL_NUM = 3,
 	MAPPING_ID = 1,
+	MAPPING_MEMORY_START = 2,
+	MAPPING_MEMORY_LIMIT = 3,
+	MAPPING_FILE_OFFSET = 4,
 	MAPPING_FILENAME = 5,
+	MAPPING_BUILD_ID = 6,
 	MAPPING_HAS_FUNCTIONS = 7,
 	MAPPING_HAS_FILENAMES = 8,
 	MAPPING_HAS_LINE_NUMBERS = 9,
 	LOCATION_ID = 1,
 	LOCATION_MAPPING_ID = 2,
+	LOCATION_ADDRESS = 3,
 	LOCATION_LINE = 4,
 	LINE_FUNCTION_ID = 1,
 	LINE_LINE = 2,
@@ -121,6 +130,7 @@ struct pprof {
 	uint32_t *map_of; /* module string id of the file -> mapping id */
 	uint32_t nloc, nfunc, nmap, kernel_map;
 	char *name;
+	struct elffiles files; /* the native frames' files */
 };
 
 static uint64_t str(struct pprof *pp, const char *s)
@@ -140,10 +150,21 @@ static void value_type(struct pprof *pp, unsigned int field, const char *type,
 	pb_msg(&pp->out, field, &pp->msg);
 }
 
-static uint32_t new_mapping(struct pprof *pp, const char *file)
+/* A mapping named file; e (when known) gives its segment and build-id. */
+static uint32_t new_mapping(struct pprof *pp, const char *file,
+			    const struct elffile *e)
 {
+	const char *id = elffile_build_id(e);
+
 	pb_uint(&pp->msg, MAPPING_ID, ++pp->nmap);
+	if (e && e->text) {
+		pb_uint(&pp->msg, MAPPING_MEMORY_START, e->start);
+		pb_uint(&pp->msg, MAPPING_MEMORY_LIMIT, e->limit);
+		pb_uint(&pp->msg, MAPPING_FILE_OFFSET, e->offset);
+	}
 	pb_uint(&pp->msg, MAPPING_FILENAME, str(pp, file));
+	if (*id)
+		pb_uint(&pp->msg, MAPPING_BUILD_ID, str(pp, id));
 	pb_uint(&pp->msg, MAPPING_HAS_FUNCTIONS, 1);
 	pb_uint(&pp->msg, MAPPING_HAS_FILENAMES, 1);
 	pb_uint(&pp->msg, MAPPING_HAS_LINE_NUMBERS, 1);
@@ -164,16 +185,18 @@ static uint32_t mapping(struct pprof *pp, const struct pj_frame *fr)
 	if (fr->type == PJ_FRAME_KERNEL &&
 	    (!*m || !strcmp(m, "[kernel]") || !strcmp(m, "vmlinux"))) {
 		if (!pp->kernel_map)
-			pp->kernel_map = new_mapping(pp, "[kernel.kallsyms]");
+			pp->kernel_map =
+			    new_mapping(pp, "[kernel.kallsyms]", NULL);
 		return pp->kernel_map;
 	}
 	if (!fr->module || fr->module >= p->nstrings)
 		return 0;
 	if (!pp->map_of[fr->module] && fr->type == PJ_FRAME_KERNEL) {
 		snprintf(pp->name, NAME_LEN, "[%s]", m);
-		pp->map_of[fr->module] = new_mapping(pp, pp->name);
+		pp->map_of[fr->module] = new_mapping(pp, pp->name, NULL);
 	} else if (!pp->map_of[fr->module]) {
-		pp->map_of[fr->module] = new_mapping(pp, m);
+		pp->map_of[fr->module] =
+		    new_mapping(pp, m, elffiles_get(&pp->files, fr->module));
 	}
 	return pp->map_of[fr->module];
 }
@@ -238,12 +261,19 @@ static uint32_t location(struct pprof *pp, uint32_t f)
 {
 	const struct pj_profile *p = pp->r->p;
 	uint32_t map = 0, func, line = 0;
+	uint64_t addr = 0;
 
 	if (pp->loc_of[f])
 		return pp->loc_of[f];
 	if (f < p->nframes) {
-		map = mapping(pp, &p->frames[f]);
-		line = p->frames[f].line;
+		const struct pj_frame *fr = &p->frames[f];
+
+		map = mapping(pp, fr);
+		line = fr->line;
+		if (fr->type == PJ_FRAME_NATIVE)
+			addr =
+			    elffile_addr(elffiles_get(&pp->files, fr->module),
+					 pj_str(p, fr->name));
 	}
 	func = function(pp, f);
 	pb_uint(&pp->sub, LINE_FUNCTION_ID, func);
@@ -253,6 +283,8 @@ static uint32_t location(struct pprof *pp, uint32_t f)
 	pb_uint(&pp->msg, LOCATION_ID, pp->nloc);
 	if (map)
 		pb_uint(&pp->msg, LOCATION_MAPPING_ID, map);
+	if (addr)
+		pb_uint(&pp->msg, LOCATION_ADDRESS, addr);
 	pb_msg(&pp->msg, LOCATION_LINE, &pp->sub);
 	pb_msg(&pp->out, PROFILE_LOCATION, &pp->msg);
 	return pp->nloc;
@@ -364,7 +396,8 @@ int report_pprof(FILE *out, const struct report *r)
 	pp.map_of =
 	    calloc(r->p->nstrings ? r->p->nstrings : 1, sizeof(*pp.map_of));
 	pp.name = malloc(NAME_LEN);
-	if (!pp.loc_of || !pp.map_of || !pp.name)
+	if (!pp.loc_of || !pp.map_of || !pp.name ||
+	    elffiles_init(&pp.files, r->p))
 		goto out;
 	str(&pp, ""); /* string 0 */
 	header(&pp);
@@ -389,5 +422,7 @@ out:
 	free(pp.name);
 	u64map_free(&pp.func_of);
 	ct_titles_free(&pp.str);
+	if (pp.files.by_module)
+		elffiles_free(&pp.files);
 	return ret;
 }

@@ -45,6 +45,7 @@ struct esym {
 
 struct seg {
 	uint64_t off, vaddr, filesz, memsz;
+	uint32_t flags; /* PF_X, PF_W, PF_R */
 };
 
 struct elf_symtab {
@@ -299,6 +300,7 @@ static int read_segments(Elf *elf, struct elf_symtab *t)
 		t->segs[t->nsegs].vaddr = ph.p_vaddr;
 		t->segs[t->nsegs].filesz = ph.p_filesz;
 		t->segs[t->nsegs].memsz = ph.p_memsz;
+		t->segs[t->nsegs].flags = ph.p_flags;
 		t->nsegs++;
 	}
 	return 0;
@@ -513,6 +515,30 @@ const char *elf_symtab_source(const struct elf_symtab *t)
 unsigned int elf_symtab_count(const struct elf_symtab *t)
 {
 	return t->n;
+}
+
+const char *elf_symtab_symbol(const struct elf_symtab *t, unsigned int i,
+			      uint64_t *start, uint64_t *end)
+{
+	if (!t || i >= t->n)
+		return NULL;
+	*start = t->syms[i].start;
+	*end = t->syms[i].end;
+	return sym_name(t, &t->syms[i]);
+}
+
+int elf_symtab_text(const struct elf_symtab *t, uint64_t *vaddr,
+		    uint64_t *memsz, uint64_t *off)
+{
+	for (unsigned int i = 0; t && i < t->nsegs; i++) {
+		if (!(t->segs[i].flags & PF_X))
+			continue;
+		*vaddr = t->segs[i].vaddr;
+		*memsz = t->segs[i].memsz;
+		*off = t->segs[i].off;
+		return 0;
+	}
+	return -1;
 }
 
 int elf_symtab_has(const struct elf_symtab *t, const char *name)

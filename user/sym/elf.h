@@ -48,6 +48,14 @@ const char *elf_symtab_build_id(const struct elf_symtab *t);
 /* "symtab", "dynsym", "debuglink:<path>", "build-id:<path>" */
 const char *elf_symtab_source(const struct elf_symtab *t);
 unsigned int elf_symtab_count(const struct elf_symtab *t);
+/* Symbol i (below elf_symtab_count()): its name as lookup gives it, its
+ * range in *start and *end; NULL when i is out of range. */
+const char *elf_symtab_symbol(const struct elf_symtab *t, unsigned int i,
+			      uint64_t *start, uint64_t *end);
+/* The first executable PT_LOAD segment: its vaddr, memsz and file offset.
+ * -1 when there is none (or t is an image without program headers). */
+int elf_symtab_text(const struct elf_symtab *t, uint64_t *vaddr,
+		    uint64_t *memsz, uint64_t *off);
 /* Whether a function symbol is called name (as in the file, not demangled). */
 int elf_symtab_has(const struct elf_symtab *t, const char *name);
 

@@ -362,14 +362,16 @@ static void sample(struct pprof *pp, const struct report_stack *s)
 	pb_msg(&pp->out, PROFILE_SAMPLE, &pp->msg);
 }
 
-/* gzip (RFC 1952) of buf into out. */
+/* gzip (RFC 1952) of buf into out, at the speed level Go's runtime/pprof
+ * uses: level 6 took two thirds of the time for 15% less size. */
 static int gzip_write(FILE *out, const uint8_t *buf, size_t n)
 {
 	z_stream z = { 0 };
 	uint8_t chunk[65536];
 	int rc;
 
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY))
+	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY))
 		return -1;
 	z.next_in = (Bytef *)buf;
 	z.avail_in = (uInt)n;

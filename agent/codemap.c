@@ -3,10 +3,12 @@
  * The agent's own code map, used to type the frames of a walk the way
  * async-profiler does: the top frame's pc in the interpreter makes it
  * interpreted; in a compiled method, that method is JIT-compiled and the
- * frames inside it are inlined. Below the top: a frame is inlined when a live
- * compiled method of one of its callers has an inlining record with exactly
- * that call chain (methods and call-site bcis), JIT when its method has live
- * compiled code, interpreted otherwise; a native method is Java-native.
+ * frames inside it are inlined. Below the top: a frame the walk saw run in
+ * the interpreter is interpreted (frametype.c); otherwise it is inlined when
+ * a live compiled method of one of its callers has an inlining record with
+ * exactly that call chain (methods and call-site bcis), JIT when the walk saw
+ * it compiled or its method has live compiled code, interpreted otherwise;
+ * a native method is Java-native.
  *
  * Written by the JVMTI callbacks, read by the session thread, under a mutex
  * (never from a signal handler).
@@ -38,6 +40,8 @@ struct centry {
 static pthread_mutex_t cm_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The range all generated code seen lies in (for signal handlers: no lock). */
 static _Atomic uint64_t code_lo = UINT64_MAX, code_hi;
+/* The interpreter's code (for signal handlers: the walk's frame types). */
+static _Atomic uint64_t interp_lo, interp_hi;
 static struct centry *ents;
 static int nents, cap_ents, free_head = -1;
 static int buckets[NBUCKETS];
@@ -181,6 +185,11 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 	ents[i].used = 1;
 	ents[i].mnext = -1;
 	ents[i].interp = stub_name && !strcmp(stub_name, "Interpreter");
+	if (ents[i].interp) {
+		atomic_store(&interp_hi, 0);
+		atomic_store(&interp_lo, s);
+		atomic_store(&interp_hi, end);
+	}
 	ents[i].c1 = c1;
 	if (m) {
 		unsigned int b = hash_m(m);
@@ -196,6 +205,11 @@ out:
 int codemap_in_range(uint64_t pc)
 {
 	return pc >= atomic_load(&code_lo) && pc < atomic_load(&code_hi);
+}
+
+int codemap_in_interpreter(uint64_t pc)
+{
+	return pc >= atomic_load(&interp_lo) && pc < atomic_load(&interp_hi);
 }
 
 void codemap_remove(const void *start, jmethodID m)
@@ -304,13 +318,24 @@ unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 	return n;
 }
 
-void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
+void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n)
 {
+	static uint8_t seen[PJA_MAX_DEPTH]; /* under cm_lock */
 	unsigned int j, first = 0;
 	int i;
 
 	pthread_mutex_lock(&cm_lock);
+	if (n > PJA_MAX_DEPTH)
+		n = PJA_MAX_DEPTH;
+	/* the walk's own marks (frametype.c) off the bcis */
+	for (j = 0; j < n; j++) {
+		seen[j] = 0;
+		if (frames[j].lineno >= PJA_SEEN_BCI_MAX) {
+			seen[j] = (uint8_t)(frames[j].lineno >> PJA_SEEN_SHIFT);
+			frames[j].lineno &= PJA_SEEN_BCI_MAX - 1;
+		}
+	}
 	for (i = 0; i < nents && n; i++) {
 		const struct centry *e = &ents[i];
 		unsigned int k;
@@ -334,11 +359,18 @@ void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
 		}
 		break;
 	}
+	/* below the top: as the stack showed the frame, else guessed from
+	 * whether the method has live compiled code */
 	for (j = first; j < n; j++) {
 		if (frames[j].lineno == -3)
 			out[j].type = PJ_FRAME_JAVA_NATIVE;
+		else if (seen[j] == PJA_SEEN_INTERPRETED)
+			out[j].type = PJ_FRAME_INTERPRETED;
 		else if (buckets_ready && inlined(frames, j, n))
 			out[j].type = PJ_FRAME_INLINED;
+		else if (seen[j] == PJA_SEEN_COMPILED)
+			out[j].type = live_code(frames[j].method)
+					  ?: PJ_FRAME_JIT;
 		else
 			out[j].type = live_code(frames[j].method)
 					  ?: PJ_FRAME_INTERPRETED;

@@ -198,7 +198,7 @@ void method_send(jmethodID m)
 		(*sess_env)->DeleteLocalRef(sess_env, k);
 }
 
-void method_frames(uint64_t pc, const struct asgct_frame *raw,
+void method_frames(uint64_t pc, struct asgct_frame *raw,
 		   struct pja_frame *out, unsigned int n)
 {
 	unsigned int i;

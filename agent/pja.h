@@ -81,8 +81,8 @@ void events_stop(void);
 void method_send(jmethodID m);
 /* A walk's frames as they go on the wire: typed by the code map from the
  * interrupted pc, each method's PJA_METHOD sent first. */
-void method_frames(uint64_t pc, const struct asgct_frame *raw,
-		   struct pja_frame *out, unsigned int n);
+void method_frames(uint64_t pc, struct asgct_frame *raw, struct pja_frame *out,
+		   unsigned int n);
 void methods_reset(void);
 /* "java.util.zip.Deflater.deflate([BIII)I" into buf (without the
  * signature when it would not fit); 0 on success. */
@@ -96,6 +96,8 @@ void codemap_reset(void);
 /* Whether pc lies in the range of the JVM's generated code seen so far;
  * async-signal-safe. */
 int codemap_in_range(uint64_t pc);
+/* Whether pc lies in the interpreter's code; async-signal-safe. */
+int codemap_in_interpreter(uint64_t pc);
 /* A walk stepped out of its compiled top frame (frames[0] without a
  * method): that frame named from the code at pc, the compiled method with
  * bci 0 and without what it inlined there, as AsyncGetCallTrace gives it at
@@ -103,7 +105,7 @@ int codemap_in_range(uint64_t pc);
 unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 			 unsigned int n);
 /* Sets pja_frame types for frames[0..n-1] given the top frame's pc. */
-void codemap_classify(uint64_t pc, const struct asgct_frame *frames,
+void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n);
 
 /* vmstructs.c: HotSpot offsets from gHotSpotVMStructs; -1 when unknown. */
@@ -124,6 +126,22 @@ int vmstructs_comp_level(const void *code);
  * prologue). Only reads the JVM's memory: call it inside the walk's fault
  * protection. */
 int vmstructs_nmethod_frame(uint64_t pc, int *complete);
+/* The frame size in words of the code blob holding pc (0 when none or
+ * frameless), and in *method the Method* of an nmethod (NULL for stubs).
+ * Only reads, as above. */
+int vmstructs_code_frame(uint64_t pc, const void **method);
+
+/* frametype.c: marks in frames[0..n-1] (the walk AsyncGetCallTrace gave
+ * from pc, sp, fp) which ran interpreted and which compiled, from the
+ * physical frames; the mark rides in a Java frame's lineno (its bci) above
+ * PJA_SEEN_SHIFT until the session thread types the frames. Only reads;
+ * call it inside the walk's fault protection. */
+#define PJA_SEEN_SHIFT 24
+#define PJA_SEEN_BCI_MAX (1 << PJA_SEEN_SHIFT)
+#define PJA_SEEN_INTERPRETED 1
+#define PJA_SEEN_COMPILED 2
+void frametype_mark(struct asgct_frame *f, int n, uint64_t pc, uint64_t sp,
+		    uint64_t fp);
 
 /* stackwalk.c: the walk of the calling thread from its signal context. */
 struct pja_walk {

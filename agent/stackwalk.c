@@ -123,13 +123,23 @@ static int claim(int me)
 	return -1;
 }
 
+/* Where the walk AsyncGetCallTrace gave started: for typing its frames. */
+struct walk_from {
+	uint64_t pc, sp, fp;
+};
+
 #if defined(__x86_64__)
-/* AsyncGetCallTrace from a copy of the context with pc, sp and fp changed. */
+/* AsyncGetCallTrace from a copy of the context with pc, sp and fp changed
+ * (kept in *from). */
 static int asgct_from(struct asgct_trace *t, unsigned int depth, void *uc,
-		      uint64_t pc, uint64_t sp, uint64_t fp)
+		      uint64_t pc, uint64_t sp, uint64_t fp,
+		      struct walk_from *from)
 {
 	ucontext_t c;
 
+	from->pc = pc;
+	from->sp = sp;
+	from->fp = fp;
 	memcpy(&c, uc, sizeof(c));
 	c.uc_mcontext.gregs[REG_RIP] = (greg_t)pc;
 	c.uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
@@ -147,7 +157,7 @@ static int asgct_from(struct asgct_trace *t, unsigned int depth, void *uc,
  * or one slot below a saved frame pointer. Only into generated code.
  */
 static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
-			     void *uc)
+			     void *uc, struct walk_from *from)
 {
 	const ucontext_t *u = uc;
 	uint64_t sp = u->uc_mcontext.gregs[REG_RSP];
@@ -157,10 +167,10 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 	if (!sp || sp & 7)
 		return 0;
 	if (codemap_in_range(s[0]) &&
-	    asgct_from(t, depth, uc, s[0], sp + 8, fp) > 0)
+	    asgct_from(t, depth, uc, s[0], sp + 8, fp, from) > 0)
 		return PJA_HOW_STUB_RET;
 	if (codemap_in_range(s[1]) &&
-	    asgct_from(t, depth, uc, s[1], sp + 16, s[0]) > 0)
+	    asgct_from(t, depth, uc, s[1], sp + 16, s[0], from) > 0)
 		return PJA_HOW_EPILOGUE;
 	/* a stub with a frame of its own (C1's runtime stubs save the
 	 * registers behind push rbp; mov rbp, rsp): its frame pointer */
@@ -168,7 +178,7 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 		const uint64_t *f = (const uint64_t *)fp;
 
 		if (codemap_in_range(f[1]) &&
-		    asgct_from(t, depth, uc, f[1], fp + 16, f[0]) > 0)
+		    asgct_from(t, depth, uc, f[1], fp + 16, f[0], from) > 0)
 			return PJA_HOW_FRAME;
 	}
 	return 0;
@@ -184,7 +194,7 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
  * (frames[0] gets no method here, codemap_top).
  */
 static uint32_t recover_compiled(struct asgct_trace *t, unsigned int depth,
-				 void *uc, int size)
+				 void *uc, int size, struct walk_from *from)
 {
 	const ucontext_t *u = uc;
 	uint64_t sp = u->uc_mcontext.gregs[REG_RSP];
@@ -201,7 +211,7 @@ static uint32_t recover_compiled(struct asgct_trace *t, unsigned int depth,
 			return 0;
 	t->frames = top + 1;
 	if (asgct_from(t, depth - 1, uc, caller[-1], (uint64_t)caller,
-		       caller[-2]) <= 0) {
+		       caller[-2], from) <= 0) {
 		t->frames = top;
 		return 0;
 	}
@@ -213,21 +223,23 @@ static uint32_t recover_compiled(struct asgct_trace *t, unsigned int depth,
 }
 #else
 static uint32_t recover_compiled(struct asgct_trace *t, unsigned int depth,
-				 void *uc, int size)
+				 void *uc, int size, struct walk_from *from)
 {
 	(void)t;
 	(void)depth;
 	(void)uc;
 	(void)size;
+	(void)from;
 	return 0;
 }
 
 static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
-			     void *uc)
+			     void *uc, struct walk_from *from)
 {
 	(void)t;
 	(void)depth;
 	(void)uc;
+	(void)from;
 	return 0;
 }
 #endif
@@ -250,8 +262,34 @@ static int has_last_java_frame(JNIEnv *env)
 	return *(const volatile uint64_t *)(a + pja_vm.anchor_sp) != 0;
 }
 
+/* Where AsyncGetCallTrace started a walk it gave from the context: the
+ * thread's last Java frame when that is walkable, else the context. */
+static void direct_from(JNIEnv *env, const void *uc, struct walk_from *from)
+{
+	const char *a;
+
+	if (pja_vm.env_offset >= 0 && pja_vm.anchor >= 0 &&
+	    pja_vm.anchor_fp >= 0) {
+		a = (const char *)env - pja_vm.env_offset + pja_vm.anchor;
+		from->sp = *(const volatile uint64_t *)(a + pja_vm.anchor_sp);
+		from->pc = *(const volatile uint64_t *)(a + pja_vm.anchor_pc);
+		from->fp = *(const volatile uint64_t *)(a + pja_vm.anchor_fp);
+		if (from->sp && from->pc)
+			return;
+	}
+#if defined(__x86_64__)
+	from->pc = ((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+	from->sp = ((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
+	from->fp = ((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RBP];
+#else
+	(void)uc;
+	from->pc = 0;
+#endif
+}
+
 void stackwalk_here(void *uc, struct pja_walk *w)
 {
+	struct walk_from from = { 0, 0, 0 };
 	struct asgct_trace trace;
 	JNIEnv *env = NULL;
 	int me = pja_gettid();
@@ -299,15 +337,26 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 		/* past its prologue, a compiled method's frame has its size;
 		 * in it, the return address is where the prologue left it */
 		if (complete)
-			w->how = recover_compiled(&trace, w->depth, uc, size);
+			w->how =
+			    recover_compiled(&trace, w->depth, uc, size, &from);
 		if (!w->how)
-			w->how = recover_java(&trace, w->depth, uc);
+			w->how = recover_java(&trace, w->depth, uc, &from);
 		if (!w->how && !complete)
-			w->how = recover_compiled(&trace, w->depth, uc, size);
+			w->how =
+			    recover_compiled(&trace, w->depth, uc, size, &from);
 	} else if (first == ASGCT_UNKNOWN_NOT_JAVA)
 		java_below = has_last_java_frame(env);
 	if (!w->how)
 		trace.num_frames = first;
+	/* which frames ran interpreted, from the stack itself */
+	if (!w->how && trace.num_frames > 0)
+		direct_from(env, uc, &from);
+	if (w->how == PJA_HOW_COMPILED)
+		frametype_mark(w->frames + 1, trace.num_frames - 1, from.pc,
+			       from.sp, from.fp);
+	else if (trace.num_frames > 0)
+		frametype_mark(w->frames, trace.num_frames, from.pc, from.sp,
+			       from.fp);
 	atomic_fetch_sub(&nprotected, 1);
 	atomic_store(&prot[slot].tid, 0);
 	if (trace.num_frames > 0) {

@@ -58,7 +58,10 @@ static struct {
 	 * an int before JDK 23, an int16_t since), and its code's begin (a
 	 * pointer before JDK 23, an offset from the blob since) */
 	int name, frame_size, complete, complete16, code_begin, code_offset;
-} cc = { NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1 };
+	int method; /* nmethod::_method (CompiledMethod's before JDK 23) */
+} cc = {
+	NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1
+};
 
 static void set(int *dst, const char *type, const char *field,
 		const char *want_type, const char *want_field, int32_t off)
@@ -119,6 +122,8 @@ int vmstructs_init(void)
 		set(&cc.level, type, field, "CompiledMethod", "_comp_level",
 		    off);
 		set(&cc.name, type, field, "CodeBlob", "_name", off);
+		set(&cc.method, type, field, "nmethod", "_method", off);
+		set(&cc.method, type, field, "CompiledMethod", "_method", off);
 		set(&cc.frame_size, type, field, "CodeBlob", "_frame_size",
 		    off);
 		set(&cc.code_begin, type, field, "CodeBlob", "_code_begin",
@@ -249,9 +254,16 @@ int vmstructs_comp_level(const void *code)
 	return level >= 1 && level <= 4 ? level : -1;
 }
 
+static int is_nmethod(const char *blob)
+{
+	const char *name = *(const char *const *)(blob + cc.name);
+
+	return name && !memcmp(name, "nmethod", sizeof("nmethod"));
+}
+
 int vmstructs_nmethod_frame(uint64_t pc, int *complete)
 {
-	const char *nm, *name, *begin;
+	const char *nm, *begin;
 	int size, off;
 
 	*complete = 0;
@@ -259,10 +271,7 @@ int vmstructs_nmethod_frame(uint64_t pc, int *complete)
 	    (cc.code_begin < 0 && cc.code_offset < 0))
 		return 0;
 	nm = find_blob((const unsigned char *)pc);
-	if (!nm)
-		return 0;
-	name = *(const char *const *)(nm + cc.name);
-	if (!name || memcmp(name, "nmethod", sizeof("nmethod")))
+	if (!nm || !is_nmethod(nm))
 		return 0;
 	if (cc.code_begin >= 0)
 		begin = *(const char *const *)(nm + cc.code_begin);
@@ -276,5 +285,24 @@ int vmstructs_nmethod_frame(uint64_t pc, int *complete)
 		return 0;
 	/* frame_never_safe is -1 */
 	*complete = off >= 0 && pc >= (uintptr_t)begin + (unsigned int)off;
+	return size;
+}
+
+int vmstructs_code_frame(uint64_t pc, const void **method)
+{
+	const char *blob;
+	int size;
+
+	*method = NULL;
+	if (cc.name < 0 || cc.frame_size < 0 || cc.method < 0)
+		return 0;
+	blob = find_blob((const unsigned char *)pc);
+	if (!blob)
+		return 0;
+	size = *(const int *)(blob + cc.frame_size);
+	if (size < 2 || size > 8192)
+		return 0;
+	if (is_nmethod(blob))
+		*method = *(const void *const *)(blob + cc.method);
 	return size;
 }

@@ -3,6 +3,9 @@
 # comparing strings, where the compare intrinsic moves the stack pointer and
 # AsyncGetCallTrace refuses the frame (-5). The agent steps out of the
 # compiled frame by the code blob's frame size, tags the walk and counts it.
+# And frames below the top typed by how they ran, not by whether their method
+# has compiled code: an activation that stays interpreted while another
+# thread gets its method compiled (no OSR) is interpreted, _[0].
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -12,7 +15,7 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/w.out" -- Walkable 8
+	start_jvm "$jdk" "$D/w.out" -XX:-UseOnStackReplacement -- Walkable 8
 	"$PJ_BIN" record -p "$JPID" -F 997 -d 5 -o "$D/w.data" 2>"$D/w.err"
 	check "$J: record the Walkable workload exits 0" [ $? -eq 0 ]
 	wait "$JWAIT"
@@ -35,4 +38,14 @@ for jdk in "${JDKS[@]}"; do
 		awk -v p="$share" 'BEGIN { exit !(p >= 99) }'
 	check "$J: its stacks reach the workload's own methods" \
 		grep -q '^\[walkable-compare .*Walkable\.compare_\[[j01i]\];java\.util\.TreeMap\.merge_' "$D/w.folded"
+
+	# outer stays interpreted on walkable-interp, compiled on walkable-warm
+	read -r interp all < <(awk '/^\[walkable-interp / && /Walkable\.outer_\[.\];Walkable\.inner_/ {
+		a += $NF; if (/Walkable\.outer_\[0\];Walkable\.inner_/) i += $NF }
+		END { print i + 0, a + 0 }' "$D/w.folded")
+	echo "# $J: $interp of $all samples under the interpreted outer typed _[0]"
+	check "$J: an interpreted frame below the top is _[0] though its method is compiled ($interp of $all)" \
+		awk -v i="$interp" -v a="$all" 'BEGIN { exit !(a > 0 && i >= 0.95 * a) }'
+	check "$J: the compiled activations of the same method are not _[0]" \
+		grep -qE '^\[walkable-warm .*Walkable\.outer_\[[j1]\]' "$D/w.folded"
 done

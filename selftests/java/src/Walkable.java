@@ -5,7 +5,10 @@ import java.util.TreeMap;
  * States AsyncGetCallTrace refuses as they are (issue 11): C2 code comparing
  * strings (the compare intrinsic moves the stack pointer for a while, as in
  * the H2 database's ValueVarchar.compareTypeSafe), behind a comparator that
- * is called, not inlined, from TreeMap. Runs SECONDS, prints "ready PID".
+ * is called, not inlined, from TreeMap; and an activation of a method that
+ * stays in the interpreter while the method has compiled code (outer, run
+ * once for all of SECONDS on one thread while another gets it compiled; run
+ * with -XX:-UseOnStackReplacement). Runs SECONDS, prints "ready PID".
  */
 public class Walkable {
 	static final class Key {
@@ -24,6 +27,23 @@ public class Walkable {
 	}
 
 	static long sink;
+	static volatile boolean stop;
+
+	static long inner(long i) {
+		long h = i;
+
+		for (int k = 0; k < 500; k++)
+			h = (h * 31) ^ (h >>> 7) ^ k;
+		return h;
+	}
+
+	static long outer(long n) {
+		long s = 0;
+
+		for (long i = 0; i < n && !stop; i++)
+			s += inner(i);
+		return s;
+	}
 
 	static long compare(Comparator<Key> c, Key[] keys, int rounds) {
 		TreeMap<Key, Integer> m = new TreeMap<>(c);
@@ -51,10 +71,21 @@ public class Walkable {
 				sink += compare(b, keys, 4);
 			}
 		}, "walkable-compare");
+		Thread interp = new Thread(() -> sink += outer(Long.MAX_VALUE),
+					   "walkable-interp");
+		Thread warm = new Thread(() -> {
+			while (System.nanoTime() < end)
+				sink += outer(20);
+		}, "walkable-warm");
 		t.start();
+		interp.start();
+		warm.start();
 		System.out.println("ready " + ProcessHandle.current().pid());
 		System.out.flush();
 		t.join();
+		stop = true;
+		interp.join();
+		warm.join();
 		System.out.println("done " + sink);
 	}
 }

@@ -39,6 +39,7 @@ static int sess_running;
 static uint32_t reader_pid; /* the session's reader (SO_PEERCRED) */
 static char load_options[1100];
 
+static JNIEnv *sess_jni; /* the session thread's */
 static struct asgct_frame frames[PJA_MAX_DEPTH];
 static struct pja_frame out_frames[PJA_MAX_DEPTH];
 
@@ -203,6 +204,8 @@ static int on_message(void *ctx, uint32_t type, const char *p, uint32_t len)
 	struct pja_ring req;
 	struct pja_ring_ready rr = { 0, 0 };
 
+	if (type == PJA_STACK)
+		return blocked_answer(sess_jni, p, len);
 	if (type != PJA_RING)
 		return 0;
 	if (len >= sizeof(req) && ring_fd >= 0) {
@@ -275,6 +278,9 @@ static void *session_main(void *arg)
 		/* not permitted: keep the JVM's priority */
 	}
 	vmstructs_thread(env);
+	/* ours, named so in top and /proc (the JVM names only its own) */
+	pthread_setname_np(pthread_self(), PJA_AGENT_THREAD);
+	sess_jni = env;
 	me.tid = pja_gettid();
 	out_msg(PJA_THREAD, &me, sizeof(me), PJA_AGENT_THREAD, me.name_len,
 		NULL, 0);
@@ -342,6 +348,7 @@ stop:
 	drop_batch();
 	events_stop();
 	walk_quiesce();
+	sess_jni = NULL;
 	(*pja.vm)->DetachCurrentThread(pja.vm);
 out:
 	atomic_store(&pja.active, 0);
@@ -467,7 +474,7 @@ static int start_session(const char *options)
 	hello.pid = getpid();
 	hello.depth = pja.depth;
 	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
-		      PJA_HELLO_RING;
+		      PJA_HELLO_RING | PJA_HELLO_STACKS;
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
 	atomic_store(&pja.active, 1);

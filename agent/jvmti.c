@@ -295,10 +295,12 @@ static void JNICALL on_thread_start(jvmtiEnv *j, JNIEnv *env, jthread t)
 		return;
 	send_thread(pja_gettid(), info.name ? info.name : "");
 	dealloc(info.name);
+	blocked_thread_start(env, t, pja_gettid());
 }
 
 static void JNICALL on_thread_end(jvmtiEnv *j, JNIEnv *env, jthread t)
 {
+	blocked_thread_end(env, pja_gettid());
 	if (atomic_load(&pja.active))
 		send_thread(pja_gettid(), NULL);
 }
@@ -415,6 +417,8 @@ static void replay_threads(JNIEnv *env)
 				if (!(*jv)->GetThreadInfo(jv, ts[t], &info)) {
 					send_thread(pr[i].tid,
 						    info.name ? info.name : "");
+					blocked_thread_start(env, ts[t],
+							     pr[i].tid);
 					dealloc(info.name);
 					(*env)->DeleteLocalRef(
 					    env, info.thread_group);
@@ -483,5 +487,6 @@ void events_stop(void)
 		if (session_events[i] != JVMTI_EVENT_COMPILED_METHOD_LOAD)
 			(*jv)->SetEventNotificationMode(
 			    jv, JVMTI_DISABLE, session_events[i], NULL);
+	blocked_reset(sess_env);
 	sess_env = NULL;
 }

@@ -211,6 +211,14 @@ JNIEnv *walk_probe_env(pid_t tid);
 /* Waits (bounded) until no handler is running in our slots. */
 void walk_quiesce(void);
 
+/* blocked.c: the Java stacks of blocked threads (PJA_STACK), by JVMTI
+ * GetStackTrace on the session thread; tid -> thread kept from jvmti.c. */
+void blocked_thread_start(JNIEnv *env, jthread t, pid_t tid);
+void blocked_thread_end(JNIEnv *env, pid_t tid);
+void blocked_reset(JNIEnv *env);
+/* Answers the requests of a PJA_STACK message; -1 when the socket failed. */
+int blocked_answer(JNIEnv *env, const char *p, uint32_t len);
+
 /* clock.c: CLOCK_MONOTONIC in ns, and the calling thread's id; both
  * async-signal-safe. */
 uint64_t pja_now(void);

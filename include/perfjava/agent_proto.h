@@ -25,6 +25,9 @@
  *                     for walks taken at the sample (perfjava/walk_ring.h)
  *   agent  -> reader  RING_READY: the agent's signal; from then the reader
  *                     may route its perf events' signals to the threads
+ *   reader -> agent   STACK (when HELLO has PJA_HELLO_STACKS): the Java
+ *                     stacks of blocked threads; agent -> reader
+ *                     STACK_RESULT, one per request, METHODs first
  *   reader -> agent   STOP, or just closes: the agent disables its events,
  *                     stops signalling and its thread exits. The agent stays
  *                     loaded; a later attach starts it again.
@@ -56,10 +59,12 @@ enum pja_type {
 	PJA_THREAD_END = 7,
 	PJA_RING_READY = 8,
 	PJA_BUSY = 9,
+	PJA_STACK_RESULT = 10,
 	/* reader -> agent */
 	PJA_WALK = 64,
 	PJA_STOP = 65,
 	PJA_RING = 66,
+	PJA_STACK = 67,
 };
 
 struct pja_hdr {
@@ -77,6 +82,7 @@ struct pja_hello {
 };
 #define PJA_HELLO_TESTFAULT 1u /* fault injection is on (tests only) */
 #define PJA_HELLO_RING 2u /* takes a walk ring (PJA_RING) */
+#define PJA_HELLO_STACKS 8u /* answers PJA_STACK */
 
 /*
  * PJA_RING: the walk ring's memfd travels as SCM_RIGHTS with the first byte
@@ -186,6 +192,26 @@ struct pja_frame {
 	int32_t bci; /* bytecode index; < 0 when unknown / native */
 	uint8_t type; /* PJ_FRAME_JIT, _INLINED, _INTERPRETED, _JAVA_NATIVE */
 	uint8_t pad[3];
+};
+
+/*
+ * PJA_STACK: n = len / sizeof(struct pja_walk_req) requests for the Java
+ * stack of a thread blocked in the kernel (sample_time: its switch-out).
+ * The agent's own thread takes it with JVMTI GetStackTrace, which HotSpot
+ * does for a blocked thread without waking it (a handshake the caller
+ * runs), and answers each with a PJA_STACK_RESULT: struct
+ * pja_stack_result, then nframes struct pja_frame, innermost first. Their
+ * types are guessed as for the outer frames of a walk (no pc pins them).
+ */
+struct pja_stack_result {
+	uint64_t cookie; /* echoed back */
+	uint64_t switch_time; /* the request's sample_time */
+	uint64_t start_time; /* just before GetStackTrace */
+	uint64_t walk_time; /* just after it returned */
+	int32_t status; /* enum pja_walk_status */
+	uint32_t state; /* JVMTI GetThreadState after the walk */
+	uint32_t nframes;
+	uint32_t flags; /* PJA_WALK_TRUNCATED */
 };
 
 /*

@@ -27,7 +27,7 @@ fi
 
 # the sources each target is built from, besides its own fuzz_NAME.c
 declare -A src=(
-	[agent_msgs]="user/jvm/messages.c user/jvm/walks.c user/jvm/codemap.c user/jvm/walkring.c user/lib/umap.c user/lib/text.c"
+	[agent_msgs]="user/jvm/messages.c user/jvm/walks.c user/jvm/stacks.c user/jvm/codemap.c user/jvm/walkring.c user/lib/umap.c user/lib/text.c"
 	[agent_input]="agent/input.c"
 	[perfdata]="user/jvm/perfdata.c"
 	[profile]="user/profile/read.c user/profile/decode.c user/lib/file.c user/lib/grow.c user/lib/text.c"

@@ -28,6 +28,7 @@
 #include "jvm/client_internal.h"
 #include "jvm/attach.h"
 #include "jvm/rendezvous.h"
+#include "jvm/stacks.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/nspid.h"
@@ -309,6 +310,23 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
 	a->out_len += sizeof(h) + sizeof(r);
 	a->stats.requests++;
+	return 0;
+}
+
+int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
+		    uint64_t cookie)
+{
+	struct pja_walk_req r = { cookie, switch_time, 0, 0 };
+	struct pja_hdr h = { PJA_STACK, sizeof(r) };
+	pid_t ns = agent_target_tid(a, tid);
+
+	if (!agent_has_stacks(a) || ns <= 0 || a->out_len >= AGENT_MAX_OUT ||
+	    GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
+		return -1;
+	r.tid = (uint32_t)ns;
+	memcpy(a->out + a->out_len, &h, sizeof(h));
+	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
+	a->out_len += sizeof(h) + sizeof(r);
 	return 0;
 }
 

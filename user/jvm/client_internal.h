@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "jvm/client.h"
+#include "jvm/stacks.h"
 #include "jvm/codemap.h"
 #include "lib/umap.h"
 #include "perfjava/agent_proto.h"
@@ -60,6 +61,9 @@ struct agent {
 	struct agent_stats stats;
 	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
 	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
+	/* answers to stack requests (jvm/stacks.c) */
+	void (*stack_cb)(void *ctx, const struct agent_stack *st);
+	void *stack_ctx;
 };
 
 /* jvm/walks.c: a frame of a walk with its method's name and line. */
@@ -68,6 +72,10 @@ void agent_name_frame(const struct agent *a, const struct pja_frame *f,
 /* Counts a walk's outcome in a->stats; its enum agent_walk_status. */
 int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
 		     uint32_t flags);
+/* jvm/stacks.c: a PJA_STACK_RESULT, handed to stack_cb. */
+void agent_stack_result(struct agent *a, const char *p, uint32_t len);
+/* Bytes of requests queued for the agent, at most. */
+#define AGENT_MAX_OUT ((size_t)4 << 20)
 /* jvm/walkring.c: PJA_RING_READY, and the ring's end with the agent. */
 void agent_ring_ready(struct agent *a, const char *p, uint32_t len);
 void agent_ring_free(struct agent *a);

@@ -347,6 +347,9 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 		case PJA_RING_READY:
 			agent_ring_ready(a, p, h.len);
 			break;
+		case PJA_STACK_RESULT:
+			agent_stack_result(a, p, h.len);
+			break;
 		default:
 			break;
 		}

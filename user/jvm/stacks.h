@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The Java stacks of blocked threads (jvm/stacks.c): the reader asks the
+ * agent (PJA_STACK) for the stack of a thread it saw switch out; the agent's
+ * own thread takes it with JVMTI GetStackTrace, without waking the thread,
+ * and answers with the frames and the time of the walk.
+ */
+#ifndef PJ_USER_JVM_STACKS_H
+#define PJ_USER_JVM_STACKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "jvm/client.h"
+
+struct agent_stack {
+	uint64_t cookie;
+	uint64_t switch_time; /* as asked */
+	uint64_t start_time, walk_time; /* around GetStackTrace (monotonic) */
+	int status; /* enum agent_walk_status */
+	uint32_t state; /* the thread's JVMTI state after the walk */
+	const struct java_frame *frames; /* innermost first; valid in cb */
+	unsigned int n;
+};
+typedef void (*agent_stack_cb)(void *ctx, const struct agent_stack *st);
+
+/* Whether the agent answers stack requests. */
+bool agent_has_stacks(const struct agent *a);
+/* Where answers go (from agent_process). */
+void agent_on_stack(struct agent *a, agent_stack_cb cb, void *ctx);
+/* Queues a request for the stack of tid (the reader's), switched out at
+ * switch_time; sent by agent_flush. -1 when it cannot be asked. */
+int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
+		    uint64_t cookie);
+
+#endif

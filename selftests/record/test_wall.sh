@@ -4,7 +4,9 @@
 # pipe/socket read, a contended lock), each timed by the program itself:
 # off-CPU time by path and state (native: function; JVM: its thread, named
 # by the agent) within 5 pp of the program's truth; a
-# thread blocked for the whole recording shows its whole wait; --wall adds
+# thread blocked for the whole recording shows its whole wait (on a JVM,
+# with its Java frames, and the walk does not wake it); the JVM's waits
+# carry the Java methods above the call that blocked; --wall adds
 # on-CPU time and covers every thread's whole timeline; --state filters.
 . "$(dirname "$0")/../lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
@@ -34,6 +36,28 @@ shares() {
 		}
 	}
 	END { for (i = 1; i <= n; i++) { split(sp[i], ns, ":"); printf "%s %.2f\n", ns[1], tot ? 100 * c[i] / tot : 0 } }' "$f"
+}
+# javashare FOLDED: per Waits thread, the share of its off-CPU time whose
+# stack has the Java method of its wait above the call that blocked
+# (sleeper: Waits.waitSleep over Thread.sleep, reader: Waits.waitIo over a
+# read0 native, locker: Waits.waitLock over a futex); for the idler, the
+# weight of its longest stack with Waits.idle over Thread.sleep (ns)
+javashare() {
+	awk '
+	{
+		w = $NF; split($0, f, ";"); t = f[1]; sub(/^\[/, "", t); sub(/ tid=.*/, "", t)
+		tot[t] += w
+		if ((t == "sleeper" && $0 ~ /Waits\.waitSleep(_\[[0-9a-z]\])?;([^;]*;)*java\.lang\.Thread\.sleep/) ||
+		    (t == "reader" && $0 ~ /Waits\.waitIo(_\[[0-9a-z]\])?;([^;]*;)*[A-Za-z.]*read0(_\[[0-9a-z]\])?;/) ||
+		    (t == "locker" && $0 ~ /Waits\.waitLock(_\[[0-9a-z]\])?;([^;]*;)*[^;]*futex/))
+			m[t] += w
+		if (t == "idler" && $0 ~ /Waits\.idle(_\[[0-9a-z]\])?;([^;]*;)*java\.lang\.Thread\.sleep/ && w > idle)
+			idle = w
+	}
+	END {
+		for (t in m) printf "%s %.1f\n", t, 100 * m[t] / tot[t]
+		printf "idler %.0f\n", idle
+	}' "$1"
 }
 # within LABEL OUT SHARES PREFIX NAME...: checks each NAME's share against
 # the program's "truth PREFIXNAME pct" line
@@ -92,6 +116,23 @@ for jdk in "${JDKS[@]}"; do
 	within "$J" "$TMP/$J.out" "$TMP/$J.share" Waits. waitSleep waitIo waitLock
 	check "$J: the socket reads' waits are io" \
 		grep -qE '^\[reader tid=[0-9]+\];.*\[off-cpu: io\] [0-9]+$' "$TMP/$J.folded"
-	skip "$J: off-CPU stacks with the Java frames of the wait" \
-		"not done: a walk's signal wakes the blocked thread; off-CPU stacks have native and JIT-map frames"
+	# the Java frames of each wait, above the native call that blocked
+	javashare "$TMP/$J.folded" >"$TMP/$J.java"
+	sed 's/^/# Java frames: /' "$TMP/$J.java"
+	for t in sleeper reader locker; do
+		got=$(awk -v t="$t" '$1 == t { print $2 }' "$TMP/$J.java")
+		check "$J: the $t's waits carry their Java frames (${got:-0}% of its off-CPU time, >= 70%)" \
+			awk -v g="${got:-0}" 'BEGIN { exit !(g >= 70) }'
+	done
+	# the idler sleeps from before "ready" to the end: one wait, from when
+	# the recorder saw it (its events may open after it fell asleep), with
+	# its Java frames; the JVM's start is the rest of the recording
+	read -r _ itid v0 v1 < <(grep '^idler ' "$TMP/$J.out")
+	secs=$(awk '$1 == "idler" { print $2 / 1e9 }' "$TMP/$J.java")
+	itot=$(awk 'index($0, "[idler ") == 1 { t += $NF } END { print t / 1e9 }' "$TMP/$J.folded")
+	dur=$("$PJ_BIN" report -i "$TMP/$J.data" --format meta | awk '$2 == "duration_ns" { print $3 / 1e9 }')
+	check "$J: a thread that never wakes shows its whole wait with its Java frames (one stack of ${secs:-0} s of its ${itot:-0} s off CPU, recording $dur s)" \
+		awk -v s="${secs:-0}" -v t="${itot:-0}" -v d="${dur:-0}" 'BEGIN { exit !(s >= 0.9 * t && s >= 0.75 * d) }'
+	check "$J: asking for its stack did not wake it (voluntary switches $v0 -> $v1)" \
+		eval '[ -n "$v0" ] && [ "$v0" != "?" ] && [ "$v0" = "$v1" ] && [ "${secs:-0}" != 0 ]'
 done

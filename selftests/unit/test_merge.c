@@ -124,6 +124,7 @@ struct tcase {
 	unsigned int nj;
 	const char *want;
 	int marker;
+	bool held; /* walked while still blocked there (off-CPU) */
 };
 
 static const struct tcase cases[] = {
@@ -299,6 +300,30 @@ static const struct tcase cases[] = {
 	    "schedule;java.lang.Thread.sleep_[n];A.run_[j]",
 	    MERGE_NO_WALK,
 	},
+	{
+	    "off-CPU, walked while still blocked: a chain that never reaches "
+	    "Java code stays under the Java frames",
+	    { "schedule", NULL },
+	    { 0x1000, 0x1400, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run") },
+	    1,
+	    "schedule;futex_wait;SharedRuntime::new;A.run_[j]",
+	    MERGE_NO_WALK,
+	    true,
+	},
+	{
+	    "off-CPU, walked while still blocked: VM code from another "
+	    "compiled method stays too",
+	    { NULL },
+	    { 0x1200, 0x7410, END },
+	    AGENT_WALK_OK,
+	    { J(INLINED, "ConcurrentHashMap.get"), J(JIT, "A.run") },
+	    2,
+	    "JVM_InternString;ConcurrentHashMap.get_[i];A.run_[j]",
+	    MERGE_NO_WALK,
+	    true,
+	},
 };
 
 static void run(const struct tcase *c)
@@ -324,6 +349,7 @@ static void run(const struct tcase *c)
 		.walk_status = c->status,
 		.jf = c->jf,
 		.nj = c->nj,
+		.held = c->held,
 	};
 	n = merge_stack(&k, &in, out, MAXN, &marker);
 	for (i = 0; i < n; i++) {

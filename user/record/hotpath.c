@@ -280,8 +280,13 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	else if (rec->agent && !wall_is_offcpu(rec, s.event) &&
 		 defer_sample(rec, r, &s, nk, nu))
 		return;
-	if (wall_is_offcpu(rec, s.event)) /* no walk: see record/wall.c */
+	if (wall_is_offcpu(rec, s.event)) {
 		wall_switch_out(rec, &s, &rs);
+		/* no signal: its Java frames are asked (record/offjava.h) */
+		if (!self &&
+		    wall_java(rec, &s, rec->scratch_k, nk, rec->scratch_u, nu))
+			return;
+	}
 
 	struct merge_in in = {
 		.kframes = rec->scratch_k,

@@ -82,7 +82,7 @@ static bool natives_belong(const struct merge_sink *k,
 {
 	const struct codemap_entry *e;
 
-	if (!first_vm)
+	if (!first_vm || in->held)
 		return true;
 	if (first_vm == in->nu) /* the chain never reaches Java code */
 		return in->jf[0].type == PJ_FRAME_JAVA_NATIVE;

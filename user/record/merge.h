@@ -57,6 +57,10 @@ struct merge_in {
 	const struct java_frame *jf; /* innermost first */
 	unsigned int nj;
 	const char *root; /* a marker frame at the root, or NULL */
+	/* the walk was taken while the thread was still blocked where the
+	 * kernel's chain was taken (off-CPU, record/offjava.c): the native
+	 * frames belong under the Java frames wherever the chain ends */
+	bool held;
 	/* the agent library's code in the target: a stack through it was
 	 * taken in the agent's signal handler and is labelled as ours */
 	uint64_t self_lo, self_hi;

@@ -24,6 +24,7 @@
 #include "record/loop.h"
 #include "record/wall.h"
 #include "sym/usym.h"
+#include "record/offjava.h"
 #include "record/record.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
@@ -344,6 +345,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 					    "%sperfjava: the agent disconnected; recording native frames only\n",
 					    tty ? "\n" : "");
 					ksig_off(rec, "the agent disconnected");
+					offjava_agent_gone(rec);
 					agent_stop(rec->agent);
 					rec->agent = NULL;
 					afd = -1;
@@ -355,8 +357,6 @@ static int run_loop(struct recorder *rec, int sigfd)
 					pring[i]->exited = true;
 			}
 		}
-		if (rec->agent)
-			agent_flush(rec->agent);
 		now = now_ns();
 		if (now >= next_drain) {
 			next_drain = now + DRAIN_NS;
@@ -364,9 +364,13 @@ static int run_loop(struct recorder *rec, int sigfd)
 			drain_all(rec);
 			ksig_match(rec);
 		}
+		offjava_ask(rec); /* the rings are drained */
+		if (rec->agent)
+			agent_flush(rec->agent);
 		if (now >= next_tick) {
 			next_tick = now + TICK_NS;
 			record_expire_walks(rec, now, false);
+			offjava_tick(rec, now, false);
 			if (loop_tick(rec, now)) { /* --loop: the next file */
 				rec->stop = rec->write_failed = true;
 				rec->stop_reason = "write error";
@@ -488,9 +492,11 @@ int cmd_record(int argc, char **argv)
 	drain_all(rec);
 	ksig_match(rec);
 	record_finish_walks(rec);
+	offjava_finish(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec, rec->end_ns); /* threads still waiting */
 	if (rec->agent) {
+		offjava_agent_gone(rec);
 		agent_get_stats(rec->agent, &rec->ast);
 		agent_stop(rec->agent);
 		rec->agent = NULL;

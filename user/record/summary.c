@@ -8,6 +8,7 @@
 
 #include "lib/file.h"
 #include "perfjava/agent_proto.h"
+#include "record/offjava.h"
 #include "record/record.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -50,6 +51,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "threads", rec->th.opened);
 	pj_writer_stat(rec->w, "start_ns", rec->start_ns);
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
+	offjava_write_stats(rec);
 	if (rec->unw) {
 		pj_writer_stat(rec->w, "unwind_complete",
 			       st->unwind[UNWIND_COMPLETE]);
@@ -145,6 +147,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		st->samples ? (double)bytes / st->samples : 0.0);
 	kernel_hint(rec);
 	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg, st->lost);
+	offjava_summary(rec);
 	/* refused at the start: its one line said so, nothing more */
 	if (!rec->java || rec->o.no_java || rec->java_failed)
 		return;

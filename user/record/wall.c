@@ -9,10 +9,11 @@
  * at the end: its whole wait shows; one found blocked when its events open
  * gets an interval from then, with the kernel stack /proc shows.
  *
- * No Java walk is asked for a switch-out: the walk's signal would wake the
- * blocked thread, which blocks again, which asks for another walk. Off-CPU
- * stacks of a JVM have the frames the frame-pointer chain and the JIT code
- * map give, and the JVM's thread names.
+ * No signal is sent for a switch-out: it would wake the blocked thread,
+ * which blocks again, which asks for another walk. A JVM's thread keeps the
+ * parts of its stack instead, and its Java frames are asked of the agent
+ * without waking it (record/offjava.c); the stack is merged when the
+ * interval ends.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@
 #include "record/perf_parse.h"
 #include "record/record.h"
 #include "record/wall.h"
+#include "record/wall_internal.h"
+#include "record/offjava.h"
 #include "events/tracepoint.h"
 #include "sym/kallsyms.h"
 
@@ -33,24 +36,6 @@ static const char *const state_name[WALL_NSTATES] = {
 	[WALL_IO] = "[off-cpu: io]",
 	[WALL_LOCK] = "[off-cpu: lock]",
 	[WALL_RUNNABLE] = "[off-cpu: runnable]",
-};
-
-struct interval {
-	uint32_t tid;
-	bool open;
-	bool held; /* sample kept, waiting for the end */
-	uint8_t kstate; /* enum wall_state from prev_state and kernel frames */
-	uint64_t out; /* its switch-out */
-	uint64_t off_ns; /* time off CPU */
-	struct pj_sample s;
-};
-
-struct wall {
-	bool offcpu[RING_MAX_EVENTS];
-	struct u64map index; /* tid -> position + 1 */
-	struct interval *v;
-	size_t n, cap;
-	uint32_t state_frame[WALL_NSTATES]; /* frame id + 1 */
 };
 
 int wall_expand(const char *spec, char *out, size_t len, bool *offcpu,
@@ -152,7 +137,7 @@ uint32_t wall_event(const struct recorder *rec)
 	return 0;
 }
 
-static struct interval *find(struct wall *w, uint32_t tid, bool add)
+struct interval *wall_find(struct wall *w, uint32_t tid, bool add)
 {
 	uint32_t i;
 
@@ -234,7 +219,7 @@ static enum wall_state kernel_state(struct recorder *rec,
 	return WALL_BLOCKED;
 }
 
-static void write_interval(struct recorder *rec, struct interval *iv)
+void wall_write_interval(struct recorder *rec, struct interval *iv)
 {
 	iv->s.period = iv->off_ns;
 	pj_writer_sample(rec->w, &iv->s);
@@ -245,15 +230,20 @@ static void write_interval(struct recorder *rec, struct interval *iv)
 
 static void close_interval(struct recorder *rec, struct interval *iv)
 {
-	if (iv->open && iv->held && iv->off_ns) /* (no switch-in: nothing) */
-		write_interval(rec, iv);
+	/* (no switch-in: nothing) */
+	if (iv->open && iv->held && iv->off_ns) {
+		if (!iv->java)
+			wall_write_interval(rec, iv);
+		else if (!offjava_late(rec, iv)) /* its answer is to come */
+			offjava_write(rec, iv);
+	}
 	iv->open = iv->held = false;
 }
 
 void wall_switch_out(struct recorder *rec, const struct pj_sample *s,
 		     const struct pj_raw_sample *rs)
 {
-	struct interval *iv = find(rec->wall, s->tid, true);
+	struct interval *iv = wall_find(rec->wall, s->tid, true);
 
 	if (!iv)
 		return;
@@ -262,6 +252,22 @@ void wall_switch_out(struct recorder *rec, const struct pj_sample *s,
 	iv->kstate = (uint8_t)kernel_state(rec, rs);
 	iv->out = s->time;
 	iv->off_ns = 0;
+	iv->in = 0;
+	iv->java = iv->first_seen = false;
+}
+
+bool wall_java(struct recorder *rec, const struct pj_sample *s,
+	       const uint32_t *kf, unsigned int nk, const uint64_t *up,
+	       unsigned int nu)
+{
+	struct interval *iv = wall_find(rec->wall, s->tid, false);
+
+	if (!rec->java || rec->o.no_java || !iv || !iv->open ||
+	    iv->out != s->time || offjava_keep(rec, iv, kf, nk, up, nu))
+		return false;
+	iv->s = *s;
+	iv->held = true;
+	return true;
 }
 
 void wall_switch(struct recorder *rec, struct ring *r,
@@ -278,19 +284,18 @@ void wall_switch(struct recorder *rec, struct ring *r,
 	    !(r->sample_type & PERF_SAMPLE_TIME))
 		return;
 	memcpy(&t, p + 8, sizeof(t));
-	iv = find(rec->wall, (uint32_t)r->tid, false);
+	iv = wall_find(rec->wall, (uint32_t)r->tid, false);
 	if (!iv || !iv->open || t < iv->out)
 		return;
 	iv->off_ns = t - iv->out;
+	iv->in = t;
 	close_interval(rec, iv);
 }
 
-void wall_hold(struct recorder *rec, struct pj_sample *s, uint32_t *frames,
-	       unsigned int n)
+uint32_t wall_state_stack(struct recorder *rec, int st, uint32_t *frames,
+			  unsigned int n)
 {
 	struct wall *w = rec->wall;
-	struct interval *iv = find(w, s->tid, false);
-	int st = iv ? iv->kstate : WALL_BLOCKED;
 	unsigned int keep = n < MERGE_MAX_FRAMES ? n : MERGE_MAX_FRAMES - 1;
 
 	if (!w->state_frame[st])
@@ -300,7 +305,17 @@ void wall_hold(struct recorder *rec, struct pj_sample *s, uint32_t *frames,
 				     1;
 	memmove(frames + 1, frames, keep * sizeof(*frames));
 	frames[0] = w->state_frame[st] - 1;
-	s->stack = pj_writer_stack(rec->w, frames, keep + 1);
+	return pj_writer_stack(rec->w, frames, keep + 1);
+}
+
+void wall_hold(struct recorder *rec, struct pj_sample *s, uint32_t *frames,
+	       unsigned int n)
+{
+	struct wall *w = rec->wall;
+	struct interval *iv = wall_find(w, s->tid, false);
+
+	s->stack =
+	    wall_state_stack(rec, iv ? iv->kstate : WALL_BLOCKED, frames, n);
 	if (iv && iv->open && iv->out == s->time) {
 		iv->s = *s;
 		iv->held = true;
@@ -319,6 +334,7 @@ void wall_tick(struct recorder *rec, uint64_t now)
 			close_interval(rec, iv);
 		}
 	}
+	offjava_tick(rec, now, true); /* answers still to come: none */
 }
 
 /*
@@ -374,7 +390,7 @@ void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 				    "", NULL, 0) +
 		    1;
 	frames[0] = rec->wall->state_frame[state] - 1;
-	iv = find(rec->wall, (uint32_t)tid, true);
+	iv = wall_find(rec->wall, (uint32_t)tid, true);
 	if (!iv || iv->open)
 		return;
 	memset(&iv->s, 0, sizeof(iv->s));
@@ -386,6 +402,12 @@ void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 	iv->s.tid = (uint32_t)tid;
 	iv->s.event = ev;
 	iv->s.stack = pj_writer_stack(rec->w, frames, n);
+	iv->in = 0;
+	iv->java = iv->first_seen = false;
+	/* its kernel frames, with the Java frames the agent may give */
+	if (rec->java && !rec->o.no_java &&
+	    !offjava_keep(rec, iv, frames + 1, n - 2, NULL, 0))
+		iv->first_seen = true;
 }
 
 void wall_forget(struct recorder *rec)
@@ -394,6 +416,7 @@ void wall_forget(struct recorder *rec)
 
 	if (!w)
 		return;
+	offjava_forget(rec);
 	free(w->index.keys);
 	free(w->index.vals);
 	memset(&w->index, 0, sizeof(w->index));

@@ -52,6 +52,15 @@ uint32_t wall_event(const struct recorder *rec);
 /* A switch-out sample: its thread's interval opens (record/hotpath.c). */
 void wall_switch_out(struct recorder *rec, const struct pj_sample *s,
 		     const struct pj_raw_sample *rs);
+/*
+ * The same sample of a JVM's thread (kf, nk kernel frame ids and up, nu user
+ * addresses, leaf first): kept in parts, its Java frames asked of the agent
+ * (record/offjava.h); true when it was (it is written when its wait ends),
+ * false when it is to be merged and held as wall_hold does.
+ */
+bool wall_java(struct recorder *rec, const struct pj_sample *s,
+	       const uint32_t *kf, unsigned int nk, const uint64_t *up,
+	       unsigned int nu);
 /* PERF_RECORD_SWITCH in a thread's ring: its switch-in ends an interval. */
 void wall_switch(struct recorder *rec, struct ring *r,
 		 const struct perf_event_header *hdr);

@@ -11,7 +11,10 @@ import java.net.Socket;
  * 15 ms) and waitLock (a monitor another thread holds 25 ms at a time). Each
  * thread times its blocking calls with System.nanoTime; at the end the
  * program prints "truth Waits.waitX <pct>" (shares of the time the three
- * spent blocked), like selftests/progs/waits.c.
+ * spent blocked), like selftests/progs/waits.c. A fourth thread, idler,
+ * sleeps for the whole run in Waits.idle; the program prints "idler TID V0
+ * V1": its voluntary context switches once it was asleep and at the end (a
+ * profiler that woke it would move them).
  *
  * Usage: Waits SECONDS
  */
@@ -44,6 +47,32 @@ public class Waits {
 		blocked[i] += ns;
 	}
 
+	static void idle() {
+		try {
+			Thread.sleep(Long.MAX_VALUE);
+		} catch (InterruptedException e) {
+		}
+	}
+
+	/* The tid of the thread whose name is name, or null. */
+	static String tidOf(String name) throws Exception {
+		java.io.File[] ts = new java.io.File("/proc/self/task").listFiles();
+		for (java.io.File t : ts) {
+			java.nio.file.Path c = t.toPath().resolve("comm");
+			if (java.nio.file.Files.readString(c).trim().equals(name))
+				return t.getName();
+		}
+		return null;
+	}
+
+	static String status(String tid, String field) throws Exception {
+		for (String l : java.nio.file.Files.readAllLines(
+				java.nio.file.Path.of("/proc/self/task/" + tid + "/status")))
+			if (l.startsWith(field + ":"))
+				return l.substring(field.length() + 1).trim();
+		return "?";
+	}
+
 	static void nap(long ms) {
 		try {
 			Thread.sleep(ms);
@@ -58,6 +87,20 @@ public class Waits {
 		Socket server = ss.accept();
 		InputStream in = client.getInputStream();
 		OutputStream out = server.getOutputStream();
+		Thread idler = new Thread(Waits::idle, "idler");
+		idler.setDaemon(true);
+		idler.start();
+		String itid = null;
+		/* asleep in the kernel, bounded: 10 s */
+		for (int i = 0; i < 10000; i++) {
+			if (itid == null)
+				itid = tidOf("idler");
+			if (itid != null && idler.getState() == Thread.State.TIMED_WAITING &&
+			    status(itid, "State").startsWith("S"))
+				break;
+			nap(1);
+		}
+		String v0 = itid == null ? "?" : status(itid, "voluntary_ctxt_switches");
 		System.out.println("ready " + ProcessHandle.current().pid());
 		System.out.flush();
 		end = System.nanoTime() + (long) (secs * 1e9);
@@ -106,6 +149,8 @@ public class Waits {
 		t[0].join();
 		t[1].join();
 		t[3].join();
+		System.out.println("idler " + itid + " " + v0 + " " +
+				   (itid == null ? "?" : status(itid, "voluntary_ctxt_switches")));
 		long total = blocked[0] + blocked[1] + blocked[2];
 		String[] names = { "waitSleep", "waitIo", "waitLock" };
 		for (int i = 0; i < 3; i++)

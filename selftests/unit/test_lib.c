@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The small shared helpers of user/lib: clock, hashing, checked growth,
- * bounded whole-file reads, /proc status fields. */
+ * bounded whole-file reads, /proc status fields, processes gone. */
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/addr.h"
@@ -201,6 +202,24 @@ static void test_procfs(void)
 	   "a missing field is -1");
 }
 
+static void test_gone(void)
+{
+	pid_t child = fork();
+	int zombie, reaped;
+
+	if (!child)
+		_exit(0);
+	/* a zombie until waited for: its status file says Z */
+	for (int i = 0; i < 2000 && !proc_gone(child); i++)
+		usleep(1000);
+	zombie = proc_gone(child);
+	waitpid(child, NULL, 0);
+	reaped = proc_gone(child);
+	ok(!proc_gone(getpid()) && zombie && reaped,
+	   "proc_gone: a running process is not gone, a zombie (%d) and a reaped one (%d) are",
+	   zombie, reaped);
+}
+
 static void test_sorted(void)
 {
 	static const struct {
@@ -228,6 +247,7 @@ int main(void)
 	test_grow();
 	test_file();
 	test_procfs();
+	test_gone();
 	test_idtable_mod(UINT64_MAX, 100000);
 	test_idtable_mod(1, 3000);
 	ok(addr_is_kernel(0xffffffff81000000ull) &&

@@ -35,6 +35,15 @@ int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 	return ret;
 }
 
+int proc_gone(pid_t pid)
+{
+	char state[64];
+
+	if (proc_status_field(pid, 0, "State:", state, sizeof(state)))
+		return 1;
+	return strchr(state, 'Z') || strchr(state, 'X');
+}
+
 void *proc_read_mem(pid_t pid, uint64_t addr, size_t len)
 {
 	char path[64];

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/procfs.h"
 #include "events/lbr.h"
 #include "sym/maps.h"
 #include "record/launch.h"
@@ -29,6 +30,7 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/file.h"
+#include "lib/procfs.h"
 #include "events/tracepoint.h"
 
 #define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */
@@ -210,6 +212,9 @@ static void start_agent(struct recorder *rec)
 	if (agent_start(rec->o.pid, path, &rec->agent, err, sizeof(err))) {
 		rec->agent = NULL;
 		rec->java_failed = true;
+		if (proc_gone(rec->o.pid))
+			snprintf(err, sizeof(err),
+				 "JVM %d exited during the attach", rec->o.pid);
 		fprintf(
 		    stderr,
 		    "perfjava: java frames unavailable: %s; recording native frames only\n",
@@ -340,10 +345,12 @@ static int run_loop(struct recorder *rec, int sigfd)
 			} else if (pfd[i].fd == afd) {
 				if (agent_process(rec->agent, record_walk_done,
 						  rec)) {
-					fprintf(
-					    stderr,
-					    "%sperfjava: the agent disconnected; recording native frames only\n",
-					    tty ? "\n" : "");
+					/* a JVM that exits takes its agent */
+					if (!proc_gone(rec->o.pid))
+						fprintf(
+						    stderr,
+						    "%sperfjava: the agent disconnected; recording native frames only\n",
+						    tty ? "\n" : "");
 					ksig_off(rec, "the agent disconnected");
 					offjava_agent_gone(rec);
 					agent_stop(rec->agent);

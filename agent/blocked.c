@@ -97,6 +97,17 @@ void blocked_reset(JNIEnv *env)
 	pthread_mutex_unlock(&bt_lock);
 }
 
+int blocked_known(pid_t tid)
+{
+	int known = 0;
+
+	pthread_mutex_lock(&bt_lock);
+	for (size_t i = 0; i < bt_n && !known; i++)
+		known = bt[i].tid == tid;
+	pthread_mutex_unlock(&bt_lock);
+	return known;
+}
+
 /* A local reference to thread tid, or NULL when it is not known. */
 static jthread find(JNIEnv *env, pid_t tid)
 {

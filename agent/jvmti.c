@@ -386,7 +386,8 @@ static void replay_threads(JNIEnv *env)
 		pid_t tid = atoi(de->d_name);
 		JNIEnv *e;
 
-		if (tid <= 0 || tid == self)
+		/* one that ThreadStart named is not woken by a probe */
+		if (tid <= 0 || tid == self || blocked_known(tid))
 			continue;
 		/* a thread that does not answer is named from comm below */
 		e = walk_probe_env(tid);

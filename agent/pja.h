@@ -216,6 +216,8 @@ void walk_quiesce(void);
 void blocked_thread_start(JNIEnv *env, jthread t, pid_t tid);
 void blocked_thread_end(JNIEnv *env, pid_t tid);
 void blocked_reset(JNIEnv *env);
+/* Whether tid was seen starting (ThreadStart): named already. */
+int blocked_known(pid_t tid);
 /* Answers the requests of a PJA_STACK message; -1 when the socket failed. */
 int blocked_answer(JNIEnv *env, const char *p, uint32_t len);
 

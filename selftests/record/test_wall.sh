@@ -133,6 +133,9 @@ for jdk in "${JDKS[@]}"; do
 	dur=$("$PJ_BIN" report -i "$TMP/$J.data" --format meta | awk '$2 == "duration_ns" { print $3 / 1e9 }')
 	check "$J: a thread that never wakes shows its whole wait with its Java frames (one stack of ${secs:-0} s of its ${itot:-0} s off CPU, recording $dur s)" \
 		awk -v s="${secs:-0}" -v t="${itot:-0}" -v d="${dur:-0}" 'BEGIN { exit !(s >= 0.9 * t && s >= 0.75 * d) }'
+	[ "${secs:-0}" = 0 ] && grep '^\[idler ' "$TMP/$J.folded" | cut -c1-300 | sed 's/^/# idler: /' &&
+		grep -E '^(ready|idler)' "$TMP/$J.out" | sed 's/^/# /' &&
+		"$PJ_BIN" report -i "$TMP/$J.data" --format meta | grep offcpu_java | tr '\n' ' ' | sed 's/^/# /'
 	check "$J: asking for its stack did not wake it (voluntary switches $v0 -> $v1)" \
 		eval '[ -n "$v0" ] && [ "$v0" != "?" ] && [ "$v0" = "$v1" ] && [ "${secs:-0}" != 0 ]'
 done

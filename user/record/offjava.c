@@ -48,6 +48,7 @@ int offjava_keep(struct recorder *rec, struct interval *iv, const uint32_t *kf,
 	iv->java = true;
 	iv->cookie = 0;
 	iv->nj = 0;
+	iv->pre_stack = 0;
 	iv->ask = ASK_NONE;
 	if (iv->not_java_at &&
 	    iv->out < iv->not_java_at + OFFJAVA_NOT_JAVA_NS) {
@@ -243,13 +244,12 @@ static const char *why_not(struct wall *w, const struct interval *iv,
 	}
 }
 
-void offjava_write(struct recorder *rec, struct interval *iv)
+/* iv's stack, merged with its Java frames when accept, else with why at
+ * the root; the state leaf on top. Its id; *marker as merge_stack's. */
+static uint32_t merged(struct recorder *rec, struct interval *iv, bool accept,
+		       int status, const char *why, int *marker)
 {
-	struct wall *w = rec->wall;
 	struct merge_sink k;
-	bool accept;
-	int status, marker;
-	const char *why = why_not(w, iv, &accept, &status);
 	struct merge_in in = {
 		.kframes = iv->kf,
 		.nk = iv->nk,
@@ -262,24 +262,39 @@ void offjava_write(struct recorder *rec, struct interval *iv)
 		.jf = accept ? iv->jf : NULL,
 		.nj = accept ? iv->nj : 0,
 		.held = accept,
+		.root = why,
 	};
 	unsigned int n;
 
 	if (accept && !iv->nj)
 		in.walk_status = AGENT_WALK_NOT_JAVA;
+	merge_sink_symbolizer(&k, &rec->sym);
+	n = merge_stack(&k, &in, rec->scratch_out, MERGE_MAX_FRAMES, marker);
+	return wall_state_stack(rec, iv->kstate, rec->scratch_out, n);
+}
+
+void offjava_write(struct recorder *rec, struct interval *iv)
+{
+	struct wall *w = rec->wall;
+	bool accept;
+	int status, marker;
+	const char *why = why_not(w, iv, &accept, &status);
+
 	if (iv->first_seen && !accept)
 		why = FIRST_SEEN_MARKER;
 	else if (!rec->agent && iv->ask == ASK_NONE)
 		why = NULL; /* no agent: nothing was to be asked */
-	in.root = why;
-	merge_sink_symbolizer(&k, &rec->sym);
-	n = merge_stack(&k, &in, rec->scratch_out, MERGE_MAX_FRAMES, &marker);
+	if (accept && iv->pre_stack) { /* merged when the agent went */
+		iv->s.stack = iv->pre_stack - 1;
+		marker = iv->pre_marker;
+	} else {
+		iv->s.stack = merged(rec, iv, accept, status, why, &marker);
+	}
 	if (accept && marker == MERGE_MOVED_ON)
 		w->st.not_merged++;
 	else if (accept)
 		w->st.accepted++;
 	w->st.intervals++;
-	iv->s.stack = wall_state_stack(rec, iv->kstate, rec->scratch_out, n);
 	wall_write_interval(rec, iv);
 	iv->java = false;
 }
@@ -302,10 +317,17 @@ void offjava_tick(struct recorder *rec, uint64_t now, bool force)
 	for (size_t i = 0; i < w->n; i++) {
 		struct interval *iv = &w->v[i];
 
-		if (iv->java && iv->ask == ASK_SENT &&
-		    (force || now >= iv->asked_at + OFFJAVA_DEADLINE_NS)) {
-			w->outstanding--;
-			iv->ask = ASK_LOST;
+		if (!iv->java || iv->ask != ASK_SENT ||
+		    (!force && now < iv->asked_at + OFFJAVA_DEADLINE_NS))
+			continue;
+		w->outstanding--;
+		iv->ask = ASK_LOST;
+		/* still waiting (an agent busy with its start, say): again */
+		if (!force && iv->open && w->nwant < OFFJAVA_MAX_WANT &&
+		    !GROW(w->want, w->wantcap, w->nwant + 1)) {
+			iv->ask = ASK_NONE;
+			w->want[w->nwant++] = iv->tid;
+			w->st.reasked++;
 		}
 	}
 }
@@ -334,12 +356,20 @@ void offjava_agent_gone(struct recorder *rec)
 	if (!w)
 		return;
 	offjava_tick(rec, 0, true);
-	/* the frames named by the agent go with it */
+	/*
+	 * The names of the agent's frames go with it (a JVM that exits leaves
+	 * before the waits still open are written): the stack of each answered
+	 * wait is merged now, to be used if the wait is still taken as the
+	 * walk's when it ends.
+	 */
 	for (size_t i = 0; i < w->n; i++) {
 		struct interval *iv = &w->v[i];
 
-		if (iv->java && iv->ask == ASK_ANSWERED)
-			iv->ask = ASK_LOST;
+		if (iv->java && iv->ask == ASK_ANSWERED &&
+		    iv->status == AGENT_WALK_OK && !iv->pre_stack)
+			iv->pre_stack = merged(rec, iv, true, AGENT_WALK_OK,
+					       NULL, &iv->pre_marker) +
+					1;
 		iv->nj = 0;
 	}
 	w->handler_set = false;
@@ -371,6 +401,7 @@ void offjava_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "offcpu_java_intervals", st->intervals);
 	pj_writer_stat(rec->w, "offcpu_java_asked", st->asked);
 	pj_writer_stat(rec->w, "offcpu_java_answered", st->answered);
+	pj_writer_stat(rec->w, "offcpu_java_reasked", st->reasked);
 	pj_writer_stat(rec->w, "offcpu_java_accepted", st->accepted);
 	pj_writer_stat(rec->w, "offcpu_java_woke", st->woke);
 	pj_writer_stat(rec->w, "offcpu_java_limited", st->limited);

@@ -15,7 +15,8 @@
  * Limits: one request per interval (so at most one outstanding per thread),
  * at most OFFJAVA_OUTSTANDING outstanding in all, at most OFFJAVA_RATE per
  * second (a bucket of OFFJAVA_BURST); an answer that does not come within
- * OFFJAVA_DEADLINE_NS is given up.
+ * OFFJAVA_DEADLINE_NS is given up, and asked again while the thread still
+ * waits (an agent busy with its start answers late).
  */
 #ifndef PJ_USER_RECORD_OFFJAVA_H
 #define PJ_USER_RECORD_OFFJAVA_H

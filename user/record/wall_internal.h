@@ -40,6 +40,8 @@ struct interval {
 	uint64_t not_java_at; /* when the agent said: not a Java thread */
 	int status; /* the answer's enum agent_walk_status */
 	uint64_t cookie, asked_at, walk_time;
+	uint32_t pre_stack; /* id + 1: merged when the agent went */
+	int pre_marker;
 	uint32_t *kf;
 	uint64_t *up;
 	struct java_frame *jf;
@@ -51,6 +53,7 @@ struct interval {
 struct offjava_stats {
 	uint64_t intervals; /* intervals of a JVM's threads written */
 	uint64_t asked, answered, accepted;
+	uint64_t reasked; /* asked again: no answer in time, still waiting */
 	uint64_t woke; /* back on a CPU before the walk */
 	uint64_t limited; /* not asked: over the rate limit */
 	uint64_t no_answer; /* asked, never answered */

@@ -209,10 +209,15 @@ struct pja_stack_result {
 	uint64_t start_time; /* just before GetStackTrace */
 	uint64_t walk_time; /* just after it returned */
 	int32_t status; /* enum pja_walk_status */
-	uint32_t state; /* JVMTI GetThreadState after the walk */
+	uint32_t state; /* JVMTI GetThreadState after the walk
+			   (PJA_TSTATE_*: JVMTI's own bits) */
 	uint32_t nframes;
 	uint32_t flags; /* PJA_WALK_TRUNCATED */
 };
+
+#define PJA_TSTATE_SLEEPING 0x0040u /* Thread.sleep */
+#define PJA_TSTATE_MONITOR 0x0400u /* blocked entering a monitor */
+#define PJA_TSTATE_IN_NATIVE 0x400000u
 
 /*
  * PJA_CODE_LOAD: struct pja_code, then name_len bytes of name: a compiled

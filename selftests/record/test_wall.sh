@@ -124,6 +124,10 @@ for jdk in "${JDKS[@]}"; do
 		check "$J: the $t's waits carry their Java frames (${got:-0}% of its off-CPU time, >= 70%)" \
 			awk -v g="${got:-0}" 'BEGIN { exit !(g >= 70) }'
 	done
+	slept=$(awk 'index($0, "[sleeper ") == 1 { t += $NF; if ($0 ~ /\[off-cpu: sleep\] [0-9]+$/) s += $NF }
+		END { printf "%.1f", t ? 100 * s / t : 0 }' "$TMP/$J.folded")
+	check "$J: Thread.sleep is sleep, from the thread's JVMTI state ($slept% of the sleeper's off-CPU time, >= 70%)" \
+		awk -v g="$slept" 'BEGIN { exit !(g >= 70) }'
 	# the idler sleeps from before "ready" to the end: one wait, from when
 	# the recorder saw it (its events may open after it fell asleep), with
 	# its Java frames; the JVM's start is the rest of the recording

@@ -14,6 +14,7 @@
 #include "jvm/stacks.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
+#include "perfjava/agent_proto.h"
 #include "record/offjava.h"
 #include "record/record.h"
 #include "record/wall_internal.h"
@@ -49,6 +50,7 @@ int offjava_keep(struct recorder *rec, struct interval *iv, const uint32_t *kf,
 	iv->cookie = 0;
 	iv->nj = 0;
 	iv->pre_stack = 0;
+	iv->jstate = 0;
 	iv->ask = ASK_NONE;
 	if (iv->not_java_at &&
 	    iv->out < iv->not_java_at + OFFJAVA_NOT_JAVA_NS) {
@@ -124,6 +126,7 @@ static void take(struct wall *w, struct interval *iv,
 {
 	iv->ask = ASK_ANSWERED;
 	iv->status = a->status;
+	iv->jstate = a->state;
 	iv->walk_time = a->walk_time;
 	iv->nj = 0;
 	if (a->status == AGENT_WALK_OK && a->n &&
@@ -265,12 +268,17 @@ static uint32_t merged(struct recorder *rec, struct interval *iv, bool accept,
 		.root = why,
 	};
 	unsigned int n;
+	int st = iv->kstate;
 
 	if (accept && !iv->nj)
 		in.walk_status = AGENT_WALK_NOT_JAVA;
 	merge_sink_symbolizer(&k, &rec->sym);
 	n = merge_stack(&k, &in, rec->scratch_out, MERGE_MAX_FRAMES, marker);
-	return wall_state_stack(rec, iv->kstate, rec->scratch_out, n);
+	/* a JVM sleeps on a futex, as it waits for a lock: its state tells */
+	if (accept && (iv->jstate & PJA_TSTATE_SLEEPING) &&
+	    (st == WALL_LOCK || st == WALL_BLOCKED))
+		st = WALL_SLEEP;
+	return wall_state_stack(rec, st, rec->scratch_out, n);
 }
 
 void offjava_write(struct recorder *rec, struct interval *iv)

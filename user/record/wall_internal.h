@@ -39,6 +39,7 @@ struct interval {
 	uint8_t ask; /* enum offjava_ask */
 	uint64_t not_java_at; /* when the agent said: not a Java thread */
 	int status; /* the answer's enum agent_walk_status */
+	uint32_t jstate; /* the answer's JVMTI thread state (PJA_TSTATE_*) */
 	uint64_t cookie, asked_at, walk_time;
 	uint32_t pre_stack; /* id + 1: merged when the agent went */
 	int pre_marker;

@@ -115,7 +115,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	[ -n "$ASPROF" ] || per_round=6
 	# long enough for every window with its attach and detach; the
 	# Workload's truth (its own CPU clock per method) comes when it ends
-	start_jvm "$jdk" "$out" -- Workload $(((rounds * per_round + 4) * (win + 3) + 10)) 2 "$TMP/go.$J" ticks || continue
+	start_jvm "$jdk" "$out" -Dtruth.every=50 -- Workload $(((rounds * per_round + 4) * (win + 3) + 10)) 2 "$TMP/go.$J" ticks || continue
 	touch "$TMP/go.$J"
 	sleep "$win" # warm-up
 	window idle0 idle_window
@@ -157,19 +157,23 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		esac
 	done
 	truth() { awk -v m="Workload.$1" '$1 == "truth" && $2 == m { print $3 }' "$out"; }
-	attrib() { # largest |share - truth| over the three methods, pp
+	attrib() { # attrib FOLDED WINDOW: largest |share - truth| over the
+		# three methods, pp, the truth over that window (Truth's timeline)
+		local se
+		se=$(awk -v w="$2" '$1 == w { printf "%.6f %.6f", $2 / 1e9, $3 / 1e9 }' "$res")
+		window_truth "$out" ${se:-0 0} Workload methodA methodB methodC >"$1.truth"
 		stack_share "$1" Workload.methodA Workload.methodB Workload.methodC |
 			while read -r m v; do
-				t=$(truth "${m#Workload.}")
+				t=$(awk -v f="$m" '$1 == f { print $2 }' "$1.truth")
 				awk -v a="$v" -v b="${t:-0}" 'BEGIN { d = a - b; printf "%.2f\n", d < 0 ? -d : d }'
 			done | sort -g | tail -1
 	}
-	echo "$J: truth A $(truth methodA)% B $(truth methodB)% C $(truth methodC)%; medians over $rounds rounds of ${win} s"
+	echo "$J: truth (whole run) A $(truth methodA)% B $(truth methodB)% C $(truth methodC)%; attribution against the truth of each window; medians over $rounds rounds of ${win} s"
 	for tag in pj1k pjreq1k ap1k pj100 ap100; do
 		[ -n "$ASPROF" ] || [ "${tag#ap}" = "$tag" ] || continue
 		ratio=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $2 }' "$TMP/$J.ratios" | median)
 		other=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $3 }' "$TMP/$J.ratios" | median)
-		att=$(for f in "$TMP/$J.$tag".*.folded; do attrib "$f"; done | median)
+		att=$(for r in $(seq "$rounds"); do attrib "$TMP/$J.$tag.$r.folded" "$tag.$r"; done | median)
 		smp=$(for f in "$TMP/$J.$tag".*.folded; do samples_of "$f"; done | median)
 		line="$J: ${tag%%[0-9]*} $( [ "${tag#*1k}" != "$tag" ] && echo '1 ms ' || echo '10 ms') ratio $ratio, JVM CPU outside workers $other ms/s, $smp samples, attribution off by $att pp"
 		if [ "${tag#pj}" != "$tag" ]; then

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the reader's side of the agent protocol (jvm/messages.c,
- * jvm/codemap.c) on bytes as a hostile agent would send them: a header and a
+ * jvm/codemap.c, jvm/stacks.c) on bytes as a hostile agent would send them: a header and a
  * HELLO first, then any messages, fed in two parts as reads would split them.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "jvm/client_internal.h"
+#include "jvm/stacks.h"
 
 static void on_walk(void *ctx, uint64_t cookie, int status,
 		    const struct java_frame *f, unsigned int n, uint64_t t)
@@ -17,6 +18,12 @@ static void on_walk(void *ctx, uint64_t cookie, int status,
 
 	for (i = 0; i < n; i++)
 		*sum += strlen(f[i].name) + (f[i].file ? strlen(f[i].file) : 0);
+}
+
+/* PJA_STACK_RESULT: a blocked thread's stack, named like a walk's */
+static void on_stack(void *ctx, const struct agent_stack *st)
+{
+	on_walk(ctx, st->cookie, st->status, st->frames, st->n, st->walk_time);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -39,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!a)
 		return 0;
 	a->same_ns = 1;
+	agent_on_stack(a, on_stack, &sum);
 	data += sizeof(h) + sizeof(hello);
 	size -= sizeof(h) + sizeof(hello);
 	split = size ? data[0] % (size + 1) : 0;

@@ -5,12 +5,14 @@
  * HELLOs refused, frame counts past the payload dropped, lengths past the
  * message dropped, escape sequences in names made harmless, a header too long
  * ends the stream, the caps on methods, threads and code entries hold, and
- * ended threads are forgotten.
+ * ended threads are forgotten; blocked-thread stack answers (jvm/stacks.c)
+ * checked the same way.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "jvm/client_internal.h"
+#include "jvm/stacks.h"
 #include "lib/text.h"
 #include "tap.h"
 
@@ -38,6 +40,18 @@ static void on_walk(void *ctx, uint64_t cookie, int status,
 	walks++;
 	last_n = n;
 	last_name = n ? f[0].name : NULL;
+}
+
+static unsigned int stacks, stack_n;
+static int stack_status;
+static const char *stack_name;
+
+static void on_stack(void *ctx, const struct agent_stack *st)
+{
+	stacks++;
+	stack_n = st->n;
+	stack_status = st->status;
+	stack_name = st->n ? st->frames[0].name : NULL;
 }
 
 static int clean(const char *s)
@@ -211,6 +225,42 @@ int main(void)
 		       !java_same_method("p.C.m", "p.C.mm") &&
 		       !java_same_method("p.C.mm(I)V", "p.C.m"),
 		   "java_same_method: a signature on one side only aside");
+	}
+
+	/* PJA_STACK_RESULT: short, frames past the payload or past depth, a
+	 * status out of range: dropped, cut to depth, or no frames */
+	{
+		struct pja_stack_result r = { .cookie = 5, .nframes = 2 };
+		struct pja_frame f[20] = { { .method = 21, .type = 3 } };
+
+		agent_on_stack(a, on_stack, NULL);
+		mlen = 0;
+		put(PJA_STACK_RESULT, &r, 8, NULL, 0);
+		r.nframes = 0xffffffff;
+		put(PJA_STACK_RESULT, &r, sizeof(r), f, sizeof(f));
+		r.nframes = 3;
+		put(PJA_STACK_RESULT, &r, sizeof(r), f, 2 * sizeof(f[0]));
+		used = agent_consume(a, msg, mlen, on_walk, NULL);
+		ok(used == (long)mlen && stacks == 0,
+		   "stack answers short or with frames past the payload are "
+		   "dropped (%u taken)",
+		   stacks);
+		mlen = 0;
+		r.nframes = 20; /* depth is 16 */
+		put(PJA_STACK_RESULT, &r, sizeof(r), f, sizeof(f));
+		agent_consume(a, msg, mlen, on_walk, NULL);
+		ok(stacks == 1 && stack_n == 16 &&
+		       stack_status == AGENT_WALK_OK && stack_name &&
+		       !strcmp(stack_name, "p.C.m(I)V"),
+		   "a stack answer past depth is cut to it (%u frames, \"%s\")",
+		   stack_n, stack_name ? stack_name : "");
+		mlen = 0;
+		r.status = -7;
+		put(PJA_STACK_RESULT, &r, sizeof(r), f, sizeof(f));
+		agent_consume(a, msg, mlen, on_walk, NULL);
+		ok(stacks == 2 && stack_n == 0 &&
+		       stack_status == AGENT_WALK_NOT_WALKABLE,
+		   "a stack answer with an unknown status has no frames");
 	}
 
 	/* code map entries are capped */

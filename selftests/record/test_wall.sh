@@ -80,8 +80,9 @@ sed 's/^sleeper/wait_sleep/; s/^reader/wait_io/; s/^locker/wait_lock/' "$TMP/w.s
 within native "$TMP/w.out" "$TMP/w.share2" "" wait_sleep wait_io wait_lock
 dur=$("$PJ_BIN" report -i "$TMP/w.data" --format meta | awk '$2 == "duration_ns" { print $3 }')
 "$PJ_BIN" report -i "$TMP/w.data" --format collapsed --total --threads --state io >"$TMP/io.folded"
-# the never-woken thread: one wait, io, as long as the recording
-never=$(awk '{ t = substr($0, 1, index($0, ";")); w[t] += $NF; n[t]++ } END { for (t in w) if (n[t] <= 2) print w[t] }' "$TMP/io.folded" | sort -n | tail -1)
+# the never-woken thread: one wait, io, as long as the recording (sums
+# printed whole: sort -n reads no exponent)
+never=$(awk '{ t = substr($0, 1, index($0, ";")); w[t] += $NF; n[t]++ } END { for (t in w) if (n[t] <= 2) printf "%.0f\n", w[t] }' "$TMP/io.folded" | sort -n | tail -1)
 awk -v a="${never:-0}" -v d="$dur" 'BEGIN { exit !(a >= 0.9 * d && a <= 1.05 * d) }'
 whole=$?
 check "a thread that never wakes shows its whole wait (${never:-0} of $dur ns)" [ $whole -eq 0 ]

@@ -13,9 +13,13 @@
  * ThreadStart (which runs on the new thread) and from the replay of the
  * threads that existed at attach (jvmti.c), dropped at ThreadEnd and at the
  * end of the session. The lock is never held across a JVMTI call that may
- * wait for another thread.
+ * wait for another thread. The table is open from the session's start to
+ * its end: a ThreadStart callback that checked the session was on just
+ * before it ended adds nothing (its entry would outlive the session, and
+ * the next one would take the thread as named already).
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +36,7 @@ struct bthread {
 static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct bthread *bt;
 static size_t bt_n, bt_cap;
+static bool bt_open; /* between blocked_open and blocked_reset */
 
 static jvmtiFrameInfo jframes[PJA_MAX_DEPTH];
 static struct asgct_frame raw[PJA_MAX_DEPTH];
@@ -45,6 +50,11 @@ void blocked_thread_start(JNIEnv *env, jthread t, pid_t tid)
 	if (!env || !t || tid <= 0 || !(g = (*env)->NewGlobalRef(env, t)))
 		return;
 	pthread_mutex_lock(&bt_lock);
+	if (!bt_open) { /* the session has ended: not kept */
+		pthread_mutex_unlock(&bt_lock);
+		(*env)->DeleteGlobalRef(env, g);
+		return;
+	}
 	for (i = 0; i < bt_n; i++)
 		if (bt[i].tid == tid)
 			break;
@@ -88,9 +98,17 @@ void blocked_thread_end(JNIEnv *env, pid_t tid)
 		(*env)->DeleteGlobalRef(env, old);
 }
 
+void blocked_open(void)
+{
+	pthread_mutex_lock(&bt_lock);
+	bt_open = true;
+	pthread_mutex_unlock(&bt_lock);
+}
+
 void blocked_reset(JNIEnv *env)
 {
 	pthread_mutex_lock(&bt_lock);
+	bt_open = false;
 	for (size_t i = 0; env && i < bt_n; i++)
 		(*env)->DeleteGlobalRef(env, bt[i].ref);
 	bt_n = 0;

@@ -462,6 +462,7 @@ int events_start(JNIEnv *env)
 	sess_env = env;
 	codemap_reset();
 	methods_reset();
+	blocked_open();
 	for (i = 0; i < NEVENTS; i++)
 		if ((*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
 						    session_events[i], NULL))

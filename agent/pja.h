@@ -215,6 +215,9 @@ void walk_quiesce(void);
  * GetStackTrace on the session thread; tid -> thread kept from jvmti.c. */
 void blocked_thread_start(JNIEnv *env, jthread t, pid_t tid);
 void blocked_thread_end(JNIEnv *env, pid_t tid);
+/* The session's start (before ThreadStart is enabled) and its end: threads
+ * are kept only in between. */
+void blocked_open(void);
 void blocked_reset(JNIEnv *env);
 /* Whether tid was seen starting (ThreadStart): named already. */
 int blocked_known(pid_t tid);

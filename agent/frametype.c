@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which frames of a walk ran interpreted, and which compiled, seen on the
- * stack itself rather than guessed from whether the method has compiled code
- * now (a method compiled while an old activation of it still runs in the
- * interpreter is interpreted in that frame).
+ * The physical frames of a Java stack, read from the stack and the JVM's
+ * structures: which frames of a walk ran interpreted and which compiled, and
+ * a walk of its own where AsyncGetCallTrace cannot walk at all.
  *
- * AsyncGetCallTrace gives methods and bcis, not frames. Beside it, this
- * walks the physical frames from where it started: an interpreter frame
- * (pc in the interpreter's code) holds its Method* at fp[-3] and its caller's
- * sp at fp[-1], its return address at fp[1]; a compiled frame or a stub has
- * the size its code blob gives (gHotSpotVMStructs), an nmethod its Method*.
- * Each physical Java frame is then matched to the walk's frames by Method*
- * (a jmethodID points at its Method*): an interpreter frame to exactly the
- * next one, an nmethod to the next one of its method after at most
- * FT_MAX_INLINE frames it inlined. The walk stops at the first frame it
- * cannot read or match (a call stub, a native frame); the frames below keep
- * the code map's typing.
+ * An interpreter frame (pc in the interpreter's code) holds its Method* at
+ * fp[-3], its bcp at fp[-8], its caller's sp at fp[-1] and its return
+ * address at fp[1]; a compiled frame or a stub has the size its code blob
+ * gives (gHotSpotVMStructs), an nmethod its Method*. The walk stops at the
+ * first frame it cannot read (a call stub, a native frame, a frameless
+ * blob).
+ *
+ * Typing (frametype_mark): AsyncGetCallTrace gives methods and bcis, not
+ * frames. Each physical Java frame is matched to the walk's frames by
+ * Method* (a jmethodID points at its Method*): an interpreter frame to
+ * exactly the next one, an nmethod to the next one of its method after at
+ * most FT_MAX_INLINE frames it inlined; frames below a mismatch keep the code
+ * map's typing. So a method compiled while an old activation of it still
+ * runs in the interpreter is interpreted in that frame.
+ *
+ * Walking (frametype_walk): a thread in the VM, called from the interpreter,
+ * has a last Java frame that AsyncGetCallTrace will not walk until the JVM
+ * marks it walkable itself (the agent never writes the JVM's memory). Its
+ * frames are read here instead: an interpreter frame exactly (method, bci),
+ * a compiled frame as its own method (bci 0, without what it inlined).
  *
  * Runs in the signal handler inside the walk's fault protection: only reads,
  * no locks, no allocation.
@@ -24,6 +32,57 @@
 
 #define FT_MAX_INLINE 16
 #define FT_MAX_FRAME (1u << 20) /* bytes between a frame's sp and fp */
+#define FT_BCP (-8) /* an interpreter frame's bcp, JDK 11+ */
+
+struct pframe {
+	uint64_t pc, sp, fp;
+	const void *method; /* the frame's Method*, NULL for a stub */
+	int kind; /* PJA_SEEN_INTERPRETED or _COMPILED */
+	uint64_t bcp; /* an interpreter frame's */
+};
+
+/* The frame at p->pc/sp/fp: 1 and p->method, kind, bcp set (the next call
+ * steps to its caller); 0 when it cannot be read. */
+static int pframe_read(struct pframe *p)
+{
+	const uint64_t *f;
+
+	if (!p->pc || !p->sp || p->sp & 7)
+		return 0;
+	if (codemap_in_interpreter(p->pc)) {
+		if (p->fp <= p->sp || p->fp - p->sp > FT_MAX_FRAME || p->fp & 7)
+			return 0;
+		f = (const uint64_t *)p->fp;
+		p->method = (const void *)f[-3];
+		p->bcp = f[FT_BCP];
+		p->kind = PJA_SEEN_INTERPRETED;
+		return 1;
+	}
+	if (!codemap_in_range(p->pc))
+		return 0;
+	p->kind = PJA_SEEN_COMPILED;
+	p->bcp = 0;
+	return vmstructs_code_frame(p->pc, &p->method) > 0;
+}
+
+/* Steps from the frame pframe_read read to its caller. */
+static void pframe_next(struct pframe *p)
+{
+	const uint64_t *s;
+	const void *m;
+
+	if (p->kind == PJA_SEEN_INTERPRETED && codemap_in_interpreter(p->pc)) {
+		s = (const uint64_t *)p->fp;
+		p->pc = s[1];
+		p->sp = s[-1];
+		p->fp = s[0];
+		return;
+	}
+	s = (const uint64_t *)p->sp + vmstructs_code_frame(p->pc, &m);
+	p->pc = s[-1];
+	p->fp = s[-2];
+	p->sp = (uint64_t)s;
+}
 
 static const void *method_of(const struct asgct_frame *f)
 {
@@ -52,37 +111,83 @@ static int match(struct asgct_frame *f, int n, int *i, const void *m, int k)
 void frametype_mark(struct asgct_frame *f, int n, uint64_t pc, uint64_t sp,
 		    uint64_t fp)
 {
+	struct pframe p = { .pc = pc, .sp = sp, .fp = fp };
 	int i = 0, steps;
 
 	for (steps = 0; i < n && steps < 2 * n + 8; steps++) {
-		const uint64_t *s, *p;
-		const void *m;
-		int size;
-
-		if (!pc || !sp || sp & 7)
+		if (!pframe_read(&p))
 			return;
-		if (codemap_in_interpreter(pc)) {
-			if (fp <= sp || fp - sp > FT_MAX_FRAME || fp & 7)
-				return;
-			p = (const uint64_t *)fp;
-			if (!match(f, n, &i, (const void *)p[-3],
-				   PJA_SEEN_INTERPRETED))
-				return;
-			pc = p[1];
-			sp = p[-1];
-			fp = p[0];
-			continue;
-		}
-		if (!codemap_in_range(pc))
+		if (p.method && !match(f, n, &i, p.method, p.kind))
 			return;
-		size = vmstructs_code_frame(pc, &m);
-		if (!size)
-			return;
-		if (m && !match(f, n, &i, m, PJA_SEEN_COMPILED))
-			return;
-		s = (const uint64_t *)sp + size;
-		pc = s[-1];
-		fp = s[-2];
-		sp = (uint64_t)s;
+		pframe_next(&p);
 	}
+}
+
+/* The jmethodID of Method* m, checked to point back at m; NULL if none. */
+static jmethodID method_id(const void *m)
+{
+	const char *cm, *cp, *ik;
+	jmethodID const *ids;
+	jmethodID id;
+	unsigned int idnum;
+
+	if (!m || pja_vmm.const_method < 0 || pja_vmm.constants < 0 ||
+	    pja_vmm.idnum < 0 || pja_vmm.holder < 0 || pja_vmm.ids < 0)
+		return NULL;
+	cm = *(const char *const *)((const char *)m + pja_vmm.const_method);
+	if (!cm)
+		return NULL;
+	cp = *(const char *const *)(cm + pja_vmm.constants);
+	ik = cp ? *(const char *const *)(cp + pja_vmm.holder) : NULL;
+	ids = ik ? *(jmethodID const *const *)(ik + pja_vmm.ids) : NULL;
+	if (!ids)
+		return NULL;
+	idnum = *(const uint16_t *)(cm + pja_vmm.idnum);
+	/* ids[0] is the array's length */
+	if ((uintptr_t)ids[0] <= idnum)
+		return NULL;
+	id = ids[idnum + 1];
+	return id && *(const void *const *)id == m ? id : NULL;
+}
+
+/* An interpreter frame's bci from its bcp; 0 when it is not in the code. */
+static jint bci_of(const void *m, uint64_t bcp)
+{
+	const char *cm;
+	uint64_t code;
+	unsigned int size;
+
+	if (pja_vmm.size <= 0 || pja_vmm.code_size < 0)
+		return 0;
+	cm = *(const char *const *)((const char *)m + pja_vmm.const_method);
+	code = (uintptr_t)cm + (unsigned int)pja_vmm.size;
+	size = *(const uint16_t *)(cm + pja_vmm.code_size);
+	return bcp >= code && bcp < code + size ? (jint)(bcp - code) : 0;
+}
+
+int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
+		   uint64_t fp)
+{
+	struct pframe p = { .pc = pc, .sp = sp, .fp = fp };
+	int n = 0, steps;
+
+	for (steps = 0; n < depth && steps < 2 * depth + 8; steps++) {
+		jmethodID id;
+
+		if (!pframe_read(&p))
+			break;
+		if (p.method) {
+			id = method_id(p.method);
+			if (!id)
+				break;
+			f[n].method = id;
+			f[n].lineno = p.kind == PJA_SEEN_INTERPRETED
+					  ? bci_of(p.method, p.bcp)
+					  : 0;
+			f[n].lineno |= p.kind << PJA_SEEN_SHIFT;
+			n++;
+		}
+		pframe_next(&p);
+	}
+	return n;
 }

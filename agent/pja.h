@@ -115,6 +115,13 @@ struct pja_vm {
 	int anchor_sp, anchor_pc, anchor_fp; /* JavaFrameAnchor::_last_Java_* */
 };
 extern struct pja_vm pja_vm;
+/* Method* to jmethodID and bci (frametype.c's own walk): Method's
+ * _constMethod, ConstMethod's _constants, _method_idnum, _code_size and
+ * size, ConstantPool's _pool_holder, InstanceKlass's _methods_jmethod_ids. */
+struct pja_vmm {
+	int const_method, constants, idnum, code_size, holder, ids, size;
+};
+extern struct pja_vmm pja_vmm;
 /* Reads the offsets (once, not in a signal handler). 0 when all found. */
 int vmstructs_init(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */
@@ -142,6 +149,11 @@ int vmstructs_code_frame(uint64_t pc, const void **method);
 #define PJA_SEEN_COMPILED 2
 void frametype_mark(struct asgct_frame *f, int n, uint64_t pc, uint64_t sp,
 		    uint64_t fp);
+/* Walks the physical Java frames from pc, sp, fp into f (at most depth),
+ * marked as above: interpreter frames with their bci, compiled frames as
+ * their own method. Returns the frames walked. Same rules. */
+int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
+		   uint64_t fp);
 
 /* stackwalk.c: the walk of the calling thread from its signal context. */
 struct pja_walk {

@@ -16,9 +16,10 @@
  * must always find them.
  *
  * Recovery: when AsyncGetCallTrace refuses the thread's state, the walk is
- * retried from a frame it can walk (recover_compiled, recover_java) and
- * tagged with how (enum pja_walk_how), inside the same fault-protected
- * window. Recovery only reads the JVM's memory, never writes it.
+ * retried from a frame it can walk (recover_compiled, recover_java), or in
+ * the VM walked from the physical frames (walk_vm), and tagged with how
+ * (enum pja_walk_how), inside the same fault-protected window. Recovery
+ * only reads the JVM's memory, never writes it.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -245,12 +246,9 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 #endif
 
 /*
- * In native or VM code, AsyncGetCallTrace walks from the thread's last Java
- * frame, and only when that frame is marked walkable (its pc set). A call
- * from the interpreter into the VM leaves the pc unset; the JVM itself sets
- * it (make_walkable) before it walks, but the agent never writes the JVM's
- * memory, so such a walk is lost. Whether the thread has Java frames at all
- * (a last Java sp) tells a lost walk from a thread without Java frames.
+ * When neither AsyncGetCallTrace nor walk_vm walked a thread in the VM,
+ * whether it has Java frames at all (a last Java sp) tells a lost walk from
+ * a thread without Java frames.
  */
 static int has_last_java_frame(JNIEnv *env)
 {
@@ -285,6 +283,31 @@ static void direct_from(JNIEnv *env, const void *uc, struct walk_from *from)
 	(void)uc;
 	from->pc = 0;
 #endif
+}
+
+/*
+ * In the VM with a last Java frame AsyncGetCallTrace would not walk (a call
+ * from the interpreter leaves its pc unset until the JVM marks it walkable):
+ * walk its physical frames from the anchor, the pc from the slot below its
+ * sp as the JVM's own make_walkable() would take it, without writing it.
+ */
+static uint32_t walk_vm(struct asgct_trace *t, unsigned int depth, JNIEnv *env)
+{
+	const char *a;
+	uint64_t sp, pc, fp;
+
+	if (pja_vm.env_offset < 0 || pja_vm.anchor < 0 || pja_vm.anchor_fp < 0)
+		return 0;
+	a = (const char *)env - pja_vm.env_offset + pja_vm.anchor;
+	sp = *(const volatile uint64_t *)(a + pja_vm.anchor_sp);
+	pc = *(const volatile uint64_t *)(a + pja_vm.anchor_pc);
+	fp = *(const volatile uint64_t *)(a + pja_vm.anchor_fp);
+	if (!sp || sp & 7)
+		return 0;
+	if (!pc)
+		pc = ((const uint64_t *)sp)[-1];
+	t->num_frames = frametype_walk(t->frames, (int)depth, pc, sp, fp);
+	return t->num_frames > 0 ? PJA_HOW_VM : 0;
 }
 
 void stackwalk_here(void *uc, struct pja_walk *w)
@@ -344,8 +367,12 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 		if (!w->how && !complete)
 			w->how =
 			    recover_compiled(&trace, w->depth, uc, size, &from);
-	} else if (first == ASGCT_UNKNOWN_NOT_JAVA)
-		java_below = has_last_java_frame(env);
+	} else if (first == ASGCT_UNKNOWN_NOT_JAVA ||
+		   first == ASGCT_NOT_WALKABLE_NOT_JAVA) {
+		w->how = walk_vm(&trace, w->depth, env);
+		if (!w->how && first == ASGCT_UNKNOWN_NOT_JAVA)
+			java_below = has_last_java_frame(env);
+	}
 	if (!w->how)
 		trace.num_frames = first;
 	/* which frames ran interpreted, from the stack itself */
@@ -354,7 +381,7 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	if (w->how == PJA_HOW_COMPILED)
 		frametype_mark(w->frames + 1, trace.num_frames - 1, from.pc,
 			       from.sp, from.fp);
-	else if (trace.num_frames > 0)
+	else if (trace.num_frames > 0 && w->how != PJA_HOW_VM)
 		frametype_mark(w->frames, trace.num_frames, from.pc, from.sp,
 			       from.fp);
 	atomic_fetch_sub(&nprotected, 1);

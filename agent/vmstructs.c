@@ -12,6 +12,8 @@
 
 #include "pja.h"
 
+struct pja_vmm pja_vmm = { -1, -1, -1, -1, -1, -1, -1 };
+
 struct pja_vm pja_vm = { .env_offset = -1,
 			 .anchor = -1,
 			 .anchor_sp = -1,
@@ -63,12 +65,64 @@ static struct {
 	NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1
 };
 
-static void set(int *dst, const char *type, const char *field,
-		const char *want_type, const char *want_field, int32_t off)
+/* sizeof(ConstMethod), from gHotSpotVMTypes: the bytecodes follow it. */
+static void const_method_size(void)
 {
-	if (!strcmp(type, want_type) && !strcmp(field, want_field))
-		*dst = off;
+	uint64_t stride, name_off, size_off;
+	const char *const *base = jvm_sym("gHotSpotVMTypes");
+	const char *e;
+
+	if (!base || !*base ||
+	    read_u64("gHotSpotVMTypeEntryArrayStride", &stride) ||
+	    read_u64("gHotSpotVMTypeEntryTypeNameOffset", &name_off) ||
+	    read_u64("gHotSpotVMTypeEntrySizeOffset", &size_off) || stride < 8)
+		return;
+	for (e = *base;; e += stride) {
+		const char *name = *(const char *const *)(e + name_off);
+
+		if (!name)
+			break;
+		if (!strcmp(name, "ConstMethod")) {
+			pja_vmm.size = (int)*(const uint64_t *)(e + size_off);
+			break;
+		}
+	}
 }
+
+/* The fields read, by type and name (a name may differ between JDKs). */
+static const struct want {
+	int *dst;
+	const char *type, *field;
+} wants[] = {
+	{ &cc.len, "GrowableArrayBase", "_len" },
+	{ &cc.len, "GenericGrowableArray", "_len" },
+	{ &cc.data, "GrowableArray<int>", "_data" },
+	{ &cc.memory, "CodeHeap", "_memory" },
+	{ &cc.segmap, "CodeHeap", "_segmap" },
+	{ &cc.shift, "CodeHeap", "_log2_segment_size" },
+	{ &cc.low, "VirtualSpace", "_low" },
+	{ &cc.low_bound, "VirtualSpace", "_low_boundary" },
+	{ &cc.high_bound, "VirtualSpace", "_high_boundary" },
+	{ &cc.used, "HeapBlock::Header", "_used" },
+	{ &cc.level, "nmethod", "_comp_level" },
+	{ &cc.level, "CompiledMethod", "_comp_level" },
+	{ &cc.name, "CodeBlob", "_name" },
+	{ &pja_vmm.const_method, "Method", "_constMethod" },
+	{ &pja_vmm.constants, "ConstMethod", "_constants" },
+	{ &pja_vmm.idnum, "ConstMethod", "_method_idnum" },
+	{ &pja_vmm.code_size, "ConstMethod", "_code_size" },
+	{ &pja_vmm.holder, "ConstantPool", "_pool_holder" },
+	{ &pja_vmm.ids, "InstanceKlass", "_methods_jmethod_ids" },
+	{ &cc.method, "nmethod", "_method" },
+	{ &cc.method, "CompiledMethod", "_method" },
+	{ &cc.frame_size, "CodeBlob", "_frame_size" },
+	{ &cc.code_begin, "CodeBlob", "_code_begin" },
+	{ &cc.code_offset, "CodeBlob", "_code_offset" },
+	{ &pja_vm.anchor, "JavaThread", "_anchor" },
+	{ &pja_vm.anchor_sp, "JavaFrameAnchor", "_last_Java_sp" },
+	{ &pja_vm.anchor_pc, "JavaFrameAnchor", "_last_Java_pc" },
+	{ &pja_vm.anchor_fp, "JavaFrameAnchor", "_last_Java_fp" },
+};
 
 int vmstructs_init(void)
 {
@@ -105,31 +159,11 @@ int vmstructs_init(void)
 			continue;
 		}
 		off = (int32_t) * (const uint64_t *)(e + off_off);
-		set(&cc.len, type, field, "GrowableArrayBase", "_len", off);
-		set(&cc.len, type, field, "GenericGrowableArray", "_len", off);
-		set(&cc.data, type, field, "GrowableArray<int>", "_data", off);
-		set(&cc.memory, type, field, "CodeHeap", "_memory", off);
-		set(&cc.segmap, type, field, "CodeHeap", "_segmap", off);
-		set(&cc.shift, type, field, "CodeHeap", "_log2_segment_size",
-		    off);
-		set(&cc.low, type, field, "VirtualSpace", "_low", off);
-		set(&cc.low_bound, type, field, "VirtualSpace", "_low_boundary",
-		    off);
-		set(&cc.high_bound, type, field, "VirtualSpace",
-		    "_high_boundary", off);
-		set(&cc.used, type, field, "HeapBlock::Header", "_used", off);
-		set(&cc.level, type, field, "nmethod", "_comp_level", off);
-		set(&cc.level, type, field, "CompiledMethod", "_comp_level",
-		    off);
-		set(&cc.name, type, field, "CodeBlob", "_name", off);
-		set(&cc.method, type, field, "nmethod", "_method", off);
-		set(&cc.method, type, field, "CompiledMethod", "_method", off);
-		set(&cc.frame_size, type, field, "CodeBlob", "_frame_size",
-		    off);
-		set(&cc.code_begin, type, field, "CodeBlob", "_code_begin",
-		    off);
-		set(&cc.code_offset, type, field, "CodeBlob", "_code_offset",
-		    off);
+		for (unsigned int i = 0; i < sizeof(wants) / sizeof(wants[0]);
+		     i++)
+			if (!strcmp(type, wants[i].type) &&
+			    !strcmp(field, wants[i].field))
+				*wants[i].dst = off;
 		if (!strcmp(type, "CodeBlob") &&
 		    !strcmp(field, "_frame_complete_offset")) {
 			const char *ts = *(const char *const *)(e + tstr_off);
@@ -137,14 +171,8 @@ int vmstructs_init(void)
 			cc.complete = off;
 			cc.complete16 = ts && !strcmp(ts, "int16_t");
 		}
-		set(&pja_vm.anchor, type, field, "JavaThread", "_anchor", off);
-		set(&pja_vm.anchor_sp, type, field, "JavaFrameAnchor",
-		    "_last_Java_sp", off);
-		set(&pja_vm.anchor_pc, type, field, "JavaFrameAnchor",
-		    "_last_Java_pc", off);
-		set(&pja_vm.anchor_fp, type, field, "JavaFrameAnchor",
-		    "_last_Java_fp", off);
 	}
+	const_method_size();
 	return pja_vm.anchor >= 0 && pja_vm.anchor_sp >= 0 &&
 		       pja_vm.anchor_pc >= 0
 		   ? 0

@@ -184,6 +184,10 @@ enum pja_walk_how {
 				 its frame size (the JVM's code blob); the
 				 method and what it inlined at the pc come
 				 from the code map */
+	PJA_HOW_VM = 6, /* in the VM with a last Java frame the JVM has not
+			   marked walkable: the agent's own walk of the
+			   physical frames (compiled frames without what they
+			   inlined) */
 	PJA_HOW_MAX
 };
 

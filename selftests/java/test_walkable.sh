@@ -5,7 +5,11 @@
 # compiled frame by the code blob's frame size, tags the walk and counts it.
 # And frames below the top typed by how they ran, not by whether their method
 # has compiled code: an activation that stays interpreted while another
-# thread gets its method compiled (no OSR) is interpreted, _[0].
+# thread gets its method compiled (no OSR) is interpreted, _[0]. And calls
+# from the interpreter into the VM (-Xint, allocating): AsyncGetCallTrace
+# will not walk them (the last Java frame has no pc until the JVM sets it),
+# the agent walks the physical frames itself, without writing the JVM's
+# memory.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -48,4 +52,20 @@ for jdk in "${JDKS[@]}"; do
 		awk -v i="$interp" -v a="$all" 'BEGIN { exit !(a > 0 && i >= 0.95 * a) }'
 	check "$J: the compiled activations of the same method are not _[0]" \
 		grep -qE '^\[walkable-warm .*Walkable\.outer_\[[j1]\]' "$D/w.folded"
+
+	start_jvm "$jdk" "$D/g.out" -Xint -- Garbage 6
+	"$PJ_BIN" record -p "$JPID" -F 997 -d 3 -o "$D/g.data" 2>"$D/g.err"
+	check "$J: -Xint: record exits 0" [ $? -eq 0 ]
+	wait "$JWAIT"
+	"$PJ_BIN" report -i "$D/g.data" --format meta >"$D/g.meta"
+	"$PJ_BIN" report -i "$D/g.data" --format collapsed --threads --lines >"$D/g.folded"
+	echo "# $J: -Xint: $(grep -oE 'java: [0-9]+ stacks walked[^;]*' "$D/g.err")"
+	vm=$(awk '$2 == "walk_recovered_vm" { print $3 }' "$D/g.meta")
+	check "$J: -Xint: walks in the VM walked and counted (${vm:-0})" [ "${vm:-0}" -gt 0 ]
+	share=$(awk '/^\[main / { t += $NF; if ($0 !~ /\[java:/ && $0 ~ /_\[[j0i1]\]/) j += $NF }
+		END { printf "%.1f", t ? 100 * j / t : 0 }' "$D/g.folded")
+	check "$J: -Xint: >= 99% of the main thread's samples have Java frames ($share%)" \
+		awk -v p="$share" 'BEGIN { exit !(p >= 99) }'
+	check "$J: -Xint: the allocation in the VM under its Java line (Garbage.java:24)" \
+		grep -q 'Garbage\.main:24_\[0\];InterpreterRuntime::' "$D/g.folded"
 done

@@ -76,6 +76,8 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_recovered_frame", rec->ast.recovered[4]);
 	pj_writer_stat(rec->w, "walk_recovered_compiled",
 		       rec->ast.recovered[PJA_HOW_COMPILED]);
+	pj_writer_stat(rec->w, "walk_recovered_vm",
+		       rec->ast.recovered[PJA_HOW_VM]);
 	for (unsigned int i = 1; i < 16; i++) {
 		char key[32];
 
@@ -166,12 +168,13 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	if (recovered)
 		fprintf(
 		    stderr,
-		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu stub frames, %llu compiled frames)",
+		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu stub frames, %llu compiled frames, %llu walked in the VM)",
 		    (unsigned long long)recovered,
 		    (unsigned long long)rec->ast.recovered[PJA_HOW_STUB_RET],
 		    (unsigned long long)rec->ast.recovered[PJA_HOW_EPILOGUE],
 		    (unsigned long long)rec->ast.recovered[PJA_HOW_FRAME],
-		    (unsigned long long)rec->ast.recovered[PJA_HOW_COMPILED]);
+		    (unsigned long long)rec->ast.recovered[PJA_HOW_COMPILED],
+		    (unsigned long long)rec->ast.recovered[PJA_HOW_VM]);
 	if (walk_latency(st, &l))
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
 			l.p50 / 1e3, l.p99 / 1e3);

@@ -38,9 +38,13 @@ start_jvm() {
 	"$jdk/bin/java" "${flags[@]}" -cp "$CLASSES" "$@" >"$out" 2>"$out.err" &
 	JWAIT=$!
 	track $JWAIT
-	wait_for 30 grep -q '^ready' "$out"
+	wait_for 60 grep -q '^ready' "$out"
 	JPID=$(awk '/^ready/ { print $2; exit }' "$out")
-	[ -n "$JPID" ] && track "$JPID"
+	if [ -z "$JPID" ]; then
+		echo "# the JVM did not say ready in 60 s: $(tail -c 300 "$out.err" | tr '\n' ' ')"
+		return 1
+	fi
+	track "$JPID"
 }
 
 # The JVM's stderr without the warning JDK 21+ prints itself on the first

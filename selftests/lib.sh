@@ -64,5 +64,12 @@ stack_share() {
 }
 # proc_cpu_ticks PID: user + system CPU time of a process, in clock ticks
 proc_cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+# pct_tolerance P N MIN: MIN pp, or three standard errors of a share P% taken
+# from N samples when that is wider
+pct_tolerance() {
+	awk -v p="$1" -v n="$2" -v t="$3" 'BEGIN {
+		e = n ? 300 * sqrt(p / 100 * (1 - p / 100) / n) : 100
+		printf "%.1f", (e > t ? e : t) }'
+}
 # pct_within A B TOL: |A-B| <= TOL (floats)
 pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }

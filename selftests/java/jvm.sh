@@ -109,10 +109,3 @@ check_split() {
 	done
 }
 
-# pct_tolerance P N MIN: MIN pp, or three standard errors of a share P% taken
-# from N samples when that is wider
-pct_tolerance() {
-	awk -v p="$1" -v n="$2" -v t="$3" 'BEGIN {
-		e = n ? 300 * sqrt(p / 100 * (1 - p / 100) / n) : 100
-		printf "%.1f", (e > t ? e : t) }'
-}

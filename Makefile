@@ -87,7 +87,7 @@ $(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a
 # The agent's thread table, with a JNI environment of the test's own.
 $(BUILD)/selftests/test_blocked: selftests/unit/test_blocked.c agent/blocked.c agent/input.c agent/clock.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -Iselftests/unit -o $@ $^ -lpthread
+	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
 
 # Test programs: frame pointers kept, so that -g fp gives whole stacks.
 $(BUILD)/progs/%: selftests/progs/%.c

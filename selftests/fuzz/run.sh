@@ -32,11 +32,14 @@ declare -A src=(
 	[perfdata]="user/jvm/perfdata.c"
 	[profile]="user/profile/read.c user/profile/decode.c user/lib/file.c user/lib/grow.c user/lib/text.c"
 	[perf_sample]="user/record/perf_parse.c user/unwind/join.c"
+	[elf]="user/sym/elf.c user/sym/debug_file.c user/sym/eh_ranges.c user/lib/strpool.c user/lib/file.c user/lib/grow.c"
 )
+# libraries a target needs besides zlib
+declare -A libs=([elf]="-lelf -ldw -lstdc++")
 flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 	-fno-sanitize-recover=undefined -Iinclude -Iuser -Iagent)
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile perf_sample)
+[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile perf_sample elf)
 
 build_one() {
 	local n=$1 bin=$out/$1/fuzz_$1 f newer=0
@@ -45,7 +48,7 @@ build_one() {
 		[ "$top/$f" -nt "$bin" ] && newer=1
 	done
 	[ "$newer" -eq 0 ] && return 0
-	(cd "$top" && "$cc" "${flags[@]}" -o "$bin" "selftests/fuzz/fuzz_$n.c" ${src[$n]} -lz) ||
+	(cd "$top" && "$cc" "${flags[@]}" -o "$bin" "selftests/fuzz/fuzz_$n.c" ${src[$n]} ${libs[$n]:-} -lz) ||
 		{ echo "fuzz $n: build failed" >&2; return 1; }
 }
 

@@ -254,7 +254,8 @@ static void finalize(struct gather *g)
 {
 	unsigned int i, o = 0;
 
-	qsort(g->v, g->n, sizeof(*g->v), cmp_sym);
+	if (g->n) /* g->v is NULL when no symbol was found */
+		qsort(g->v, g->n, sizeof(*g->v), cmp_sym);
 	for (i = 0; i < g->n; i++) {
 		if (o && g->v[o - 1].start == g->v[i].start)
 			continue;

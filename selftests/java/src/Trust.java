@@ -10,7 +10,8 @@ import java.nio.channels.Pipe;
  * String.intern (VM code), a busy method kept interpreted (run with
  * -XX:CompileCommand=exclude,Trust::interp), and JNI calls that block
  * (Thread.sleep, writes to a pipe another thread drains). One worker thread
- * cycles through the phases and times each with its own CPU clock; at the end
+ * cycles through the CPU phases, another through the blocking ones, each
+ * timing its phases with its own CPU clock; at the end
  * the program prints "truth Trust.PHASE <percent of the worker's CPU>" (see
  * Truth: with -Dtruth.every=MS, also as a timeline).
  *
@@ -130,35 +131,48 @@ public class Trust {
 		System.out.flush();
 		Truth truth = new Truth("Trust", PHASES);
 		long end = System.nanoTime() + (long) (secs * 1e9);
+		/* The CPU phases on one thread, the blocking ones on another: the
+		 * kernel's cpu-clock misses samples in the short runs between
+		 * blocking writes (see README, Events), which would otherwise shift
+		 * the shares of the CPU phases sharing a thread with them. */
 		Thread worker = new Thread(() -> {
+			long x = 1;
+			while (System.nanoTime() < end) {
+				long t0 = MX.getCurrentThreadCpuTime();
+				x = mega(x, 400);
+				long t1 = MX.getCurrentThreadCpuTime();
+				x = intern(x, 2000);
+				long t2 = MX.getCurrentThreadCpuTime();
+				x = interp(x, 100_000);
+				long t3 = MX.getCurrentThreadCpuTime();
+				truth.add(0, t1 - t0);
+				truth.add(1, t2 - t1);
+				truth.add(2, t3 - t2);
+			}
+			sink = x;
+		}, "trust-worker");
+		Thread blocker = new Thread(() -> {
 			ByteBuffer buf = ByteBuffer.allocateDirect(64 * 1024);
 			long x = 1;
 			try {
 				while (System.nanoTime() < end) {
-					long t0 = MX.getCurrentThreadCpuTime();
-					x = mega(x, 400);
-					long t1 = MX.getCurrentThreadCpuTime();
-					x = intern(x, 2000);
-					long t2 = MX.getCurrentThreadCpuTime();
-					x = interp(x, 100_000);
 					long t3 = MX.getCurrentThreadCpuTime();
 					sleeps(2);
 					long t4 = MX.getCurrentThreadCpuTime();
 					x += pipe(p.sink(), buf, 8);
 					long t5 = MX.getCurrentThreadCpuTime();
-					truth.add(0, t1 - t0);
-					truth.add(1, t2 - t1);
-					truth.add(2, t3 - t2);
 					truth.add(3, t4 - t3);
 					truth.add(4, t5 - t4);
 				}
 			} catch (Exception e) {
 				throw new RuntimeException(e);
 			}
-			sink = x;
-		}, "trust-worker");
+			sink += x;
+		}, "trust-blocker");
 		worker.start();
+		blocker.start();
 		worker.join();
+		blocker.join();
 		truth.print();
 	}
 }

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A native workload with a known CPU split: each worker thread calls
- * work_a, work_b and work_c in a 50:30:20 ratio of iterations and times every
- * call with its own thread CPU clock. After `seconds` it prints the truth:
+ * work_a, work_b and work_c in a 50:30:20 ratio of iterations (on average:
+ * see worker) and times every call with its own thread CPU clock. After `seconds` it prints the truth:
  *   truth work_a <pct>
  *   truth work_b <pct>
  *   truth work_c <pct>
  * Usage: cpusplit SECONDS [THREADS]
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -44,31 +45,45 @@ static double wall(void)
 		sink = x;                                                      \
 	} while (0)
 
-__attribute__((noinline)) void work_a(void)
+__attribute__((noinline)) void work_a(unsigned long n)
 {
-	SPIN(500000);
+	SPIN(n);
 }
 
-__attribute__((noinline)) void work_b(void)
+__attribute__((noinline)) void work_b(unsigned long n)
 {
-	SPIN(300000);
+	SPIN(n);
 }
 
-__attribute__((noinline)) void work_c(void)
+__attribute__((noinline)) void work_c(unsigned long n)
 {
-	SPIN(200000);
+	SPIN(n);
 }
 
+/*
+ * Each round calls the three in a random order, each for a random 50-150%
+ * of its iterations: a fixed cycle of 0.3-0.7 ms calls would beat against
+ * the sampler's fixed period (aliasing) and move whole pp between them.
+ */
 static void *worker(void *arg)
 {
-	void (*fn[3])(void) = { work_a, work_b, work_c };
+	void (*fn[3])(unsigned long) = { work_a, work_b, work_c };
+	static const unsigned long base[3] = { 500000, 300000, 200000 };
 	double mine[3] = { 0 }, end = wall() + seconds;
+	unsigned int seed = (unsigned int)(uintptr_t)&mine ^
+			    (unsigned int)getpid();
 
 	while (wall() < end) {
-		for (int i = 0; i < 3; i++) {
+		int first = rand_r(&seed) % 3, step = 1 + rand_r(&seed) % 2;
+
+		for (int k = 0; k < 3; k++) {
+			int i = (first + k * step) % 3;
+			unsigned long n =
+			    base[i] / 2 +
+			    (unsigned long)rand_r(&seed) % base[i];
 			double t0 = thread_cpu();
 
-			fn[i]();
+			fn[i](n);
 			mine[i] += thread_cpu() - t0;
 		}
 	}

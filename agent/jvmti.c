@@ -198,8 +198,8 @@ void method_send(jmethodID m)
 		(*sess_env)->DeleteLocalRef(sess_env, k);
 }
 
-void method_frames(uint64_t pc, struct asgct_frame *raw,
-		   struct pja_frame *out, unsigned int n)
+void method_frames(uint64_t pc, struct asgct_frame *raw, struct pja_frame *out,
+		   unsigned int n)
 {
 	unsigned int i;
 
@@ -259,7 +259,7 @@ static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID m, jint size,
 	if (!atomic_load(&pja.active))
 		return;
 	/* C1 (tiers 1-3) or C2, where the JVM's structures say */
-	level = vmstructs_comp_level(addr);
+	level = vmstructs_comp_level(addr, m);
 	c1 = level >= 1 && level <= 3;
 	codemap_add(addr, size, m, info, NULL, c1);
 	if (method_full_name(m, name, sizeof(name)))

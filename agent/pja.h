@@ -126,8 +126,9 @@ extern struct pja_vmm pja_vmm;
 int vmstructs_init(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */
 int vmstructs_thread(JNIEnv *env);
-/* Compile level (1-3 C1, 4 C2) of the nmethod holding code; -1 unknown. */
-int vmstructs_comp_level(const void *code);
+/* Compile level (1-3 C1, 4 C2) of the nmethod holding code, checked to be
+ * an nmethod of m; -1 unknown. */
+int vmstructs_comp_level(const void *code, jmethodID m);
 /* The frame size in words of the nmethod holding pc, 0 when not an nmethod
  * or unknown; *complete whether its frame is complete at pc (past the
  * prologue). Only reads the JVM's memory: call it inside the walk's fault

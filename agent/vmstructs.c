@@ -268,25 +268,28 @@ static const char *find_blob(const unsigned char *pc)
  * The compile level of the nmethod holding code (1-3 C1, 4 C2); -1 when
  * unknown. Called from JVMTI callbacks (never from a signal handler).
  */
-int vmstructs_comp_level(const void *code)
-{
-	const char *nm;
-	signed char level;
-
-	if (cc.level < 0)
-		return -1;
-	nm = find_blob(code);
-	if (!nm)
-		return -1;
-	level = *(const signed char *)(nm + cc.level);
-	return level >= 1 && level <= 4 ? level : -1;
-}
-
 static int is_nmethod(const char *blob)
 {
 	const char *name = *(const char *const *)(blob + cc.name);
 
 	return name && !memcmp(name, "nmethod", sizeof("nmethod"));
+}
+
+int vmstructs_comp_level(const void *code, jmethodID m)
+{
+	const char *nm;
+	signed char level;
+
+	if (cc.level < 0 || cc.name < 0 || cc.method < 0 || !m)
+		return -1;
+	nm = find_blob(code);
+	/* an nmethod of m: a load event posted late may find the code
+	 * flushed and its memory another blob's */
+	if (!nm || !is_nmethod(nm) ||
+	    *(const void *const *)(nm + cc.method) != *(const void *const *)m)
+		return -1;
+	level = *(const signed char *)(nm + cc.level);
+	return level >= 1 && level <= 4 ? level : -1;
 }
 
 int vmstructs_nmethod_frame(uint64_t pc, int *complete)

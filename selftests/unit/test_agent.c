@@ -541,7 +541,7 @@ static void test_fault(const char *jdk, const char *tag)
 	struct agent *a;
 	struct jvm j;
 	struct walk w;
-	unsigned int i, faults = 0, good = 0, done = 0;
+	unsigned int i, faults = 0, good = 0, done = 0, okw = 0;
 	int r;
 
 	expected_output(want, sizeof(want));
@@ -559,7 +559,9 @@ static void test_fault(const char *jdk, const char *tag)
 				continue;
 			done++;
 			faults += w.status == AGENT_WALK_FAULT;
-			/* between faults, walks still reach the target's code */
+			/* between faults, walks still reach the target's code
+			 * (the rest of them: timed out on a loaded machine) */
+			okw += w.status == AGENT_WALK_OK;
 			good += w.status == AGENT_WALK_OK && in_target(&w);
 			if (w.status != AGENT_WALK_FAULT && !in_target(&w))
 				printf("# walk status %d, %u frames, top %s\n",
@@ -570,11 +572,10 @@ static void test_fault(const char *jdk, const char *tag)
 		printf("# %s\n", err);
 	}
 	r = jvm_finish(&j);
-	ok(done >= 45 && faults >= done / 4 &&
-	       good >= (done - faults) * 3 / 4 && r == 0 &&
-	       !strcmp(j.buf, want),
-	   "%s: faults injected into walks are survived (%u faults, %u good of %u walks, exit %d)",
-	   tag, faults, good, done, r);
+	ok(done >= 45 && faults >= done / 4 && okw >= 20 &&
+	       good * 10 >= okw * 9 && r == 0 && !strcmp(j.buf, want),
+	   "%s: faults injected into walks are survived (%u faults, %u of %u good walks in the target, %u walks, exit %d)",
+	   tag, faults, good, okw, done, r);
 }
 
 static void test_disabled(const char *jdk, const char *tag)

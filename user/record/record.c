@@ -18,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/procfs.h"
 #include "events/lbr.h"
 #include "sym/maps.h"
 #include "record/launch.h"

@@ -248,6 +248,23 @@ static void JNICALL on_class_prepare(jvmtiEnv *j, JNIEnv *env, jthread t,
 		dealloc(ms);
 }
 
+struct level_of {
+	const void *code;
+	jmethodID m;
+};
+
+/* tests only: an address read_level reads to prove a fault is survived */
+static volatile uintptr_t bad_level_addr = 16;
+
+static int read_level(const void *arg)
+{
+	const struct level_of *l = arg;
+
+	if (pja.testfault) /* tests only: a fault here is survived too */
+		(void)*(volatile const long *)bad_level_addr;
+	return vmstructs_comp_level(l->code, l->m);
+}
+
 static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID m, jint size,
 				     const void *addr, jint map_len,
 				     const jvmtiAddrLocationMap *map,
@@ -258,8 +275,9 @@ static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID m, jint size,
 
 	if (!atomic_load(&pja.active))
 		return;
-	/* C1 (tiers 1-3) or C2, where the JVM's structures say */
-	level = vmstructs_comp_level(addr, m);
+	/* C1 (tiers 1-3) or C2, where the JVM's structures say: read with
+	 * the walk's fault protection, the code heap may change meanwhile */
+	level = pja_protected(read_level, &(struct level_of){ addr, m });
 	c1 = level >= 1 && level <= 3;
 	codemap_add(addr, size, m, info, NULL, c1);
 	if (method_full_name(m, name, sizeof(name)))

@@ -156,6 +156,12 @@ void frametype_mark(struct asgct_frame *f, int n, uint64_t pc, uint64_t sp,
 int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
 		   uint64_t fp);
 
+/* stackwalk.c: fn(arg) under the walk's fault protection on the calling
+ * thread (for reads of the JVM's structures outside a walk): a SIGSEGV or
+ * SIGBUS inside gives -1 instead of ending the JVM; -1 too when every
+ * protection entry is taken. */
+int pja_protected(int (*fn)(const void *), const void *arg);
+
 /* stackwalk.c: the walk of the calling thread from its signal context. */
 struct pja_walk {
 	/* in */

@@ -111,7 +111,7 @@ int stackwalk_init(void)
 	return 0;
 }
 
-static int claim(int me)
+__attribute__((noinline)) static int claim(int me)
 {
 	unsigned int i;
 
@@ -122,6 +122,24 @@ static int claim(int me)
 			return (int)i;
 	}
 	return -1;
+}
+
+int pja_protected(int (*fn)(const void *), const void *arg)
+{
+	int slot = claim(pja_gettid()), r;
+
+	if (slot < 0)
+		return -1;
+	atomic_fetch_add(&nprotected, 1);
+	if (sigsetjmp(prot[slot].jb, 1)) {
+		atomic_fetch_sub(&nprotected, 1);
+		atomic_store(&prot[slot].tid, 0);
+		return -1;
+	}
+	r = fn(arg);
+	atomic_fetch_sub(&nprotected, 1);
+	atomic_store(&prot[slot].tid, 0);
+	return r;
 }
 
 /* Where the walk AsyncGetCallTrace gave started: for typing its frames. */

@@ -69,6 +69,12 @@ struct agent {
 /* jvm/walks.c: a frame of a walk with its method's name and line. */
 void agent_name_frame(const struct agent *a, const struct pja_frame *f,
 		      struct java_frame *out);
+/* The frames of a walk or stack result: nframes pja_frames after its head
+ * of hsize bytes in the len-byte message p, checked against len and cut to
+ * the HELLO's depth, named into a->frames. Their number, or -1 (counted as
+ * dropped) when the message is too short for its head or its frames. */
+int agent_result_frames(struct agent *a, const char *p, uint32_t len,
+			size_t hsize, uint32_t nframes);
 /* Counts a walk's outcome in a->stats; its enum agent_walk_status. */
 int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
 		     uint32_t flags);

@@ -193,27 +193,16 @@ static void on_walk(struct agent *a, const char *p, uint32_t len,
 		    agent_walk_cb cb, void *ctx)
 {
 	struct pja_walk_result r;
-	unsigned int i, n;
-	int st;
+	int n, st;
 
 	if (len < sizeof(r)) {
 		a->stats.dropped++;
 		return;
 	}
 	memcpy(&r, p, sizeof(r));
-	n = r.nframes;
-	if ((len - sizeof(r)) / sizeof(struct pja_frame) < n) {
-		a->stats.dropped++;
+	n = agent_result_frames(a, p, len, sizeof(r), r.nframes);
+	if (n < 0)
 		return;
-	}
-	if (n > a->hello.depth) /* frames holds depth + 1 */
-		n = a->hello.depth;
-	for (i = 0; i < n; i++) {
-		struct pja_frame f;
-
-		memcpy(&f, p + sizeof(r) + i * sizeof(f), sizeof(f));
-		agent_name_frame(a, &f, &a->frames[i]);
-	}
 	st = agent_count_walk(a, r.status, r.asgct, r.flags);
 	if (r.walk_time > r.recv_time && r.recv_time > r.sample_time) {
 		a->stats.to_agent_ns += r.recv_time - r.sample_time;

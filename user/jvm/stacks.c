@@ -40,26 +40,16 @@ void agent_stack_result(struct agent *a, const char *p, uint32_t len)
 {
 	struct pja_stack_result r;
 	struct agent_stack st;
-	unsigned int i, n;
+	int n;
 
 	if (len < sizeof(r)) {
 		a->stats.dropped++;
 		return;
 	}
 	memcpy(&r, p, sizeof(r));
-	n = r.nframes;
-	if ((len - sizeof(r)) / sizeof(struct pja_frame) < n) {
-		a->stats.dropped++;
+	n = agent_result_frames(a, p, len, sizeof(r), r.nframes);
+	if (n < 0)
 		return;
-	}
-	if (n > a->hello.depth) /* frames holds depth + 1 */
-		n = a->hello.depth;
-	for (i = 0; i < n; i++) {
-		struct pja_frame f;
-
-		memcpy(&f, p + sizeof(r) + i * sizeof(f), sizeof(f));
-		agent_name_frame(a, &f, &a->frames[i]);
-	}
 	st.cookie = r.cookie;
 	st.switch_time = r.switch_time;
 	st.start_time = r.start_time;
@@ -67,7 +57,7 @@ void agent_stack_result(struct agent *a, const char *p, uint32_t len)
 	st.status = map_status(r.status);
 	st.state = r.state;
 	st.frames = a->frames;
-	st.n = st.status == AGENT_WALK_OK ? n : 0;
+	st.n = st.status == AGENT_WALK_OK ? (unsigned int)n : 0;
 	if (a->stack_cb)
 		a->stack_cb(a->stack_ctx, &st);
 }

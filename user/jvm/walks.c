@@ -52,6 +52,26 @@ void agent_name_frame(const struct agent *a, const struct pja_frame *f,
 	out->line = m ? bci_line(m, f->bci) : 0;
 }
 
+int agent_result_frames(struct agent *a, const char *p, uint32_t len,
+			size_t hsize, uint32_t nframes)
+{
+	unsigned int i, n = nframes;
+
+	if (len < hsize || (len - hsize) / sizeof(struct pja_frame) < n) {
+		a->stats.dropped++;
+		return -1;
+	}
+	if (n > a->hello.depth) /* frames holds depth + 1 */
+		n = a->hello.depth;
+	for (i = 0; i < n; i++) {
+		struct pja_frame f;
+
+		memcpy(&f, p + hsize + i * sizeof(f), sizeof(f));
+		agent_name_frame(a, &f, &a->frames[i]);
+	}
+	return (int)n;
+}
+
 int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
 		     uint32_t flags)
 {

@@ -36,7 +36,8 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	echo "# $J: H2 SQL loop, ${secs} s at 1 kHz"
 	start_jvm "$jdk" "$TMP/$J.out" -Dh2.jar="$H2" -- H2Loop $((secs + 8))
-	sleep 3 # warm-up: the figures are for compiled code
+	# the figures are for compiled code
+	wait_for 60 grep -q '^warm' "$TMP/$J.out" || echo "# $J: H2Loop not warm in 60 s"
 	"$PJ_BIN" record -p "$JPID" -F 1000 -d "$secs" -o "$TMP/$J.data" 2>"$TMP/$J.err"
 	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
 	"$PJ_BIN" report -i "$TMP/$J.data" --format collapsed >"$TMP/$J.folded"
@@ -44,7 +45,7 @@ for jdk in "${JDKS[@]}"; do
 	grep -oE '\([0-9]+ recovered[^)]*\)' "$TMP/$J.err" | sed 's/^/            /'
 	[ -x "$ASPROF" ] || continue
 	start_jvm "$jdk" "$TMP/$J.ap.out" -Dh2.jar="$H2" -- H2Loop $((secs + 8))
-	sleep 3
+	wait_for 60 grep -q '^warm' "$TMP/$J.ap.out" || echo "# $J: H2Loop not warm in 60 s"
 	"$ASPROF" start -e cpu -i 1ms "$JPID" >"$TMP/$J.ap.err" 2>&1
 	sleep "$secs"
 	"$ASPROF" stop -o collapsed --ann -f "$TMP/$J.ap.folded" "$JPID" >>"$TMP/$J.ap.err" 2>&1

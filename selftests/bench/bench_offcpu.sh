@@ -38,6 +38,9 @@ task_cpu() {
 	done
 }
 
+# agent_in PID: the agent's thread is running in JVM PID
+agent_in() { [ -n "$(task_cpu "$1" perfjava-agent)" ]; }
+
 # idler_vcs PID: the voluntary context switches of Waits' idler thread
 idler_vcs() {
 	awk '/^Name:/ { n = $2 } /^voluntary_ctxt_switches/ && n == "idler" { print $2 }' \
@@ -56,15 +59,12 @@ run() {
 	[ "$mode" = noask ] && export PERFJAVA_OFFCPU_JAVA=0
 	"$jdk/bin/java" -cp "$CLASSES" Waits $((win + 30)) >"$TMP/$mode.out" 2>&1 &
 	pid=$!
-	for i in $(seq 200); do grep -q '^ready' "$TMP/$mode.out" && break; sleep 0.05; done
+	wait_for 10 grep -q '^ready' "$TMP/$mode.out"
 	"$PJ_BIN" record -q -e offcpu "${flags[@]}" -p "$pid" -o "$TMP/$mode.data" 2>"$TMP/$mode.err" &
 	rpid=$!
 	unset PERFJAVA_OFFCPU_JAVA
 	v0=$(idler_vcs "$pid")
-	for i in $(seq 200); do
-		[ "$mode" = nojava ] || [ -n "$(task_cpu "$pid" perfjava-agent)" ] && break
-		sleep 0.05
-	done
+	[ "$mode" = nojava ] || wait_for 10 agent_in "$pid"
 	sleep 1 # the attach's replay is not the walks' cost
 	a0=$(task_cpu "$pid" perfjava-agent)
 	r=$(cut -d' ' -f1 /proc/$rpid/schedstat 2>/dev/null)

@@ -35,7 +35,7 @@
  *                     and the module name for kernel frames; line 0 = unknown
  *   PJ_CHUNK_STACKS   { uv nframes; uv frame[nframes]; }*   leaf first
  *   PJ_CHUNK_SAMPLES  { u8 flags; sv dtime; [uv tid]; [uv cpu]; [uv event];
- *                       [uv period]; uv stack; [uv info]; }*
+ *                       [uv period]; uv stack; [uv info]; [uv switches]; }*
  *                     Fields in [] are present when their PJ_S_* flag is
  *                     set; otherwise they repeat the previous sample's value.
  *                     dtime is the difference to the previous sample's time.
@@ -43,6 +43,10 @@
  *                     event 0, period 0, info 0. Time is CLOCK_MONOTONIC ns
  *                     (the perf_event clock). info is a string id with
  *                     per-sample detail (decoded tracepoint fields), 0 = none.
+ *                     switches (present when not 0, else 0): the thread's
+ *                     context switches since its previous sample of a
+ *                     cpu-clock or task-clock event; each weighs the STATS
+ *                     value switch_cost_ps (see record/switchcost.h).
  *   PJ_CHUNK_THREADS  { uv tid; uv pid; str name; }*   later entries rename
  *   PJ_CHUNK_EVENTS   { uv index; str name; str unit; uv type; uv config;
  *                       uv period; uv freq; }*
@@ -100,6 +104,7 @@ enum {
 	PJ_S_EVENT = 1 << 2,
 	PJ_S_PERIOD = 1 << 3,
 	PJ_S_INFO = 1 << 4,
+	PJ_S_SWITCHES = 1 << 5,
 };
 
 /* Frame kinds; collapsed output suffixes follow async-profiler. */

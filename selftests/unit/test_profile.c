@@ -25,10 +25,10 @@
 
 static const struct pj_sample rt_samples[] = {
 	{ 5000000000ull, 1000000, 11, 0, 0, 0, 0 },
-	{ 5000000100ull, 1000000, 12, 1, 0, 1, 0 },
-	{ 4999999000ull, 7, 12, 1, 1, 2, 0 }, /* time goes back */
+	{ 5000000100ull, 1000000, 12, 1, 0, 1, 0, 7 }, /* switches */
+	{ 4999999000ull, 7, 12, 1, 1, 2, 0 }, /* time goes back, 0 switches */
 	{ 4999999000ull, 7, 12, 1, 1, 2, 3 }, /* info set */
-	{ UINT64_MAX - 5, UINT64_MAX, UINT32_MAX, 63, 1, 1, 0 },
+	{ UINT64_MAX - 5, UINT64_MAX, UINT32_MAX, 63, 1, 1, 0, UINT32_MAX },
 };
 
 static void test_round_trip(void)
@@ -121,7 +121,7 @@ static void test_round_trip(void)
 		ok_all = g->time == e.time && g->period == e.period &&
 			 g->tid == e.tid && g->cpu == e.cpu &&
 			 g->event == e.event && g->stack == e.stack &&
-			 g->info == e.info;
+			 g->info == e.info && g->switches == e.switches;
 	}
 	ok(ok_all, "samples: every field, across two SAMPLES chunks");
 	ok(p->nthreads == 3 &&

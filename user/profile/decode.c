@@ -235,7 +235,7 @@ static int read_samples(struct priv *d, struct cur *c)
 		int64_t dt;
 
 		if (flags & ~(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT | PJ_S_PERIOD |
-			      PJ_S_INFO))
+			      PJ_S_INFO | PJ_S_SWITCHES))
 			return profile_damaged(
 			    c, at, "unknown sample flags 0x%x", flags);
 		if (pj_get_sv(&c->p, c->end, &dt))
@@ -250,6 +250,10 @@ static int read_samples(struct priv *d, struct cur *c)
 		    get_id(c, &s.stack, p->nstacks, "stack") ||
 		    ((flags & PJ_S_INFO) &&
 		     get_id(c, &s.info, p->nstrings, "string")))
+			return -1;
+		s.switches = 0; /* not carried over: present when not 0 */
+		if ((flags & PJ_S_SWITCHES) &&
+		    get_u32(c, &s.switches, "switches"))
 			return -1;
 		if (GROW(p->samples, d->samples_cap, (size_t)p->nsamples + 1))
 			return profile_oom(c);

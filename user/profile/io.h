@@ -25,6 +25,7 @@ struct pj_sample {
 	uint32_t event; /* index into the events table */
 	uint32_t stack; /* stack id */
 	uint32_t info; /* string id, 0 = none */
+	uint32_t switches; /* context switches since the thread's last sample */
 };
 
 struct pj_frame {

@@ -431,7 +431,7 @@ int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s)
 
 	if (check(w))
 		return -1;
-	p = buf_room(w, B_SAMPLES, 1 + 7 * PJ_VARINT_MAX);
+	p = buf_room(w, B_SAMPLES, 1 + 8 * PJ_VARINT_MAX);
 	if (!p) {
 		fail(w, ENOMEM);
 		return -1;
@@ -458,6 +458,10 @@ int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s)
 	if (s->info != o->info) {
 		flags |= PJ_S_INFO;
 		q += pj_put_uv(q, s->info);
+	}
+	if (s->switches) {
+		flags |= PJ_S_SWITCHES;
+		q += pj_put_uv(q, s->switches);
 	}
 	*p = flags;
 	w->bufs[B_SAMPLES].len += (size_t)(q - p);

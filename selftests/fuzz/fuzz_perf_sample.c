@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint64_t want = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 			      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-			      PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+			      PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN |
+			      PERF_SAMPLE_RAW |
 			      PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	struct perf_event_header *h = (void *)rec;
 	struct pj_raw_sample s;
@@ -30,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	h->size = (uint16_t)(size - 8);
 	if (sample_parse_regs(h, st & want, 0, UNWIND_REGS_MASK, &s))
 		return 0;
-	if (s.nregs > 17 || (s.stack_size && !s.stack))
+	if (s.nregs > 17 || s.nread > 16 || (s.stack_size && !s.stack))
 		__builtin_trap();
 	nf = s.nr < 64 ? (unsigned int)s.nr : 64;
 	for (i = 0; i < 8 && i < s.nregs; i++) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Ring record parsing: synthesized sample bytes for every field and every
- * PERF_CONTEXT marker, malformed records, and a real one-page ring that wraps
- * many times while this thread samples itself.
+ * PERF_CONTEXT marker, malformed records, a real one-page ring that wraps
+ * many times while this thread samples itself, and a real clock event with
+ * its context-switch counter read into every sample (record/switchcost.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 #include "lib/clock.h"
 #include "record/ring.h"
 #include "record/perf_parse.h"
+#include "record/switchcost.h"
+#include "profile/io.h"
 #include "tap.h"
 
 struct builder {
@@ -41,8 +44,9 @@ static void test_all_fields(void)
 	uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
 		      PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
 		      PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-		      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
-		      PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK;
+		      PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |
+		      PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+		      PERF_SAMPLE_BRANCH_STACK;
 	struct builder b = { .len = 8 };
 	struct pj_raw_sample s;
 	uint32_t rawsz = 12;
@@ -58,6 +62,9 @@ static void test_all_fields(void)
 	put64(&b, 5); /* stream id */
 	put64(&b, 1); /* cpu (+ reserved) */
 	put64(&b, 10000000); /* period */
+	put64(&b, 2); /* read: PERF_FORMAT_GROUP, two values */
+	put64(&b, 123456789);
+	put64(&b, 42);
 	put64(&b, 3); /* callchain nr */
 	put64(&b, PERF_CONTEXT_KERNEL);
 	put64(&b, 0xffffffff81000010ULL);
@@ -75,6 +82,8 @@ static void test_all_fields(void)
 	ok(s.time == 987654321 && s.addr == 0xdead && s.cpu == 1 &&
 	       s.period == 10000000 && s.stream_id == 5,
 	   "time, addr, cpu, period, stream id");
+	ok(s.nread == 2 && s.read[0] == 123456789 && s.read[1] == 42,
+	   "group read: the clock's count and the switch counter's");
 	ok(s.nr == 3 && s.ips[1] == 0xffffffff81000010ULL, "callchain");
 	ok(s.raw_size == 12 && ((const uint8_t *)s.raw)[11] == 0xab,
 	   "raw data");
@@ -90,6 +99,14 @@ static void test_all_fields(void)
 			bad++;
 	}
 	ok(bad == 0, "every truncated record is rejected (%d accepted)", bad);
+
+	/* A group read with more values than any group perfjava opens. */
+	b.len = 8;
+	put64(&b, 17);
+	for (int i = 0; i < 17; i++)
+		put64(&b, i);
+	ok(sample_parse(finish(&b), PERF_SAMPLE_READ, 0, &s) == -1,
+	   "a group read of 17 values is rejected");
 
 	/* A callchain count larger than the record. */
 	b.len = 8;
@@ -225,10 +242,120 @@ static void test_real_wrap(void)
 	ok(w.backwards == 0, "samples come in time order");
 }
 
+struct switch_ctx {
+	struct switch_cost c;
+	unsigned long samples, unread, bad;
+	uint64_t weight, last_count, switches, last_switches;
+};
+
+static void on_switch_rec(void *c, struct ring *r,
+			  const struct perf_event_header *h)
+{
+	struct switch_ctx *w = c;
+	struct pj_raw_sample rs;
+	struct pj_sample s = { .period = 50000 };
+
+	if (h->type != PERF_RECORD_SAMPLE)
+		return;
+	if (sample_parse(h, r->sample_type, 0, &rs)) {
+		w->bad++;
+		return;
+	}
+	if (rs.nread != 2) {
+		w->unread++;
+		return;
+	}
+	switchcost_sample(&w->c, r, &rs, &s);
+	w->samples++;
+	w->weight += s.period;
+	w->switches += s.switches;
+	w->last_count = rs.read[0];
+	w->last_switches = rs.read[1];
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* A thread that runs 30 us and sleeps, sampling itself every 50 us of its
+ * task-clock with the switch counter in the event's group. */
+static void test_real_switch_counter(void)
+{
+	struct pj_event ev = { .name = "task-clock" };
+	struct ring_opts o = {
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			       PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+		.pages = 16,
+		.wakeup_events = 1,
+		.count_switches = true,
+	};
+	struct switch_ctx w = { 0 };
+	struct ring_clocks c0, c1;
+	struct ring r;
+	unsigned int bad_ev;
+	uint64_t t0, cpu0, cpu1;
+	int err;
+
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	ev.attr.sample_period = 50000;
+	err = ring_open(&r, (pid_t)syscall(SYS_gettid), &ev, 1, &o, &bad_ev);
+	if (err) {
+		skip("clock event with a switch counter",
+		     "cannot open a perf event here");
+		return;
+	}
+	ok(r.sw_fd >= 0 && (r.sample_type & PERF_SAMPLE_READ),
+	   "a single clock event gets a switch counter in its group");
+	ring_enable(&r);
+	ok(r.marked, "the thread's clocks are read when the ring is enabled");
+	c0 = r.mark;
+	cpu0 = thread_cpu_ns();
+	t0 = now_ns();
+	do {
+		uint64_t s0 = thread_cpu_ns();
+
+		while (thread_cpu_ns() - s0 < 30000)
+			sink++;
+		usleep(50);
+		ring_drain(&r, on_switch_rec, &w);
+	} while (now_ns() - t0 < 300000000ull);
+	cpu1 = thread_cpu_ns();
+	ring_disable(&r);
+	ok(!ring_read_clocks(&r, &c1), "the thread's clocks read again");
+	ring_drain(&r, on_switch_rec, &w);
+	ring_close(&r);
+	printf("# %lu samples, weights %.1f ms for %.1f ms of task-clock, "
+	       "%llu switches; scheduler %.1f ms, CPU clock %.1f ms\n",
+	       w.samples, w.weight / 1e6, w.last_count / 1e6,
+	       (unsigned long long)w.switches,
+	       (c1.thread_ns - c0.thread_ns) / 1e6, (cpu1 - cpu0) / 1e6);
+	ok(w.samples > 100 && !w.unread && !w.bad,
+	   "every sample carries both counts (%lu samples, %lu without, %lu bad)",
+	   w.samples, w.unread, w.bad);
+	ok(w.weight == w.last_count,
+	   "the samples' weights add up to the event's count at the last one");
+	ok(w.switches == w.last_switches && w.switches > 100,
+	   "the samples' switches add up to the counter's (%llu)",
+	   (unsigned long long)w.switches);
+	ok(c1.switches >= w.last_switches && c1.event_ns >= w.last_count,
+	   "the clocks read after the samples are not behind them");
+	/* the same kernel counter as this thread's CPU clock, read a few
+	 * microseconds apart at each end */
+	ok(c1.thread_ns - c0.thread_ns + 2000000 > cpu1 - cpu0 &&
+	       cpu1 - cpu0 + 2000000 > c1.thread_ns - c0.thread_ns,
+	   "schedstat's time is the thread's CPU clock");
+}
+
 int main(void)
 {
 	test_all_fields();
 	test_markers();
 	test_real_wrap();
+	test_real_switch_counter();
 	return tap_done();
 }

@@ -249,6 +249,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 	s.event = ring_event_index(r, rs.id);
 	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && s.event < rec->nevents)
 		s.period = rec->evs[s.event].period; /* see open_threads */
+	switchcost_sample(&rec->swc, r, &rs, &s);
 	callchain_iter_init(&it, rs.ips, rs.nr);
 	while (callchain_next(&it, &ip, &ctx)) {
 		if (ctx == CC_NONE)
@@ -332,10 +333,12 @@ void record_on_record(void *ctx, struct ring *r,
 	case PERF_RECORD_LOST:
 		lost = (const void *)hdr;
 		rec->st.lost += lost->lost;
+		switchcost_lost(r);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		rec->st.lost +=
 		    ((const struct perf_record_lost_samples *)hdr)->lost;
+		switchcost_lost(r);
 		break;
 	case PERF_RECORD_COMM:
 		comm = (const void *)hdr;

@@ -155,7 +155,9 @@ int loop_tick(struct recorder *rec, uint64_t now)
 	now = now_ns();
 	rec->end_ns = now;
 	wall_tick(rec, now); /* a wait that goes on is cut at the switch */
+	switchcost_take(rec, true);
 	record_write_stats(rec);
+	switchcost_next_file(rec);
 	if (pj_writer_close(rec->w)) {
 		rec->w = NULL;
 		fprintf(stderr, "\nperfjava: cannot write %s: %s; stopping\n",

@@ -4,6 +4,9 @@
 
 #include "record/perf_parse.h"
 
+/* More values than any group perfjava opens: a damaged record. */
+#define READ_GROUP_MAX 16
+
 struct cursor {
 	const uint8_t *p, *end;
 	bool bad;
@@ -106,9 +109,19 @@ int sample_parse_regs(const struct perf_event_header *hdr, uint64_t sample_type,
 		s->cpu = (uint32_t)take64(&c);
 	if (sample_type & PERF_SAMPLE_PERIOD)
 		s->period = take64(&c);
-	if (sample_type & PERF_SAMPLE_READ)
-		/* Not requested by perfjava; a read_format is not known here. */
-		return -1;
+	if (sample_type & PERF_SAMPLE_READ) {
+		/* read_format PERF_FORMAT_GROUP: { u64 nr; u64 values[nr]; } */
+		uint64_t nv = take64(&c);
+
+		if (nv > READ_GROUP_MAX || nv > (uint64_t)(c.end - c.p) / 8)
+			return -1;
+		for (uint64_t i = 0; i < nv; i++) {
+			v = take64(&c);
+			if (i < 2)
+				s->read[i] = v;
+		}
+		s->nread = (unsigned int)nv;
+	}
 	if (sample_type & PERF_SAMPLE_CALLCHAIN) {
 		s->nr = take64(&c);
 		if (s->nr > (uint64_t)(c.end - c.p) / 8)

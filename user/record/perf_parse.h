@@ -20,6 +20,11 @@ struct pj_raw_sample {
 	uint64_t stream_id;
 	uint32_t cpu;
 	uint64_t period;
+	/* PERF_SAMPLE_READ, which perfjava asks only with PERF_FORMAT_GROUP
+	 * alone: the group's first values (the clock event's, the switch
+	 * counter's) */
+	uint64_t read[2];
+	unsigned int nread;
 	uint64_t nr; /* callchain entries, markers included */
 	const uint64_t *ips;
 	uint32_t raw_size;

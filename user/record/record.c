@@ -106,6 +106,22 @@ static bool period_field_needed(const struct recorder *rec)
 	return !swevent_period;
 }
 
+/*
+ * Each thread takes two descriptors (its clock event and the switch counter
+ * in its group, record/switchcost.h): a JVM's thousand threads pass the
+ * usual soft limit of 1024. As perf does, the soft limit goes up to the
+ * hard one; "too many open files" then still says what to do.
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit l;
+
+	if (getrlimit(RLIMIT_NOFILE, &l) || l.rlim_cur >= l.rlim_max)
+		return;
+	l.rlim_cur = l.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &l);
+}
+
 static bool process_exists(pid_t pid)
 {
 	char path[64];
@@ -152,6 +168,8 @@ static int open_threads(struct recorder *rec)
 		t->opts.pages = 64;
 	t->opts.max_stack = 127;
 	t->opts.track = true;
+	/* the time a clock event cannot sample (record/switchcost.h) */
+	t->opts.count_switches = rec->nevents == 1 && !rec->wall;
 	t->opts.enable_on_exec = rec->launch != NULL; /* counts from the exec */
 	t->on_open = thread_opened;
 	t->ctx = rec;
@@ -381,6 +399,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 				rec->stop = rec->write_failed = true;
 				rec->stop_reason = "write error";
 			}
+			switchcost_tick(rec, now); /* before exited threads go */
 			reap_threads(rec, now >= next_scan);
 			if (now >= next_scan) {
 				unsigned int bad;
@@ -441,6 +460,7 @@ int cmd_record(int argc, char **argv)
 	rec->java = java;
 	rec->launch = launch;
 	ring_init();
+	raise_fd_limit(); /* after the fork: the command keeps its own */
 	/*
 	 * A launched command: events open before its exec, which enables
 	 * them; its maps are read again once it has exec'd. Nothing slow
@@ -493,6 +513,7 @@ int cmd_record(int argc, char **argv)
 		    rec->o.pid, rec->th.n, rec->th.n == 1 ? "" : "s",
 		    rec->agent ? ", java frames on" : "", rec->o.output);
 	run_loop(rec, sigfd);
+	switchcost_take(rec, true); /* while the events run */
 	threads_disable(&rec->th);
 	ksig_collect(rec);
 	drain_all(rec);

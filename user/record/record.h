@@ -15,6 +15,7 @@
 #include "sym/symbolize.h"
 #include "record/threads.h"
 #include "record/ksig.h"
+#include "record/switchcost.h"
 #include "unwind/callgraph.h"
 #include "unwind/stackend.h"
 #include "unwind/unwind.h"
@@ -102,6 +103,8 @@ struct recorder {
 	uint64_t next_cookie;
 	unsigned int npending;
 	struct record_stats st;
+	struct switch_cost swc; /* the current file's (record/switchcost.h) */
+	uint64_t swc_next; /* when the threads' clocks are read next */
 	struct ksig ks; /* walks at the sample (record/ksig.h) */
 	uint64_t start_ns, end_ns;
 	bool stop;

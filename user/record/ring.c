@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +19,7 @@
 #include <perf/threadmap.h>
 
 #include "lib/clock.h"
+#include "lib/file.h"
 #include "record/ring.h"
 
 static int quiet_print(enum libperf_print_level level, const char *fmt,
@@ -70,6 +73,26 @@ static void evlist_free(struct perf_evlist *e)
 	perf_evlist__delete(e);
 }
 
+/*
+ * A context-switch counter in the group of the clock event (fd), counting
+ * while it does. Kernel mode is where switches happen: a counter that
+ * excludes it reads 0, so none is opened when the kernel is excluded.
+ */
+static int open_switch_counter(pid_t tid, int leader)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.read_format = PERF_FORMAT_GROUP,
+		.use_clockid = 1, /* a group has one clock */
+		.clockid = CLOCK_MONOTONIC,
+	};
+
+	return (int)syscall(SYS_perf_event_open, &a, tid, -1, leader,
+			    PERF_FLAG_FD_CLOEXEC);
+}
+
 int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	      unsigned int n, const struct ring_opts *o,
 	      unsigned int *bad_event)
@@ -83,7 +106,11 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	memset(r, 0, sizeof(*r));
 	r->tid = tid;
 	r->fd = -1;
+	r->sw_fd = -1;
 	r->sample_type = o->sample_type;
+	if (o->count_switches && n == 1 && !o->exclude_kernel &&
+	    event_is_clock(&evs[0]))
+		r->sample_type |= PERF_SAMPLE_READ;
 	r->branch_sample_type = o->branch_sample_type;
 	r->regs_user = o->regs_user;
 	*bad_event = 0;
@@ -98,7 +125,9 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		struct perf_event_attr attr = evs[i].attr;
 
 		attr.size = sizeof(attr);
-		attr.sample_type = o->sample_type;
+		attr.sample_type = r->sample_type;
+		if (r->sample_type & PERF_SAMPLE_READ)
+			attr.read_format = PERF_FORMAT_GROUP;
 		attr.branch_sample_type = o->branch_sample_type;
 		attr.sample_regs_user = o->regs_user;
 		attr.sample_stack_user = o->stack_user;
@@ -151,6 +180,8 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		i++;
 	}
 	r->nevents = n;
+	if (r->sample_type & PERF_SAMPLE_READ)
+		r->sw_fd = open_switch_counter(tid, r->fd); /* -1: none */
 	err = perf_evlist__mmap(r->evlist, o->pages);
 	if (err < 0) {
 		i = RING_BAD_MMAP;
@@ -167,6 +198,9 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	return 0;
 fail:
 	*bad_event = i < n || i == RING_BAD_MMAP ? i : 0;
+	if (r->sw_fd >= 0)
+		close(r->sw_fd);
+	r->sw_fd = -1;
 	if (r->evlist)
 		evlist_free(r->evlist);
 	r->evlist = NULL;
@@ -180,6 +214,7 @@ void ring_enable(struct ring *r)
 {
 	if (r->evlist)
 		perf_evlist__enable(r->evlist);
+	r->marked = !ring_read_clocks(r, &r->mark);
 }
 
 void ring_disable(struct ring *r)
@@ -206,6 +241,9 @@ unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
 
 void ring_close(struct ring *r)
 {
+	if (r->sw_fd >= 0)
+		close(r->sw_fd);
+	r->sw_fd = -1;
 	if (!r->evlist)
 		return;
 	perf_evlist__munmap(r->evlist);
@@ -236,6 +274,30 @@ int ring_route(struct ring *r, unsigned int i, int signo)
 	if (!r->routed)
 		r->routed_at = now_ns();
 	r->routed |= 1u << i;
+	return 0;
+}
+
+int ring_read_clocks(const struct ring *r, struct ring_clocks *c)
+{
+	uint64_t v[1 + 2];
+	char path[64], buf[128], *end;
+	ssize_t n;
+
+	if (r->sw_fd < 0 || r->exited)
+		return -1;
+	n = read(r->fd, v, sizeof(v));
+	if (n != (ssize_t)sizeof(v) || v[0] != 2)
+		return -1;
+	/* the first field: time on a CPU, ns (CONFIG_SCHED_INFO) */
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", r->tid);
+	if (read_small_file(path, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	c->thread_ns = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end != ' ')
+		return -1;
+	c->event_ns = v[1];
+	c->switches = v[2];
 	return 0;
 }
 

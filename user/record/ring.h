@@ -19,6 +19,17 @@ struct perf_mmap;
 
 #define RING_MAX_EVENTS 16
 
+/*
+ * A thread's CPU time two ways: as the scheduler accounts it
+ * (/proc/TID/schedstat) and as its clock event counted it, with the context
+ * switches counted alongside. The scheduler's exceeds the event's by the
+ * time of each switch that falls outside the event's window (about 10 us a
+ * switch under a hypervisor): see record/switchcost.h.
+ */
+struct ring_clocks {
+	uint64_t thread_ns, event_ns, switches;
+};
+
 struct ring {
 	pid_t tid;
 	int fd; /* the first event's fd: poll it */
@@ -30,6 +41,14 @@ struct ring {
 	uint64_t sample_type, branch_sample_type;
 	uint64_t regs_user; /* sample_regs_user (PERF_SAMPLE_REGS_USER) */
 	bool exited; /* PERF_RECORD_EXIT seen, or the thread is gone */
+	int sw_fd; /* context-switch counter in the clock event's group, or -1 */
+	uint64_t last_count; /* the clock event's count in the latest sample */
+	uint64_t last_switches; /* the switch counter's, likewise */
+	struct ring_clocks mark; /* at enable, or at the current file's start */
+	bool marked;
+	bool sampled; /* a sample since the last switchcost_take */
+	bool counted; /* in the current file's switch_cost totals */
+	bool lost_since; /* records lost since the latest sample */
 	struct perf_evlist *evlist;
 	struct perf_mmap *map;
 };
@@ -46,6 +65,9 @@ struct ring_opts {
 	bool no_user_callchain; /* user frames come from elsewhere (LBR) */
 	bool track; /* fork/exit/comm records from this event */
 	bool enable_on_exec; /* enabled by the thread's exec (a launch) */
+	/* With a single clock event: a context-switch counter in its group,
+	 * both read into every sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP). */
+	bool count_switches;
 };
 
 /* Must run once before any ring is opened. */
@@ -74,6 +96,9 @@ void ring_close(struct ring *r);
  * (signo 0). 0 on success, -errno.
  */
 int ring_route(struct ring *r, unsigned int i, int signo);
+/* The thread's clocks now: 0, or -1 without a switch counter or when the
+ * thread is gone. */
+int ring_read_clocks(const struct ring *r, struct ring_clocks *c);
 /* Index of the event whose kernel id is id, or 0 when unknown. */
 unsigned int ring_event_index(const struct ring *r, uint64_t id);
 

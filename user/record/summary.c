@@ -52,6 +52,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "start_ns", rec->start_ns);
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
 	offjava_write_stats(rec);
+	switchcost_write_stats(rec);
 	if (rec->unw) {
 		pj_writer_stat(rec->w, "unwind_complete",
 			       st->unwind[UNWIND_COMPLETE]);
@@ -148,6 +149,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		rec->o.output, (unsigned long long)bytes,
 		st->samples ? (double)bytes / st->samples : 0.0);
 	kernel_hint(rec);
+	switchcost_summary(rec);
 	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg, st->lost);
 	offjava_summary(rec);
 	/* refused at the start: its one line said so, nothing more */

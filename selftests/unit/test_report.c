@@ -241,6 +241,66 @@ static void test_collapsed(void)
 	   "--threads in text: the thread is the outermost frame");
 }
 
+/* Two stacks of two samples each, 1 ms apart; B's samples carry 10
+ * context switches each, and the file a switch cost of ps (0: none). */
+static int make_switches(const char *path, uint64_t ps)
+{
+	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
+	struct pj_writer *w;
+	uint32_t a, b;
+	char err[256];
+
+	w = pj_writer_open(path, err, sizeof(err));
+	if (!w)
+		return -1;
+	pj_writer_event(w, &ev);
+	a = pj_writer_stack(w, (uint32_t[]){ pj_writer_frame(w, PJ_FRAME_NATIVE,
+						"spin", NULL, NULL, 0) }, 1);
+	b = pj_writer_stack(w, (uint32_t[]){ pj_writer_frame(w, PJ_FRAME_NATIVE,
+						"blocks", NULL, NULL, 0) }, 1);
+	for (int i = 0; i < 4; i++)
+		pj_writer_sample(w, &(struct pj_sample){
+					.time = 1000000000 + i * 1000000,
+					.period = 1000000,
+					.tid = 10,
+					.stack = i < 2 ? a : b,
+					.switches = i < 2 ? 0 : 10,
+				    });
+	if (ps)
+		pj_writer_stat(w, "switch_cost_ps", ps);
+	return pj_writer_close(w);
+}
+
+static void test_switch_cost(void)
+{
+	char path[320];
+	char *t;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/switches.data", dir);
+	if (!ok(make_switches(path, 2500000) == 0,
+		"profile with switches and their cost written"))
+		return;
+	rc = report("-i", path, "--format", "collapsed", "--total", "-o", out,
+		    NULL);
+	t = slurp(out);
+	ok(rc == 0 && strstr(t, "blocks 2050000\n") &&
+	       strstr(t, "spin 2000000\n"),
+	   "--total adds each sample's switches at the file's cost");
+	if (rc || !strstr(t, "blocks 2050000\n"))
+		printf("# got:\n%s", t);
+	rc = report("-i", path, "--format", "collapsed", "-o", out, NULL);
+	t = slurp(out);
+	ok(rc == 0 && strstr(t, "blocks 2\n") && strstr(t, "spin 2\n"),
+	   "sample counts stay counts");
+	make_switches(path, 0);
+	rc = report("-i", path, "--format", "collapsed", "--total", "-o", out,
+		    NULL);
+	t = slurp(out);
+	ok(rc == 0 && strstr(t, "blocks 2000000\n"),
+	   "a file without the cost keeps its periods");
+}
+
 static void test_errors(void)
 {
 	char path[400], cut[400], line[600];
@@ -365,6 +425,7 @@ int main(int argc, char **argv)
 	if (ok(make_profile(data) == 0, "profile of known content written")) {
 		test_text();
 		test_collapsed();
+		test_switch_cost();
 		test_errors();
 	}
 	{

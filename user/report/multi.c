@@ -178,6 +178,22 @@ out:
 	return ret;
 }
 
+/*
+ * A sample's weight is its period plus its thread's context switches since
+ * the previous sample at the file's measured cost of a switch: the thread
+ * time its clock event could not sample (record/switchcost.h). A file
+ * without the measure keeps its periods.
+ */
+static void add_switch_cost(struct pj_profile *p)
+{
+	uint64_t ps = pj_profile_stat(p, "switch_cost_ps", 0);
+
+	if (!ps || ps > 1000000000ull) /* as the recorder bounds it */
+		return;
+	for (size_t i = 0; i < p->nsamples; i++)
+		p->samples[i].period += p->samples[i].switches * ps / 1000;
+}
+
 int report_load_merged(const char *const *paths, unsigned int n,
 		       struct report_merged *out, char *err, size_t errlen)
 {
@@ -195,6 +211,7 @@ int report_load_merged(const char *const *paths, unsigned int n,
 			return -1;
 		}
 		out->n++;
+		add_switch_cost(out->all[i]);
 		if (i && append(out->all[0], out->all[i])) {
 			snprintf(err, errlen, "out of memory merging %s",
 				 paths[i]);

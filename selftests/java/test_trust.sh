@@ -52,39 +52,35 @@ for jdk in "${JDKS[@]}"; do
 		awk -v p="$share" -v m="$MIN_JAVA" 'BEGIN { exit !(p >= m) }'
 
 	# attribution against the program's thread-CPU truth, over the window
-	# the recording covers: the CPU phases (one thread) against their
-	# truth, each within 3 pp (or three standard errors)
+	# the recording covers: each phase's share of the time (--total: each
+	# sample weighs its clock event's time since the thread's previous one,
+	# and the switches between, record/switchcost.h) within 3 pp (or three
+	# standard errors) of its share of the threads' CPU
 	win=$(sample_window "$D/t.data" 'Trust\.(mega|intern|interp|sleeps|pipe) ')
 	window_truth "$D/t.out" ${win:-0 0} Trust mega intern interp sleeps pipe >"$D/t.truth"
 	echo "# $J: truth over the recorded window $win (s)"
-	grep '^\[trust-worker ' "$D/tt.folded" >"$D/tw.folded"
-	stack_share "$D/tw.folded" Trust.mega Trust.intern Trust.interp >"$D/tw.share"
-	ncpu=$(awk '/Trust\.(mega|intern|interp)_/ { n += $NF } END { print n + 0 }' "$D/tw.folded")
-	awk '$1 ~ /^Trust\.(mega|intern|interp)$/ { v[$1] = $2; t += $2 }
-		END { for (k in v) printf "%s %.2f\n", k, t ? 100 * v[k] / t : 0 }' "$D/t.truth" >"$D/tw.truth"
-	for m in mega intern interp; do
-		truth=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/tw.truth")
-		got=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/tw.share")
-		echo "# $J: Trust.$m truth $truth% measured $got% of the CPU phases"
+	"$PJ_BIN" report -i "$D/t.data" --format collapsed --total >"$D/t.time"
+	stack_share "$D/t.time" Trust.mega Trust.intern Trust.interp Trust.sleeps Trust.pipe >"$D/t.share"
+	stack_share "$D/t.folded" Trust.mega Trust.intern Trust.interp Trust.sleeps Trust.pipe >"$D/t.nshare"
+	nph=$(awk '/Trust\.(mega|intern|interp|sleeps|pipe)_/ { n += $NF } END { print n + 0 }' "$D/t.folded")
+	echo "# $J: switch cost $(awk '$2 == "switch_cost_ps" { printf "%.2f us", $3 / 1e6 }' "$D/t.meta")" \
+		"over $(awk '$2 == "switch_cost_switches" { print $3 }' "$D/t.meta") switches"
+	for m in mega intern interp sleeps pipe; do
+		truth=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.truth")
+		got=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.share")
+		n=$(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.nshare")
+		echo "# $J: Trust.$m truth $truth% measured $got% of the time ($n% of the samples)"
 		if [ -z "$TOL" ]; then
 			skip "$J: Trust.$m within 3 pp of its CPU truth ($truth, got $got)" \
 				"walks are not taken at the sample here"
 			continue
 		fi
-		tol=$(pct_tolerance "${truth:-0}" "$ncpu" "$TOL")
-		check "$J: Trust.$m within $tol pp of its CPU truth ($truth, got $got, $ncpu samples)" \
+		tol=$(pct_tolerance "${truth:-0}" "$nph" "$TOL")
+		check "$J: Trust.$m within $tol pp of its CPU truth ($truth, got $got, $nph samples)" \
 			pct_within "${truth:-0}" "${got:-100}" "$tol"
 	done
-	# The blocking phases (their own thread): the kernel's cpu-clock misses
-	# samples in the short runs between blocking writes (README, Events;
-	# async-profiler reads the same), so their shares are shown, and what is
-	# the profiler's own is checked: every sample whose native frames say
-	# sleep or pipe write is given that Java method, none the other.
-	stack_share "$D/t.folded" Trust.mega Trust.intern Trust.interp Trust.sleeps Trust.pipe >"$D/t.share"
-	for m in sleeps pipe; do
-		echo "# $J: Trust.$m truth $(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.truth")%" \
-			"measured $(awk -v f="Trust.$m" '$1 == f { print $2 }' "$D/t.share")% of all phases"
-	done
+	# every sample whose native frames say sleep or pipe write is given
+	# that Java method, none the other
 	read -r same other <<<"$(grep '^\[trust-blocker ' "$D/tt.folded" | awk '{
 		n = $NF; k = ""
 		if ($0 ~ /JVM_Sleep|JavaThread::sleep/) k = "sleeps"

@@ -132,9 +132,10 @@ public class Trust {
 		Truth truth = new Truth("Trust", PHASES);
 		long end = System.nanoTime() + (long) (secs * 1e9);
 		/* The CPU phases on one thread, the blocking ones on another: the
-		 * kernel's cpu-clock misses samples in the short runs between
-		 * blocking writes (see README, Events), which would otherwise shift
-		 * the shares of the CPU phases sharing a thread with them. */
+		 * kernel's cpu-clock drops samples in the short runs between
+		 * blocking writes (see README, Events); report --total gives that
+		 * time to the thread's next sample, which at a change of phase is
+		 * in the next phase, so the CPU phases are kept apart from it. */
 		Thread worker = new Thread(() -> {
 			long x = 1;
 			while (System.nanoTime() < end) {

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The time of cpu-clock samples (record/switchcost.h), on a native program
+# whose thread alternates a long run with short runs between pipe round
+# trips (progs/bursts, 20 us of CPU between waits), against the program's
+# own thread-CPU clock: report --total gives each function its CPU time,
+# where the sample count alone falls short on the short runs here. Also:
+# the counts and weights the file keeps, and recordings the accounting
+# does not apply to (two events, -e wall).
+. "$(dirname "$0")/../lib.sh"
+
+# bursts SETTLE SECONDS US: starts progs/bursts; sets PID
+bursts() {
+	"$PROGS/bursts" "$@" >"$TMP/b.out" &
+	PID=$!
+	track $PID
+	wait_for 10 grep -qs '^ready' "$TMP/b.out"
+}
+
+bursts 0.5 3 20
+"$PJ_BIN" record -q -p "$PID" -c 1000000 -o "$TMP/b.data" 2>"$TMP/b.err"
+check "record a program that blocks every 20 us exits 0" [ $? -eq 0 ]
+wait "$PID"
+read -r _ _ lms _ sms <<<"$(grep '^cpu ' "$TMP/b.out")"
+"$PJ_BIN" report -i "$TMP/b.data" --format collapsed >"$TMP/n.folded"
+"$PJ_BIN" report -i "$TMP/b.data" --format collapsed --total >"$TMP/t.folded"
+"$PJ_BIN" report -i "$TMP/b.data" --format meta >"$TMP/meta"
+stat() { awk -v k="$1" '$1 == "stat" && $2 == k { print $3 }' "$TMP/meta"; }
+
+# per function: samples, time (ms), against its CPU time (ms)
+read -r ln lt sn st <<<"$(awk '
+	FNR == 1 { f++ }
+	/(^|;)long_run(;| )/ { l[f] += $NF } /(^|;)short_runs(;| )/ { s[f] += $NF }
+	END { print l[1] + 0, l[2] / 1e6, s[1] + 0, s[2] / 1e6 }' "$TMP/n.folded" "$TMP/t.folded")"
+echo "# long_run: CPU ${lms:-?} ms, $ln samples, $lt ms of time"
+echo "# short_runs: CPU ${sms:-?} ms, $sn samples, $st ms of time"
+echo "# clock event $(stat clock_sampled_ns) ns for $(stat clock_nominal_ns) ns of nominal periods;" \
+	"switch cost $(stat switch_cost_ps) ps over $(stat switch_cost_switches) switches"
+
+check "every sample carries its clock's time (clock_sampled_ns)" [ -n "$(stat clock_sampled_ns)" ]
+check "the switches were counted and their cost measured ($(stat switch_cost_switches) switches)" \
+	[ "$(stat switch_cost_switches)" -gt 1000 ]
+# within 5%, or three standard errors of a count of n when that is wider
+within() {
+	awk -v got="$1" -v want="$2" -v n="$3" 'BEGIN {
+		tol = 3 / sqrt(n > 0 ? n : 1); if (tol < 0.05) tol = 0.05
+		exit !(want > 0 && got / want >= 1 - tol && got / want <= 1 + tol) }'
+}
+check "long_run: its time is its CPU time ($lt ms for ${lms:-?} ms)" within "$lt" "${lms:-0}" "$ln"
+check "short_runs: its time is its CPU time ($st ms for ${sms:-?} ms)" within "$st" "${sms:-0}" "$sn"
+samples=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/n.folded")
+check "sample counts stay counts ($samples, stat $(stat samples))" [ "$samples" = "$(stat samples)" ]
+
+# two events: no group read, nothing to account; the record works as before
+bursts 0.2 1 20
+"$PJ_BIN" record -q -p "$PID" -e cpu-clock,page-faults -o "$TMP/two.data" 2>"$TMP/two.err"
+rc=$?
+wait "$PID"
+"$PJ_BIN" report -i "$TMP/two.data" --format meta >"$TMP/meta"
+check "two events: recorded (exit $rc), no clock accounting" \
+	[ "$rc" -eq 0 -a -z "$(stat clock_sampled_ns)" -a -n "$(stat samples)" ]
+
+# --wall: off-CPU intervals already hold the switches' time
+bursts 0.2 1 20
+"$PJ_BIN" record -q -p "$PID" --wall -o "$TMP/wall.data" 2>"$TMP/wall.err"
+rc=$?
+wait "$PID"
+if grep -q tracefs "$TMP/wall.err"; then
+	skip "--wall: no clock accounting" "$(head -1 "$TMP/wall.err")"
+else
+	"$PJ_BIN" report -i "$TMP/wall.data" --format meta >"$TMP/meta"
+	check "--wall: recorded (exit $rc), no clock accounting" \
+		[ "$rc" -eq 0 -a -z "$(stat switch_cost_switches)" ]
+fi
+echo "1..$_tap_n"

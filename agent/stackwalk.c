@@ -386,7 +386,10 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 			w->how =
 			    recover_compiled(&trace, w->depth, uc, size, &from);
 	} else if (first == ASGCT_UNKNOWN_NOT_JAVA ||
-		   first == ASGCT_NOT_WALKABLE_NOT_JAVA) {
+		   first == ASGCT_NOT_WALKABLE_NOT_JAVA ||
+		   first == ASGCT_GC_ACTIVE) {
+		/* with a collection under way the thread waits for its end
+		 * with a last Java frame, which the walk reads as it was */
 		w->how = walk_vm(&trace, w->depth, env);
 		if (!w->how && first == ASGCT_UNKNOWN_NOT_JAVA)
 			java_below = has_last_java_frame(env);

@@ -89,6 +89,11 @@ $(BUILD)/selftests/test_blocked: selftests/unit/test_blocked.c agent/blocked.c a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
 
+# The agent's code map, with inlining records built by the test.
+$(BUILD)/selftests/test_codemap_top: selftests/unit/test_codemap_top.c agent/codemap.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
+
 # Test programs: frame pointers kept, so that -g fp gives whole stacks.
 $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)

@@ -126,12 +126,12 @@ static void finish_walk(unsigned int i)
 	batch[i].walk = NULL;
 	if (res.status != PJA_WALK_OK)
 		num = 0;
-	if (num >= (int)pja.depth)
-		res.flags |= PJA_WALK_TRUNCATED;
 	if (num)
 		res.flags |= (w.how & 0xffu) << PJA_WALK_HOW_SHIFT;
 	if (num && w.how == PJA_HOW_COMPILED)
-		num = (int)codemap_top(w.pc, frames, num);
+		num = (int)codemap_top(w.pc, frames, num, pja.depth);
+	if (num >= (int)pja.depth)
+		res.flags |= PJA_WALK_TRUNCATED;
 	method_frames(w.pc, frames, out_frames, num);
 	res.nframes = num;
 	out_msg(PJA_WALK_RESULT, &res, sizeof(res), out_frames,

@@ -35,6 +35,7 @@ struct centry {
 	uint32_t *roff; /* nrec + 1 offsets into rm/rb */
 	jmethodID *rm; /* innermost first, the root last */
 	jint *rb;
+	uint64_t *rpc; /* each record's last pc (of its run of duplicates) */
 };
 
 static pthread_mutex_t cm_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -61,6 +62,7 @@ static void entry_free(struct centry *e)
 	free(e->roff);
 	free(e->rm);
 	free(e->rb);
+	free(e->rpc);
 	memset(e, 0, sizeof(*e));
 	e->mnext = -1;
 }
@@ -123,13 +125,16 @@ static void copy_records(struct centry *e, const void *compile_info)
 		e->roff = malloc((r->numpcs + 1) * sizeof(uint32_t));
 		e->rm = malloc((total ? total : 1) * sizeof(jmethodID));
 		e->rb = malloc((total ? total : 1) * sizeof(jint));
-		if (!e->roff || !e->rm || !e->rb) {
+		e->rpc = malloc((r->numpcs ? r->numpcs : 1) * sizeof(uint64_t));
+		if (!e->roff || !e->rm || !e->rb || !e->rpc) {
 			free(e->roff);
 			free(e->rm);
 			free(e->rb);
+			free(e->rpc);
 			e->roff = NULL;
 			e->rm = NULL;
 			e->rb = NULL;
+			e->rpc = NULL;
 			return;
 		}
 		for (i = 0; i < r->numpcs; i++) {
@@ -140,9 +145,12 @@ static void copy_records(struct centry *e, const void *compile_info)
 			    !memcmp(e->rm + e->roff[n - 1], p->methods,
 				    d * sizeof(jmethodID)) &&
 			    !memcmp(e->rb + e->roff[n - 1], p->bcis,
-				    d * sizeof(jint)))
+				    d * sizeof(jint))) {
+				e->rpc[n - 1] = (uintptr_t)p->pc;
 				continue;
+			}
 			e->roff[n] = k;
+			e->rpc[n] = (uintptr_t)p->pc;
 			for (j = 0; j < p->numstackframes; j++) {
 				e->rm[k] = p->methods[j];
 				e->rb[k] = p->bcis[j];
@@ -293,29 +301,68 @@ static int inlined(const struct asgct_frame *f, unsigned int j, unsigned int n)
 	return 0;
 }
 
-unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
-			 unsigned int n)
+/*
+ * The inlining record that stands for pc, as AsyncGetCallTrace picks its
+ * debug information for a pc between them (pc_desc_near(pc + 1)): the first
+ * record after pc. -1 when none is, or its chain does not end at the
+ * compiled method itself.
+ */
+static int record_at(const struct centry *e, uint64_t pc)
 {
-	jmethodID m = NULL;
-	int i;
+	int best = -1;
 
-	if (!n || frames[0].method)
+	for (uint32_t r = 0; r < e->nrec; r++)
+		if (e->rpc[r] > pc && (best < 0 || e->rpc[r] < e->rpc[best]))
+			best = (int)r;
+	if (best >= 0 && (e->roff[best + 1] == e->roff[best] ||
+			  e->rm[e->roff[best + 1] - 1] != e->m))
+		return -1;
+	return best;
+}
+
+unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
+			 unsigned int n, unsigned int cap)
+{
+	const struct centry *e = NULL;
+	unsigned int len = 1, k;
+	int i, r = -1;
+
+	if (!n || frames[0].method || n > cap)
 		return n;
 	pthread_mutex_lock(&cm_lock);
 	for (i = 0; i < nents; i++)
 		if (ents[i].used && ents[i].m && pc >= ents[i].start &&
 		    pc < ents[i].end) {
-			m = ents[i].m;
+			e = &ents[i];
 			break;
 		}
-	pthread_mutex_unlock(&cm_lock);
-	if (!m) { /* unloaded since: the walk keeps its callers */
+	if (!e) { /* unloaded since: the walk keeps its callers */
+		pthread_mutex_unlock(&cm_lock);
 		memmove(frames, frames + 1, (n - 1) * sizeof(*frames));
 		return n - 1;
 	}
-	frames[0].method = m;
-	frames[0].lineno = 0;
-	return n;
+	if (e->rpc)
+		r = record_at(e, pc);
+	if (r >= 0)
+		len = e->roff[r + 1] - e->roff[r];
+	if (len > cap)
+		len = cap;
+	/* the callers move up by what the top frame inlined; the deepest
+	 * go when the walk is full */
+	if (n - 1 > cap - len)
+		n = cap - len + 1;
+	memmove(frames + len, frames + 1, (n - 1) * sizeof(*frames));
+	if (r < 0) {
+		frames[0].method = e->m;
+		frames[0].lineno = 0;
+	} else {
+		for (k = 0; k < len; k++) {
+			frames[k].method = e->rm[e->roff[r] + k];
+			frames[k].lineno = e->rb[e->roff[r] + k];
+		}
+	}
+	pthread_mutex_unlock(&cm_lock);
+	return n - 1 + len;
 }
 
 void codemap_classify(uint64_t pc, struct asgct_frame *frames,

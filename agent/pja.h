@@ -99,11 +99,13 @@ int codemap_in_range(uint64_t pc);
 /* Whether pc lies in the interpreter's code; async-signal-safe. */
 int codemap_in_interpreter(uint64_t pc);
 /* A walk stepped out of its compiled top frame (frames[0] without a
- * method): that frame named from the code at pc, the compiled method with
- * bci 0 and without what it inlined there, as AsyncGetCallTrace gives it at
- * a pc without debug information. Returns the walk's new length. */
+ * method): that frame named from the code at pc, with the frames it
+ * inlined there from the compiled method's inlining record after pc (the
+ * debug information AsyncGetCallTrace would take), or the compiled method
+ * alone with bci 0 when it has none. The callers move up; the deepest go
+ * past cap frames. Returns the walk's new length. */
 unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
-			 unsigned int n);
+			 unsigned int n, unsigned int cap);
 /* Sets pja_frame types for frames[0..n-1] given the top frame's pc. */
 void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n);

@@ -48,6 +48,8 @@ for jdk in "${JDKS[@]}"; do
 			m[substr($0, RSTART, RLENGTH)] += n; $0 = substr($0, RSTART + RLENGTH) } }
 		END { for (k in m) printf "# %s samples %s\n", m[k], k }' "$D/t.folded" |
 		sed "s/^# /# $J: /"
+	echo "# $J: $(awk '{ t += $NF; if ($0 ~ /\[unknown\]/) u += $NF }
+		END { printf "%.2f", t ? 100 * u / t : 0 }' "$D/t.folded")% of all samples have an [unknown] frame"
 	check "$J: >= $MIN_JAVA% of the worker threads' samples have Java frames ($share%)" \
 		awk -v p="$share" -v m="$MIN_JAVA" 'BEGIN { exit !(p >= m) }'
 

@@ -330,6 +330,10 @@ void record_on_record(void *ctx, struct ring *r,
 	case PERF_RECORD_SWITCH:
 		wall_switch(rec, r, hdr);
 		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		switchcost_lost(r);
+		break;
 	case PERF_RECORD_LOST:
 		lost = (const void *)hdr;
 		rec->st.lost += lost->lost;

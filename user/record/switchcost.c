@@ -14,11 +14,10 @@ void switchcost_sample(struct switch_cost *c, struct ring *r,
 	if (rs->nread < 1)
 		return;
 	c->nominal_ns += s->period;
-	/* after lost records their time is not this sample's: it keeps the
-	 * period, as does one far above it */
+	/* after lost records, or sampling throttled by the kernel, the time
+	 * is not this sample's: it keeps the period */
 	d = rs->read[0] - r->last_count;
-	if (rs->read[0] > r->last_count && !r->lost_since &&
-	    d <= SWITCH_COST_MAX_PERIODS * s->period)
+	if (rs->read[0] > r->last_count && !r->lost_since)
 		s->period = d;
 	r->last_count = rs->read[0];
 	r->lost_since = false;

@@ -45,8 +45,6 @@ struct switch_cost {
 
 /* Fewer switches than this give no cost: too few to divide by. */
 #define SWITCH_COST_MIN_SWITCHES 100
-/* A sample weighs at most this many periods of its event's time. */
-#define SWITCH_COST_MAX_PERIODS 16
 /* How often the sampled threads' clocks are read. */
 #define SWITCH_COST_TICK_NS 1000000000ull
 
@@ -54,7 +52,8 @@ struct switch_cost {
  * since the thread's previous sample (left alone without a group read). */
 void switchcost_sample(struct switch_cost *c, struct ring *r,
 		       const struct pj_raw_sample *rs, struct pj_sample *s);
-/* The ring lost records: the next sample keeps its period. */
+/* The ring lost records, or the kernel throttled its sampling: the next
+ * sample keeps its period. */
 void switchcost_lost(struct ring *r);
 /* From the poll loop: switchcost_take(rec, false) every SWITCH_COST_TICK_NS. */
 void switchcost_tick(struct recorder *rec, uint64_t now);

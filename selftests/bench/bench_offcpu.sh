@@ -5,8 +5,8 @@
 # asked of the agent, the agent attached but asked nothing
 # (PERFJAVA_OFFCPU_JAVA=0) and --no-java (native frames only). Per JDK:
 #   - the agent thread's CPU (schedstat) per 1,000 off-CPU intervals and per
-#     1,000 stacks asked, over the recording after its first second (the
-#     attach and the replay of code and threads are left out);
+#     1,000 stacks asked, over the recording once the agent's CPU has
+#     settled (the attach and the replay of code and threads are left out);
 #   - GetStackTrace's time per walk, measured in the agent (wall time);
 #   - the reader's CPU per 1,000 intervals, with Java stacks and without
 #     (no agent), over the same window, and their ratio;
@@ -41,6 +41,16 @@ task_cpu() {
 # agent_in PID: the agent's thread is running in JVM PID
 agent_in() { [ -n "$(task_cpu "$1" perfjava-agent)" ]; }
 
+# agent_quiet PID: the agent's thread used under 2 ms of CPU since the last
+# call (20 ms apart under wait_for: the attach's replay keeps it busier)
+agent_quiet() {
+	local c
+	c=$(task_cpu "$1" perfjava-agent)
+	[ -n "$c" ] && [ -n "${_agent_cpu:-}" ] && [ $((c - _agent_cpu)) -lt 2000000 ] && return 0
+	_agent_cpu=$c
+	return 1
+}
+
 # idler_vcs PID: the voluntary context switches of Waits' idler thread
 idler_vcs() {
 	awk '/^Name:/ { n = $2 } /^voluntary_ctxt_switches/ && n == "idler" { print $2 }' \
@@ -65,7 +75,8 @@ run() {
 	unset PERFJAVA_OFFCPU_JAVA
 	v0=$(idler_vcs "$pid")
 	[ "$mode" = nojava ] || wait_for 10 agent_in "$pid"
-	sleep 1 # the attach's replay is not the walks' cost
+	_agent_cpu=
+	[ "$mode" = nojava ] || wait_for 10 agent_quiet "$pid" # replay done
 	a0=$(task_cpu "$pid" perfjava-agent)
 	r=$(cut -d' ' -f1 /proc/$rpid/schedstat 2>/dev/null)
 	t0=$(date +%s%N)

@@ -12,12 +12,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint64_t rec[65536 / 8 + 1];
-	const uint64_t want = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
-			      PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			      PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
-			      PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN |
-			      PERF_SAMPLE_RAW |
-			      PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	const uint64_t want =
+	    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+	    PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+	    PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	struct perf_event_header *h = (void *)rec;
 	struct pj_raw_sample s;
 	uint64_t st, out[64], dips[8] = { 0 }, dsps[8] = { 0 };

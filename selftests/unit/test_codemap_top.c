@@ -109,8 +109,7 @@ int main(void)
 	ok(is(n, 2, (jmethodID[]){ B, A }, (jint[]){ 7, 20 }),
 	   "a walk shorter than the inlining keeps the innermost frames");
 	n = walk(0x2000, 8);
-	ok(is(n, 3, (jmethodID[]){ B, CALLER1, CALLER2 },
-	      (jint[]){ 0, 3, 4 }),
+	ok(is(n, 3, (jmethodID[]){ B, CALLER1, CALLER2 }, (jint[]){ 0, 3, 4 }),
 	   "a record that does not end at the compiled method is not used");
 	n = walk(0x3000, 8);
 	ok(is(n, 2, (jmethodID[]){ CALLER1, CALLER2 }, (jint[]){ 3, 4 }),

@@ -247,17 +247,17 @@ static int make_switches(const char *path, uint64_t ps)
 {
 	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
 	struct pj_writer *w;
-	uint32_t a, b;
+	uint32_t spin, blocks, a, b;
 	char err[256];
 
 	w = pj_writer_open(path, err, sizeof(err));
 	if (!w)
 		return -1;
 	pj_writer_event(w, &ev);
-	a = pj_writer_stack(w, (uint32_t[]){ pj_writer_frame(w, PJ_FRAME_NATIVE,
-						"spin", NULL, NULL, 0) }, 1);
-	b = pj_writer_stack(w, (uint32_t[]){ pj_writer_frame(w, PJ_FRAME_NATIVE,
-						"blocks", NULL, NULL, 0) }, 1);
+	spin = pj_writer_frame(w, PJ_FRAME_NATIVE, "spin", NULL, NULL, 0);
+	blocks = pj_writer_frame(w, PJ_FRAME_NATIVE, "blocks", NULL, NULL, 0);
+	a = pj_writer_stack(w, &spin, 1);
+	b = pj_writer_stack(w, &blocks, 1);
 	for (int i = 0; i < 4; i++)
 		pj_writer_sample(w, &(struct pj_sample){
 					.time = 1000000000 + i * 1000000,

@@ -399,7 +399,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 				rec->stop = rec->write_failed = true;
 				rec->stop_reason = "write error";
 			}
-			switchcost_tick(rec, now); /* before exited threads go */
+			/* before exited threads go */
+			switchcost_tick(rec, now);
 			reap_threads(rec, now >= next_scan);
 			if (now >= next_scan) {
 				unsigned int bad;

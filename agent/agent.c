@@ -128,10 +128,7 @@ static void finish_walk(unsigned int i)
 		num = 0;
 	if (num)
 		res.flags |= (w.how & 0xffu) << PJA_WALK_HOW_SHIFT;
-	if (num && w.how == PJA_HOW_COMPILED)
-		num = (int)codemap_top(w.pc, frames, num, pja.depth);
-	if (num >= (int)pja.depth)
-		res.flags |= PJA_WALK_TRUNCATED;
+	num = (int)walk_top(w.pc, w.how, frames, num, &res.flags);
 	method_frames(w.pc, frames, out_frames, num);
 	res.nframes = num;
 	out_msg(PJA_WALK_RESULT, &res, sizeof(res), out_frames,

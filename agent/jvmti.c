@@ -198,6 +198,16 @@ void method_send(jmethodID m)
 		(*sess_env)->DeleteLocalRef(sess_env, k);
 }
 
+unsigned int walk_top(uint64_t pc, uint32_t how, struct asgct_frame *raw,
+		      unsigned int n, uint32_t *flags)
+{
+	if (n && how == PJA_HOW_COMPILED)
+		n = codemap_top(pc, raw, n, pja.depth);
+	if (n >= pja.depth)
+		*flags |= PJA_WALK_TRUNCATED;
+	return n;
+}
+
 void method_frames(uint64_t pc, struct asgct_frame *raw, struct pja_frame *out,
 		   unsigned int n)
 {

@@ -83,6 +83,11 @@ void method_send(jmethodID m);
  * interrupted pc, each method's PJA_METHOD sent first. */
 void method_frames(uint64_t pc, struct asgct_frame *raw, struct pja_frame *out,
 		   unsigned int n);
+/* A walk's length once a compiled top frame it stepped over (how) is named
+ * (codemap_top); PJA_WALK_TRUNCATED added to *flags when it fills the
+ * session's depth. */
+unsigned int walk_top(uint64_t pc, uint32_t how, struct asgct_frame *raw,
+		      unsigned int n, uint32_t *flags);
 void methods_reset(void);
 /* "java.util.zip.Deflater.deflate([BIII)I" into buf (without the
  * signature when it would not fit); 0 on success. */

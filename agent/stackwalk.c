@@ -263,6 +263,23 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
 }
 #endif
 
+/* The thread's frame anchor (last Java sp, pc, fp; fp 0 where its offset
+ * is unknown): 0, or -1 when the anchor cannot be found from env. */
+static int read_anchor(JNIEnv *env, struct walk_from *a)
+{
+	const char *p;
+
+	if (pja_vm.env_offset < 0 || pja_vm.anchor < 0)
+		return -1;
+	p = (const char *)env - pja_vm.env_offset + pja_vm.anchor;
+	a->sp = *(const volatile uint64_t *)(p + pja_vm.anchor_sp);
+	a->pc = *(const volatile uint64_t *)(p + pja_vm.anchor_pc);
+	a->fp = pja_vm.anchor_fp < 0
+		    ? 0
+		    : *(const volatile uint64_t *)(p + pja_vm.anchor_fp);
+	return 0;
+}
+
 /*
  * When neither AsyncGetCallTrace nor walk_vm walked a thread in the VM,
  * whether it has Java frames at all (a last Java sp) tells a lost walk from
@@ -270,29 +287,18 @@ static uint32_t recover_java(struct asgct_trace *t, unsigned int depth,
  */
 static int has_last_java_frame(JNIEnv *env)
 {
-	const char *a;
+	struct walk_from a;
 
-	if (pja_vm.env_offset < 0 || pja_vm.anchor < 0)
-		return 0;
-	a = (const char *)env - pja_vm.env_offset + pja_vm.anchor;
-	return *(const volatile uint64_t *)(a + pja_vm.anchor_sp) != 0;
+	return !read_anchor(env, &a) && a.sp;
 }
 
 /* Where AsyncGetCallTrace started a walk it gave from the context: the
  * thread's last Java frame when that is walkable, else the context. */
 static void direct_from(JNIEnv *env, const void *uc, struct walk_from *from)
 {
-	const char *a;
-
-	if (pja_vm.env_offset >= 0 && pja_vm.anchor >= 0 &&
-	    pja_vm.anchor_fp >= 0) {
-		a = (const char *)env - pja_vm.env_offset + pja_vm.anchor;
-		from->sp = *(const volatile uint64_t *)(a + pja_vm.anchor_sp);
-		from->pc = *(const volatile uint64_t *)(a + pja_vm.anchor_pc);
-		from->fp = *(const volatile uint64_t *)(a + pja_vm.anchor_fp);
-		if (from->sp && from->pc)
-			return;
-	}
+	if (pja_vm.anchor_fp >= 0 && !read_anchor(env, from) && from->sp &&
+	    from->pc)
+		return;
 #if defined(__x86_64__)
 	from->pc = ((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
 	from->sp = ((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RSP];
@@ -311,20 +317,13 @@ static void direct_from(JNIEnv *env, const void *uc, struct walk_from *from)
  */
 static uint32_t walk_vm(struct asgct_trace *t, unsigned int depth, JNIEnv *env)
 {
-	const char *a;
-	uint64_t sp, pc, fp;
+	struct walk_from a;
 
-	if (pja_vm.env_offset < 0 || pja_vm.anchor < 0 || pja_vm.anchor_fp < 0)
+	if (pja_vm.anchor_fp < 0 || read_anchor(env, &a) || !a.sp || a.sp & 7)
 		return 0;
-	a = (const char *)env - pja_vm.env_offset + pja_vm.anchor;
-	sp = *(const volatile uint64_t *)(a + pja_vm.anchor_sp);
-	pc = *(const volatile uint64_t *)(a + pja_vm.anchor_pc);
-	fp = *(const volatile uint64_t *)(a + pja_vm.anchor_fp);
-	if (!sp || sp & 7)
-		return 0;
-	if (!pc)
-		pc = ((const uint64_t *)sp)[-1];
-	t->num_frames = frametype_walk(t->frames, (int)depth, pc, sp, fp);
+	if (!a.pc)
+		a.pc = ((const uint64_t *)a.sp)[-1];
+	t->num_frames = frametype_walk(t->frames, (int)depth, a.pc, a.sp, a.fp);
 	return t->num_frames > 0 ? PJA_HOW_VM : 0;
 }
 

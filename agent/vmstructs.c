@@ -264,10 +264,6 @@ static const char *find_blob(const unsigned char *pc)
 	return NULL;
 }
 
-/*
- * The compile level of the nmethod holding code (1-3 C1, 4 C2); -1 when
- * unknown. Called from JVMTI callbacks (never from a signal handler).
- */
 static int is_nmethod(const char *blob)
 {
 	const char *name = *(const char *const *)(blob + cc.name);
@@ -275,6 +271,19 @@ static int is_nmethod(const char *blob)
 	return name && !memcmp(name, "nmethod", sizeof("nmethod"));
 }
 
+/* A blob's frame size in words; 0 for a frame of a word or more than
+ * 64 KiB, not one to step over. */
+static int frame_words(const char *blob)
+{
+	int size = *(const int *)(blob + cc.frame_size);
+
+	return size < 2 || size > 8192 ? 0 : size;
+}
+
+/*
+ * The compile level of the nmethod holding code (1-3 C1, 4 C2); -1 when
+ * unknown. Called from JVMTI callbacks (never from a signal handler).
+ */
 int vmstructs_comp_level(const void *code, jmethodID m)
 {
 	const char *nm;
@@ -310,9 +319,8 @@ int vmstructs_nmethod_frame(uint64_t pc, int *complete)
 		begin = nm + *(const int *)(nm + cc.code_offset);
 	off = cc.complete16 ? *(const int16_t *)(nm + cc.complete)
 			    : *(const int *)(nm + cc.complete);
-	size = *(const int *)(nm + cc.frame_size);
-	/* a frame of a word or more than 64 KiB is not one to step over */
-	if (size < 2 || size > 8192 || pc < (uintptr_t)begin)
+	size = frame_words(nm);
+	if (!size || pc < (uintptr_t)begin)
 		return 0;
 	/* frame_never_safe is -1 */
 	*complete = off >= 0 && pc >= (uintptr_t)begin + (unsigned int)off;
@@ -330,8 +338,8 @@ int vmstructs_code_frame(uint64_t pc, const void **method)
 	blob = find_blob((const unsigned char *)pc);
 	if (!blob)
 		return 0;
-	size = *(const int *)(blob + cc.frame_size);
-	if (size < 2 || size > 8192)
+	size = frame_words(blob);
+	if (!size)
 		return 0;
 	if (is_nmethod(blob))
 		*method = *(const void *const *)(blob + cc.method);

@@ -110,13 +110,9 @@ int wring_pump(void)
 	if (!shm)
 		return 0;
 	while (ksig_take(&r, raw, PJA_MAX_DEPTH)) {
-		unsigned int n = r.nframes;
+		unsigned int n = r.nframes = walk_top(
+		    r.pc, PJA_WALK_HOW(r.flags), raw, r.nframes, &r.flags);
 
-		if (PJA_WALK_HOW(r.flags) == PJA_HOW_COMPILED) {
-			n = r.nframes = codemap_top(r.pc, raw, n, pja.depth);
-			if (n >= pja.depth)
-				r.flags |= PJA_WALK_TRUNCATED;
-		}
 		if (stage_len + pjw_rec_len(n) > STAGE_BYTES && flush_stage())
 			return -1;
 		method_frames(r.pc, raw, named, n);

@@ -43,7 +43,7 @@ expect "bad modifier" 1 "bad modifier 'z'" \
 	"$PJ_BIN" record -p "$PID" -e cpu-clock:z -d 1 -o "$TMP/e.data"
 expect "unwritable output" 1 '^perfjava: cannot create /nonexistent/dir/x.data: No such file or directory$' \
 	"$PJ_BIN" record -p "$PID" -d 1 -o /nonexistent/dir/x.data
-expect "full disk" 1 'cannot write /dev/full: No space left on device' \
+expect "a device as the output: refused" 1 'refusing to write /dev/full: it is not a regular file' \
 	"$PJ_BIN" record -q -p "$PID" -d 1 -o /dev/full
 check "the target survives all of it" kill -0 "$PID"
 

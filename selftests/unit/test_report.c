@@ -7,8 +7,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -306,7 +308,7 @@ static void test_errors(void)
 	char path[400], cut[400], line[600];
 	char *buf;
 	struct stat st;
-	int fd;
+	int fd, rc;
 
 	ok(report("--bogus", NULL) == 2 &&
 	       strstr(slurp(errf), "unknown option '--bogus'") &&
@@ -396,14 +398,30 @@ static void test_errors(void)
 
 	snprintf(path, sizeof(path), "%s/no/such/dir/out.txt", dir);
 	snprintf(line, sizeof(line),
-		 "perfjava: cannot write %s: No such file or directory\n",
+		 "perfjava: cannot create %s: No such file or directory\n",
 		 path);
 	ok(report("-i", data, "-o", path, NULL) == 1 &&
 	       !strcmp(slurp(errf), line),
 	   "unwritable -o: one line, exit 1");
 	ok(report("-i", data, "-o", "/dev/full", NULL) == 1 &&
-	       strstr(slurp(errf), "No space left on device"),
-	   "a full disk while writing the report is an error");
+	       strstr(slurp(errf), "not a regular file"),
+	   "a device as -o is refused");
+	{
+		struct rlimit old, lim = { 100, RLIM_INFINITY };
+
+		getrlimit(RLIMIT_FSIZE, &old);
+		lim.rlim_max = old.rlim_max;
+		signal(SIGXFSZ, SIG_IGN);
+		setrlimit(RLIMIT_FSIZE, &lim);
+		rc = report("-i", data, "-o", out, NULL);
+		setrlimit(RLIMIT_FSIZE, &old);
+		signal(SIGXFSZ, SIG_DFL);
+		ok(rc == 1 && strstr(slurp(errf), "File too large") &&
+		       access(out, F_OK),
+		   "a write error while writing the report: an error, and "
+		   "no file (%s)",
+		   slurp(errf));
+	}
 	ok(report("-i", data, "--event", "cycles", NULL) == 1 &&
 	       strstr(slurp(errf), "no samples of event cycles"),
 	   "--event of an event not in the file");

@@ -58,8 +58,19 @@ struct pj_kv {
 
 struct pj_writer;
 
-/* Creates (truncates) path. On error returns NULL with a message in err. */
+/*
+ * A new file for path (lib/outfile.h: under a temporary name; an existing
+ * path that is not a regular file of ours is refused). NULL with a message
+ * in err on error, and nothing left behind.
+ */
 struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen);
+/*
+ * The file takes its name (an older one becomes NAME.old): once the
+ * recording has really started, so that a failed start loses nothing and a
+ * recorder killed later leaves its complete chunks there. pj_writer_close
+ * does it when it was not done. 0, or -1 with a message in err.
+ */
+int pj_writer_commit(struct pj_writer *w, char *err, size_t errlen);
 uint32_t pj_writer_string(struct pj_writer *w, const char *s);
 uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 			 const char *name, const char *module, const char *file,
@@ -77,9 +88,11 @@ int pj_writer_stat(struct pj_writer *w, const char *key, uint64_t value);
 size_t pj_writer_pending(const struct pj_writer *w);
 /* Appends everything buffered. -1 with errno on a write error. */
 int pj_writer_flush(struct pj_writer *w);
-/* Flushes, writes the END chunk, fsyncs and frees. -1 on a write error. */
+/* Flushes, writes the END chunk, fsyncs, commits and frees. -1 on a write
+ * error (then a file never committed is removed). */
 int pj_writer_close(struct pj_writer *w);
-/* Frees without writing END (used after a write error). */
+/* Frees without writing END (used after a write error); a file never
+ * committed is removed. */
 void pj_writer_abort(struct pj_writer *w);
 /* The last write error as text ("No space left on device"), or NULL. */
 const char *pj_writer_error(const struct pj_writer *w);

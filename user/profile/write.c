@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -25,6 +24,7 @@
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "lib/idtable.h"
+#include "lib/outfile.h"
 #include "lib/varint.h"
 
 /* A buffer that grows past this is flushed at the next record boundary. */
@@ -77,6 +77,7 @@ static const unsigned int buf_type[B_NR] = {
 };
 
 struct pj_writer {
+	struct outfile out; /* out.fd: the file written */
 	int fd;
 	int err; /* first errno, 0 = none */
 	int oom;
@@ -190,34 +191,21 @@ struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen)
 				    .header_size = sizeof(h) };
 	struct pj_writer *w = calloc(1, sizeof(*w));
 	struct timespec ts;
-	struct stat st;
 	ssize_t n;
-	int created;
 
 	if (!w) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	w->fd = -1;
-	/* 0600, as perf.data: it holds the target's command line; a file we
-	 * create is removed again when not even the header fits */
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	created = w->fd >= 0;
-	if (w->fd < 0 && errno == EEXIST)
-		w->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (w->fd >= 0 && !created && fstat(w->fd, &st) == 0 &&
-	    S_ISREG(st.st_mode) && (st.st_mode & 077) && fchmod(w->fd, 0600)) {
-		snprintf(err, errlen, "cannot make %s private (mode 0600): %s",
-			 path, strerror(errno));
+	/* 0600, as perf.data: it holds the target's command line. A new
+	 * file under a temporary name (lib/outfile.h): what was there stays
+	 * until pj_writer_commit(), as NAME.old after it. */
+	if (outfile_create(&w->out, path, 0600, true, err, errlen)) {
 		pj_writer_abort(w);
 		return NULL;
 	}
-	if (w->fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", path,
-			 strerror(errno));
-		pj_writer_abort(w);
-		return NULL;
-	}
+	w->fd = w->out.fd;
 	memcpy(h.magic, PJ_FILE_MAGIC, sizeof(h.magic));
 	clock_gettime(CLOCK_REALTIME, &ts);
 	h.created_realtime_ns =
@@ -227,14 +215,17 @@ struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot write %s: %s", path,
 			 n < 0 ? strerror(errno) : "short write");
 		pj_writer_abort(w);
-		if (created)
-			unlink(path);
 		return NULL;
 	}
 	w->bytes = sizeof(h);
 	for (int i = 0; i < B_NR; i++)
 		w->bufs[i].type = buf_type[i];
 	return w;
+}
+
+int pj_writer_commit(struct pj_writer *w, char *err, size_t errlen)
+{
+	return outfile_commit(&w->out, err, errlen);
 }
 
 uint32_t pj_writer_string(struct pj_writer *w, const char *s)
@@ -546,6 +537,7 @@ drop:
 int pj_writer_close(struct pj_writer *w)
 {
 	int ret = pj_writer_flush(w);
+	char why[256];
 	int err;
 
 	if (!ret) {
@@ -555,7 +547,10 @@ int pj_writer_close(struct pj_writer *w)
 	}
 	if (close(w->fd) && !w->err && errno != EINTR)
 		fail(w, errno);
-	w->fd = -1;
+	w->fd = w->out.fd = -1;
+	/* a complete file takes its name (when not done at its start) */
+	if (!w->err && outfile_commit(&w->out, why, sizeof(why)))
+		fail(w, errno ? errno : EIO);
 	err = w->err;
 	pj_writer_abort(w);
 	if (err) {
@@ -569,8 +564,8 @@ void pj_writer_abort(struct pj_writer *w)
 {
 	if (!w)
 		return;
-	if (w->fd >= 0)
-		close(w->fd);
+	w->out.fd = w->fd;
+	outfile_discard(&w->out); /* a file never committed goes */
 	for (int i = 0; i < B_NR; i++)
 		free(w->bufs[i].data);
 	idtable_free(&w->strtab);

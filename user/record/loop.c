@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
+#include "lib/outfile.h"
 #include "record/loop.h"
 #include "record/record.h"
 #include "record/wall.h"
@@ -102,7 +103,7 @@ static void remember(struct recorder *rec, struct loop *l, const char *path)
 	l->done = v;
 	v[l->ndone++] = copy;
 	while (rec->o.keep && l->ndone >= rec->o.keep) { /* + the next */
-		unlink(l->done[0]);
+		outfile_remove(l->done[0]); /* only a file of ours */
 		free(l->done[0]);
 		memmove(l->done, l->done + 1, --l->ndone * sizeof(*l->done));
 	}
@@ -171,6 +172,10 @@ int loop_tick(struct recorder *rec, uint64_t now)
 	remember(rec, l, l->cur);
 	loop_file_name(rec->o.output_template, l->cur, sizeof(l->cur));
 	w = pj_writer_open(l->cur, err, sizeof(err));
+	if (w && pj_writer_commit(w, err, sizeof(err))) {
+		pj_writer_abort(w);
+		w = NULL;
+	}
 	if (!w) {
 		fprintf(stderr, "perfjava: %s; stopping\n", err);
 		return -1;

@@ -435,6 +435,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct recorder *rec = malloc(sizeof(*rec));
 	struct record_opts o;
+	char err[512];
 	sigset_t mask;
 	int sigfd, ret = 1;
 	bool java = false;
@@ -484,6 +485,12 @@ int cmd_record(int argc, char **argv)
 	record_write_header(rec);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
+	/* started: the file takes its name (a failed start left any file
+	 * there as it was), and keeps it whatever happens from now on */
+	if (pj_writer_commit(rec->w, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		goto fail_output;
+	}
 	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
 
 	sigemptyset(&mask);
@@ -555,9 +562,8 @@ int cmd_record(int argc, char **argv)
 	}
 	goto out;
 fail_output:
-	pj_writer_abort(rec->w);
+	pj_writer_abort(rec->w); /* and its file, when never committed */
 	rec->w = NULL;
-	unlink(rec->o.output);
 out:
 	if (rec->w)
 		pj_writer_abort(rec->w);

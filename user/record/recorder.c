@@ -139,16 +139,14 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 		fprintf(stderr,
 			"perfjava: cannot read the symbols of process %d\n",
 			rec->o.pid);
-		pj_writer_abort(rec->w);
+		pj_writer_abort(rec->w); /* and its file */
 		rec->w = NULL;
-		unlink(rec->o.output);
 		goto fail;
 	}
 	if (rec->o.cg.stack_size && !(rec->unw = unwinder_new(rec->o.pid))) {
 		fprintf(stderr, "perfjava: out of memory\n");
-		pj_writer_abort(rec->w);
+		pj_writer_abort(rec->w); /* and its file */
 		rec->w = NULL;
-		unlink(rec->o.output);
 		goto fail;
 	}
 	record_describe_events(rec);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/outfile.h"
 #include "report/multi.h"
 #include "report/report.h"
 #include "report/stackfold.h"
@@ -349,6 +350,46 @@ static bool nothing_matched(const struct report *r)
 	return true;
 }
 
+/* -o: a new file under a temporary name (lib/outfile.h), so that no link
+ * is followed and a failed report leaves what was there. */
+static FILE *open_output(struct outfile *of, const char *path)
+{
+	char err[512];
+	FILE *f;
+
+	if (outfile_create(of, path, 0666, false, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		return NULL;
+	}
+	f = fdopen(of->fd, "w");
+	if (!f) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n", path,
+			strerror(errno));
+		outfile_discard(of);
+		return NULL;
+	}
+	of->fd = -1; /* the FILE's now */
+	return f;
+}
+
+/* Closes the output and gives it its name when ret (the report) is 0. */
+static int close_output(struct outfile *of, FILE *f, int ret)
+{
+	char err[512];
+
+	if (fclose(f) && !ret) {
+		fprintf(stderr, "perfjava: cannot write %s: %s\n", of->path,
+			strerror(errno));
+		ret = 1;
+	}
+	if (!ret && outfile_commit(of, err, sizeof(err))) {
+		fprintf(stderr, "perfjava: %s\n", err);
+		ret = 1;
+	}
+	outfile_discard(of);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o;
@@ -356,6 +397,7 @@ int cmd_report(int argc, char **argv)
 	struct report_merged p = { 0 }, old = { 0 };
 	int (*write)(FILE *, const struct report *) = NULL;
 	bool diff_ok = false;
+	struct outfile of;
 	FILE *out = stdout;
 	int ret = 1, rc;
 
@@ -402,11 +444,8 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		r.base = &base;
 	}
-	if (o.output && !(out = fopen(o.output, "w"))) {
-		fprintf(stderr, "perfjava: cannot write %s: %s\n", o.output,
-			strerror(errno));
+	if (o.output && !(out = open_output(&of, o.output)))
 		goto out;
-	}
 	errno = 0;
 	rc = write(out, &r);
 	if (fflush(out) || ferror(out) || rc) {
@@ -416,11 +455,8 @@ int cmd_report(int argc, char **argv)
 	} else {
 		ret = 0;
 	}
-	if (out != stdout && fclose(out) && !ret) {
-		fprintf(stderr, "perfjava: cannot write %s: %s\n", o.output,
-			strerror(errno));
-		ret = 1;
-	}
+	if (out != stdout)
+		ret = close_output(&of, out, ret);
 out:
 	free_report(&r);
 	free_report(&base);

@@ -14,9 +14,12 @@ static void usage(FILE *f)
 	    "usage: perfjava <command> [options]\n"
 	    "  record -p PID [-e EVENT] [-F HZ | -c PERIOD] [-d SECS] [-o FILE]\n"
 	    "                      profile a running process (a JVM gets Java frames)\n"
+	    "  record [options] -- CMD [ARGS...]\n"
+	    "                      run CMD and profile it from its first instruction\n"
 	    "  report [-i FILE] [--format text|collapsed|...] [-o OUT]\n"
 	    "                      turn a recording into a report\n"
 	    "  list [KIND]         the events this machine can sample, probed\n"
+	    "                      (with offcpu and wall: time off CPU, whole timeline)\n"
 	    "  version             print the version\n"
 	    "Run 'perfjava <command> --help' for a command's options.\n");
 }

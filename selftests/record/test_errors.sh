@@ -25,7 +25,7 @@ expect "no such pid" 1 '^perfjava: no process with pid 999999$' \
 check "no file left for a failed record" [ ! -e "$TMP/x.data" ]
 expect "record without -p: usage, exit 2" 2 'needs -p PID' "$PJ_BIN" record
 expect "bad pid: exit 2" 2 "bad pid 'abc'" "$PJ_BIN" record -p abc
-expect "unknown option: usage, exit 2" 2 'usage: perfjava record' \
+expect "unknown option: named, exit 2" 2 "^perfjava record: unknown option '--bogus'" \
 	"$PJ_BIN" record -p "$PID" --bogus
 expect "unknown command: exit 2" 2 "unknown command 'bogus'" "$PJ_BIN" bogus
 expect "-F and -c together" 2 'not both' "$PJ_BIN" record -p "$PID" -F 99 -c 1000

@@ -31,6 +31,7 @@ enum {
 	SEC_BP = 1 << 5,
 	SEC_CG = 1 << 6,
 	SEC_TP_ALL = 1 << 7, /* every tracepoint by name */
+	SEC_TIME = 1 << 8, /* offcpu, wall: perfjava's own */
 };
 
 static long open_attr(struct perf_event_attr *a)
@@ -275,6 +276,27 @@ static void list_callgraphs(void)
 	row("dwarf", "yes (CFI through libdw, x86-64)");
 }
 
+/* -e offcpu and -e wall (record/wall.c): built on sched:sched_switch. */
+static void list_time(void)
+{
+	struct pj_event ev;
+	char err[512], st[600];
+	bool ok =
+	    !events_parse_one("sched:sched_switch", &ev, err, sizeof(err));
+
+	printf("Time events (perfjava's own, from sched:sched_switch)\n");
+	if (!ok)
+		snprintf(st, sizeof(st), "no: %s", err);
+	else
+		ok = probe(&ev, st, sizeof(st));
+	row("offcpu", ok ? "yes: time off CPU, each wait by its length and "
+			   "reason"
+			 : st);
+	row("wall OR --wall",
+	    ok ? "yes: cpu-clock and offcpu, every thread's whole timeline"
+	       : st);
+}
+
 static const struct {
 	const char *name;
 	unsigned int sec;
@@ -290,6 +312,9 @@ static const struct {
 	{ "tracepoints", SEC_TP_ALL },
 	{ "breakpoint", SEC_BP },
 	{ "callgraph", SEC_CG },
+	{ "time", SEC_TIME },
+	{ "offcpu", SEC_TIME },
+	{ "wall", SEC_TIME },
 };
 
 int cmd_list(int argc, char **argv)
@@ -301,7 +326,7 @@ int cmd_list(int argc, char **argv)
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: perfjava list [sw|hw|cache|pmu|"
-			       "tracepoint|breakpoint|callgraph]...\n"
+			       "tracepoint|breakpoint|time|callgraph]...\n"
 			       "Probes every kind of event on this machine; "
 			       "`tracepoint` names every tracepoint.\n");
 			return 0;
@@ -315,7 +340,7 @@ int cmd_list(int argc, char **argv)
 		if (!found) {
 			fprintf(stderr,
 				"perfjava list: unknown kind '%s'; use sw, hw, "
-				"cache, pmu, tracepoint, breakpoint or "
+				"cache, pmu, tracepoint, breakpoint, time or "
 				"callgraph\n",
 				argv[i]);
 			return 2;
@@ -323,7 +348,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (!sec)
 		sec = SEC_SW | SEC_HW | SEC_CACHE | SEC_PMU | SEC_TP | SEC_BP |
-		      SEC_CG;
+		      SEC_TIME | SEC_CG;
 	if (sec & SEC_SW)
 		list_symbols(false);
 	if (sec & SEC_HW)
@@ -336,6 +361,8 @@ int cmd_list(int argc, char **argv)
 		list_tracepoints(sec & SEC_TP_ALL);
 	if (sec & SEC_BP)
 		list_breakpoints();
+	if (sec & SEC_TIME)
+		list_time();
 	if (sec & SEC_CG)
 		list_callgraphs();
 	return fflush(stdout) ? 1 : 0;

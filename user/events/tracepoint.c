@@ -44,6 +44,14 @@ int tracefs_events_dir(char *buf, size_t len, char *err, size_t errlen)
 			 buf);
 		return -1;
 	}
+	if (geteuid() != 0 && access(mnt, X_OK) && errno == EACCES) {
+		/* mounted (or not: we cannot tell), for root only (0700) */
+		snprintf(err, errlen,
+			 "tracefs (%s) is open to root only; run perfjava as "
+			 "root",
+			 mnt);
+		return -1;
+	}
 	if (geteuid() != 0) {
 		snprintf(err, errlen,
 			 "tracefs is not mounted; as root run: mount -t "

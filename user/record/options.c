@@ -113,8 +113,9 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 	o->output = "perfjava.data";
 	o->pages = 16;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:e:F:c:g:d:o:m:qh", lo, NULL)) !=
-	       -1) {
+	opterr = 0; /* one line of our own for a wrong option */
+	while ((c = getopt_long(argc, argv, "+:p:e:F:c:g:d:o:m:qh", lo,
+				NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			if (parse_u64(optarg, &v) || !v || v > 0x7fffffff) {
@@ -207,8 +208,23 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case ':':
+			fprintf(stderr,
+				"perfjava record: option '%s' needs a value\n",
+				argv[optind - 1]);
+			return -1;
 		default:
-			usage(stderr);
+			if (optopt)
+				fprintf(
+				    stderr,
+				    "perfjava record: unknown option '-%c'; "
+				    "perfjava record --help lists them\n",
+				    optopt);
+			else
+				fprintf(stderr,
+					"perfjava record: unknown option '%s'; "
+					"perfjava record --help lists them\n",
+					argv[optind - 1]);
 			return -1;
 		}
 	}

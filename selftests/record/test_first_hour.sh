@@ -25,3 +25,19 @@ else
 	check "non-root -e offcpu: tracefs is root-only, not 'not mounted'" \
 		eval 'grep -q "root only" "$TMP/nr.err" && ! grep -q "not mounted" "$TMP/nr.err"'
 fi
+
+# Nothing recorded is lost by a mistake: a failed launch leaves the previous
+# recording byte for byte, named by -o or the default perfjava.data.
+"$PJ_BIN" record -q -e cpu-clock -o "$TMP/keep.data" -- "$PROGS/cpusplit" 1 1 >/dev/null 2>&1
+sum=$(md5sum <"$TMP/keep.data")
+"$PJ_BIN" record -o "$TMP/keep.data" -- /nonexistent/cmd 2>"$TMP/launch.err"
+rc=$?
+check "record -o x.data -- /nonexistent/cmd: fails ($rc), x.data byte-identical" \
+	eval '[ $rc -ne 0 ] && [ -s "$TMP/keep.data" ] && [ "$(md5sum <"$TMP/keep.data")" = "$sum" ]'
+mkdir "$TMP/cwd"
+(cd "$TMP/cwd" && "$PJ_BIN" record -q -e cpu-clock -- "$PROGS/cpusplit" 1 1 >/dev/null 2>&1)
+sum=$(md5sum <"$TMP/cwd/perfjava.data")
+(cd "$TMP/cwd" && "$PJ_BIN" record -- /nonexistent/cmd 2>/dev/null)
+rc=$?
+check "record -- /nonexistent/cmd: fails ($rc), the default perfjava.data byte-identical" \
+	eval '[ $rc -ne 0 ] && [ -s "$TMP/cwd/perfjava.data" ] && [ "$(md5sum <"$TMP/cwd/perfjava.data")" = "$sum" ]'

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* `perfjava record` options: parsing and the usage text. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -35,7 +36,9 @@ static void usage(FILE *f)
 	    "              per event period or frequency: EVENT/period=N/ or EVENT/freq=HZ/\n"
 	    "              (cpu-clock/period=1000000/,page-faults/period=10/)\n"
 	    "  -F HZ       samples per second per thread, for events without their own\n"
-	    "  -c PERIOD   one sample every PERIOD events (ns for cpu-clock), likewise\n"
+	    "  -c PERIOD   one sample every PERIOD events: for cpu-clock and task-clock\n"
+	    "              a time (1ms, 250us; a bare number is ns), for other events\n"
+	    "              a count of them (page-faults, cycles, a tracepoint's hits)\n"
 	    "              default: cpu-clock and task-clock every 10 ms, tracepoints,\n"
 	    "              breakpoints and other software events every event, others 100 Hz\n"
 	    "  -g fp       call graph: the kernel's frame-pointer chain alone\n"
@@ -65,6 +68,38 @@ static int parse_u64(const char *s, uint64_t *v)
 	errno = 0;
 	*v = strtoull(s, &end, 0);
 	return errno || end == s || *end || s[0] == '-' ? -1 : 0;
+}
+
+/*
+ * -c: a count, or a time for cpu-clock and task-clock as asprof and perf
+ * users write it (1ms, 250us, 10000000ns, 1s); *time tells which.
+ */
+static int parse_period(const char *s, uint64_t *v, bool *time)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = { { "ns", 1 },
+		      { "us", 1000 },
+		      { "ms", 1000000 },
+		      { "s", 1000000000 } };
+	char *end;
+
+	*time = false;
+	if (!parse_u64(s, v))
+		return *v ? 0 : -1;
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!errno && *v && !strcmp(end, units[i].suffix) &&
+		    *v <= UINT64_MAX / units[i].ns) {
+			*v *= units[i].ns;
+			*time = true;
+			return 0;
+		}
+	return -1;
 }
 
 /* -e given more than once: the lists are joined, as perf does. */
@@ -138,11 +173,16 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 			}
 			break;
 		case 'c':
-			if (parse_u64(optarg, &o->period) || !o->period) {
-				fprintf(stderr, "perfjava: bad period '%s'\n",
-					optarg);
+			if (parse_period(optarg, &o->period, &o->period_time)) {
+				fprintf(
+				    stderr,
+				    "perfjava: bad period '%s': a count, or "
+				    "a time for cpu-clock and task-clock "
+				    "(1ms, 250us, 1000000ns)\n",
+				    optarg);
 				return -1;
 			}
+			o->period_arg = optarg;
 			break;
 		case 'g':
 			o->callgraph = optarg;

@@ -35,7 +35,9 @@ struct record_opts {
 	int argc;
 	const char *events; /* -e */
 	uint64_t freq; /* -F */
-	uint64_t period; /* -c */
+	uint64_t period; /* -c, ns when period_time */
+	bool period_time; /* -c given with a time unit (1ms) */
+	const char *period_arg; /* -c as given, for messages */
 	double duration; /* -d seconds, 0 = until stopped */
 	const char *output; /* -o */
 	bool output_set; /* -o given */

@@ -58,6 +58,43 @@ static bool rate_bounded(const struct recorder *rec)
 	return true;
 }
 
+/*
+ * -F and -c apply to the events without their own rate: each must reach
+ * one, and -c in a time unit only clocks. One line says which and why.
+ */
+static int check_rate_options(const struct recorder *rec)
+{
+	const char *opt = rec->o.freq ? "-F" : "-c";
+	bool used = false;
+
+	if (!rec->o.freq && !rec->o.period)
+		return 0;
+	for (unsigned int i = 0; i < rec->nevents; i++) {
+		const struct pj_event *ev = &rec->evs[i];
+
+		if (wall_is_offcpu(rec, i) || ev->freq || ev->period)
+			continue;
+		if (rec->o.period_time && !event_is_clock(ev)) {
+			fprintf(stderr,
+				"perfjava: -c %s is a time, for cpu-clock and "
+				"task-clock; %s is sampled every N of its "
+				"events: give -c N\n",
+				rec->o.period_arg, ev->name);
+			return -1;
+		}
+		used = true;
+	}
+	if (!used) {
+		fprintf(stderr, "perfjava: %s applies to no event here: %s\n",
+			opt,
+			rec->wall ? "offcpu records every wait (add cpu-clock, "
+				    "or use --wall, to sample on CPU too)"
+				  : "each event has its own period or freq");
+		return -1;
+	}
+	return 0;
+}
+
 static int setup_events(struct recorder *rec)
 {
 	char err[256], expanded[4096];
@@ -87,6 +124,8 @@ static int setup_events(struct recorder *rec)
 		return -1;
 	}
 	if (wall_setup(rec, offcpu)) /* -e offcpu, -e wall, --wall */
+		return -1;
+	if (check_rate_options(rec))
 		return -1;
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		struct pj_event *ev = &rec->evs[i];

@@ -91,6 +91,39 @@ static void recorded(FILE *out, const struct pj_profile *p,
 	}
 }
 
+/* How often ev was sampled: " at 99 Hz", " every 250 us", " every 10
+ * events" (-F, and -c in its unit for the event). */
+static void rate(FILE *out, const struct pj_event_desc *ev)
+{
+	static const struct {
+		uint64_t ns;
+		const char *unit;
+	} t[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" } };
+	size_t i = 0;
+
+	if (ev->freq) {
+		fprintf(out, " at %llu Hz", (unsigned long long)ev->freq);
+		return;
+	}
+	if (!ev->period)
+		return;
+	if (strcmp(ev->unit, "ns")) {
+		if (ev->period == 1)
+			fprintf(out, " every event");
+		else
+			fprintf(out, " every %llu events",
+				(unsigned long long)ev->period);
+		return;
+	}
+	while (i < sizeof(t) / sizeof(t[0]) && ev->period % t[i].ns)
+		i++;
+	if (i < sizeof(t) / sizeof(t[0]))
+		fprintf(out, " every %llu %s",
+			(unsigned long long)(ev->period / t[i].ns), t[i].unit);
+	else
+		fprintf(out, " every %llu ns", (unsigned long long)ev->period);
+}
+
 /* Samples per event in the whole file, indexed by p->events order. */
 static void events(FILE *out, const struct pj_profile *p,
 		   const struct report *r)
@@ -102,12 +135,17 @@ static void events(FILE *out, const struct pj_profile *p,
 			KEY "wall: on-CPU and off-CPU time (pick one "
 			    "with --event)\n",
 			"Event");
-	else
-		fprintf(out, KEY "%s%s\n", "Event",
-			r->event ? r->event->name : "(not recorded)",
-			r->event && !strcmp(r->event->name, "offcpu")
-			    ? ": time off CPU, each wait weighted by its length"
-			    : "");
+	else if (r->event && !strcmp(r->event->name, "offcpu"))
+		fprintf(out,
+			KEY "offcpu: time off CPU, each wait weighted by its "
+			    "length\n",
+			"Event");
+	else if (r->event) {
+		fprintf(out, KEY "%s", "Event", r->event->name);
+		rate(out, r->event);
+		fputc('\n', out);
+	} else
+		fprintf(out, KEY "(not recorded)\n", "Event");
 	if (p->nevents < 2)
 		return;
 	n = calloc(p->nevents, sizeof(*n));

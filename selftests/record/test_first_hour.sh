@@ -41,3 +41,51 @@ sum=$(md5sum <"$TMP/cwd/perfjava.data")
 rc=$?
 check "record -- /nonexistent/cmd: fails ($rc), the default perfjava.data byte-identical" \
 	eval '[ $rc -ne 0 ] && [ -s "$TMP/cwd/perfjava.data" ] && [ "$(md5sum <"$TMP/cwd/perfjava.data")" = "$sum" ]'
+
+# -c as asprof and perf users write intervals: a time for clock events.
+for c in 1ms 250us; do
+	"$PJ_BIN" record -q -e cpu-clock -c $c -o "$TMP/c.data" -- "$PROGS/cpusplit" 1 1 >/dev/null 2>"$TMP/c.err"
+	rc=$?
+	"$PJ_BIN" report -i "$TMP/c.data" >"$TMP/c.txt" 2>&1
+	want=$([ $c = 1ms ] && echo "every 1 ms" || echo "every 250 us")
+	check "record -e cpu-clock -c $c: recorded, the report says '$want'" \
+		eval '[ $rc -eq 0 ] && grep -q "^Event *: cpu-clock $want$" "$TMP/c.txt"'
+done
+"$PJ_BIN" record -e page-faults -c 1ms -o "$TMP/pf.data" -- true 2>"$TMP/pf.err"
+rc=$?
+check "-c 1ms on page-faults: one line saying -c counts its events ($rc)" \
+	eval '[ $rc -ne 0 ] && [ "$(wc -l <"$TMP/pf.err")" -eq 1 ] && grep -q "page-faults is sampled every N of its events: give -c N" "$TMP/pf.err" && [ ! -e "$TMP/pf.data" ]'
+"$PJ_BIN" record --help >"$TMP/rh"
+check "record --help says which unit -c takes for which event" \
+	eval 'grep -q "for cpu-clock and task-clock" "$TMP/rh" && grep -q "1ms, 250us" "$TMP/rh"'
+
+# Options that would do nothing say so.
+"$PJ_BIN" record -e offcpu -F 99 -o "$TMP/off.data" -- true 2>"$TMP/off.err"
+rc=$?
+check "-e offcpu -F 99: one line, -F applies to no event ($rc)" \
+	eval '[ $rc -ne 0 ] && [ "$(wc -l <"$TMP/off.err")" -eq 1 ] && grep -q "^perfjava: -F applies to no event here: offcpu records every wait" "$TMP/off.err"'
+
+# The right words.
+"$PJ_BIN" record -g dwarf,65528 -m 64 -e cpu-clock -o "$TMP/dw.data" -- "$PROGS/cpusplit" 1 1 >/dev/null 2>"$TMP/dw.err"
+check "-g dwarf,65528: no advice to give -g dwarf,SIZE" \
+	eval 'grep -q "65528-byte stack copy (the most a sample holds" "$TMP/dw.err" && ! grep -q "try -g dwarf,SIZE" "$TMP/dw.err"'
+"$PJ_BIN" record -e cpu-clock -c 10us -m 1 -o "$TMP/fast.data" -- "$PROGS/churn" 1 >/dev/null 2>"$TMP/fast.err"
+if grep -q ' 0 lost' "$TMP/fast.err"; then
+	skip "lost samples: advice" "no ring filled at 100 kHz with -m 1 here"
+else
+	check "lost samples at a high rate: raise -m or sample less often, not 'short runs'" \
+		eval 'grep -q "samples lost: the rings filled at this rate; give more pages per thread (-m 4)" "$TMP/fast.err" && ! grep -q "short runs between waits" "$TMP/fast.err"'
+fi
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "set-user-ID exec" "needs root to make a set-user-ID program and setpriv"
+else
+	su=$(mktemp -d /tmp/pj-suid.XXXXXX)
+	chmod 755 "$su"
+	cp /bin/sleep "$su/suid-sleep" && chmod 4755 "$su/suid-sleep"
+	mkdir "$su/out" && chown 65534 "$su/out"
+	(cd "$su/out" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PJ_BIN" record -e cpu-clock -- "$su/suid-sleep" 2 2>"$TMP/su.err")
+	check "exec of a set-user-ID program: said so, not 'target exited'" \
+		eval 'grep -q "executed a set-user-ID program" "$TMP/su.err" && ! grep -q "target exited" "$TMP/su.err"'
+	rm -rf "$su"
+fi

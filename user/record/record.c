@@ -417,7 +417,14 @@ static int run_loop(struct recorder *rec, int sigfd)
 		}
 		if (rec->th.n == 0) {
 			rec->stop = true;
-			rec->stop_reason = "target exited";
+			/* alive without events: the kernel closes them at the
+			 * exec of a set-user-ID program (no longer dumpable) */
+			rec->stop_reason =
+			    proc_gone(rec->o.pid)
+				? "target exited"
+				: "the kernel ended its events: it executed a "
+				  "set-user-ID program; profile that as root "
+				  "with -p PID";
 		}
 		if (now >= end) {
 			rec->stop = true;

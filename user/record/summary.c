@@ -148,6 +148,13 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",
 		rec->o.output, (unsigned long long)bytes,
 		st->samples ? (double)bytes / st->samples : 0.0);
+	if (st->lost && rec->o.cg.mode != CG_DWARF) /* dwarf: stackend.c */
+		fprintf(stderr,
+			"perfjava: %llu samples lost: the rings filled at this "
+			"rate; give more pages per thread (-m %u) or sample "
+			"less often (-c, -F)\n",
+			(unsigned long long)st->lost,
+			rec->o.pages < 1024 ? rec->o.pages * 4 : 4096);
 	kernel_hint(rec);
 	switchcost_summary(rec);
 	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg, st->lost);

@@ -116,13 +116,19 @@ void switchcost_summary(const struct recorder *rec)
 	uint64_t ps = switchcost_ps(c);
 	double timed = (double)c->sampled_ns + c->sampled_switches * ps / 1e3;
 
+	/* under 1 ms a clock's timer falls behind; lost records say likewise */
+	const struct pj_event *ev = &rec->evs[0];
+	bool fast = rec->st.lost || ev->freq > 1000 ||
+		    (ev->period && ev->period < 1000000);
+
 	if (!c->nominal_ns || timed < c->nominal_ns * 1.02)
 		return;
 	fprintf(stderr,
 		"perfjava: %s's samples stand for %.1f%% more time than their "
-		"count: the kernel missed samples due in short runs between "
-		"waits (%.1f%%)",
-		rec->evs[0].name, 100.0 * (timed / c->nominal_ns - 1),
+		"count: the kernel missed samples due %s (%.1f%%)",
+		ev->name, 100.0 * (timed / c->nominal_ns - 1),
+		fast ? "at this rate (sample less often: -c 1ms, -F 999)"
+		     : "in short runs between waits",
 		100.0 * ((double)c->sampled_ns / c->nominal_ns - 1));
 	if (ps)
 		fprintf(stderr, ", and %llu context switches took %.1f us each",

@@ -73,11 +73,15 @@ void stack_ends_print(FILE *f, const struct stack_ends *e,
 	if (n && cg->mode == CG_DWARF)
 		fprintf(f,
 			"perfjava: dwarf: %llu stacks complete, %llu cut by "
-			"the %u-byte stack copy (try -g dwarf,SIZE), %llu "
+			"the %u-byte stack copy (%s), %llu "
 			"stopped for lack of CFI, %llu damaged, %llu without "
 			"a stack copy\n",
 			(unsigned long long)unwind[UNWIND_COMPLETE],
 			(unsigned long long)unwind[UNWIND_CUT], cg->stack_size,
+			cg->stack_size < CG_MAX_COPY
+			    ? "try -g dwarf,SIZE"
+			    : "the most a sample holds; the kernel's chain "
+			      "goes on",
 			(unsigned long long)unwind[UNWIND_NO_CFI],
 			(unsigned long long)unwind[UNWIND_BAD],
 			(unsigned long long)unwind[UNWIND_NO_COPY]);

@@ -178,7 +178,7 @@ static void test_text(void)
 
 	t = slurp(out);
 	ok(rc == 0 && !*slurp(errf), "text report runs cleanly");
-	ok(strstr(t, "Event               : cpu-clock\n") &&
+	ok(strstr(t, "Event               : cpu-clock every 1 ms\n") &&
 	       strstr(t, "Samples             : 12\n") &&
 	       strstr(t, "Total               : 11000000 ns\n") &&
 	       strstr(t, "Lost samples        : 4\n") &&

@@ -4,7 +4,9 @@
  * extended regex. Every frame is matched once, then every stack is marked
  * from its frames, so that selecting a sample is one table look-up.
  * A stack passes when it has a frame matching any --include (or there is
- * none) and no frame matching any --exclude.
+ * none) and no frame matching any --exclude. With --threads the thread root
+ * ("[main tid=10]") is one of its frames: each thread's label is matched
+ * once, and a sample passes on its stack's matches and its thread's.
  */
 #include <stdlib.h>
 
@@ -14,6 +16,11 @@
 
 enum { MATCH_INCLUDE = 1, MATCH_EXCLUDE = 2 };
 
+struct report_tmatch {
+	uint32_t tid;
+	uint8_t match;
+};
+
 static bool any_match(const regex_t *re, unsigned int n, const char *name)
 {
 	for (unsigned int i = 0; i < n; i++)
@@ -22,30 +29,69 @@ static bool any_match(const regex_t *re, unsigned int n, const char *name)
 	return false;
 }
 
+static uint8_t match_of(const struct report_opts *o, const char *name)
+{
+	return (any_match(o->include, o->ninclude, name) ? MATCH_INCLUDE : 0) |
+	       (any_match(o->exclude, o->nexclude, name) ? MATCH_EXCLUDE : 0);
+}
+
+static bool passes(const struct report_opts *o, uint8_t seen)
+{
+	return (!o->ninclude || (seen & MATCH_INCLUDE)) &&
+	       !(seen & MATCH_EXCLUDE);
+}
+
+static int by_tid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct report_tmatch *)a)->tid;
+	uint32_t y = ((const struct report_tmatch *)b)->tid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* --threads: the matches of each thread's root label, sorted by tid. */
+static int match_threads(struct report *r, char *name)
+{
+	const struct pj_profile *p = r->p;
+	struct report_tmatch *t =
+	    malloc((p->nsamples ? p->nsamples : 1) * sizeof(*t));
+	size_t n = 0;
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < p->nsamples; i++)
+		t[i].tid = p->samples[i].tid;
+	qsort(t, p->nsamples, sizeof(*t), by_tid);
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (!n || t[n - 1].tid != t[i].tid)
+			t[n++] = t[i];
+	for (size_t i = 0; i < n; i++) {
+		report_thread_label(p, t[i].tid, name, NAME_LEN);
+		t[i].match = match_of(r->o, name);
+	}
+	r->tmatch = t;
+	r->ntmatch = n;
+	return 0;
+}
+
 int report_filter_stacks(struct report *r)
 {
 	const struct pj_profile *p = r->p;
 	const struct report_opts *o = r->o;
 	uint8_t *match, *ok;
 	char *name;
+	int ret = -1;
 
 	if (!o->ninclude && !o->nexclude)
 		return 0;
 	match = calloc(p->nframes ? p->nframes : 1, 1);
 	ok = malloc(p->nstacks ? p->nstacks : 1);
 	name = malloc(NAME_LEN);
-	if (!match || !ok || !name) {
-		free(match);
-		free(ok);
-		free(name);
-		return -1;
-	}
+	if (!match || !ok || !name || (o->threads && match_threads(r, name)))
+		goto out;
 	for (uint32_t f = 0; f < p->nframes; f++) {
 		report_frame_name(r, f, REPORT_PLAIN, name, NAME_LEN);
-		if (any_match(o->include, o->ninclude, name))
-			match[f] |= MATCH_INCLUDE;
-		if (any_match(o->exclude, o->nexclude, name))
-			match[f] |= MATCH_EXCLUDE;
+		match[f] = match_of(o, name);
 	}
 	for (uint32_t s = 0; s < p->nstacks; s++) {
 		uint8_t seen = 0;
@@ -53,11 +99,31 @@ int report_filter_stacks(struct report *r)
 		for (uint32_t j = p->stack_start[s]; j < p->stack_start[s + 1];
 		     j++)
 			seen |= match[p->stack_frames[j]];
-		ok[s] = (!o->ninclude || (seen & MATCH_INCLUDE)) &&
-			!(seen & MATCH_EXCLUDE);
+		/* with thread roots: the matches, judged per sample */
+		ok[s] = r->tmatch ? seen : passes(o, seen);
 	}
+	r->stack_ok = ok;
+	ok = NULL;
+	ret = 0;
+out:
+	free(ok);
 	free(match);
 	free(name);
-	r->stack_ok = ok;
-	return 0;
+	return ret;
+}
+
+bool report_filter_pass(const struct report *r, const struct pj_sample *s)
+{
+	struct report_tmatch key = { .tid = s->tid }, *t;
+	uint8_t seen;
+
+	if (!r->stack_ok)
+		return true;
+	if (s->stack >= r->p->nstacks)
+		return false;
+	if (!r->tmatch)
+		return r->stack_ok[s->stack];
+	t = bsearch(&key, r->tmatch, r->ntmatch, sizeof(key), by_tid);
+	seen = r->stack_ok[s->stack] | (t ? t->match : 0);
+	return passes(r->o, seen);
 }

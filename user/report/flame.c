@@ -30,9 +30,7 @@ int report_flame(FILE *out, const struct report *r)
 			 "Differential flame graph: %s against %s", r->o->input,
 			 r->o->diff);
 	else
-		snprintf(title, sizeof(title), "Flame graph%s%s%s",
-			 r->event ? " (" : "", r->event ? r->event->name : "",
-			 r->event ? ")" : "");
+		report_title(r, "Flame graph", title, sizeof(title));
 	ret = html_page_write(out, &flame_page, title, &ct,
 			      r->base ? &base : NULL, false,
 			      r->o->minwidth / 100.0);

@@ -48,6 +48,42 @@ static void put_line(FILE *out, const char *s, size_t max)
 		fputs("...", out);
 }
 
+/* "Target: pid 10 (java): java App", one line per target of the inputs. */
+static void target(FILE *out, const struct pj_profile *p)
+{
+	if (!*meta(p, "pid"))
+		return;
+	fprintf(out, KEY "pid ", "Target");
+	put_line(out, meta(p, "pid"), 16);
+	if (*meta(p, "comm")) {
+		fputs(" (", out);
+		put_line(out, meta(p, "comm"), 16);
+		fputs(")", out);
+	}
+	if (*meta(p, "cmdline")) {
+		fputs(": ", out);
+		put_line(out, meta(p, "cmdline"), CMDLINE_MAX);
+	}
+	fputc('\n', out);
+}
+
+/* Whether input i recorded a target no earlier input did (a --loop
+ * series is one). */
+static bool new_target(const struct report *r, unsigned int i)
+{
+	const char *pid, *cmd;
+
+	if (!i)
+		return true;
+	pid = meta(r->files[i], "pid");
+	cmd = meta(r->files[i], "cmdline");
+	for (unsigned int j = 0; j < i; j++)
+		if (!strcmp(pid, meta(r->files[j], "pid")) &&
+		    !strcmp(cmd, meta(r->files[j], "cmdline")))
+			return false;
+	return true;
+}
+
 static void recorded(FILE *out, const struct pj_profile *p,
 		     const struct report *r)
 {
@@ -75,20 +111,9 @@ static void recorded(FILE *out, const struct pj_profile *p,
 		fputc('\n', out);
 	}
 	fprintf(out, KEY "%.3f s\n", "Duration", (double)dur / 1e9);
-	if (*meta(p, "pid")) {
-		fprintf(out, KEY "pid ", "Target");
-		put_line(out, meta(p, "pid"), 16);
-		if (*meta(p, "comm")) {
-			fputs(" (", out);
-			put_line(out, meta(p, "comm"), 16);
-			fputs(")", out);
-		}
-		if (*meta(p, "cmdline")) {
-			fputs(": ", out);
-			put_line(out, meta(p, "cmdline"), CMDLINE_MAX);
-		}
-		fputc('\n', out);
-	}
+	for (unsigned int i = 0; i < (r->nfiles ? r->nfiles : 1); i++)
+		if (new_target(r, i))
+			target(out, i ? r->files[i] : p);
 }
 
 /* How often ev was sampled: " at 99 Hz", " every 250 us", " every 10

@@ -204,7 +204,8 @@ static uint32_t mapping(struct pprof *pp, const struct pj_frame *fr)
 /*
  * pprof takes the first mapping for the main binary ("File:" in its
  * header): the module named by the command line's first word, else by the
- * process name.
+ * process name, else (a JVM whose launcher no sample saw) a mapping of the
+ * command itself, never the kernel or libjvm.so.
  */
 static void main_mapping(struct pprof *pp)
 {
@@ -227,8 +228,12 @@ static void main_mapping(struct pprof *pp)
 		    !strcmp(strrchr(m, '/') + 1, comm))
 			best = f + 1;
 	}
-	if (best)
+	if (best) {
 		mapping(pp, &p->frames[best - 1]);
+	} else if (n) {
+		snprintf(pp->name, NAME_LEN, "%.*s", (int)n, cmd);
+		new_mapping(pp, pp->name, NULL);
+	}
 }
 
 static uint32_t function(struct pprof *pp, uint32_t f)

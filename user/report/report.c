@@ -44,8 +44,7 @@ bool report_sample_selected(const struct report *r, const struct pj_sample *s)
 		if (i == o->ntids)
 			return false;
 	}
-	if (r->stack_ok &&
-	    (s->stack >= r->p->nstacks || !r->stack_ok[s->stack]))
+	if (!report_filter_pass(r, s))
 		return false;
 	if (o->from > 0 || o->to >= 0) {
 		double t = ((double)s->time - (double)r->start_ns) / 1e9;
@@ -113,6 +112,17 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void report_thread_label(const struct pj_profile *p, uint32_t tid, char *buf,
+			 size_t len)
+{
+	const char *name = pj_profile_thread_name(p, tid);
+
+	if (*name)
+		snprintf(buf, len, "[%s tid=%u]", name, tid);
+	else
+		snprintf(buf, len, "[tid=%u]", tid);
+}
+
 /* Thread root frames for --threads: labels for the sorted distinct tids. */
 static int thread_labels(struct report *r, const struct stackfold *f,
 			 uint32_t **tids, size_t *ntids, uint32_t *first)
@@ -132,14 +142,10 @@ static int thread_labels(struct report *r, const struct stackfold *f,
 	*ntids = n;
 	*first = r->p->nframes + r->nlabels;
 	for (size_t i = 0; i < n; i++) {
-		const char *name = pj_profile_thread_name(r->p, t[i]);
 		char buf[512];
 		uint32_t id;
 
-		if (*name)
-			snprintf(buf, sizeof(buf), "[%s tid=%u]", name, t[i]);
-		else
-			snprintf(buf, sizeof(buf), "[tid=%u]", t[i]);
+		report_thread_label(r->p, t[i], buf, sizeof(buf));
 		if (add_label(r, buf, &id))
 			return -1;
 	}
@@ -258,6 +264,7 @@ static void free_report(struct report *r)
 	free(r->stacks);
 	free(r->frame_pool);
 	free(r->stack_ok);
+	free(r->tmatch);
 	free(r->stack_state);
 }
 
@@ -293,6 +300,8 @@ static int load_report(const char *const *paths, unsigned int npaths,
 	p = mg->all[0];
 	warn_incomplete(path, p);
 	r->p = p;
+	r->files = mg->all;
+	r->nfiles = mg->n;
 	r->o = o;
 	/* --event wall: all of them, the first for the unit */
 	r->event = find_event(p, o->event && strcmp(o->event, "wall") ? o->event
@@ -309,7 +318,11 @@ static int load_report(const char *const *paths, unsigned int npaths,
 		fprintf(stderr,
 			rc == -1 ? "perfjava: %s has no off-CPU samples for "
 				   "--event wall; record with --wall\n"
-				 : "perfjava: out of memory reading %s\n",
+			: rc == -3
+			    ? "perfjava: %s is not an off-CPU recording: "
+			      "--state needs one made with -e offcpu "
+			      "or --wall\n"
+			    : "perfjava: out of memory reading %s\n",
 			path);
 		return 1;
 	}
@@ -424,6 +437,18 @@ int cmd_report(int argc, char **argv)
 			"perfjava report: --diff works with --format flame "
 			"or text, not %s\n",
 			o.format);
+		report_opts_free(&o);
+		return 2;
+	}
+	if (o.minwidth > 0 && write != report_flame && write != report_tree) {
+		fprintf(stderr,
+			"perfjava report: --minwidth is for --format flame "
+			"and tree; %s keeps every stack%s\n",
+			o.format,
+			write == report_collapsed
+			    ? " (flamegraph.pl --minwidth drops narrow ones "
+			      "as it draws)"
+			    : "");
 		report_opts_free(&o);
 		return 2;
 	}

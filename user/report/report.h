@@ -82,8 +82,13 @@ struct report {
 	uint32_t nlabels;
 	uint32_t *frame_pool; /* owns the stacks' frames */
 	uint64_t start_ns; /* time 0 of --from/--to */
-	uint8_t *stack_ok; /* per stack id: passes --include/--exclude */
+	uint8_t *stack_ok; /* per stack id: passes --include/--exclude (with
+			    * --threads: which of them its frames match) */
+	struct report_tmatch *tmatch; /* --threads: the roots' matches */
+	size_t ntmatch;
 	const struct report *base; /* --diff: the baseline's report */
+	struct pj_profile *const *files; /* every input; files[0] is p */
+	unsigned int nfiles;
 	bool all_events; /* --wall files: on-CPU and off-CPU samples */
 	uint8_t *stack_state; /* per stack id, with --state */
 };
@@ -93,8 +98,12 @@ struct report {
 /* "sleep,io" -> bits; -1 for a name that is no state. */
 int report_parse_states(const char *arg, unsigned int *mask);
 /* Chooses the events and weights of an offcpu/wall file, and the states
- * of --state; 0, -1 for --event wall without offcpu, -2 out of memory. */
+ * of --state; 0, -1 for --event wall without offcpu, -2 out of memory,
+ * -3 for --state without offcpu. */
 int report_wall_setup(struct report *r, struct report_opts *o);
+/* A page's title: what, and the event ("Flame graph (cpu-clock)"). */
+void report_title(const struct report *r, const char *what, char *buf,
+		  size_t len);
 bool report_state_selected(const struct report *r, const struct pj_sample *s);
 
 /* Whether sample s passes every filter (event, tid, time, regex). */
@@ -126,6 +135,11 @@ static inline enum pj_frame_type report_frame_type(const struct report *r,
 }
 /* Computes r->stack_ok from the regexes (report/filter.c); -1 on ENOMEM. */
 int report_filter_stacks(struct report *r);
+/* Whether sample s passes --include/--exclude (its thread root too). */
+bool report_filter_pass(const struct report *r, const struct pj_sample *s);
+/* --threads' root frame of tid: "[main tid=10]", or "[tid=10]". */
+void report_thread_label(const struct pj_profile *p, uint32_t tid, char *buf,
+			 size_t len);
 
 /* Name styles of report_frame_name(). */
 enum report_style {

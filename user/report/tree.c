@@ -60,9 +60,7 @@ static int tree(FILE *out, const struct report *r, bool html)
 	if (r->o->title)
 		snprintf(title, sizeof(title), "%s", r->o->title);
 	else
-		snprintf(title, sizeof(title), "Call tree%s%s%s",
-			 r->event ? " (" : "", r->event ? r->event->name : "",
-			 r->event ? ")" : "");
+		report_title(r, "Call tree", title, sizeof(title));
 	ret = html ? html_page_write(out, &tree_page, title, &ct, NULL, true,
 				     r->o->minwidth / 100.0)
 		   : tree_text(out, r, &ct);

@@ -8,6 +8,7 @@
  * states, named by the leaf frame record gave them ([off-cpu: sleep]) or
  * "running" for on-CPU samples.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,12 +83,27 @@ int report_wall_setup(struct report *r, struct report_opts *o)
 		o->total = true; /* waits weigh their length */
 	if (!o->states)
 		return 0;
+	if (!offcpu)
+		return -3;
 	r->stack_state = calloc(p->nstacks ? p->nstacks : 1, 1);
 	if (!r->stack_state)
 		return -2;
 	for (uint32_t st = 0; st < p->nstacks; st++)
 		r->stack_state[st] = stack_state(p, st);
 	return 0;
+}
+
+void report_title(const struct report *r, const char *what, char *buf,
+		  size_t len)
+{
+	if (r->all_events)
+		snprintf(buf, len, "%s (wall: on-CPU and off-CPU time)", what);
+	else if (is_offcpu(r->event))
+		snprintf(buf, len, "%s (offcpu: time off CPU)", what);
+	else if (r->event)
+		snprintf(buf, len, "%s (%s)", what, r->event->name);
+	else
+		snprintf(buf, len, "%s", what);
 }
 
 bool report_state_selected(const struct report *r, const struct pj_sample *s)

@@ -7,8 +7,11 @@
  * itself, stack pointers at the ends of the address space) end the walk,
  * never crash it or loop.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record/perf_parse.h"
@@ -301,6 +304,85 @@ static void test_join(void)
 	   "join, -g dwarf: no common frame keeps CFI's frames");
 }
 
+static void nap_ms(long ms)
+{
+	struct timespec t = { 0, ms * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+/*
+ * A process whose modules all go (it exec'd: the launcher of `record --
+ * CMD` before its exec, or a library dlclose'd): the unwinder attached
+ * before keeps unwinding. libdw's state once took its architecture from
+ * the first module and freed it with that module (a sanitizer build sees
+ * the use after free; a plain one could abort in libdw).
+ */
+static void test_exec(void)
+{
+	uint64_t ips[MAXF], sps[MAXF], dw[UNWIND_NREGS] = { 0 };
+	struct unwind_out o = { ips, sps, MAXF, 0, UNWIND_BAD };
+	int go[2], tries;
+	unsigned int reloads;
+	struct unwinder *u;
+	char exe[256];
+	pid_t pid;
+
+	if (pipe(go))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) == 1)
+			execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		_exit(1);
+	}
+	close(go[0]);
+	u = unwinder_new(pid); /* this program's modules, before the exec */
+	level1();
+	unwind_sample(u, pid, regs, stack_copy, copied, &o);
+	ok(u && o.n > 4, "an unwinder of a forked copy unwinds (%u frames)",
+	   o.n);
+	reloads = u ? unwinder_reloads(u) : 0;
+	if (write(go[1], "x", 1) != 1)
+		pid = -pid;
+	for (tries = 0; tries < 400; tries++) {
+		char link[64];
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+		n = readlink(link, exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = 0;
+		if (strstr(exe, "sleep"))
+			break;
+		nap_ms(5);
+	}
+	/* a pc outside every mapping makes it read the maps again (at
+	 * most every 20 ms) */
+	dw[UNWIND_DW_PC] = 16;
+	dw[UNWIND_DW_SP] = regs[UNWIND_DW_SP];
+	for (tries = 0; u && tries < 400 && unwinder_reloads(u) == reloads;
+	     tries++) {
+		unwind_sample(u, pid, dw, stack_copy, copied, &o);
+		nap_ms(5);
+	}
+	ok(u && unwinder_reloads(u) > reloads && strstr(exe, "sleep"),
+	   "the process exec'd and its new modules were read (%u)",
+	   u ? unwinder_modules(u) : 0);
+	o.n = 0;
+	unwind_sample(u, pid, regs, stack_copy, copied, &o);
+	ok(o.n >= 1 && ips[0] == regs[UNWIND_DW_PC],
+	   "after its first modules went, a sample still unwinds (%u "
+	   "frames)",
+	   o.n);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(go[1]);
+	unwinder_free(u);
+}
+
 int main(void)
 {
 	struct unwinder *u = unwinder_new(getpid());
@@ -315,6 +397,7 @@ int main(void)
 	test_join();
 	test_real_stack(u, us);
 	test_damaged(u);
+	test_exec();
 	unwinder_free(u);
 	usym_free(us);
 	return tap_done();

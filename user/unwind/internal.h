@@ -4,6 +4,7 @@
 #define PJ_USER_UNWIND_INTERNAL_H
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include "sym/maps.h"
 #include "unwind/unwind.h"
@@ -14,6 +15,10 @@ struct unwinder {
 	Dwfl *dwfl;
 	Dwfl_Callbacks cb;
 	bool attached; /* dwfl_attach_state done */
+	/* The architecture the process state is attached with: an ELF header
+	 * of our own, not a module's (a module's goes when it is unmapped) */
+	Elf64_Ehdr arch_hdr;
+	Elf *arch;
 	struct pj_maps maps; /* what the modules were reported from */
 	unsigned int nmodules, reloads;
 	void *vdso; /* the [vdso] image libdw reads (kept until dwfl_end) */

@@ -105,6 +105,8 @@ void unwinder_free(struct unwinder *u)
 	if (!u)
 		return;
 	dwfl_end(u->dwfl);
+	if (u->arch)
+		elf_end(u->arch); /* after dwfl_end: its backend read it */
 	free(u->vdso);
 	maps_free(&u->maps);
 	free(u);
@@ -135,6 +137,35 @@ static void maybe_reload(struct unwinder *u, uint64_t pc)
 	u->last_reload_ns = now;
 	u->want_reload = false;
 	unwind_report_modules(u);
+}
+
+/*
+ * Attaches the process state with the architecture of an x86-64 ELF header
+ * of our own. Given none, libdw would take the first module's backend and
+ * not own it: a reload that drops that module (the launcher's files after
+ * exec, a dlclose) would leave the state with a freed backend.
+ */
+static bool attach(struct unwinder *u)
+{
+	Elf64_Ehdr *h = &u->arch_hdr;
+
+	if (!u->arch) {
+		memset(h, 0, sizeof(*h));
+		memcpy(h->e_ident, ELFMAG, SELFMAG);
+		h->e_ident[EI_CLASS] = ELFCLASS64;
+		h->e_ident[EI_DATA] = ELFDATA2LSB;
+		h->e_ident[EI_VERSION] = EV_CURRENT;
+		h->e_type = ET_DYN;
+		h->e_machine = EM_X86_64;
+		h->e_version = EV_CURRENT;
+		h->e_ehsize = sizeof(*h);
+		elf_version(EV_CURRENT);
+		u->arch = elf_memory((char *)h, sizeof(*h));
+		if (!u->arch)
+			return false;
+	}
+	return dwfl_attach_state(u->dwfl, u->arch, u->pid, &thread_callbacks,
+				 u);
 }
 
 struct walk {
@@ -183,9 +214,7 @@ void unwind_sample(struct unwinder *u, pid_t tid, const uint64_t *dw,
 		return;
 	maybe_reload(u, dw[UNWIND_DW_PC]);
 	if (!u->attached) {
-		/* The architecture comes from the modules reported. */
-		if (!u->nmodules || !dwfl_attach_state(u->dwfl, NULL, u->pid,
-						       &thread_callbacks, u))
+		if (!u->nmodules || !attach(u))
 			goto only_pc;
 		u->attached = true;
 	}

@@ -288,10 +288,41 @@ static void test_join(void)
 	n = unwind_join(dips, dsps, 5, UNWIND_COMPLETE, fips, 5, 0x10f0, stack,
 			0x1000, sizeof(stack), false, out, 16);
 	ok(n == 5 && out[4] == 0x50, "join: complete CFI is taken whole");
-	n = unwind_join(dips, dsps, 3, UNWIND_CUT, fips, 5, 0x9000, stack,
+	{
+		const uint64_t far[] = { 0x10, 0x400040, 0x400050 };
+
+		n = unwind_join(dips, dsps, 3, UNWIND_CUT, far, 3, 0x9000,
+				stack, 0x1000, sizeof(stack), false, out, 16);
+		ok(n == 5 && out[2] == 0x30 && out[3] == 0x400040 &&
+		       out[4] == 0x400050,
+		   "join: no common frame, bp beyond CFI's reach: CFI's "
+		   "frames, then the chain (%u)",
+		   n);
+	}
+	n = unwind_join(dips, dsps, 1, UNWIND_CUT, fips, 5, 0x9000, stack,
 			0x1000, sizeof(stack), false, out, 16);
 	ok(n == 5 && out[1] == 0x40,
-	   "join: no common frame keeps the chain as it is");
+	   "join: CFI found only the pc: the chain as it is");
+	n = unwind_join(dips, dsps, 5, UNWIND_CUT, fips, 5, 0x1050, stack,
+			0x1000, sizeof(stack), false, out, 16);
+	ok(n == 5 && out[1] == 0x20 && out[4] == 0x50,
+	   "join: a bp inside CFI's frames that is none of them is data: "
+	   "CFI's frames alone (%u)",
+	   n);
+	n = unwind_join(dips, dsps, 3, UNWIND_CUT, fips, 5, 0x800, stack,
+			0x1000, sizeof(stack), false, out, 16);
+	ok(n == 3 && out[2] == 0x30, "join: a bp below sp: CFI's frames alone");
+	{
+		/* libc's open keeps the path in rbp: [bp + 8] is text */
+		const uint64_t text[] = { 0x10, 0x6176616a2f637273ull };
+
+		n = unwind_join(dips, dsps, 3, UNWIND_CUT, text, 2, 0x9000,
+				stack, 0x1000, sizeof(stack), false, out, 16);
+		ok(n == 3 && out[1] == 0x20 && out[2] == 0x30,
+		   "join: a chain whose next link is no address: CFI's "
+		   "frames alone (%u)",
+		   n);
+	}
 	n = unwind_join(dips, dsps, 3, UNWIND_NO_CFI, fips, 1, 0x9000, stack,
 			0x1000, sizeof(stack), false, out, 16);
 	ok(n == 3 && out[2] == 0x30, "join: an empty chain takes CFI's");

@@ -80,9 +80,11 @@ unsigned int unwinder_reloads(const struct unwinder *u);
  * stack pointer is bp + 16 is where both agree (likewise further up): the
  * CFI frames below the deepest such frame are kept, then the chain from
  * there. Without a common frame: all CFI frames if CFI reached the
- * outermost frame, the chain is empty or prefer_cfi (and CFI found more
- * than the pc), else the chain. Writes at most max addresses to out and
- * returns how many.
+ * outermost frame, the chain is empty or prefer_cfi; the chain alone if CFI
+ * found only the pc; else CFI's frames, followed by the chain from its
+ * second entry when bp lies beyond the last CFI frame (and that entry can be
+ * a return address), since a bp below it that no CFI frame has is no frame
+ * pointer. Writes at most max addresses to out and returns how many.
  */
 unsigned int unwind_join(const uint64_t *dips, const uint64_t *dsps,
 			 unsigned int nd, enum unwind_end end,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Native stacks without frame pointers: -g dwarf (CFI over an 8 KiB stack
-# copy), the default (CFI over 2 KiB joined with the frame-pointer chain) and
+# copy), the default (CFI over 1 KiB joined with the frame-pointer chain) and
 # -g fp on a program and library built -O2 -fomit-frame-pointer; a thread
-# sleeping in clock_nanosleep; the -g option's errors.
+# sleeping in clock_nanosleep, seen by a clock, a period-sampled event and a
+# tracepoint; the -g option's errors.
 . "$(dirname "$0")/../lib.sh"
 
 # share PATTERN FOLDED: percentage of samples whose stack matches PATTERN
@@ -105,10 +106,22 @@ if "$PJ_BIN" record -q -p "$PID" -e offcpu -d 1 -o "$TMP/sl-off.data" 2>"$TMP/sl
 else
 	skip "-e offcpu, default mode: doze kept" "$(head -1 "$TMP/sl-off.err")"
 fi
-# events sampled every N occurrences have no rate bound: no stack copies
-"$PJ_BIN" record -q -p "$PID" -e context-switches -d 0.5 -o "$TMP/sl-period.data"
+# every event kind copies the stack: events sampled every N occurrences
+# and tracepoints (whose callchain is the task's at the event) keep doze too
+"$PJ_BIN" record -q -p "$PID" -e context-switches -d 1 -o "$TMP/sl-period.data"
+"$PJ_BIN" report -i "$TMP/sl-period.data" --format collapsed >"$TMP/sl-period.folded"
 cg=$("$PJ_BIN" report -i "$TMP/sl-period.data" --format meta | awk '$2 == "callgraph" { print $3 }')
-check "default mode with a period-sampled event: the chain alone ($cg)" [ "$cg" = fp ]
+pct=$(share '(^|;)main;doze;clock_nanosleep(;| )' "$TMP/sl-period.folded")
+check "default mode with a period-sampled event: CFI too ($cg), doze kept ($pct%)" \
+	awk -v p="$pct" -v cg="$cg" 'BEGIN { exit !(p >= 90 && cg == "fp+cfi") }'
+if "$PJ_BIN" record -q -p "$PID" -e sched:sched_switch -d 1 -o "$TMP/sl-tp.data" 2>"$TMP/sl-tp.err"; then
+	"$PJ_BIN" report -i "$TMP/sl-tp.data" --format collapsed >"$TMP/sl-tp.folded"
+	pct=$(share '(^|;)main;doze;clock_nanosleep(;| )' "$TMP/sl-tp.folded")
+	check "-e sched:sched_switch, default mode: doze kept above clock_nanosleep ($pct%)" \
+		awk -v p="$pct" 'BEGIN { exit !(p >= 90) }'
+else
+	skip "-e sched:sched_switch, default mode: doze kept" "$(head -1 "$TMP/sl-tp.err")"
+fi
 kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
 
 # --- the option's errors: one line, what to do, non-zero exit

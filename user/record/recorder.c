@@ -40,25 +40,6 @@ static int setup_tracepoints(struct recorder *rec)
 }
 
 /*
- * Whether every event samples at a bounded rate (by frequency, a clock at
- * most every 100 us, or a thread's switches out for -e offcpu, where the
- * stack of a blocked thread is most often in libc): the default mode copies
- * the top of the stack with each sample only then.
- */
-static bool rate_bounded(const struct recorder *rec)
-{
-	for (unsigned int i = 0; i < rec->nevents; i++) {
-		const struct pj_event *ev = &rec->evs[i];
-
-		if (!ev->freq &&
-		    !(event_is_clock(ev) && ev->period >= 100000) &&
-		    !wall_is_offcpu(rec, i))
-			return false;
-	}
-	return true;
-}
-
-/*
  * -F and -c apply to the events without their own rate: each must reach
  * one, and -c in a time unit only clocks. One line says which and why.
  */
@@ -148,11 +129,6 @@ static int setup_events(struct recorder *rec)
 		ev->period = freq ? 0 : period;
 	}
 	rec->lbr = rec->o.cg.mode == CG_LBR;
-	if (rec->o.cg.mode == CG_DEFAULT && !rate_bounded(rec)) {
-		/* Stack copies at an unbounded rate would flood the rings. */
-		rec->o.cg.stack_size = 0;
-		rec->o.callgraph = "fp";
-	}
 	if (rec->lbr && lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
 		fprintf(stderr, "perfjava: %s\n", err);
 		return -1;

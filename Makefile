@@ -85,7 +85,7 @@ $(BUILD)/selftests/%: selftests/unit/%.c $(BUILD)/libperfjava.a
 	$(CC) $(CFLAGS) $(USER_CFLAGS) $(PKG_CFLAGS) -Iselftests/unit -o $@ $< $(BUILD)/libperfjava.a $(PKG_LIBS) $(LDLIBS)
 
 # The agent's thread table, with a JNI environment of the test's own.
-$(BUILD)/selftests/test_blocked: selftests/unit/test_blocked.c agent/blocked.c agent/input.c agent/clock.c
+$(BUILD)/selftests/test_jthreads: selftests/unit/test_jthreads.c agent/jthreads.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
 

@@ -323,12 +323,12 @@ static void JNICALL on_thread_start(jvmtiEnv *j, JNIEnv *env, jthread t)
 		return;
 	send_thread(pja_gettid(), info.name ? info.name : "");
 	dealloc(info.name);
-	blocked_thread_start(env, t, pja_gettid());
+	jthreads_start(env, t, pja_gettid());
 }
 
 static void JNICALL on_thread_end(jvmtiEnv *j, JNIEnv *env, jthread t)
 {
-	blocked_thread_end(env, pja_gettid());
+	jthreads_end(env, pja_gettid());
 	if (atomic_load(&pja.active))
 		send_thread(pja_gettid(), NULL);
 }
@@ -415,7 +415,7 @@ static void replay_threads(JNIEnv *env)
 		JNIEnv *e;
 
 		/* one that ThreadStart named is not woken by a probe */
-		if (tid <= 0 || tid == self || blocked_known(tid))
+		if (tid <= 0 || tid == self || jthreads_known(tid))
 			continue;
 		/* a thread that does not answer is named from comm below */
 		e = walk_probe_env(tid);
@@ -446,8 +446,7 @@ static void replay_threads(JNIEnv *env)
 				if (!(*jv)->GetThreadInfo(jv, ts[t], &info)) {
 					send_thread(pr[i].tid,
 						    info.name ? info.name : "");
-					blocked_thread_start(env, ts[t],
-							     pr[i].tid);
+					jthreads_start(env, ts[t], pr[i].tid);
 					dealloc(info.name);
 					(*env)->DeleteLocalRef(
 					    env, info.thread_group);
@@ -490,7 +489,7 @@ int events_start(JNIEnv *env)
 	sess_env = env;
 	codemap_reset();
 	methods_reset();
-	blocked_open();
+	jthreads_open();
 	for (i = 0; i < NEVENTS; i++)
 		if ((*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
 						    session_events[i], NULL))
@@ -517,6 +516,6 @@ void events_stop(void)
 		if (session_events[i] != JVMTI_EVENT_COMPILED_METHOD_LOAD)
 			(*jv)->SetEventNotificationMode(
 			    jv, JVMTI_DISABLE, session_events[i], NULL);
-	blocked_reset(sess_env);
+	jthreads_reset(sess_env);
 	sess_env = NULL;
 }

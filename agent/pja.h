@@ -237,16 +237,21 @@ JNIEnv *walk_probe_env(pid_t tid);
 /* Waits (bounded) until no handler is running in our slots. */
 void walk_quiesce(void);
 
-/* blocked.c: the Java stacks of blocked threads (PJA_STACK), by JVMTI
- * GetStackTrace on the session thread; tid -> thread kept from jvmti.c. */
-void blocked_thread_start(JNIEnv *env, jthread t, pid_t tid);
-void blocked_thread_end(JNIEnv *env, pid_t tid);
+/* jthreads.c: the JVM's threads by tid (thread objects for JVMTI calls),
+ * kept from ThreadStart and the replay of the threads at attach (jvmti.c). */
+void jthreads_start(JNIEnv *env, jthread t, pid_t tid);
+void jthreads_end(JNIEnv *env, pid_t tid);
 /* The session's start (before ThreadStart is enabled) and its end: threads
  * are kept only in between. */
-void blocked_open(void);
-void blocked_reset(JNIEnv *env);
+void jthreads_open(void);
+void jthreads_reset(JNIEnv *env);
 /* Whether tid was seen starting (ThreadStart): named already. */
-int blocked_known(pid_t tid);
+int jthreads_known(pid_t tid);
+/* A local reference to thread tid, or NULL when it is not known. */
+jthread jthreads_ref(JNIEnv *env, pid_t tid);
+
+/* blocked.c: the Java stacks of blocked threads (PJA_STACK), by JVMTI
+ * GetStackTrace on the session thread. */
 /* Answers the requests of a PJA_STACK message; -1 when the socket failed. */
 int blocked_answer(JNIEnv *env, const char *p, uint32_t len);
 

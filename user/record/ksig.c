@@ -10,6 +10,7 @@
 #include "lib/grow.h"
 #include "lib/procfs.h"
 #include "record/ksig.h"
+#include "record/pending.h"
 #include "record/record.h"
 
 #define RING_BYTES (8u << 20)
@@ -254,13 +255,12 @@ void ksig_match(struct recorder *rec)
 	if (!s)
 		goto out;
 	for (i = 0; i < k->nwait; i++) {
-		const struct pending *p =
-		    &rec->pend[k->wait[i] % RECORD_PENDING];
+		const struct held *h = pending_get(rec, k->wait[i]);
 
-		if (p->cookie != k->wait[i])
+		if (!h)
 			continue; /* expired */
-		s[ns++] = (struct waiter){ p->ttid, p->fd, p->s.time, p->cookie,
-					   false };
+		s[ns++] = (struct waiter){ h->ttid, h->smp.fd, h->smp.s.time,
+					   h->id, false };
 	}
 	qsort(s, ns, sizeof(*s), cmp_waiter);
 	qsort(k->walks, k->nwalks, sizeof(*k->walks), cmp_walk);

@@ -47,7 +47,7 @@ struct ksig {
 	struct java_frame *pool;
 	size_t npool, cappool;
 	int ran; /* the signal walks at the sample ran with, for the summary */
-	agent_walk_cb done; /* where a sample's walk goes (record/hotpath.c) */
+	agent_walk_cb done; /* where a sample's walk goes (record/cpuwalk.c) */
 	/* counts */
 	uint64_t matched, missed, orphans;
 	struct agent_ring_stats rs; /* the agent's, as of the last drain */

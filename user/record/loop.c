@@ -18,6 +18,7 @@
 
 #include "lib/clock.h"
 #include "lib/outfile.h"
+#include "record/cpuwalk.h"
 #include "record/loop.h"
 #include "record/record.h"
 #include "record/wall.h"
@@ -152,7 +153,7 @@ int loop_tick(struct recorder *rec, uint64_t now)
 	l->next += (uint64_t)(rec->o.loop * 1e9);
 	if (l->next <= now)
 		l->next = now + (uint64_t)(rec->o.loop * 1e9);
-	record_finish_walks(rec);
+	record_finish_waits(rec);
 	now = now_ns();
 	rec->end_ns = now;
 	wall_tick(rec, now); /* a wait that goes on is cut at the switch */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Java frames of off-CPU stacks: see record/offjava.h. An interval of a
- * JVM's thread keeps the parts of its switch-out stack; it is merged when it
- * ends (record/merge.c, as a sampled walk is merged: the native frames of
- * the blocking call stay below the Java native method), with the agent's
- * Java frames when they are the wait's, else with a marker at the root.
+ * The Java frames of off-CPU stacks: see record/offjava.h. A wait of a
+ * JVM's thread is held (record/pending.h) with the parts of its switch-out
+ * stack; it is merged when it ends (record/merge.c, as a sampled walk is
+ * merged: the native frames of the blocking call stay below the Java native
+ * method), with the agent's Java frames when they are the wait's, else with
+ * a marker at the root.
  */
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,396 +15,346 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "perfjava/agent_proto.h"
+#include "record/emit.h"
+#include "record/merge.h"
 #include "record/offjava.h"
+#include "record/offstate.h"
+#include "record/pending.h"
 #include "record/record.h"
-#include "record/wall_internal.h"
 
 #define WOKE_MARKER "[java: woke before the walk]"
 #define LIMITED_MARKER "[java: not asked: over the rate limit]"
 #define NO_ANSWER_MARKER "[java: no answer from the agent]"
 #define FIRST_SEEN_MARKER "[user stack unknown: blocked when first seen]"
 
-static void on_answer(void *ctx, const struct agent_stack *a);
+/* Where the Java stack of a held wait stands (struct held's mark). */
+enum offjava_ask {
+	ASK_NONE = 0, /* not asked (yet) */
+	ASK_LIMITED, /* not asked: over the rate or the outstanding limit */
+	ASK_SENT, /* asked, no answer yet */
+	ASK_ANSWERED,
+	ASK_LOST, /* asked, and the answer will not come */
+	ASK_NOT_JAVA, /* not asked: not a Java thread a moment ago */
+};
 
-int offjava_keep(struct recorder *rec, struct interval *iv, const uint32_t *kf,
-		 unsigned int nk, const uint64_t *up, unsigned int nu)
+static void answered(struct recorder *rec, struct held *h);
+static bool expired(struct recorder *rec, struct held *h, bool force);
+static void leave(struct recorder *rec, struct held *h);
+static void agent_gone(struct recorder *rec, struct held *h);
+
+static const struct wait_kind java_wait = {
+	.name = "off-CPU Java stack",
+	.deadline_ns = OFFJAVA_DEADLINE_NS,
+	.answered = answered,
+	.expired = expired,
+	.leave = leave,
+	.agent_gone = agent_gone,
+};
+
+/* Whether the agent said a moment before t that tid is no Java thread. */
+static bool not_java(struct recorder *rec, uint32_t tid, uint64_t t)
 {
-	struct wall *w = rec->wall;
+	uint32_t ms;
+
+	return u64map_get(&rec->oj.not_java, (uint64_t)tid + 1, &ms) &&
+	       t < rec->start_ns + (uint64_t)(ms - 1) * 1000000 +
+		       OFFJAVA_NOT_JAVA_NS;
+}
+
+static void want(struct offjava *oj, struct held *h)
+{
+	if (oj->nwant < OFFJAVA_MAX_WANT &&
+	    !GROW(oj->want, oj->wantcap, oj->nwant + 1))
+		oj->want[oj->nwant++] = h->id;
+	else
+		h->mark = ASK_LIMITED;
+}
+
+uint64_t offjava_hold(struct recorder *rec, const struct sample *smp,
+		      bool first_seen)
+{
 	static int off = -1;
+	bool nj = not_java(rec, smp->s.tid, smp->s.time);
+	uint64_t id;
+	struct held *h;
 
 	/* benchmarks only: PERFJAVA_OFFCPU_JAVA=0 asks for nothing */
 	if (off < 0)
 		off = getenv("PERFJAVA_OFFCPU_JAVA") &&
 		      !strcmp(getenv("PERFJAVA_OFFCPU_JAVA"), "0");
-	iv->java = false;
 	if (off)
-		return -1;
-	if (GROW(iv->kf, iv->kcap, nk + 1) || GROW(iv->up, iv->ucap, nu + 1))
-		return -1;
-	memcpy(iv->kf, kf, nk * sizeof(*kf));
-	if (nu)
-		memcpy(iv->up, up, nu * sizeof(*up));
-	iv->nk = nk;
-	iv->nu = nu;
-	iv->java = true;
-	iv->cookie = 0;
-	iv->nj = 0;
-	iv->pre_stack = 0;
-	iv->jstate = 0;
-	iv->ask = ASK_NONE;
-	if (iv->not_java_at &&
-	    iv->out < iv->not_java_at + OFFJAVA_NOT_JAVA_NS) {
-		iv->ask = ASK_NOT_JAVA;
 		return 0;
-	}
-	if (w->nwant < OFFJAVA_MAX_WANT &&
-	    !GROW(w->want, w->wantcap, w->nwant + 1))
-		w->want[w->nwant++] = iv->tid;
+	id = pending_hold(rec, &java_wait, smp,
+			  PENDING_END | (nj ? 0 : PENDING_JAVA));
+	h = pending_get(rec, id);
+	if (!h)
+		return 0;
+	h->flag = first_seen;
+	if (nj)
+		h->mark = ASK_NOT_JAVA;
 	else
-		iv->ask = ASK_LIMITED;
-	return 0;
+		want(&rec->oj, h);
+	return id;
 }
 
 /* Whether the bucket has a request left now. */
-static bool take_token(struct wall *w, uint64_t now)
+static bool take_token(struct offjava *oj, uint64_t now)
 {
-	if (w->refill_at) {
-		w->tokens += (double)(now - w->refill_at) * OFFJAVA_RATE / 1e9;
-		if (w->tokens > OFFJAVA_BURST)
-			w->tokens = OFFJAVA_BURST;
+	if (oj->refill_at) {
+		oj->tokens +=
+		    (double)(now - oj->refill_at) * OFFJAVA_RATE / 1e9;
+		if (oj->tokens > OFFJAVA_BURST)
+			oj->tokens = OFFJAVA_BURST;
 	} else {
-		w->tokens = OFFJAVA_BURST;
+		oj->tokens = OFFJAVA_BURST;
 	}
-	w->refill_at = now;
-	if (w->tokens < 1 || w->outstanding >= OFFJAVA_OUTSTANDING)
+	oj->refill_at = now;
+	if (oj->tokens < 1 || oj->outstanding >= OFFJAVA_OUTSTANDING)
 		return false;
-	w->tokens -= 1;
+	oj->tokens -= 1;
 	return true;
-}
-
-void offjava_ask(struct recorder *rec)
-{
-	struct wall *w = rec->wall;
-	size_t keep = 0;
-	uint64_t now;
-
-	if (!w || !w->nwant || !agent_has_stacks(rec->agent))
-		return; /* (an agent still to come: they wait) */
-	if (!w->handler_set) {
-		agent_on_stack(rec->agent, on_answer, rec);
-		w->handler_set = true;
-	}
-	now = now_ns();
-	for (size_t i = 0; i < w->nwant; i++) {
-		struct interval *iv = wall_find(w, w->want[i], false);
-
-		/* still blocked as far as the reader knows: ask */
-		if (!iv || !iv->open || !iv->java || iv->ask != ASK_NONE)
-			continue;
-		if (!take_token(w, now)) {
-			w->want[keep++] = w->want[i]; /* asked later, if
-							 it still waits */
-			continue;
-		}
-		iv->cookie = (uint64_t)iv->tid << 32 | ++w->seq;
-		if (agent_ask_stack(rec->agent, (pid_t)iv->tid, iv->out,
-				    iv->cookie)) {
-			iv->ask = ASK_LIMITED;
-			continue;
-		}
-		iv->ask = ASK_SENT;
-		iv->asked_at = now;
-		w->outstanding++;
-		w->st.asked++;
-	}
-	w->nwant = keep;
-}
-
-/* The answer a for iv: kept until iv ends (or written, if it has). */
-static void take(struct wall *w, struct interval *iv,
-		 const struct agent_stack *a)
-{
-	iv->ask = ASK_ANSWERED;
-	iv->status = a->status;
-	iv->jstate = a->state;
-	iv->walk_time = a->walk_time;
-	iv->nj = 0;
-	if (a->status == AGENT_WALK_OK && a->n &&
-	    !GROW(iv->jf, iv->jcap, a->n)) {
-		memcpy(iv->jf, a->frames, a->n * sizeof(*iv->jf));
-		iv->nj = a->n;
-	}
-	iv->not_java_at = a->status == AGENT_WALK_NOT_JAVA ? a->walk_time : 0;
-	if (a->walk_time > a->start_time)
-		w->st.walk_ns += a->walk_time - a->start_time;
-	w->st.answered++;
-}
-
-static void free_parts(struct interval *iv)
-{
-	free(iv->kf);
-	free(iv->up);
-	free(iv->jf);
-	iv->kf = NULL;
-	iv->up = NULL;
-	iv->jf = NULL;
-	iv->kcap = iv->ucap = iv->jcap = 0;
-}
-
-/* Writes late interval i and takes it off the list. */
-static void write_late(struct recorder *rec, size_t i)
-{
-	struct wall *w = rec->wall;
-	struct interval iv = w->late[i];
-
-	w->late[i] = w->late[--w->nlate];
-	offjava_write(rec, &iv);
-	free_parts(&iv);
 }
 
 static void on_answer(void *ctx, const struct agent_stack *a)
 {
+	struct java_answer ans = {
+		.status = a->status,
+		.frames = a->frames,
+		.n = a->status == AGENT_WALK_OK ? a->n : 0,
+		.walk_time = a->walk_time,
+		.state = a->state,
+	};
 	struct recorder *rec = ctx;
-	struct wall *w = rec->wall;
-	struct interval *iv;
+	struct held *h = pending_get(rec, a->cookie);
 
-	if (!w || !a->cookie)
-		return;
-	iv = wall_find(w, (uint32_t)(a->cookie >> 32), false);
-	if (iv && iv->java && iv->ask == ASK_SENT && iv->cookie == a->cookie) {
-		w->outstanding--;
-		take(w, iv, a);
-		return;
-	}
-	for (size_t i = 0; i < w->nlate; i++) {
-		if (w->late[i].cookie != a->cookie ||
-		    w->late[i].ask != ASK_SENT)
-			continue;
-		w->outstanding--;
-		take(w, &w->late[i], a);
-		write_late(rec, i);
-		return;
-	}
-	/* given up already */
+	if (!h || h->kind != &java_wait || h->mark != ASK_SENT)
+		return; /* given up already */
+	if (a->walk_time > a->start_time)
+		rec->oj.st.walk_ns += a->walk_time - a->start_time;
+	pending_answer(rec, a->cookie, &ans);
 }
 
-bool offjava_late(struct recorder *rec, struct interval *iv)
+void offjava_ask(struct recorder *rec)
 {
-	struct wall *w = rec->wall;
+	struct offjava *oj = &rec->oj;
+	size_t keep = 0;
+	uint64_t now;
 
-	if (iv->ask != ASK_SENT || w->nlate >= OFFJAVA_MAX_LATE ||
-	    GROW(w->late, w->latecap, w->nlate + 1))
+	if (!oj->nwant || !agent_has_stacks(rec->agent))
+		return; /* (an agent still to come: they wait) */
+	if (!oj->handler_set) {
+		agent_on_stack(rec->agent, on_answer, rec);
+		oj->handler_set = true;
+	}
+	now = now_ns();
+	for (size_t i = 0; i < oj->nwant; i++) {
+		struct held *h = pending_get(rec, oj->want[i]);
+
+		/* still blocked as far as the reader knows: ask */
+		if (!h || !(h->needs & PENDING_END) || h->mark != ASK_NONE)
+			continue;
+		if (!take_token(oj, now)) {
+			oj->want[keep++] = oj->want[i]; /* asked later, if
+							   it still waits */
+			continue;
+		}
+		if (agent_ask_stack(rec->agent, (pid_t)h->smp.s.tid,
+				    h->smp.s.time, h->id)) {
+			h->mark = ASK_LIMITED;
+			continue;
+		}
+		h->mark = ASK_SENT;
+		pending_asked(rec, h, now);
+		oj->outstanding++;
+		oj->st.asked++;
+	}
+	oj->nwant = keep;
+}
+
+/* The answer for h: kept until its wait ends. */
+static void answered(struct recorder *rec, struct held *h)
+{
+	struct offjava *oj = &rec->oj;
+	uint32_t ms = (uint32_t)((h->ans.walk_time > rec->start_ns
+				      ? h->ans.walk_time - rec->start_ns
+				      : 0) /
+				 1000000);
+
+	oj->outstanding--;
+	h->mark = ASK_ANSWERED;
+	/* a thread walked and found without Java frames is not asked again
+	 * for a while (an answer after its wait ended, or with no walk time,
+	 * a thread the agent did not know yet, says nothing of the next) */
+	if (h->needs & PENDING_END) {
+		if (h->ans.status == AGENT_WALK_NOT_JAVA && h->ans.walk_time)
+			u64map_put(&oj->not_java, (uint64_t)h->smp.s.tid + 1,
+				   ms + 1);
+		else
+			u64map_del(&oj->not_java, (uint64_t)h->smp.s.tid + 1);
+	}
+	oj->st.answered++;
+}
+
+/* No answer in time: asked again while the thread still waits (an agent
+ * busy with its start, say). */
+static bool expired(struct recorder *rec, struct held *h, bool force)
+{
+	struct offjava *oj = &rec->oj;
+
+	oj->outstanding--;
+	h->mark = ASK_LOST;
+	if (force || !(h->needs & PENDING_END) ||
+	    oj->nwant >= OFFJAVA_MAX_WANT ||
+	    GROW(oj->want, oj->wantcap, oj->nwant + 1))
 		return false;
-	w->late[w->nlate++] = *iv;
-	/* its parts are the late copy's now */
-	iv->kf = NULL;
-	iv->up = NULL;
-	iv->jf = NULL;
-	iv->kcap = iv->ucap = iv->jcap = 0;
-	iv->nk = iv->nu = iv->nj = 0;
-	iv->java = false;
+	h->mark = ASK_NONE;
+	h->asked = 0;
+	oj->want[oj->nwant++] = h->id;
+	oj->st.reasked++;
 	return true;
 }
 
-/* The marker at the root when iv has no Java frames, or NULL. */
-static const char *why_not(struct wall *w, const struct interval *iv,
+/* The marker at the root when h has no Java frames, or NULL. */
+static const char *why_not(struct offjava *oj, const struct held *h,
 			   bool *accept, int *status)
 {
 	*accept = false;
 	*status = MERGE_NO_WALK;
-	switch (iv->ask) {
+	switch (h->mark) {
 	case ASK_ANSWERED:
-		if (iv->status == AGENT_WALK_NOT_JAVA) {
-			w->st.not_java++;
+		if (h->ans.status == AGENT_WALK_NOT_JAVA) {
+			oj->st.not_java++;
 			return NULL;
 		}
-		if (iv->status != AGENT_WALK_OK) {
-			w->st.failed++;
-			*status = iv->status; /* merge's marker says why */
+		if (h->ans.status != AGENT_WALK_OK) {
+			oj->st.failed++;
+			*status = h->ans.status; /* merge's marker says why */
 			return NULL;
 		}
 		/* a switch-in before the walk ended: another moment */
-		if (iv->in && iv->in <= iv->walk_time) {
-			w->st.woke++;
+		if (h->end && h->end <= h->ans.walk_time) {
+			oj->st.woke++;
 			return WOKE_MARKER;
 		}
 		*accept = true;
 		*status = AGENT_WALK_OK;
 		return NULL;
 	case ASK_NOT_JAVA:
-		w->st.not_java++;
+		oj->st.not_java++;
 		return NULL;
 	case ASK_LIMITED:
-		w->st.limited++;
+		oj->st.limited++;
 		return LIMITED_MARKER;
 	case ASK_SENT:
 	case ASK_LOST:
-		w->st.no_answer++;
+		oj->st.no_answer++;
 		return NO_ANSWER_MARKER;
 	default: /* back before the reader saw it go */
-		w->st.woke++;
+		oj->st.woke++;
 		return WOKE_MARKER;
 	}
 }
 
-/* iv's stack, merged with its Java frames when accept, else with why at
+/* h's stack, merged with its Java frames when accept, else with why at
  * the root; the state leaf on top. Its id; *marker as merge_stack's. */
-static uint32_t merged(struct recorder *rec, struct interval *iv, bool accept,
+static uint32_t merged(struct recorder *rec, const struct held *h, bool accept,
 		       int status, const char *why, int *marker)
 {
-	struct merge_sink k;
-	struct merge_in in = {
-		.kframes = iv->kf,
-		.nk = iv->nk,
-		.uips = iv->up,
-		.nu = iv->nu,
-		.code = agent_codemap(rec->agent),
-		.walk_status = status,
-		.self_lo = rec->self_lo,
-		.self_hi = rec->self_hi,
-		.jf = accept ? iv->jf : NULL,
-		.nj = accept ? iv->nj : 0,
+	struct java_part j = {
+		.status = status,
+		.jf = accept ? h->ans.frames : NULL,
+		.nj = accept ? h->ans.n : 0,
 		.held = accept,
-		.root = why,
 	};
-	unsigned int n;
-	int st = iv->kstate;
+	int st = h->smp.state;
 
-	if (accept && !iv->nj)
-		in.walk_status = AGENT_WALK_NOT_JAVA;
-	merge_sink_symbolizer(&k, &rec->sym);
-	n = merge_stack(&k, &in, rec->scratch_out, MERGE_MAX_FRAMES, marker);
+	if (accept && !h->ans.n)
+		j.status = AGENT_WALK_NOT_JAVA;
 	/* a JVM sleeps on a futex, as it waits for a lock: its state tells */
-	if (accept && (iv->jstate & PJA_TSTATE_SLEEPING) &&
+	if (accept && (h->ans.state & PJA_TSTATE_SLEEPING) &&
 	    (st == WALL_LOCK || st == WALL_BLOCKED))
 		st = WALL_SLEEP;
-	return wall_state_stack(rec, st, rec->scratch_out, n);
+	return emit_stack(rec, &h->smp, &j, why, offstate_leaf(rec, st),
+			  marker);
 }
 
-void offjava_write(struct recorder *rec, struct interval *iv)
+static void leave(struct recorder *rec, struct held *h)
 {
-	struct wall *w = rec->wall;
+	struct offjava *oj = &rec->oj;
+	uint64_t ns = pending_waited(h);
 	bool accept;
 	int status, marker;
-	const char *why = why_not(w, iv, &accept, &status);
+	const char *why;
+	uint32_t stack;
 
-	if (iv->first_seen && !accept)
+	if (h->mark == ASK_SENT) /* its answer will find no one */
+		oj->outstanding--;
+	if (!ns) /* its end was lost: no weight */
+		return;
+	why = why_not(oj, h, &accept, &status);
+	if (h->flag && !accept)
 		why = FIRST_SEEN_MARKER;
-	else if (!rec->agent && iv->ask == ASK_NONE)
+	else if (!rec->agent && h->mark == ASK_NONE)
 		why = NULL; /* no agent: nothing was to be asked */
-	if (accept && iv->pre_stack) { /* merged when the agent went */
-		iv->s.stack = iv->pre_stack - 1;
-		marker = iv->pre_marker;
+	if (accept && h->premerged) { /* merged when the agent went */
+		stack = h->premerged - 1;
+		marker = h->premarker;
 	} else {
-		iv->s.stack = merged(rec, iv, accept, status, why, &marker);
+		stack = merged(rec, h, accept, status, why, &marker);
 	}
 	if (accept && marker == MERGE_MOVED_ON)
-		w->st.not_merged++;
+		oj->st.not_merged++;
 	else if (accept)
-		w->st.accepted++;
-	w->st.intervals++;
-	wall_write_interval(rec, iv);
-	iv->java = false;
+		oj->st.accepted++;
+	oj->st.intervals++;
+	h->smp.s.period = ns;
+	emit_write(rec, &h->smp, stack);
 }
 
-void offjava_tick(struct recorder *rec, uint64_t now, bool force)
+/*
+ * The names of the agent's frames go with it (a JVM that exits leaves
+ * before the waits still open are written): the stack of each answered
+ * wait is merged now, to be used if the wait is still taken as the walk's
+ * when it ends.
+ */
+static void agent_gone(struct recorder *rec, struct held *h)
 {
-	struct wall *w = rec->wall;
-
-	if (!w || !w->outstanding)
-		return;
-	for (size_t i = 0; i < w->nlate;) {
-		if (force || now >= w->late[i].asked_at + OFFJAVA_DEADLINE_NS) {
-			w->outstanding--;
-			w->late[i].ask = ASK_LOST;
-			write_late(rec, i);
-			continue;
-		}
-		i++;
-	}
-	for (size_t i = 0; i < w->n; i++) {
-		struct interval *iv = &w->v[i];
-
-		if (!iv->java || iv->ask != ASK_SENT ||
-		    (!force && now < iv->asked_at + OFFJAVA_DEADLINE_NS))
-			continue;
-		w->outstanding--;
-		iv->ask = ASK_LOST;
-		/* still waiting (an agent busy with its start, say): again */
-		if (!force && iv->open && w->nwant < OFFJAVA_MAX_WANT &&
-		    !GROW(w->want, w->wantcap, w->nwant + 1)) {
-			iv->ask = ASK_NONE;
-			w->want[w->nwant++] = iv->tid;
-			w->st.reasked++;
-		}
-	}
-}
-
-void offjava_finish(struct recorder *rec)
-{
-	struct wall *w = rec->wall;
-	uint64_t end = now_ns() + 250000000ULL;
-
-	offjava_ask(rec);
-	while (w && w->outstanding && rec->agent && now_ns() < end) {
-		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
-
-		if (agent_flush(rec->agent))
-			break;
-		if (poll(&p, 1, 10) > 0 &&
-		    agent_process(rec->agent, record_walk_done, rec))
-			break;
-	}
+	if (h->mark == ASK_ANSWERED && h->ans.status == AGENT_WALK_OK &&
+	    !h->premerged)
+		h->premerged =
+		    merged(rec, h, true, AGENT_WALK_OK, NULL, &h->premarker) +
+		    1;
+	h->ans.n = 0;
 }
 
 void offjava_agent_gone(struct recorder *rec)
 {
-	struct wall *w = rec->wall;
-
-	if (!w)
-		return;
-	offjava_tick(rec, 0, true);
-	/*
-	 * The names of the agent's frames go with it (a JVM that exits leaves
-	 * before the waits still open are written): the stack of each answered
-	 * wait is merged now, to be used if the wait is still taken as the
-	 * walk's when it ends.
-	 */
-	for (size_t i = 0; i < w->n; i++) {
-		struct interval *iv = &w->v[i];
-
-		if (iv->java && iv->ask == ASK_ANSWERED &&
-		    iv->status == AGENT_WALK_OK && !iv->pre_stack)
-			iv->pre_stack = merged(rec, iv, true, AGENT_WALK_OK,
-					       NULL, &iv->pre_marker) +
-					1;
-		iv->nj = 0;
-	}
-	w->handler_set = false;
-	w->nwant = 0;
+	rec->oj.handler_set = false;
+	rec->oj.nwant = 0;
 }
 
 void offjava_forget(struct recorder *rec)
 {
-	struct wall *w = rec->wall;
+	struct offjava *oj = &rec->oj;
 
-	for (size_t i = 0; i < w->nlate; i++)
-		free_parts(&w->late[i]);
-	w->nlate = 0;
-	w->outstanding = 0;
-	w->nwant = 0;
-	for (size_t i = 0; i < w->n; i++) {
-		free_parts(&w->v[i]);
-		w->v[i].nk = w->v[i].nu = w->v[i].nj = 0;
-		w->v[i].java = false;
-	}
+	oj->nwant = 0;
+	oj->outstanding = 0;
+	u64map_free(&oj->not_java);
+}
+
+void offjava_free(struct recorder *rec)
+{
+	offjava_forget(rec);
+	free(rec->oj.want);
+	rec->oj.want = NULL;
+	rec->oj.wantcap = 0;
 }
 
 void offjava_write_stats(struct recorder *rec)
 {
-	const struct offjava_stats *st = rec->wall ? &rec->wall->st : NULL;
+	const struct offjava_stats *st = &rec->oj.st;
 
-	if (!st || !st->intervals)
+	if (!st->intervals)
 		return;
 	pj_writer_stat(rec->w, "offcpu_java_intervals", st->intervals);
 	pj_writer_stat(rec->w, "offcpu_java_asked", st->asked);
@@ -422,9 +372,9 @@ void offjava_write_stats(struct recorder *rec)
 
 void offjava_summary(const struct recorder *rec)
 {
-	const struct offjava_stats *st = rec->wall ? &rec->wall->st : NULL;
+	const struct offjava_stats *st = &rec->oj.st;
 
-	if (!st || !st->intervals || rec->o.quiet)
+	if (!st->intervals || rec->o.quiet)
 		return;
 	fprintf(
 	    stderr,

@@ -12,7 +12,7 @@
  * Each wait costs one walk, however long it lasts; a wait seen again is
  * walked again: nothing the kernel records tells that no Java code ran in
  * between (see record/offjava.c).
- * Limits: one request per interval (so at most one outstanding per thread),
+ * Limits: one request per wait (so at most one outstanding per thread),
  * at most OFFJAVA_OUTSTANDING outstanding in all, at most OFFJAVA_RATE per
  * second (a bucket of OFFJAVA_BURST); an answer that does not come within
  * OFFJAVA_DEADLINE_NS is given up, and asked again while the thread still
@@ -23,26 +23,61 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/u64map.h"
 
 struct recorder;
+struct sample;
 
 #define OFFJAVA_OUTSTANDING 64
 #define OFFJAVA_RATE 2000.0 /* requests per second */
 #define OFFJAVA_BURST 200.0
 #define OFFJAVA_DEADLINE_NS 500000000ULL
-#define OFFJAVA_MAX_LATE 4096 /* ended intervals waiting for an answer */
-#define OFFJAVA_MAX_WANT 65536 /* intervals waiting to be asked */
+#define OFFJAVA_MAX_WANT 65536 /* waits to be asked */
 /* A thread the agent did not know as a Java thread is asked again after */
 #define OFFJAVA_NOT_JAVA_NS 1000000000ULL
 
+/* Counts of the Java stacks of off-CPU waits. */
+struct offjava_stats {
+	uint64_t intervals; /* waits of a JVM's threads written */
+	uint64_t asked, answered, accepted;
+	uint64_t reasked; /* asked again: no answer in time, still waiting */
+	uint64_t woke; /* back on a CPU before the walk */
+	uint64_t limited; /* not asked: over the rate limit */
+	uint64_t no_answer; /* asked, never answered */
+	uint64_t not_java; /* the agent knows no Java thread of that tid */
+	uint64_t failed; /* the walk failed */
+	uint64_t not_merged; /* frames that did not belong with the stack */
+	uint64_t walk_ns; /* time spent in GetStackTrace, summed */
+};
+
+/* The asks' state (in struct recorder). */
+struct offjava {
+	uint64_t *want; /* held waits whose Java stack is to be asked */
+	size_t nwant, wantcap;
+	unsigned int outstanding; /* asked, not answered */
+	double tokens; /* the rate limit's bucket */
+	uint64_t refill_at;
+	bool handler_set;
+	/* tid -> when the agent said it is no Java thread (ms from the
+	 * recording's start, + 1) */
+	struct u64map not_java;
+	struct offjava_stats st;
+};
+
+/* Holds the switch-out smp of a JVM's thread until its wait ends, its Java
+ * stack to be asked (first_seen: blocked when its events opened, no user
+ * stack). Its id (record/pending.h), or 0 when not held. */
+uint64_t offjava_hold(struct recorder *rec, const struct sample *smp,
+		      bool first_seen);
 /* After the rings were drained: asks for the stacks wanted. */
 void offjava_ask(struct recorder *rec);
-/* Gives up answers older than the deadline (all of them if force). */
-void offjava_tick(struct recorder *rec, uint64_t now, bool force);
-/* At the end: lets the answers in flight come (bounded). */
-void offjava_finish(struct recorder *rec);
-/* The agent is going away: what it named must not be used after. */
+/* The agent is going away: no stack is asked of it any more. */
 void offjava_agent_gone(struct recorder *rec);
+/* --loop: a new file. */
+void offjava_forget(struct recorder *rec);
+void offjava_free(struct recorder *rec);
 /* The counts into the file's STATS, and a line of the summary. */
 void offjava_write_stats(struct recorder *rec);
 void offjava_summary(const struct recorder *rec);

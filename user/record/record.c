@@ -24,6 +24,7 @@
 #include "record/loop.h"
 #include "record/wall.h"
 #include "sym/usym.h"
+#include "record/cpuwalk.h"
 #include "record/offjava.h"
 #include "record/record.h"
 #include "lib/clock.h"
@@ -240,6 +241,18 @@ static void start_agent(struct recorder *rec)
 	}
 }
 
+/*
+ * The agent goes (it disconnected, or the recording ends): walks no longer
+ * come; the answers held keep their frames' names by being merged now.
+ */
+static void agent_gone(struct recorder *rec, const char *why)
+{
+	ksig_off(rec, why);
+	pending_expire(rec, now_ns(), true);
+	pending_agent_gone(rec);
+	offjava_agent_gone(rec);
+}
+
 static void progress(struct recorder *rec, uint64_t now)
 {
 	fprintf(stderr,
@@ -360,7 +373,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 			} else if (pfd[i].fd == lfd) {
 				launch_agent_ready(rec);
 			} else if (pfd[i].fd == afd) {
-				if (agent_process(rec->agent, record_walk_done,
+				if (agent_process(rec->agent, cpuwalk_done,
 						  rec)) {
 					/* a JVM that exits takes its agent */
 					if (!proc_gone(rec->o.pid))
@@ -368,8 +381,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 						    stderr,
 						    "%sperfjava: the agent disconnected; recording native frames only\n",
 						    tty ? "\n" : "");
-					ksig_off(rec, "the agent disconnected");
-					offjava_agent_gone(rec);
+					agent_gone(rec,
+						   "the agent disconnected");
 					agent_stop(rec->agent);
 					rec->agent = NULL;
 					afd = -1;
@@ -393,8 +406,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 			agent_flush(rec->agent);
 		if (now >= next_tick) {
 			next_tick = now + TICK_NS;
-			record_expire_walks(rec, now, false);
-			offjava_tick(rec, now, false);
+			pending_expire(rec, now, false);
 			if (loop_tick(rec, now)) { /* --loop: the next file */
 				rec->stop = rec->write_failed = true;
 				rec->stop_reason = "write error";
@@ -508,7 +520,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 
-	ksig_prepare(rec, record_walk_done);
+	ksig_prepare(rec, cpuwalk_done);
 	start_agent(rec);
 	ksig_setup(rec);
 	/*
@@ -533,12 +545,11 @@ int cmd_record(int argc, char **argv)
 	ksig_collect(rec);
 	drain_all(rec);
 	ksig_match(rec);
-	record_finish_walks(rec);
-	offjava_finish(rec);
+	record_finish_waits(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec, rec->end_ns); /* threads still waiting */
 	if (rec->agent) {
-		offjava_agent_gone(rec);
+		agent_gone(rec, NULL);
 		agent_get_stats(rec->agent, &rec->ast);
 		agent_stop(rec->agent);
 		rec->agent = NULL;

@@ -10,7 +10,11 @@
 #include "jvm/client.h"
 #include "events/spec.h"
 #include "lib/u64map.h"
+#include "record/decode.h"
 #include "record/merge.h"
+#include "record/offjava.h"
+#include "record/offstate.h"
+#include "record/pending.h"
 #include "profile/io.h"
 #include "sym/symbolize.h"
 #include "record/threads.h"
@@ -26,8 +30,7 @@ struct tp_decoder;
 #define RECORD_DEFAULT_FREQ 100
 #define RECORD_WALK_DEADLINE_NS \
 	200000000ULL /* a walk answer after 200 ms is lost */
-#define RECORD_PENDING 8192 /* samples waiting for their Java frames */
-#define RECORD_MAX_CHAIN 1024 /* callchain entries kept per sample */
+#define RECORD_PENDING 8192 /* samples waiting for their walk, at most */
 
 struct record_opts {
 	pid_t pid;
@@ -51,17 +54,6 @@ struct record_opts {
 	const char *agent_path;
 	bool no_java;
 	bool quiet;
-};
-
-struct pending {
-	struct pj_sample s;
-	uint64_t cookie; /* 0 = slot free */
-	uint64_t deadline;
-	pid_t ttid; /* tid in the target's namespace (walks at the sample) */
-	int fd; /* the event's fd (walks at the sample) */
-	unsigned int nk, nu;
-	uint32_t *kframes;
-	uint64_t *uips;
 };
 
 struct record_stats {
@@ -101,9 +93,10 @@ struct recorder {
 	bool java;
 	bool java_failed; /* the agent refused or failed at the start: no
 			     Java walks to speak of */
-	struct pending pend[RECORD_PENDING];
-	uint64_t next_cookie;
-	unsigned int npending;
+	struct decoder dec; /* record/decode.c */
+	struct pending pend; /* samples that wait (record/pending.c) */
+	struct offjava oj; /* off-CPU Java stacks (record/offjava.c) */
+	struct offstate offstate; /* record/offstate.c */
 	struct record_stats st;
 	struct switch_cost swc; /* the current file's (record/switchcost.h) */
 	uint64_t swc_next; /* when the threads' clocks are read next */
@@ -112,10 +105,7 @@ struct recorder {
 	bool stop;
 	const char *stop_reason;
 	bool write_failed;
-	uint32_t scratch_k[RECORD_MAX_CHAIN];
-	uint64_t scratch_u[RECORD_MAX_CHAIN];
-	uint64_t scratch_f[RECORD_MAX_CHAIN]; /* the kernel's user chain */
-	uint32_t scratch_out[MERGE_MAX_FRAMES];
+	uint32_t emit_frames[MERGE_MAX_FRAMES]; /* record/emit.c */
 };
 
 int cmd_record(int argc, char **argv);
@@ -136,16 +126,9 @@ uint64_t record_clamp_freq(const char *event, uint64_t freq, bool quiet);
 void record_write_stats(struct recorder *rec);
 void record_summary(struct recorder *rec, uint64_t bytes);
 
-/* record/hotpath.c: turning ring records into samples of the profile. */
+/* record/hotpath.c: a ring record's way through the reader. */
 void record_on_record(void *ctx, struct ring *r,
 		      const struct perf_event_header *hdr);
-void record_walk_done(void *ctx, uint64_t cookie, int status,
-		      const struct java_frame *frames, unsigned int n,
-		      uint64_t walk_time_ns);
-/* Completes pending walks whose deadline passed (all of them if force). */
-void record_expire_walks(struct recorder *rec, uint64_t now, bool force);
-/* Lets walks in flight come back (bounded), then expires the rest. */
-void record_finish_walks(struct recorder *rec);
 /* record/header.c: the file's metadata about the target and the host. */
 void record_write_header(struct recorder *rec);
 /* The start of the recording, now: start_ns in rec and in the file. */

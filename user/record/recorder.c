@@ -184,6 +184,8 @@ void recorder_free(struct recorder *rec)
 	rec->unw = NULL;
 	tp_decoder_free(rec->tp);
 	ksig_free(&rec->ks);
+	pending_free(rec);
+	offjava_free(rec);
 	rec->tp = NULL;
 	wall_free(rec);
 	loop_free(rec);

@@ -9,11 +9,11 @@
  * at the end: its whole wait shows; one found blocked when its events open
  * gets an interval from then, with the kernel stack /proc shows.
  *
- * No signal is sent for a switch-out: it would wake the blocked thread,
- * which blocks again, which asks for another walk. A JVM's thread keeps the
- * parts of its stack instead, and its Java frames are asked of the agent
- * without waking it (record/offjava.c); the stack is merged when the
- * interval ends.
+ * The sample itself waits in the pending stage (record/pending.h) for the
+ * end of its wait; here each thread has only its open wait. No signal is
+ * sent for a switch-out: it would wake the blocked thread, which blocks
+ * again, which asks for another walk. A JVM's thread's Java frames are
+ * asked of the agent without waking it (record/offjava.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,20 +22,28 @@
 #include "lib/file.h"
 #include "lib/grow.h"
 #include "lib/u64map.h"
-#include "record/perf_parse.h"
+#include "record/emit.h"
+#include "record/offjava.h"
+#include "record/offstate.h"
+#include "record/pending.h"
 #include "record/record.h"
 #include "record/wall.h"
-#include "record/wall_internal.h"
-#include "record/offjava.h"
-#include "events/tracepoint.h"
-#include "sym/kallsyms.h"
 
-static const char *const state_name[WALL_NSTATES] = {
-	[WALL_BLOCKED] = "[off-cpu: blocked]",
-	[WALL_SLEEP] = "[off-cpu: sleep]",
-	[WALL_IO] = "[off-cpu: io]",
-	[WALL_LOCK] = "[off-cpu: lock]",
-	[WALL_RUNNABLE] = "[off-cpu: runnable]",
+#define FIRST_SEEN_MARKER "[user stack unknown: blocked when first seen]"
+
+/* A thread's wait: open from its switch-out to its switch-in. */
+struct wait {
+	uint32_t tid;
+	bool open;
+	uint64_t out; /* its switch-out */
+	uint64_t id; /* its sample, held (record/pending.h) */
+};
+
+struct wall {
+	bool offcpu[RING_MAX_EVENTS];
+	struct u64map index; /* tid -> position + 1 */
+	struct wait *v;
+	size_t n, cap;
 };
 
 int wall_expand(const char *spec, char *out, size_t len, bool *offcpu,
@@ -137,7 +145,7 @@ uint32_t wall_event(const struct recorder *rec)
 	return 0;
 }
 
-struct interval *wall_find(struct wall *w, uint32_t tid, bool add)
+static struct wait *find(struct wall *w, uint32_t tid, bool add)
 {
 	uint32_t i;
 
@@ -151,130 +159,73 @@ struct interval *wall_find(struct wall *w, uint32_t tid, bool add)
 	return &w->v[w->n++];
 }
 
-/* The wait a kernel function stands for, or -1. */
-static int kernel_fn_state(const char *name)
+/* A wait of a thread whose Java frames are not asked: written at its end,
+ * with its state at the leaf. */
+static void leave(struct recorder *rec, struct held *h)
 {
-	static const struct {
-		const char *part;
-		enum wall_state st;
-	} by_name[] = {
-		{ "futex", WALL_LOCK },
-		{ "nanosleep", WALL_SLEEP },
-		{ "hrtimer_nanosleep", WALL_SLEEP },
-		{ "io_schedule", WALL_IO },
-		{ "folio_wait", WALL_IO },
-		{ "blk_", WALL_IO },
-		{ "pipe_", WALL_IO },
-		{ "sock_", WALL_IO },
-		{ "tcp_", WALL_IO },
-		{ "unix_stream", WALL_IO },
-		{ "ep_poll", WALL_IO },
-		{ "do_poll", WALL_IO },
-		{ "do_select", WALL_IO },
-		{ "n_tty_read", WALL_IO },
-		{ "vfs_read", WALL_IO },
-		{ "vfs_write", WALL_IO },
-	};
+	uint64_t ns = pending_waited(h);
 
-	for (size_t i = 0; name && i < sizeof(by_name) / sizeof(*by_name); i++)
-		if (strstr(name, by_name[i].part))
-			return by_name[i].st;
-	return -1;
-}
-
-/* What the kernel's side says: prev_state, then the blocking function. */
-static enum wall_state kernel_state(struct recorder *rec,
-				    const struct pj_raw_sample *rs)
-{
-	struct callchain_iter it;
-	enum callchain_ctx ctx;
-	char buf[1024];
-	const char *ps;
-	uint64_t ip;
-
-	if (rec->tp && rs->raw_size &&
-	    tp_decode(rec->tp, rs->raw, rs->raw_size, buf, sizeof(buf)) >= 0 &&
-	    (ps = strstr(buf, "prev_state="))) {
-		ps += strlen("prev_state=");
-		if (*ps == 'R')
-			return WALL_RUNNABLE;
-		if (*ps == 'D')
-			return WALL_IO;
-	}
-	if (!rec->sym.ksyms || rec->sym.kernel_hidden)
-		return WALL_BLOCKED;
-	callchain_iter_init(&it, rs->ips, rs->nr);
-	while (callchain_next(&it, &ip, &ctx)) {
-		const char *mod;
-		uint64_t off;
-		int st;
-
-		if (ctx == CC_USER)
-			break;
-		st = kernel_fn_state(
-		    ksyms_lookup(rec->sym.ksyms, ip, &mod, &off));
-		if (st >= 0)
-			return st;
-	}
-	return WALL_BLOCKED;
-}
-
-void wall_write_interval(struct recorder *rec, struct interval *iv)
-{
-	iv->s.period = iv->off_ns;
-	pj_writer_sample(rec->w, &iv->s);
-	rec->st.samples++;
-	if (iv->s.event < RING_MAX_EVENTS)
-		rec->st.event_samples[iv->s.event]++;
-}
-
-static void close_interval(struct recorder *rec, struct interval *iv)
-{
-	/* (no switch-in: nothing) */
-	if (iv->open && iv->held && iv->off_ns) {
-		if (!iv->java)
-			wall_write_interval(rec, iv);
-		else if (!offjava_late(rec, iv)) /* its answer is to come */
-			offjava_write(rec, iv);
-	}
-	iv->open = iv->held = false;
-}
-
-void wall_switch_out(struct recorder *rec, const struct pj_sample *s,
-		     const struct pj_raw_sample *rs)
-{
-	struct interval *iv = wall_find(rec->wall, s->tid, true);
-
-	if (!iv)
+	if (!ns) /* its end was lost: no weight */
 		return;
-	close_interval(rec, iv); /* its switch-in was lost */
-	iv->open = true;
-	iv->kstate = (uint8_t)kernel_state(rec, rs);
-	iv->out = s->time;
-	iv->off_ns = 0;
-	iv->in = 0;
-	iv->java = iv->first_seen = false;
+	h->smp.s.period = ns;
+	emit_write(rec, &h->smp,
+		   emit_stack(rec, &h->smp, NULL, NULL,
+			      offstate_leaf(rec, h->smp.state), NULL));
 }
 
-bool wall_java(struct recorder *rec, const struct pj_sample *s,
-	       const uint32_t *kf, unsigned int nk, const uint64_t *up,
-	       unsigned int nu)
+static bool never_asked(struct recorder *rec, struct held *h, bool force)
 {
-	struct interval *iv = wall_find(rec->wall, s->tid, false);
+	return false;
+}
 
-	if (!rec->java || rec->o.no_java || !iv || !iv->open ||
-	    iv->out != s->time || offjava_keep(rec, iv, kf, nk, up, nu))
-		return false;
-	iv->s = *s;
-	iv->held = true;
-	return true;
+static void unused(struct recorder *rec, struct held *h)
+{
+}
+
+static const struct wait_kind native_wait = {
+	.name = "off-CPU wait",
+	.answered = unused,
+	.expired = never_asked,
+	.leave = leave,
+};
+
+/* Opens tid's wait at out for smp (its end, a lost switch-in, closes the
+ * one still open), its Java frames asked when java. */
+static void open_wait(struct recorder *rec, struct sample *smp, bool java,
+		      bool first_seen)
+{
+	struct wait *wt = find(rec->wall, smp->s.tid, true);
+
+	if (!wt)
+		return;
+	if (wt->open) /* its switch-in was lost: no weight */
+		pending_end(rec, wt->id, 0);
+	wt->out = smp->s.time;
+	wt->id = java ? offjava_hold(rec, smp, first_seen) : 0;
+	if (!wt->id && first_seen)
+		smp->root = FIRST_SEEN_MARKER;
+	if (!wt->id)
+		wt->id = pending_hold(rec, &native_wait, smp, PENDING_END);
+	wt->open = wt->id != 0;
+}
+
+/* Whether the Java frames of a wait of smp's thread are to be asked. */
+static bool java_wait(const struct recorder *rec, const struct sample *smp)
+{
+	return rec->java && !rec->o.no_java && !smp->root;
+}
+
+void wall_switch_out(struct recorder *rec, struct sample *smp)
+{
+	smp->state = (uint8_t)offstate_of(rec, smp);
+	open_wait(rec, smp, java_wait(rec, smp), false);
 }
 
 void wall_switch(struct recorder *rec, struct ring *r,
 		 const struct perf_event_header *hdr)
 {
 	const uint8_t *p = (const uint8_t *)(hdr + 1);
-	struct interval *iv;
+	struct wait *wt;
 	uint64_t t;
 
 	/* sample_id trailer: pid, tid (PERF_SAMPLE_TID), then time */
@@ -284,42 +235,11 @@ void wall_switch(struct recorder *rec, struct ring *r,
 	    !(r->sample_type & PERF_SAMPLE_TIME))
 		return;
 	memcpy(&t, p + 8, sizeof(t));
-	iv = wall_find(rec->wall, (uint32_t)r->tid, false);
-	if (!iv || !iv->open || t < iv->out)
+	wt = find(rec->wall, (uint32_t)r->tid, false);
+	if (!wt || !wt->open || t < wt->out)
 		return;
-	iv->off_ns = t - iv->out;
-	iv->in = t;
-	close_interval(rec, iv);
-}
-
-uint32_t wall_state_stack(struct recorder *rec, int st, uint32_t *frames,
-			  unsigned int n)
-{
-	struct wall *w = rec->wall;
-	unsigned int keep = n < MERGE_MAX_FRAMES ? n : MERGE_MAX_FRAMES - 1;
-
-	if (!w->state_frame[st])
-		w->state_frame[st] = pj_writer_frame(rec->w, PJ_FRAME_MARKER,
-						     state_name[st], "", NULL,
-						     0) +
-				     1;
-	memmove(frames + 1, frames, keep * sizeof(*frames));
-	frames[0] = w->state_frame[st] - 1;
-	return pj_writer_stack(rec->w, frames, keep + 1);
-}
-
-void wall_hold(struct recorder *rec, struct pj_sample *s, uint32_t *frames,
-	       unsigned int n)
-{
-	struct wall *w = rec->wall;
-	struct interval *iv = wall_find(w, s->tid, false);
-
-	s->stack =
-	    wall_state_stack(rec, iv ? iv->kstate : WALL_BLOCKED, frames, n);
-	if (iv && iv->open && iv->out == s->time) {
-		iv->s = *s;
-		iv->held = true;
-	}
+	wt->open = false;
+	pending_end(rec, wt->id, t);
 }
 
 void wall_tick(struct recorder *rec, uint64_t now)
@@ -327,28 +247,28 @@ void wall_tick(struct recorder *rec, uint64_t now)
 	struct wall *w = rec->wall;
 
 	for (size_t i = 0; w && i < w->n; i++) {
-		struct interval *iv = &w->v[i];
+		struct wait *wt = &w->v[i];
 
-		if (iv->open && now > iv->out) {
-			iv->off_ns = now - iv->out; /* still waiting */
-			close_interval(rec, iv);
+		if (wt->open && now > wt->out) { /* still waiting */
+			wt->open = false;
+			pending_end(rec, wt->id, now);
 		}
 	}
-	offjava_tick(rec, now, true); /* answers still to come: none */
 }
 
 /*
  * A thread whose events open while it is blocked (an idle thread at -p,
  * or one that blocked before its FORK record was read) has no switch-out
- * to come: its interval opens now, with the kernel stack /proc shows
- * (root) and no user stack.
+ * to come: its wait opens now, with the kernel stack /proc shows (root)
+ * and no user stack.
  */
 void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 {
 	char path[96], buf[4096], *line, *save = NULL;
-	uint32_t frames[66];
-	unsigned int n = 1;
-	struct interval *iv;
+	uint32_t frames[64];
+	unsigned int n = 0;
+	struct sample smp = { 0 };
+	struct wait *wt;
 	const char *st;
 	int state = -1;
 
@@ -360,10 +280,13 @@ void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 		return;
 	if (st[2] == 'D')
 		state = WALL_IO;
+	wt = find(rec->wall, (uint32_t)tid, false);
+	if (wt && wt->open)
+		return;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", rec->o.pid, tid);
 	if (read_small_file(path, buf, sizeof(buf)))
 		buf[0] = 0;
-	for (line = strtok_r(buf, "\n", &save); line && n < 65;
+	for (line = strtok_r(buf, "\n", &save); line && n < 64;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *name = strchr(line, ' '), *end;
 
@@ -374,40 +297,19 @@ void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 		if (end)
 			*end = 0;
 		if (state < 0)
-			state = kernel_fn_state(name);
+			state = offstate_of_function(name);
 		frames[n++] =
 		    pj_writer_frame(rec->w, PJ_FRAME_KERNEL, name, "", NULL, 0);
 	}
-	frames[n++] = pj_writer_frame(rec->w, PJ_FRAME_MARKER,
-				      "[user stack unknown: blocked when first "
-				      "seen]",
-				      "", NULL, 0);
-	if (state < 0)
-		state = WALL_BLOCKED;
-	if (!rec->wall->state_frame[state])
-		rec->wall->state_frame[state] =
-		    pj_writer_frame(rec->w, PJ_FRAME_MARKER, state_name[state],
-				    "", NULL, 0) +
-		    1;
-	frames[0] = rec->wall->state_frame[state] - 1;
-	iv = wall_find(rec->wall, (uint32_t)tid, true);
-	if (!iv || iv->open)
-		return;
-	memset(&iv->s, 0, sizeof(iv->s));
-	iv->open = iv->held = true;
-	iv->kstate = (uint8_t)state;
-	iv->out = now_ns();
-	iv->off_ns = 0;
-	iv->s.time = iv->out;
-	iv->s.tid = (uint32_t)tid;
-	iv->s.event = ev;
-	iv->s.stack = pj_writer_stack(rec->w, frames, n);
-	iv->in = 0;
-	iv->java = iv->first_seen = false;
+	smp.s.time = now_ns();
+	smp.s.tid = (uint32_t)tid;
+	smp.s.event = ev;
+	smp.kframes = frames;
+	smp.nk = n;
+	smp.state = (uint8_t)(state < 0 ? WALL_BLOCKED : state);
+	smp.fd = -1;
 	/* its kernel frames, with the Java frames the agent may give */
-	if (rec->java && !rec->o.no_java &&
-	    !offjava_keep(rec, iv, frames + 1, n - 2, NULL, 0))
-		iv->first_seen = true;
+	open_wait(rec, &smp, java_wait(rec, &smp), true);
 }
 
 void wall_forget(struct recorder *rec)
@@ -417,9 +319,7 @@ void wall_forget(struct recorder *rec)
 	if (!w)
 		return;
 	offjava_forget(rec);
-	free(w->index.keys);
-	free(w->index.vals);
-	memset(&w->index, 0, sizeof(w->index));
+	offstate_forget(rec);
+	u64map_free(&w->index);
 	w->n = 0;
-	memset(w->state_frame, 0, sizeof(w->state_frame));
 }

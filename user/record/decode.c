@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A ring sample decoded once; see record/decode.h. */
+#include <string.h>
+
+#include "events/lbr.h"
+#include "events/tracepoint.h"
+#include "lib/addr.h"
+#include "record/decode.h"
+#include "record/perf_parse.h"
+#include "record/record.h"
+#include "record/sample.h"
+#include "record/ustack.h"
+#include "sym/usym.h"
+
+/*
+ * The user frames by CFI over the sample's stack copy, joined with the
+ * kernel's chain (d->u[0..nf)) where the copy ends. Counts how unwinding
+ * ended.
+ */
+static unsigned int user_frames(struct recorder *rec, struct decoder *d,
+				const struct pj_raw_sample *rs, unsigned int nf)
+{
+	enum unwind_end end;
+	unsigned int n;
+
+	memcpy(d->f, d->u, nf * sizeof(uint64_t));
+	n = unwind_user(rec->unw, rec->o.cg.mode == CG_DWARF, rs, d->f, nf,
+			d->u, DECODE_MAX_CHAIN, &end);
+	if (end < UNWIND_NEND && rs->regs_abi)
+		rec->st.unwind[end]++;
+	return n;
+}
+
+/* Where the user stack stopped: a thread's entry, or early in a file. */
+static void note_stack_end(struct recorder *rec, const uint64_t *u,
+			   unsigned int nu)
+{
+	struct usym_result res;
+	uint64_t last;
+
+	if (!nu || !rec->sym.usym || rec->lbr)
+		return;
+	last = u[nu - 1];
+	usym_resolve(rec->sym.usym, nu > 1 ? last - 1 : last, &res);
+	stack_ends_note(&rec->st.ends, res.known ? res.name : NULL, res.module);
+}
+
+/* A tracepoint's fields, decoded once: the sample's info string, and its
+ * text for the stages after (an off-CPU wait's prev_state). */
+static void tracepoint_fields(struct recorder *rec, struct decoder *d,
+			      const struct pj_raw_sample *rs,
+			      struct sample *out)
+{
+	if (out->s.event < rec->nevents && rec->evs[out->s.event].tracepoint &&
+	    tp_decode(rec->tp, rs->raw, rs->raw_size, d->tp, sizeof(d->tp)) >=
+		0) {
+		out->s.info = pj_writer_string(rec->w, d->tp);
+		out->tp = d->tp;
+	}
+}
+
+static void kernel_frame(struct recorder *rec, struct decoder *d,
+			 unsigned int *nk, uint64_t ip)
+{
+	d->kips[*nk] = ip;
+	d->k[(*nk)++] = symbolize_kernel(&rec->sym, ip);
+}
+
+int decode_sample(struct recorder *rec, struct ring *r,
+		  const struct perf_event_header *hdr, struct sample *out)
+{
+	struct decoder *d = &rec->dec;
+	struct pj_raw_sample rs;
+	struct callchain_iter it;
+	enum callchain_ctx ctx;
+	unsigned int nk = 0, nu = 0;
+	uint64_t ip;
+
+	if (sample_parse_regs(hdr, r->sample_type, r->branch_sample_type,
+			      r->regs_user, &rs)) {
+		rec->st.bad_records++;
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	out->s.time = rs.time;
+	out->s.period = rs.period;
+	out->s.tid = rs.tid;
+	out->s.cpu = rs.cpu;
+	out->s.event = ring_event_index(r, rs.id);
+	if (!(r->sample_type & PERF_SAMPLE_PERIOD) &&
+	    out->s.event < rec->nevents)
+		out->s.period =
+		    rec->evs[out->s.event].period; /* open_threads */
+	out->fd = out->s.event < r->nevents ? r->fds[out->s.event] : -1;
+	switchcost_sample(&rec->swc, r, &rs, &out->s);
+	callchain_iter_init(&it, rs.ips, rs.nr);
+	while (callchain_next(&it, &ip, &ctx)) {
+		if (ctx == CC_NONE)
+			ctx = addr_is_kernel(ip) ? CC_KERNEL : CC_USER;
+		if (ctx == CC_KERNEL && nk < DECODE_MAX_CHAIN)
+			kernel_frame(rec, d, &nk, ip);
+		else if (ctx == CC_USER && nu < DECODE_MAX_CHAIN && !rec->lbr)
+			d->u[nu++] = ip;
+	}
+	if (rec->unw && (rs.regs_abi || nu))
+		nu = user_frames(rec, d, &rs, nu);
+	note_stack_end(rec, d->u, nu);
+	if (rec->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
+		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch, d->u,
+				     DECODE_MAX_CHAIN);
+	if (rs.raw_size && rec->tp)
+		tracepoint_fields(rec, d, &rs, out);
+	if (!rs.nr && rs.ip && !nu) {
+		if (addr_is_kernel(rs.ip))
+			kernel_frame(rec, d, &nk, rs.ip);
+		else
+			d->u[nu++] = rs.ip;
+	}
+	out->kframes = d->k;
+	out->kips = d->kips;
+	out->nk = nk;
+	out->uips = d->u;
+	out->nu = nu;
+	return 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Why a thread was off CPU (record/wall.h): from its switch-out's
+ * prev_state, else from the kernel functions it blocked in; the leaf frame
+ * of its off-CPU samples.
+ */
+#ifndef PJ_USER_RECORD_OFFSTATE_H
+#define PJ_USER_RECORD_OFFSTATE_H
+
+#include <stdint.h>
+
+struct recorder;
+struct sample;
+
+enum wall_state {
+	WALL_BLOCKED = 0, /* none of the others */
+	WALL_SLEEP,
+	WALL_IO,
+	WALL_LOCK,
+	WALL_RUNNABLE, /* preempted: ready, waiting for a CPU */
+	WALL_NSTATES
+};
+
+/* The state frames of the current file (in struct recorder). */
+struct offstate {
+	uint32_t leaf[WALL_NSTATES]; /* frame id + 1 */
+};
+
+/* The state of a decoded switch-out sample (its tracepoint's text and
+ * kernel frames' addresses). */
+enum wall_state offstate_of(struct recorder *rec, const struct sample *smp);
+/* The wait a kernel function stands for, or -1. */
+int offstate_of_function(const char *name);
+/* The leaf frame of state st in the current file: its id + 1. */
+uint32_t offstate_leaf(struct recorder *rec, int st);
+/* --loop, at a new file: its frame ids go. */
+void offstate_forget(struct recorder *rec);
+
+#endif

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The one stage where samples wait; see record/pending.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "record/pending.h"
+#include "record/record.h"
+
+#define SLOT_BITS 20 /* an id is a sequence number, then its slot */
+#define SLOT_MASK ((1u << SLOT_BITS) - 1)
+
+static int list_of(struct pending *p, const struct wait_kind *kind)
+{
+	int i;
+
+	for (i = 0; i < PENDING_KINDS && p->k[i].kind; i++)
+		if (p->k[i].kind == kind)
+			return i;
+	if (i == PENDING_KINDS)
+		return -1;
+	p->k[i].kind = kind;
+	return i;
+}
+
+static void unlink_held(struct pending *p, struct held *h)
+{
+	int l = list_of(p, h->kind);
+	uint32_t me = (uint32_t)(h - p->v) + 1;
+
+	if (h->prev)
+		p->v[h->prev - 1].next = h->next;
+	else
+		p->k[l].first = h->next;
+	if (h->next)
+		p->v[h->next - 1].prev = h->prev;
+	else
+		p->k[l].last = h->prev;
+	p->k[l].count--;
+	h->id = 0;
+	h->next = p->free;
+	p->free = me;
+}
+
+/* h leaves through its kind, and its slot is free again. */
+static void leave(struct recorder *rec, struct held *h)
+{
+	h->kind->leave(rec, h);
+	unlink_held(&rec->pend, h);
+}
+
+/* Gives up h's answer: it waits on, or goes without. */
+static void give_up(struct recorder *rec, struct held *h, bool force)
+{
+	if (h->kind->expired(rec, h, force))
+		return;
+	h->needs &= ~PENDING_JAVA;
+	h->answered = false;
+	h->ans = (struct java_answer){ .status = AGENT_WALK_TIMEOUT };
+	if (!h->needs)
+		leave(rec, h);
+}
+
+static struct held *new_slot(struct pending *p)
+{
+	struct held *h;
+
+	if (p->free) {
+		h = &p->v[p->free - 1];
+		p->free = h->next;
+		return h;
+	}
+	if (p->n > SLOT_MASK || GROW(p->v, p->cap, p->n + 1))
+		return NULL;
+	h = &p->v[p->n++];
+	memset(h, 0, sizeof(*h));
+	return h;
+}
+
+uint64_t pending_hold(struct recorder *rec, const struct wait_kind *kind,
+		      const struct sample *smp, unsigned int needs)
+{
+	struct pending *p = &rec->pend;
+	int l = list_of(p, kind);
+	struct held *h;
+	uint32_t me;
+
+	if (l < 0)
+		return 0;
+	if (kind->max && p->k[l].count >= kind->max) /* the oldest gives way */
+		give_up(rec, &p->v[p->k[l].first - 1], true);
+	h = new_slot(p);
+	if (!h)
+		return 0;
+	if (GROW(h->kbuf, h->kcap, smp->nk + 1) ||
+	    GROW(h->ubuf, h->ucap, smp->nu + 1)) {
+		h->next = p->free;
+		p->free = (uint32_t)(h - p->v) + 1;
+		return 0;
+	}
+	memcpy(h->kbuf, smp->kframes, smp->nk * sizeof(*h->kbuf));
+	if (smp->nu)
+		memcpy(h->ubuf, smp->uips, smp->nu * sizeof(*h->ubuf));
+	h->smp = *smp;
+	h->smp.kframes = h->kbuf;
+	h->smp.kips = NULL;
+	h->smp.uips = h->ubuf;
+	h->smp.tp = NULL;
+	me = (uint32_t)(h - p->v) + 1;
+	h->id = ++p->seq << SLOT_BITS | (me - 1);
+	h->kind = kind;
+	h->needs = needs;
+	h->asked = h->deadline = h->end = 0;
+	h->answered = false;
+	h->ans = (struct java_answer){ 0 };
+	h->premerged = 0;
+	h->premarker = 0;
+	h->mark = 0;
+	h->flag = false;
+	h->ttid = 0;
+	h->prev = p->k[l].last;
+	h->next = 0;
+	if (h->prev)
+		p->v[h->prev - 1].next = me;
+	else
+		p->k[l].first = me;
+	p->k[l].last = me;
+	p->k[l].count++;
+	return h->id;
+}
+
+struct held *pending_get(struct recorder *rec, uint64_t id)
+{
+	struct pending *p = &rec->pend;
+	uint32_t slot = (uint32_t)(id & SLOT_MASK);
+
+	if (!id || slot >= p->n || p->v[slot].id != id)
+		return NULL;
+	return &p->v[slot];
+}
+
+void pending_asked(struct recorder *rec, struct held *h, uint64_t now)
+{
+	h->asked = now;
+	h->deadline = now + h->kind->deadline_ns;
+}
+
+void pending_answer(struct recorder *rec, uint64_t id,
+		    const struct java_answer *a)
+{
+	struct held *h = pending_get(rec, id);
+
+	if (!h || !(h->needs & PENDING_JAVA))
+		return; /* given up already */
+	h->needs &= ~PENDING_JAVA;
+	h->answered = true;
+	h->ans = *a;
+	h->kind->answered(rec, h);
+	if (!h->needs) {
+		leave(rec, h);
+		return;
+	}
+	/* it waits on: the frames are its own (their names the agent's) */
+	if (h->ans.n && !GROW(h->jbuf, h->jcap, h->ans.n))
+		memcpy(h->jbuf, a->frames, a->n * sizeof(*h->jbuf));
+	else
+		h->ans.n = 0;
+	h->ans.frames = h->jbuf;
+}
+
+void pending_end(struct recorder *rec, uint64_t id, uint64_t end)
+{
+	struct held *h = pending_get(rec, id);
+
+	if (!h || !(h->needs & PENDING_END))
+		return;
+	h->needs &= ~PENDING_END;
+	h->end = end;
+	if (!h->asked) /* nothing was asked: nothing to wait for */
+		h->needs &= ~PENDING_JAVA;
+	if (!h->needs)
+		leave(rec, h);
+}
+
+void pending_expire(struct recorder *rec, uint64_t now, bool force)
+{
+	struct pending *p = &rec->pend;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct held *h = &p->v[i];
+
+		if (h->id && (h->needs & PENDING_JAVA) && h->asked &&
+		    (force || now >= h->deadline))
+			give_up(rec, h, force);
+	}
+}
+
+bool pending_in_flight(const struct recorder *rec)
+{
+	const struct pending *p = &rec->pend;
+
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->v[i].id && (p->v[i].needs & PENDING_JAVA) &&
+		    p->v[i].asked)
+			return true;
+	return false;
+}
+
+void pending_agent_gone(struct recorder *rec)
+{
+	struct pending *p = &rec->pend;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		struct held *h = &p->v[i];
+
+		if (h->id && h->kind->agent_gone)
+			h->kind->agent_gone(rec, h);
+	}
+}
+
+void pending_free(struct recorder *rec)
+{
+	struct pending *p = &rec->pend;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		free(p->v[i].kbuf);
+		free(p->v[i].ubuf);
+		free(p->v[i].jbuf);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}

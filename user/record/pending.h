@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one stage where samples wait. A sample waits here, and only here, for
+ * its Java frames (a walk at the sample or on request, the stack of an
+ * off-CPU wait, ...) and, off CPU, for its weight (the end of its wait),
+ * until all it waits for has come or its time is up; it then leaves through
+ * its kind's leave(), which merges and writes it (record/emit.h).
+ *
+ * Each reason to wait is a struct wait_kind, defined where that reason is
+ * (record/cpuwalk.c, record/offjava.c, record/wall.c): this stage knows none
+ * by name, and a new reason is a new kind, with no change here or in the
+ * others. A kind holds a sample (pending_hold), says when it asked for its
+ * frames (pending_asked), and passes on the answer (pending_answer) or the
+ * end of its wait (pending_end); the stage keeps the deadlines, makes the
+ * oldest of a kind give way when the kind has too many, and calls the kind
+ * back with the answer, at a deadline and when the sample leaves.
+ */
+#ifndef PJ_USER_RECORD_PENDING_H
+#define PJ_USER_RECORD_PENDING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "jvm/client.h"
+#include "record/sample.h"
+
+struct recorder;
+
+#define PENDING_JAVA 1u /* its Java frames */
+#define PENDING_END 2u /* its weight: the end of its wait (its switch-in) */
+
+/* An answer: the Java frames of a held sample, or why there are none. */
+struct java_answer {
+	int status; /* enum agent_walk_status */
+	const struct java_frame *frames; /* innermost first */
+	unsigned int n;
+	uint64_t walk_time; /* when the walk was taken (CLOCK_MONOTONIC) */
+	uint32_t state; /* the thread's JVMTI state, when the answer says */
+};
+
+/* A sample held, with what came for it so far. */
+struct held {
+	struct sample smp; /* its arrays are the held's own */
+	uint64_t id; /* 0: the slot is free */
+	const struct wait_kind *kind;
+	unsigned int needs; /* PENDING_* still to come */
+	uint64_t asked; /* when its frames were asked; 0: not (yet) */
+	uint64_t deadline; /* the answer is given up then */
+	uint64_t end; /* PENDING_END: when its wait ended; 0: not seen */
+	bool answered;
+	struct java_answer ans; /* ans.frames: the held's own copy */
+	uint32_t premerged; /* stack id + 1: merged before the agent went */
+	int premarker;
+	/* the kind's own */
+	uint8_t mark;
+	bool flag;
+	pid_t ttid;
+	/* the stage's: the arrays, and the kind's held oldest first */
+	uint32_t *kbuf;
+	uint64_t *ubuf;
+	struct java_frame *jbuf;
+	size_t kcap, ucap, jcap;
+	uint32_t prev, next; /* slot + 1; next also links free slots */
+};
+
+struct wait_kind {
+	const char *name;
+	unsigned int max; /* held at once, at most: the oldest gives way */
+	uint64_t deadline_ns; /* from the ask to giving up */
+	/* An answer came for h; h->ans holds it (kept while h waits on). */
+	void (*answered)(struct recorder *rec, struct held *h);
+	/* h's answer is late (force: the recording or file ends): true when
+	 * it waits again (asked again later), false to give it up. */
+	bool (*expired)(struct recorder *rec, struct held *h, bool force);
+	/* h has all it waits for, or its time is up: merge and write it. */
+	void (*leave)(struct recorder *rec, struct held *h);
+	/* The agent is going: the names of h's frames go with it. NULL:
+	 * the kind keeps no frames after an answer. */
+	void (*agent_gone)(struct recorder *rec, struct held *h);
+};
+
+#define PENDING_KINDS 8
+
+/* The stage's state (in struct recorder). */
+struct pending {
+	struct held *v;
+	uint32_t n, cap; /* slots used so far, allocated */
+	uint32_t free; /* a free slot + 1, linked through next */
+	uint64_t seq;
+	struct {
+		const struct wait_kind *kind;
+		uint32_t first, last; /* slot + 1 */
+		unsigned int count;
+	} k[PENDING_KINDS];
+};
+
+/* The time the held sample h waited (PENDING_END): 0 when its end is not
+ * known. */
+static inline uint64_t pending_waited(const struct held *h)
+{
+	return h->end > h->smp.s.time ? h->end - h->smp.s.time : 0;
+}
+
+/*
+ * Holds a copy of smp until all of needs has come. Its id (never 0), or 0
+ * when it cannot be held (out of memory): the caller writes it at once.
+ */
+uint64_t pending_hold(struct recorder *rec, const struct wait_kind *kind,
+		      const struct sample *smp, unsigned int needs);
+/* The held sample of id, or NULL when it has left. */
+struct held *pending_get(struct recorder *rec, uint64_t id);
+/* h's frames were asked now: its deadline runs from now. */
+void pending_asked(struct recorder *rec, struct held *h, uint64_t now);
+/* The answer for id (nothing when it has left). */
+void pending_answer(struct recorder *rec, uint64_t id,
+		    const struct java_answer *a);
+/* The wait of id ended at end (0: not known, its weight is lost). A held
+ * sample whose frames were not asked yet leaves without them. */
+void pending_end(struct recorder *rec, uint64_t id, uint64_t end);
+/* Gives up the answers whose deadline passed (all of them if force). */
+void pending_expire(struct recorder *rec, uint64_t now, bool force);
+/* Whether a held sample waits for an answer asked for. */
+bool pending_in_flight(const struct recorder *rec);
+/* The agent is going: held answers are merged while their names live. */
+void pending_agent_gone(struct recorder *rec);
+void pending_free(struct recorder *rec);
+
+#endif

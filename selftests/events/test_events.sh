@@ -213,13 +213,21 @@ expect_fail "-g lbr with a software event" "-g lbr" -g lbr -e cpu-clock
 check "perfjava list exits 0" [ $? -eq 0 ]
 for re in '^  cpu-clock +yes$' '^  page-faults OR faults +yes$' \
 	'^  sched:sched_switch +yes$' '^  mem:ADDR\[/LEN\]\[:rwx\] +yes$' \
-	'^  L1-dcache-load-misses ' '^  rNNNN' '^  lbr '; do
+	'^  L1-dcache-load-misses ' '^  rNNNN' '^  lbr ' \
+	'^  kernel frames +named by /proc/kallsyms$'; do
 	check "list: /$re/" grep -qE "$re" "$TMP/list.txt"
 done
 if [ ! -e /sys/bus/event_source/devices/cpu ]; then
 	check "list: cycles cannot open here, with the reason" \
 		grep -qE '^  cycles OR cpu-cycles +no: no hardware PMU' "$TMP/list.txt"
 fi
+awk '{ $1 = "0000000000000000"; print }' /proc/kallsyms >"$TMP/kallsyms.hidden"
+PERFJAVA_KALLSYMS=$TMP/kallsyms.hidden "$PJ_BIN" list ksym >"$TMP/ksym.txt"
+check "list ksym, kallsyms hidden: kallsyms 'no' with the reason" \
+	grep -qE '^  /proc/kallsyms +no: .* (shows no|hides) addresses' "$TMP/ksym.txt"
+check "list ksym, kallsyms hidden: the module's state and the verdict" \
+	eval "grep -qE '^  perfjava_ksym module +no: perfjava_ksym is not loaded$' '$TMP/ksym.txt' &&
+		grep -qE '^  kernel frames +unnamed: ' '$TMP/ksym.txt'"
 n=$("$PJ_BIN" list tracepoint | grep -c '^  [a-z0-9_]*:[a-zA-Z0-9_]*$')
 check "list tracepoint names them all ($n)" at_least "$n" 100
 "$PJ_BIN" list nonsense 2>"$TMP/le.err"

@@ -58,10 +58,14 @@ check "text report lists frames leaf first" grep -qE '^  \[ 0\] work_[abc]$' "$T
 
 # --- a syscall-heavy process shows named kernel frames
 start_prog "$TMP/sc.out" "$PROGS/syscalls" 3
-"$PJ_BIN" record -q -p "$PID" -d 1.5 -o "$TMP/sc.data"
+"$PJ_BIN" record -p "$PID" -d 1.5 -o "$TMP/sc.data" 2>"$TMP/sc.err"
 "$PJ_BIN" report -i "$TMP/sc.data" --format collapsed >"$TMP/sc.folded"
 check "kernel write path named (ksys_write/vfs_write _[k])" \
 	grep -qE '(ksys_write|vfs_write|__x64_sys_write)_\[k\]' "$TMP/sc.folded"
+check "the summary says kallsyms named the kernel frames" \
+	grep -qx 'perfjava: kernel frames named by /proc/kallsyms' "$TMP/sc.err"
+"$PJ_BIN" report -i "$TMP/sc.data" >"$TMP/sc.txt"
+check "the report says kallsyms" grep -qE '^Kernel symbols +: kallsyms$' "$TMP/sc.txt"
 check "user part kept under kernel frames (main;...;write)" \
 	grep -qE 'main;.*write;.*_\[k\]' "$TMP/sc.folded"
 kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true
@@ -108,6 +112,11 @@ PERFJAVA_KALLSYMS=$TMP/kallsyms.hidden "$PJ_BIN" record -p "$PID" -d 1 -o "$TMP/
 check "hidden kallsyms: record still succeeds" [ $? -eq 0 ]
 n=$(grep -c 'kernel frames unnamed.*kptr_restrict' "$TMP/h.err")
 check "hidden kallsyms: said once, naming kptr_restrict ($n)" [ "$n" -eq 1 ]
+check "hidden kallsyms: and that perfjava_ksym is not loaded" \
+	grep -q 'kernel frames unnamed: .*, and perfjava_ksym is not loaded; load perfjava_ksym' "$TMP/h.err"
+"$PJ_BIN" report -i "$TMP/h.data" >"$TMP/h.txt"
+check "hidden kallsyms: the report says why too" \
+	grep -qE '^Kernel symbols +: none: kernel frames unnamed: .*kptr_restrict' "$TMP/h.txt"
 "$PJ_BIN" report -i "$TMP/h.data" --format collapsed >"$TMP/h.folded"
 check "hidden kallsyms: kernel part is one [kernel] frame" grep -qE ';\[kernel\]_\[k\] [0-9]+$' "$TMP/h.folded"
 check "hidden kallsyms: the user part of those stacks is kept" grep -qE 'main;.*write;\[kernel\]_\[k\]' "$TMP/h.folded"

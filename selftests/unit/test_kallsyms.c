@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kallsyms: a synthesized file (kernel text, data, absolute, module symbols,
- * aliases), one with every address hidden, and the real /proc/kallsyms.
+ * aliases), one with every address hidden, and the real /proc/kallsyms; the
+ * peek at whether it hides addresses; the choice of source (sym/ksource.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "symtest_util.h"
 #include "lib/clock.h"
 #include "sym/kallsyms.h"
+#include "sym/ksource.h"
 
 static const char synth[] = "0000000000000000 A fixed_percpu_data\n"
 			    "0000000000001000 A cpu_number\n"
@@ -48,6 +50,81 @@ static void write_file(const char *path, const char *s)
 static int is(const char *got, const char *want)
 {
 	return got && !strcmp(got, want);
+}
+
+/* ksyms_peek_hidden: hidden only when the first text symbol reads 0. */
+static void peek(const char *path)
+{
+	char *big = malloc(80000);
+	size_t at = 0;
+
+	write_file(path, synth);
+	ok(!ksyms_peek_hidden(path), "peek: real addresses, not hidden");
+	write_file(path, hidden);
+	ok(ksyms_peek_hidden(path), "peek: a zero text address, hidden");
+	write_file(path, "0000000000000000 A fixed_percpu_data\n"
+			 "ffffffff81000000 T _text\n");
+	ok(!ksyms_peek_hidden(path),
+	   "peek: a zero absolute symbol is not text");
+	write_file(path, "");
+	ok(!ksyms_peek_hidden(path), "peek: empty, not hidden (load tells)");
+	ok(!ksyms_peek_hidden("/nonexistent/kallsyms"),
+	   "peek: missing, not hidden");
+	/* no text symbol in the first 64 KiB: unsure, so not hidden */
+	while (big && at < 70000)
+		at += (size_t)sprintf(big + at,
+				      "0000000000000000 A percpu_%06zu\n", at);
+	if (big) {
+		strcpy(big + at, "0000000000000000 T _text\n");
+		write_file(path, big);
+	}
+	ok(big && !ksyms_peek_hidden(path),
+	   "peek: no text symbol in the first 64 KiB, not hidden");
+	free(big);
+}
+
+/* ksource: kallsyms when it names, else the module, else none and why. */
+static void peek_and_source(const char *path)
+{
+	struct ksource ks;
+	const char *m = NULL, *name;
+	char why[512];
+
+	peek(path);
+	write_file(path, synth);
+	ksource_open(&ks, path);
+	ksource_describe(&ks, why, sizeof(why));
+	name = ksource_lookup(&ks, 0xffffffffc0001044, &m);
+	ok(ks.kind == KSOURCE_KALLSYMS && is(ksource_name(&ks), "kallsyms") &&
+	       is(name, "mod_work") && is(m, "mymod") &&
+	       !strncmp(why, "named by ", 9) && strstr(why, path),
+	   "source: kallsyms names them (%s)", why);
+	ksource_close(&ks);
+	if (!access(PJ_KSYM_DEVICE, F_OK)) {
+		skip("source: none when kallsyms hides",
+		     PJ_KSYM_DEVICE " exists here");
+		return;
+	}
+	write_file(path, hidden);
+	ksource_open(&ks, path);
+	ksource_describe(&ks, why, sizeof(why));
+	ok(ks.kind == KSOURCE_NONE && is(ksource_name(&ks), "none") &&
+	       !ksource_lookup(&ks, 0xffffffff81000000, &m) &&
+	       !strncmp(why, "unnamed: ", 9) && strstr(why, "kptr_restrict=") &&
+	       strstr(why, "perfjava_ksym is not loaded; load perfjava_ksym"),
+	   "source: none, and why (%s)", why);
+	ksource_close(&ks);
+	write_file(path, "");
+	ksource_open(&ks, path);
+	ksource_describe(&ks, why, sizeof(why));
+	ok(ks.kind == KSOURCE_NONE && strstr(why, "holds no functions"),
+	   "source: an empty file names nothing (%s)", why);
+	ksource_close(&ks);
+	ksource_open(&ks, "/nonexistent/kallsyms");
+	ksource_describe(&ks, why, sizeof(why));
+	ok(ks.kind == KSOURCE_NONE && strstr(why, "cannot read"),
+	   "source: a missing file (%s)", why);
+	ksource_close(&ks);
 }
 
 int main(void)
@@ -122,6 +199,7 @@ int main(void)
 	errno = 0;
 	ok(!ksyms_load("/nonexistent/kallsyms") && errno == ENOENT,
 	   "missing file: NULL with ENOENT");
+	peek_and_source(path);
 
 	/* The real thing. */
 	t0 = now_ns() / 1e6;

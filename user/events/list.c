@@ -17,6 +17,7 @@
 #include "events/list.h"
 #include "events/pmu.h"
 #include "events/tracepoint.h"
+#include "sym/ksource.h"
 
 #define COL 34
 
@@ -32,6 +33,7 @@ enum {
 	SEC_CG = 1 << 6,
 	SEC_TP_ALL = 1 << 7, /* every tracepoint by name */
 	SEC_TIME = 1 << 8, /* offcpu, wall: perfjava's own */
+	SEC_KSYM = 1 << 9,
 };
 
 static long open_attr(struct perf_event_attr *a)
@@ -297,6 +299,28 @@ static void list_time(void)
 	       : st);
 }
 
+/* Which source would name kernel frames of a recording started now. */
+static void list_kernel_symbols(void)
+{
+	struct ksource k;
+	char st[512];
+
+	printf("Kernel symbols (what names kernel frames)\n");
+	ksource_open(&k, getenv("PERFJAVA_KALLSYMS")); /* as record does */
+	snprintf(st, sizeof(st), "%s%s", *k.kallsyms_why ? "no: " : "yes",
+		 k.kallsyms_why);
+	row("/proc/kallsyms", st);
+	snprintf(st, sizeof(st), "%s%s",
+		 k.kind == KSOURCE_KALLSYMS ? "not needed"
+		 : *k.module_why	    ? "no: "
+					    : "yes",
+		 k.module_why);
+	row("perfjava_ksym module", st);
+	ksource_describe(&k, st, sizeof(st));
+	row("kernel frames", st);
+	ksource_close(&k);
+}
+
 static const struct {
 	const char *name;
 	unsigned int sec;
@@ -315,6 +339,7 @@ static const struct {
 	{ "time", SEC_TIME },
 	{ "offcpu", SEC_TIME },
 	{ "wall", SEC_TIME },
+	{ "ksym", SEC_KSYM },
 };
 
 int cmd_list(int argc, char **argv)
@@ -326,9 +351,10 @@ int cmd_list(int argc, char **argv)
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: perfjava list [sw|hw|cache|pmu|"
-			       "tracepoint|breakpoint|time|callgraph]...\n"
+			       "tracepoint|breakpoint|time|callgraph|ksym]...\n"
 			       "Probes every kind of event on this machine; "
-			       "`tracepoint` names every tracepoint.\n");
+			       "`tracepoint` names every tracepoint, `ksym` "
+			       "what names kernel frames.\n");
 			return 0;
 		}
 		for (size_t j = 0; j < sizeof(sections) / sizeof(sections[0]);
@@ -340,15 +366,15 @@ int cmd_list(int argc, char **argv)
 		if (!found) {
 			fprintf(stderr,
 				"perfjava list: unknown kind '%s'; use sw, hw, "
-				"cache, pmu, tracepoint, breakpoint, time or "
-				"callgraph\n",
+				"cache, pmu, tracepoint, breakpoint, time, "
+				"callgraph or ksym\n",
 				argv[i]);
 			return 2;
 		}
 	}
 	if (!sec)
 		sec = SEC_SW | SEC_HW | SEC_CACHE | SEC_PMU | SEC_TP | SEC_BP |
-		      SEC_TIME | SEC_CG;
+		      SEC_TIME | SEC_CG | SEC_KSYM;
 	if (sec & SEC_SW)
 		list_symbols(false);
 	if (sec & SEC_HW)
@@ -365,5 +391,7 @@ int cmd_list(int argc, char **argv)
 		list_time();
 	if (sec & SEC_CG)
 		list_callgraphs();
+	if (sec & SEC_KSYM)
+		list_kernel_symbols();
 	return fflush(stdout) ? 1 : 0;
 }

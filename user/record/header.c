@@ -88,7 +88,7 @@ void record_file_header(struct recorder *rec, uint64_t now)
 	record_write_header(rec);
 	record_mark_start(rec, now);
 	record_describe_events(rec);
-	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
+	symbolizer_write_meta(&rec->sym);
 	for (unsigned int i = 0; i < rec->th.n; i++) {
 		char comm[64];
 

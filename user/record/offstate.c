@@ -5,7 +5,7 @@
 #include "record/offstate.h"
 #include "record/record.h"
 #include "record/sample.h"
-#include "sym/kallsyms.h"
+#include "sym/ksource.h"
 
 static const char *const state_name[WALL_NSTATES] = {
 	[WALL_BLOCKED] = "[off-cpu: blocked]",
@@ -57,13 +57,12 @@ enum wall_state offstate_of(struct recorder *rec, const struct sample *smp)
 		if (*ps == 'D')
 			return WALL_IO;
 	}
-	if (!rec->sym.ksyms || rec->sym.kernel_hidden || !smp->kips)
+	if (rec->sym.kernel.kind == KSOURCE_NONE || !smp->kips)
 		return WALL_BLOCKED;
 	for (unsigned int i = 0; i < smp->nk; i++) {
 		const char *mod;
-		uint64_t off;
 		int st = offstate_of_function(
-		    ksyms_lookup(rec->sym.ksyms, smp->kips[i], &mod, &off));
+		    ksource_lookup(&rec->sym.kernel, smp->kips[i], &mod));
 
 		if (st >= 0)
 			return st;

@@ -510,7 +510,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "perfjava: %s\n", err);
 		goto fail_output;
 	}
-	pj_writer_meta(rec->w, "kernel_symbols", rec->sym.kernel_source);
+	symbolizer_write_meta(&rec->sym);
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);

@@ -142,7 +142,6 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->o = *o;
-	rec->sym.ksym_fd = -1;
 	if (setup_events(rec))
 		goto fail;
 	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
@@ -179,7 +178,6 @@ void recorder_free(struct recorder *rec)
 	threads_free(&rec->th);
 	symbolizer_free(&rec->sym);
 	memset(&rec->sym, 0, sizeof(rec->sym));
-	rec->sym.ksym_fd = -1;
 	unwinder_free(rec->unw);
 	rec->unw = NULL;
 	tp_decoder_free(rec->tp);

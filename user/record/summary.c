@@ -4,9 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "lib/file.h"
 #include "perfjava/agent_proto.h"
 #include "record/offjava.h"
 #include "record/record.h"
@@ -94,31 +92,16 @@ void record_write_stats(struct recorder *rec)
 	}
 }
 
-/*
- * Why kernel frames have no names, when they were recorded at all: kallsyms
- * shows zeros under kernel.kptr_restrict, and also (kptr_restrict=0) to a
- * user without CAP_SYSLOG when kernel.perf_event_paranoid > 1.
- */
-static void kernel_hint(const struct recorder *rec)
+/* Which source named kernel frames, or why none could: said only when kernel
+ * frames were recorded at all. */
+static void kernel_symbols(const struct recorder *rec)
 {
-	char kptr[16] = "";
+	char line[512];
 
-	if (!rec->sym.kernel_hidden || rec->th.opts.exclude_kernel)
+	if (rec->th.opts.exclude_kernel)
 		return;
-	read_small_file("/proc/sys/kernel/kptr_restrict", kptr, sizeof(kptr));
-	if (geteuid() && atoi(kptr) == 0)
-		fprintf(stderr,
-			"perfjava: kernel frames unnamed: /proc/kallsyms hides "
-			"addresses from this user (kernel.perf_event_paranoid "
-			"> 1); run as root, with CAP_SYSLOG, or load "
-			"perfjava_ksym\n");
-	else
-		fprintf(
-		    stderr,
-		    "perfjava: kernel frames unnamed: /proc/kallsyms hides "
-		    "addresses (kernel.kptr_restrict=%s); load perfjava_ksym "
-		    "or run with CAP_SYSLOG\n",
-		    *kptr ? kptr : "?");
+	ksource_describe(&rec->sym.kernel, line, sizeof(line));
+	fprintf(stderr, "perfjava: kernel frames %s\n", line);
 }
 
 void record_summary(struct recorder *rec, uint64_t bytes)
@@ -155,7 +138,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 			"less often (-c, -F)\n",
 			(unsigned long long)st->lost,
 			rec->o.pages < 1024 ? rec->o.pages * 4 : 4096);
-	kernel_hint(rec);
+	kernel_symbols(rec);
 	switchcost_summary(rec);
 	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg, st->lost);
 	offjava_summary(rec);

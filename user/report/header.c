@@ -17,9 +17,10 @@
 
 /* Meta keys the summary shows in its own words. */
 static const char *const shown[] = {
-	"pid",	  "comm",     "cmdline",	"hostname",
-	"kernel", "start_ns", "event",		"callgraph",
-	"java",	  "perfjava", "kernel_symbols", "start_realtime",
+	"pid",		 "comm",     "cmdline",	       "hostname",
+	"kernel",	 "start_ns", "event",	       "callgraph",
+	"java",		 "perfjava", "kernel_symbols", "kernel_symbols_why",
+	"start_realtime"
 };
 
 static bool is_shown(const char *key)
@@ -254,9 +255,16 @@ void report_header(FILE *out, const struct report *r)
 		(unsigned long long)pj_profile_stat(p, "lost", 0));
 	fprintf(out, KEY "%u\n", "Threads", r->nthreads);
 	java(out, p);
-	if (*meta(p, "kernel_symbols"))
-		fprintf(out, KEY "%s\n", "Kernel symbols",
-			meta(p, "kernel_symbols"));
+	if (*meta(p, "kernel_symbols")) {
+		/* the source; unless kallsyms, why (kernel frames ...) */
+		fprintf(out, KEY, "Kernel symbols");
+		put_line(out, meta(p, "kernel_symbols"), 40);
+		if (*meta(p, "kernel_symbols_why")) {
+			fputs(": kernel frames ", out);
+			put_line(out, meta(p, "kernel_symbols_why"), 400);
+		}
+		fputc('\n', out);
+	}
 	if (*meta(p, "callgraph"))
 		fprintf(out, KEY "%s\n", "Call graph", meta(p, "callgraph"));
 	for (uint32_t i = 0; i < p->nmeta; i++) {

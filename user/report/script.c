@@ -30,7 +30,8 @@ struct names {
 static const char *frame_line(struct names *n, uint32_t f)
 {
 	const struct pj_profile *p = n->r->p;
-	const char *where = "";
+	const char *where = "", *m;
+	char kmod[80];
 	size_t len;
 
 	if (n->of[f])
@@ -39,8 +40,12 @@ static const char *frame_line(struct names *n, uint32_t f)
 	if (f < p->nframes) {
 		const struct pj_frame *fr = &p->frames[f];
 
-		where = fr->type == PJ_FRAME_KERNEL ? "[kernel.kallsyms]"
-			: *pj_str(p, fr->module)    ? pj_str(p, fr->module)
+		m = pj_str(p, fr->module);
+		/* a kernel module's function in [module], as perf shows it */
+		snprintf(kmod, sizeof(kmod), "[%s]",
+			 *m ? m : "kernel.kallsyms");
+		where = fr->type == PJ_FRAME_KERNEL ? kmod
+			: *m			    ? m
 			: *pj_str(p, fr->file)	    ? pj_str(p, fr->file)
 						    : "[unknown]";
 	}

@@ -149,7 +149,8 @@ struct ksyms *ksyms_load(const char *path)
 	free(text);
 	text = NULL;
 	k->hidden = all_zero && k->n;
-	qsort(k->v, k->n, sizeof(*k->v), cmp_ksym);
+	if (k->n) /* an empty file has no table */
+		qsort(k->v, k->n, sizeof(*k->v), cmp_ksym);
 	for (i = 0, o = 0; i < k->n; i++) {
 		if (o && k->v[o - 1].addr == k->v[i].addr)
 			continue;
@@ -181,6 +182,43 @@ void ksyms_free(struct ksyms *k)
 bool ksyms_hidden(const struct ksyms *k)
 {
 	return k->hidden;
+}
+
+#define PEEK_MAX 65536
+
+bool ksyms_peek_hidden(const char *path)
+{
+	char *buf = malloc(PEEK_MAX + 1), *line, *nl, *end;
+	size_t len = 0;
+	bool hidden = false;
+	ssize_t n = 1;
+	int fd;
+
+	fd = buf ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	while (fd >= 0 && n > 0 && len < PEEK_MAX) {
+		n = read(fd, buf + len, PEEK_MAX - len);
+		if (n < 0 && errno == EINTR)
+			n = 1;
+		else if (n > 0)
+			len += (size_t)n;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!buf)
+		return false;
+	buf[len] = '\0';
+	/* whole lines only: the last may have been cut */
+	for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		uint64_t addr = strtoull(line, &end, 16);
+
+		if (end == line || end[0] != ' ' || !strchr("tT", end[1]) ||
+		    !end[1] || end[2] != ' ')
+			continue;
+		hidden = addr == 0;
+		break;
+	}
+	free(buf);
+	return hidden;
 }
 
 const char *ksyms_lookup(const struct ksyms *k, uint64_t addr,

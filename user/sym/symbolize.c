@@ -4,8 +4,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sym/kallsyms.h"
-#include "sym/ksym_module.h"
 #include "profile/io.h"
 #include "sym/symbolize.h"
 #include "sym/usym.h"
@@ -14,52 +12,40 @@ int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid)
 {
 	memset(s, 0, sizeof(*s));
 	s->w = w;
-	s->ksym_fd = -1;
 	/* PERFJAVA_KALLSYMS: another kallsyms file (tests feed a hidden one) */
-	const char *kallsyms = getenv("PERFJAVA_KALLSYMS");
-
-	s->ksyms = ksyms_load(kallsyms ? kallsyms : "/proc/kallsyms");
-	s->kernel_hidden = !s->ksyms || ksyms_hidden(s->ksyms);
-	s->kernel_source = "kallsyms";
-	if (s->kernel_hidden) {
-		/* kallsyms hides addresses: the perfjava_ksym module, if loaded,
-		 * names them for a reader with CAP_SYSLOG. */
-		s->ksym_fd = ksym_module_open();
-		s->kernel_source = s->ksym_fd >= 0 ? "perfjava_ksym" : "none";
-	}
+	ksource_open(&s->kernel, getenv("PERFJAVA_KALLSYMS"));
 	s->usym = usym_new(pid);
 	return s->usym ? 0 : -1;
 }
 
 void symbolizer_free(struct symbolizer *s)
 {
-	if (s->ksyms)
-		ksyms_free(s->ksyms);
-	if (s->ksym_fd >= 0)
-		close(s->ksym_fd);
+	ksource_close(&s->kernel);
 	if (s->usym)
 		usym_free(s->usym);
 	u64map_free(&s->kcache);
 	u64map_free(&s->ucache);
 }
 
+void symbolizer_write_meta(struct symbolizer *s)
+{
+	char why[512];
+
+	pj_writer_meta(s->w, "kernel_symbols", ksource_name(&s->kernel));
+	if (s->kernel.kind == KSOURCE_KALLSYMS)
+		return;
+	ksource_describe(&s->kernel, why, sizeof(why));
+	pj_writer_meta(s->w, "kernel_symbols_why", why);
+}
+
 uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip)
 {
-	const char *name = NULL, *module = "";
-	struct ksym_module_sym ms;
-	uint64_t off;
+	const char *name, *module = "";
 	uint32_t id;
 
 	if (u64map_get(&s->kcache, ip, &id))
 		return id;
-	if (!s->kernel_hidden) {
-		name = ksyms_lookup(s->ksyms, ip, &module, &off);
-	} else if (s->ksym_fd >= 0 &&
-		   ksym_module_resolve(s->ksym_fd, &ip, 1, &ms) == 1 &&
-		   ms.found) {
-		name = ms.name;
-		module = ms.module;
-	}
+	name = ksource_lookup(&s->kernel, ip, &module);
 	if (!name) {
 		if (!s->kernel_unnamed)
 			s->kernel_unnamed =

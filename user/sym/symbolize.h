@@ -13,17 +13,14 @@
 #include <sys/types.h>
 
 #include "lib/u64map.h"
+#include "sym/ksource.h"
 
 struct pj_writer;
-struct ksyms;
 struct usym;
 
 struct symbolizer {
 	struct pj_writer *w;
-	struct ksyms *ksyms;
-	bool kernel_hidden; /* no source names kernel addresses */
-	const char *kernel_source; /* "kallsyms", "perfjava_ksym", "none" */
-	int ksym_fd; /* the module's device, or -1 */
+	struct ksource kernel; /* kallsyms, the module, or none and why */
 	struct usym *usym;
 	struct u64map kcache, ucache;
 	uint32_t kernel_unnamed; /* frame for kernel addresses nobody names */
@@ -32,6 +29,8 @@ struct symbolizer {
 /* Loads kernel symbols and prepares pid's user symbols. */
 int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid);
 void symbolizer_free(struct symbolizer *s);
+/* The kernel_symbols metadata: the source and why it is not kallsyms. */
+void symbolizer_write_meta(struct symbolizer *s);
 uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip);
 /* leaf: the sampled address itself; other frames are return addresses and
  * are looked up one byte earlier, inside the call instruction. *known

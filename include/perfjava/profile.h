@@ -54,6 +54,13 @@
  *                     freq != 0 when sampled by frequency (period = hz)
  *   PJ_CHUNK_STATS    { str key; uv value; }*       later keys override
  *   PJ_CHUNK_END      empty; the recorder stopped cleanly
+ *   PJ_CHUNK_ADDRS    { uv frame; uv addr; }*   a frame's address, as perf
+ *                     shows it: a native function's in its file (as nm
+ *                     shows it; a nameless frame's, the first address seen
+ *                     there, likewise), a kernel symbol's, JIT code's start
+ *                     in the process. Optional (older files have none, and
+ *                     Java frames from the agent's walks carry none): no
+ *                     entry = unknown. The first entry of a frame counts.
  *
  * A reader stops at the first chunk that runs past the end of the file (a
  * truncated file: it reports what was complete and warns), and rejects a file
@@ -95,6 +102,7 @@ enum pj_chunk_type {
 	PJ_CHUNK_EVENTS = 7,
 	PJ_CHUNK_STATS = 8,
 	PJ_CHUNK_END = 9,
+	PJ_CHUNK_ADDRS = 10,
 };
 
 /* Sample record flags: which fields follow dtime. */

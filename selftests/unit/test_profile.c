@@ -56,6 +56,9 @@ static void test_round_trip(void)
 			       "/lib/x86_64-linux-gnu/libc.so.6", "pthread.c",
 			       447);
 	ok(f[0] == 0 && f[1] == 1 && f[2] == 2, "frame ids count from 0");
+	pj_writer_frame_addr(w, f[1], 0xffffffff81000000ull);
+	pj_writer_frame_addr(w, f[1], 0x1234); /* the first one counts */
+	pj_writer_frame_addr(w, f[2], 0x88ef0);
 	st[0] = pj_writer_stack(w, f, 3);
 	st[1] = pj_writer_stack(w, (uint32_t[]){ f[1] }, 1);
 	pj_writer_thread(w, 11, 10, "main");
@@ -107,6 +110,10 @@ static void test_round_trip(void)
 		       "/lib/x86_64-linux-gnu/libc.so.6") &&
 	       p->frames[2].line == 447 && p->frames[3].type == PJ_FRAME_MARKER,
 	   "frames: type, name, module, file, line");
+	ok(p->frames[0].addr == 0 &&
+	       p->frames[1].addr == 0xffffffff81000000ull &&
+	       p->frames[2].addr == 0x88ef0 && p->frames[3].addr == 0,
+	   "frame addresses: the first given, 0 for none");
 	ok(p->nstacks == 3 && p->stack_start[1] == 3 &&
 	       p->stack_start[2] == 4 && p->stack_start[3] == 7 &&
 	       p->stack_frames[0] == f[0] && p->stack_frames[2] == f[2] &&
@@ -194,8 +201,8 @@ static void test_write_error(void)
 	int r = 0, i;
 
 	w = pj_writer_open("/dev/full", err, sizeof(err));
-	ok(!w && strstr(err, "not a regular file"),
-	   "a device is no output: %s", err);
+	ok(!w && strstr(err, "not a regular file"), "a device is no output: %s",
+	   err);
 
 	/* committed, as a recording is once it started */
 	w = pj_writer_open(tmp("big.data"), err, sizeof(err));

@@ -174,6 +174,7 @@ static int read_frames(struct priv *d, struct cur *c)
 			return profile_damaged(c, at, "unknown frame type %u",
 					       type);
 		f.type = (uint8_t)type;
+		f.addr = 0;
 		if (get_id(c, &f.name, p->nstrings, "string") ||
 		    get_id(c, &f.module, p->nstrings, "string") ||
 		    get_id(c, &f.file, p->nstrings, "string") ||
@@ -182,6 +183,22 @@ static int read_frames(struct priv *d, struct cur *c)
 		if (p->nframes == UINT32_MAX)
 			return profile_damaged(c, at, "too many frames");
 		p->frames[p->nframes++] = f;
+	}
+	return 0;
+}
+
+static int read_addrs(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	while (c->p < c->end) {
+		uint32_t f;
+		uint64_t addr;
+
+		if (get_id(c, &f, p->nframes, "frame") || get_uv(c, &addr))
+			return -1;
+		if (!p->frames[f].addr)
+			p->frames[f].addr = addr;
 	}
 	return 0;
 }
@@ -340,6 +357,8 @@ int profile_read_chunk(struct priv *d, struct cur *c, unsigned int type)
 		return read_frames(d, c);
 	case PJ_CHUNK_STACKS:
 		return read_stacks(d, c);
+	case PJ_CHUNK_ADDRS:
+		return read_addrs(d, c);
 	case PJ_CHUNK_SAMPLES:
 		return read_samples(d, c);
 	case PJ_CHUNK_THREADS:

@@ -34,6 +34,7 @@ struct pj_frame {
 	uint32_t module;
 	uint32_t file;
 	uint32_t line;
+	uint64_t addr; /* as perf shows it (PJ_CHUNK_ADDRS), 0 = unknown */
 };
 
 struct pj_event_desc {
@@ -75,6 +76,9 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s);
 uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 			 const char *name, const char *module, const char *file,
 			 uint32_t line);
+/* Frame's address as perf shows it (see PJ_CHUNK_ADDRS); the first one
+ * given for a frame is kept, 0 is none. */
+void pj_writer_frame_addr(struct pj_writer *w, uint32_t frame, uint64_t addr);
 /* frames: leaf first */
 uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 			 unsigned int n);

@@ -27,7 +27,7 @@ static const char *const chunk_names[] = {
 	[PJ_CHUNK_FRAMES] = "FRAMES",	[PJ_CHUNK_STACKS] = "STACKS",
 	[PJ_CHUNK_SAMPLES] = "SAMPLES", [PJ_CHUNK_THREADS] = "THREADS",
 	[PJ_CHUNK_EVENTS] = "EVENTS",	[PJ_CHUNK_STATS] = "STATS",
-	[PJ_CHUNK_END] = "END",
+	[PJ_CHUNK_END] = "END",		[PJ_CHUNK_ADDRS] = "ADDRS",
 };
 
 static int cmp_thread(const void *a, const void *b)

@@ -47,7 +47,8 @@ struct str_ent {
 
 struct frame_ent {
 	uint64_t hash;
-	uint32_t type, name, module, file, line;
+	uint32_t type, name, module, file, line; /* hashed together */
+	bool has_addr;
 };
 
 struct stack_ent {
@@ -60,6 +61,7 @@ enum {
 	B_EVENTS,
 	B_STRINGS,
 	B_FRAMES,
+	B_ADDRS,
 	B_STACKS,
 	B_THREADS,
 	B_SAMPLES,
@@ -71,9 +73,9 @@ enum {
 static const unsigned int buf_type[B_NR] = {
 	[B_META] = PJ_CHUNK_META,	[B_EVENTS] = PJ_CHUNK_EVENTS,
 	[B_STRINGS] = PJ_CHUNK_STRINGS, [B_FRAMES] = PJ_CHUNK_FRAMES,
-	[B_STACKS] = PJ_CHUNK_STACKS,	[B_THREADS] = PJ_CHUNK_THREADS,
-	[B_SAMPLES] = PJ_CHUNK_SAMPLES, [B_STATS] = PJ_CHUNK_STATS,
-	[B_END] = PJ_CHUNK_END,
+	[B_ADDRS] = PJ_CHUNK_ADDRS,	[B_STACKS] = PJ_CHUNK_STACKS,
+	[B_THREADS] = PJ_CHUNK_THREADS, [B_SAMPLES] = PJ_CHUNK_SAMPLES,
+	[B_STATS] = PJ_CHUNK_STATS,	[B_END] = PJ_CHUNK_END,
 };
 
 struct pj_writer {
@@ -298,6 +300,18 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 		w->oom = 1;
 	maybe_flush(w, B_FRAMES);
 	return v - 1;
+}
+
+void pj_writer_frame_addr(struct pj_writer *w, uint32_t frame, uint64_t addr)
+{
+	if (!addr || frame >= w->nframes || w->frames[frame].has_addr)
+		return;
+	if (put_uv(w, B_ADDRS, frame) || put_uv(w, B_ADDRS, addr)) {
+		fail(w, ENOMEM);
+		return;
+	}
+	w->frames[frame].has_addr = true;
+	maybe_flush(w, B_ADDRS);
 }
 
 uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,

@@ -108,6 +108,33 @@ static bool natives_belong(const struct merge_sink *k,
 	return false;
 }
 
+/*
+ * A walked compiled frame's address: the start of the code of its method
+ * that the kernel's chain holds (both innermost first), as a perf map
+ * names JIT code. The frame keeps its first one (profile.h, ADDRS).
+ */
+static uint32_t walked(const struct merge_sink *k, const struct merge_in *in,
+		       unsigned int i, unsigned int *at, unsigned int last_vm)
+{
+	const struct java_frame *jf = &in->jf[i];
+	uint32_t id = k->frame(k->ctx, jf->type, jf->name, jf->file, jf->line);
+
+	if (!k->frame_addr ||
+	    (jf->type != PJ_FRAME_JIT && jf->type != PJ_FRAME_C1))
+		return id;
+	for (unsigned int j = *at; j <= last_vm && j < in->nu; j++) {
+		const struct codemap_entry *e =
+		    codemap_find(in->code, in->uips[j]);
+
+		if (e && e->method && java_same_method(e->name, jf->name)) {
+			k->frame_addr(k->ctx, id, e->start);
+			*at = j + 1;
+			break;
+		}
+	}
+	return id;
+}
+
 /* Whether the stack passes through the agent library's code. */
 static bool in_self(const struct merge_in *in)
 {
@@ -121,7 +148,7 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 			 uint32_t *ids, unsigned int max, int *marker)
 {
 	struct out o = { ids, 0, max };
-	unsigned int i, first_vm = in->nu, last_vm = 0;
+	unsigned int i, first_vm = in->nu, last_vm = 0, at;
 	int reason = MERGE_NO_WALK;
 	bool keep_below;
 
@@ -145,10 +172,8 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 		if (natives_belong(k, in, first_vm)) {
 			for (i = 0; i < first_vm; i++)
 				put(&o, native(k, in->uips[i], i == 0, NULL));
-			for (i = 0; i < in->nj; i++)
-				put(&o, k->frame(k->ctx, in->jf[i].type,
-						 in->jf[i].name, in->jf[i].file,
-						 in->jf[i].line));
+			for (i = 0, at = first_vm; i < in->nj; i++)
+				put(&o, walked(k, in, i, &at, last_vm));
 			if (first_vm < in->nu && keep_below)
 				for (i = last_vm + 1; i < in->nu; i++)
 					put(&o, native(k, in->uips[i], false,
@@ -167,9 +192,14 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 		if (i > last_vm && first_vm < in->nu && !keep_below)
 			break;
 		e = codemap_find(in->code, in->uips[i]);
-		if (e)
-			put(&o, k->frame(k->ctx, e->type, e->name, NULL, 0));
-		else
+		if (e) {
+			uint32_t id =
+			    k->frame(k->ctx, e->type, e->name, NULL, 0);
+
+			if (k->frame_addr)
+				k->frame_addr(k->ctx, id, e->start);
+			put(&o, id);
+		} else
 			put(&o, native(k, in->uips[i], i == 0, NULL));
 	}
 	if (reason != MERGE_NO_WALK)
@@ -209,10 +239,16 @@ static bool sym_jni_entry(void *ctx, uint64_t ip, bool leaf)
 	       (!strncmp(r.name, "Java_", 5) || !strncmp(r.name, "JVM_", 4));
 }
 
+static void sym_frame_addr(void *ctx, uint32_t id, uint64_t addr)
+{
+	pj_writer_frame_addr(((struct symbolizer *)ctx)->w, id, addr);
+}
+
 void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s)
 {
 	k->ctx = s;
 	k->native = sym_native;
 	k->frame = sym_frame;
 	k->jni_entry = sym_jni_entry;
+	k->frame_addr = sym_frame_addr;
 }

@@ -45,6 +45,8 @@ struct merge_sink {
 	/* Whether the native function at ip is a JNI entry (Java_*, JVM_*),
 	 * reached only through a Java native method. NULL: never. */
 	bool (*jni_entry)(void *ctx, uint64_t ip, bool leaf);
+	/* Records frame id's address (JIT code's start). NULL: none. */
+	void (*frame_addr)(void *ctx, uint32_t id, uint64_t addr);
 };
 
 struct merge_in {

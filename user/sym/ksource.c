@@ -196,3 +196,14 @@ const char *ksource_lookup(struct ksource *k, uint64_t ip, const char **module)
 	*module = name + strlen(name) + 1;
 	return name;
 }
+
+uint64_t ksource_start(struct ksource *k, uint64_t ip)
+{
+	const char *module;
+	uint64_t off;
+
+	if (k->kind != KSOURCE_KALLSYMS ||
+	    !ksyms_lookup(k->ksyms, ip, &module, &off))
+		return 0;
+	return ip - off;
+}

@@ -53,5 +53,8 @@ void ksource_describe(const struct ksource *k, char *buf, size_t len);
  * it. Both stay valid until the next lookup.
  */
 const char *ksource_lookup(struct ksource *k, uint64_t ip, const char **module);
+/* The start of the function holding ip, when kallsyms shows addresses (the
+ * module names without them: 0, as for an address nothing names). */
+uint64_t ksource_start(struct ksource *k, uint64_t ip);
 
 #endif

@@ -56,6 +56,7 @@ uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip)
 	} else {
 		id = pj_writer_frame(s->w, PJ_FRAME_KERNEL, name, module, NULL,
 				     0);
+		pj_writer_frame_addr(s->w, id, ksource_start(&s->kernel, ip));
 	}
 	u64map_put(&s->kcache, ip, id);
 	return id;
@@ -102,6 +103,7 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 		id = pj_writer_frame(
 		    s->w, r.known ? PJ_FRAME_NATIVE : PJ_FRAME_UNKNOWN, name,
 		    r.module ? r.module : "", NULL, 0);
+		pj_writer_frame_addr(s->w, id, r.vaddr);
 		if (!r.known)
 			id |= UNKNOWN_BIT;
 		/*

@@ -314,6 +314,7 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 	res->name = UNKNOWN;
 	res->known = 0;
 	res->code = 1;
+	res->vaddr = 0;
 	if (!m->path[0]) {
 		res->module = ANON;
 		res->offset = addr - m->start;
@@ -325,16 +326,20 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 		res->code = m->path[0] == '[';
 		return;
 	}
+	if (m->path[0] != '[')
+		res->vaddr = off; /* a file offset, until the file tells */
 	e = map_tab(u, idx);
 	if (!e || !e->tab)
 		return;
 	if (elf_symtab_offset_to_vaddr(e->tab, off, &vaddr))
 		return;
+	res->vaddr = vaddr;
 	name = elf_symtab_lookup(e->tab, vaddr, &symoff);
 	if (!name)
 		return;
 	res->name = name;
 	res->offset = symoff;
+	res->vaddr = vaddr - symoff;
 	res->known = 1;
 }
 
@@ -364,6 +369,7 @@ void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 		res->name = UNKNOWN;
 		res->module = UNKNOWN;
 		res->offset = addr;
+		res->vaddr = 0;
 		res->known = 0;
 		res->code = 1;
 	}

@@ -18,6 +18,9 @@ struct usym_result {
 	const char *name; /* function, or "[unknown]" */
 	const char *module; /* mapping path, "[anon]" for anonymous memory */
 	uint64_t offset; /* from the function's start, or from the map */
+	/* in a file: the function's address there as nm shows it, or
+	 * (no symbol) the address's own; 0 otherwise */
+	uint64_t vaddr;
 	int known; /* 1 when a symbol named it */
 	int code; /* 0 when it lies in a file mapped without execute */
 };

@@ -3,7 +3,7 @@
 # selftests/unit/test_report.c (A: 6 samples tid 10, B: 3 tid 11, C: 1 tid 10,
 # D: 2 tid 11, 1 ms apart from t=0): filters give exact counts in every
 # format; pprof is decoded by `go tool pprof` and agrees with the text report;
-# script is parsed back (perf-script style) into the collapsed stacks; the
+# script is parsed back (stackcollapse-perf.pl's way) into the collapsed stacks; the
 # format follows the -o extension; --diff tables the changed shares.
 . "$(dirname "$0")/../lib.sh"
 
@@ -54,20 +54,25 @@ rep --format flame --minwidth 20 -o "$TMP/f.html"
 check "flame --minwidth 20: small frames are not in the page" \
 	eval '! grep -q "libfoo\|unknown" "$TMP/f.html" && grep -q "App.inner" "$TMP/f.html"'
 check "script --tid 11 --from 0.007: 4 samples" \
-	eval '[ "$(rep --format script --tid 11 --from 0.007 | grep -c "^worker 11 ")" -eq 4 ]'
+	eval '[ "$(rep --format script --tid 11 --from 0.007 | grep -c "^worker 10/11 ")" -eq 4 ]'
 check "text --exclude App: 3 samples" \
 	eval 'rep --exclude App | grep -q "^Samples             : 3$"'
 
 # script, parsed back perf-script style, gives the collapsed stacks.
 rep --format script >"$TMP/s.txt"
 check "script: one header per sample with time, cpu, tid, thread, period, event" \
-	eval '[ "$(grep -Ec "^(main 10|worker 11) \[000\] 1\.0[01][0-9]000: (1000000|500000) cpu-clock:$" "$TMP/s.txt")" -eq 12 ]'
+	eval '[ "$(grep -Ec "^(main 10/10|worker 10/11) \[000\] 1\.0[01][0-9]000: (1000000|500000) cpu-clock:$" "$TMP/s.txt")" -eq 12 ]'
 awk '
 /^[^\t].*: [0-9]+ [^ ]+:/ { n = 0; next }
-/^\t/ { sub(/^\t *[0-9a-f]+ /, ""); sub(/ \([^()]*\)$/, ""); gsub(/;/, ","); f[n++] = $0; next }
+/^\t/ {
+	sub(/^\t *[0-9a-f]+ /, ""); o = $0; sub(/.* \(/, "", o); sub(/\)$/, "", o)
+	sub(/ \([^()]*\)$/, ""); gsub(/;/, ",")
+	if ($0 == "[unknown]" && o != "[unknown]") { sub(/.*\//, "", o); $0 = "[" o "]" }
+	f[n++] = $0; next
+}
 /^$/ { if (n) { s = f[n - 1]; for (i = n - 2; i >= 0; i--) s = s ";" f[i]; c[s]++ } n = 0 }
 END { for (s in c) print s, c[s] }' "$TMP/s.txt" | sort >"$TMP/from_script.txt"
-rep --format collapsed | sed -E 's/_\[[ji01]\]//g' | sort >"$TMP/from_collapsed.txt"
+rep --format collapsed | sed -E 's/_\[[kji01]\]//g' | sort >"$TMP/from_collapsed.txt"
 check "script parsed back equals the collapsed stacks" cmp -s "$TMP/from_script.txt" "$TMP/from_collapsed.txt"
 
 # The format follows the -o extension.

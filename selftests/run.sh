@@ -3,7 +3,8 @@
 # and every executable selftests/<part>/test_*.sh. Each prints TAP lines
 # ("ok", "not ok", "ok ... # SKIP reason"); this script renumbers them into one
 # TAP stream and ends with the summary line "N passed, N failed, N skipped".
-# Select tests with T=<substring> (e.g. `make check T=ring`).
+# Select tests with T=<substring> (e.g. `make check T=ring`), or several
+# substrings separated by commas (T=selftests/test_,selftests/record/).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -18,7 +19,12 @@ pass=0 fail=0 skip=0 n=0
 start=$(date +%s)
 for t in "${tests[@]}"; do
 	name=${t#"$top"/}; name=${name#"$build"/}
-	[ -n "${T:-}" ] && [[ "$name" != *"$T"* ]] && continue
+	if [ -n "${T:-}" ]; then
+		want=0
+		IFS=, read -ra subs <<<"$T"
+		for sub in "${subs[@]}"; do [[ "$name" == *"$sub"* ]] && want=1; done
+		[ "$want" -eq 1 ] || continue
+	fi
 	echo "# $name"
 	t0=$(date +%s)
 	out=$(mktemp)

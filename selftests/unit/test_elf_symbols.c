@@ -380,8 +380,11 @@ static void test_damaged(void)
 	}
 	orig = malloc(sb.st_size);
 	img = malloc(sb.st_size);
-	if (read(fd, orig, sb.st_size) != sb.st_size) {
+	if (!orig || !img || read(fd, orig, sb.st_size) != sb.st_size) {
 		ok(0, "damaged: read the original");
+		free(orig);
+		free(img);
+		close(fd);
 		return;
 	}
 	close(fd);

@@ -174,7 +174,7 @@ static const char text_expected[] =
 static void test_text(void)
 {
 	char *t, *stacks;
-	int rc = report("-i", data, "-o", out, NULL);
+	int rc = report("-i", data, "-o", out, (char *)NULL);
 
 	t = slurp(out);
 	ok(rc == 0 && !*slurp(errf), "text report runs cleanly");
@@ -192,7 +192,7 @@ static void test_text(void)
 	if (!stacks || strcmp(stacks + 2, text_expected))
 		printf("# got:\n%s\n", t);
 
-	rc = report("-i", data, "-o", out, "--top", "1", NULL);
+	rc = report("-i", data, "-o", out, "--top", "1", (char *)NULL);
 	t = slurp(out);
 	ok(rc == 0 && strstr(t, "--- 6000000 ns") &&
 	       !strstr(t, "--- 3000000") && strstr(t, "6  App.inner\n") &&
@@ -208,7 +208,8 @@ static const char collapsed_expected[] =
 
 static void test_collapsed(void)
 {
-	int rc = report("-i", data, "--format", "collapsed", "-o", out, NULL);
+	int rc = report("-i", data, "--format", "collapsed", "-o", out,
+			(char *)NULL);
 	char *t = slurp(out);
 
 	ok(rc == 0 && !strcmp(t, collapsed_expected),
@@ -217,7 +218,7 @@ static void test_collapsed(void)
 		printf("# got:\n%s", t);
 
 	rc = report("-i", data, "--format=collapsed", "--threads", "--lines",
-		    "-o", out, NULL);
+		    "-o", out, (char *)NULL);
 	t = slurp(out);
 	ok(rc == 0 && !strcmp(t, "[main tid=10];start_thread;App.main:5_[0];"
 				 "App.work:20_[j];App.inner:30_[i] 6\n"
@@ -231,13 +232,13 @@ static void test_collapsed(void)
 		printf("# got:\n%s", t);
 
 	rc = report("-i", data, "--format", "collapsed", "--total", "-o", out,
-		    NULL);
+		    (char *)NULL);
 	t = slurp(out);
 	ok(rc == 0 && strstr(t, "[unknown] 1000000\n") &&
 	       strstr(t, "App.inner_[i] 6000000\n"),
 	   "--total counts the periods");
 
-	rc = report("-i", data, "--threads", "-o", out, NULL);
+	rc = report("-i", data, "--threads", "-o", out, (char *)NULL);
 	t = slurp(out);
 	ok(rc == 0 && strstr(t, "  [ 4] [main tid=10]\n"),
 	   "--threads in text: the thread is the outermost frame");
@@ -284,20 +285,21 @@ static void test_switch_cost(void)
 		"profile with switches and their cost written"))
 		return;
 	rc = report("-i", path, "--format", "collapsed", "--total", "-o", out,
-		    NULL);
+		    (char *)NULL);
 	t = slurp(out);
 	ok(rc == 0 && strstr(t, "blocks 2050000\n") &&
 	       strstr(t, "spin 2000000\n"),
 	   "--total adds each sample's switches at the file's cost");
 	if (rc || !strstr(t, "blocks 2050000\n"))
 		printf("# got:\n%s", t);
-	rc = report("-i", path, "--format", "collapsed", "-o", out, NULL);
+	rc = report("-i", path, "--format", "collapsed", "-o", out,
+		    (char *)NULL);
 	t = slurp(out);
 	ok(rc == 0 && strstr(t, "blocks 2\n") && strstr(t, "spin 2\n"),
 	   "sample counts stay counts");
 	make_switches(path, 0);
 	rc = report("-i", path, "--format", "collapsed", "--total", "-o", out,
-		    NULL);
+		    (char *)NULL);
 	t = slurp(out);
 	ok(rc == 0 && strstr(t, "blocks 2000000\n"),
 	   "a file without the cost keeps its periods");
@@ -310,19 +312,20 @@ static void test_errors(void)
 	struct stat st;
 	int fd, rc;
 
-	ok(report("--bogus", NULL) == 2 &&
+	ok(report("--bogus", (char *)NULL) == 2 &&
 	       strstr(slurp(errf), "unknown option '--bogus'") &&
 	       strstr(slurp(errf), "usage: perfjava report"),
 	   "unknown option: usage, exit 2");
-	ok(report("-i", data, "--format", "svg", NULL) == 2 &&
+	ok(report("-i", data, "--format", "svg", (char *)NULL) == 2 &&
 	       strstr(slurp(errf), "unknown format 'svg'"),
 	   "unknown format: exit 2");
-	ok(report("-i", data, "--top", "x", NULL) == 2, "bad --top: exit 2");
+	ok(report("-i", data, "--top", "x", (char *)NULL) == 2,
+	   "bad --top: exit 2");
 
 	snprintf(path, sizeof(path), "%s/nope.data", dir);
 	snprintf(line, sizeof(line),
 		 "perfjava: cannot read %s: No such file or directory\n", path);
-	ok(report("-i", path, NULL) == 1 && !strcmp(slurp(errf), line),
+	ok(report("-i", path, (char *)NULL) == 1 && !strcmp(slurp(errf), line),
 	   "missing file: one line, exit 1");
 
 	{
@@ -346,7 +349,7 @@ static void test_errors(void)
 	close(fd);
 	snprintf(line, sizeof(line),
 		 "perfjava: cannot read %s: not a perfjava profile\n", path);
-	ok(report("-i", path, NULL) == 1 && !strcmp(slurp(errf), line),
+	ok(report("-i", path, (char *)NULL) == 1 && !strcmp(slurp(errf), line),
 	   "not a profile: one line, exit 1");
 
 	/* Damaged: flip a payload byte of the first chunk. */
@@ -363,7 +366,7 @@ static void test_errors(void)
 		printf("# short write\n");
 	close(fd);
 	buf[50] ^= 0x10;
-	ok(report("-i", cut, NULL) == 1 &&
+	ok(report("-i", cut, (char *)NULL) == 1 &&
 	       strstr(slurp(errf), ": damaged at offset 32: checksum"),
 	   "damaged file: one line, exit 1");
 
@@ -376,7 +379,7 @@ static void test_errors(void)
 		 "perfjava: warning: %s has no end marker (recording still "
 		 "running or killed); reporting the 12 complete samples\n",
 		 cut);
-	ok(report("-i", cut, "-o", out, NULL) == 0 &&
+	ok(report("-i", cut, "-o", out, (char *)NULL) == 0 &&
 	       !strcmp(slurp(errf), line) &&
 	       strstr(slurp(out), "Samples             : 12\n"),
 	   "no end marker: warning, then the report");
@@ -390,7 +393,8 @@ static void test_errors(void)
 		 "perfjava: warning: %s is truncated (recording was "
 		 "interrupted); reporting the 12 complete samples\n",
 		 cut);
-	ok(report("-i", cut, "--format", "collapsed", "-o", out, NULL) == 0 &&
+	ok(report("-i", cut, "--format", "collapsed", "-o", out,
+		  (char *)NULL) == 0 &&
 	       !strcmp(slurp(errf), line) &&
 	       !strcmp(slurp(out), collapsed_expected),
 	   "truncated: warning, then the report of the complete samples");
@@ -400,10 +404,10 @@ static void test_errors(void)
 	snprintf(line, sizeof(line),
 		 "perfjava: cannot create %s: No such file or directory\n",
 		 path);
-	ok(report("-i", data, "-o", path, NULL) == 1 &&
+	ok(report("-i", data, "-o", path, (char *)NULL) == 1 &&
 	       !strcmp(slurp(errf), line),
 	   "unwritable -o: one line, exit 1");
-	ok(report("-i", data, "-o", "/dev/full", NULL) == 1 &&
+	ok(report("-i", data, "-o", "/dev/full", (char *)NULL) == 1 &&
 	       strstr(slurp(errf), "not a regular file"),
 	   "a device as -o is refused");
 	{
@@ -413,7 +417,7 @@ static void test_errors(void)
 		lim.rlim_max = old.rlim_max;
 		signal(SIGXFSZ, SIG_IGN);
 		setrlimit(RLIMIT_FSIZE, &lim);
-		rc = report("-i", data, "-o", out, NULL);
+		rc = report("-i", data, "-o", out, (char *)NULL);
 		setrlimit(RLIMIT_FSIZE, &old);
 		signal(SIGXFSZ, SIG_DFL);
 		ok(rc == 1 && strstr(slurp(errf), "File too large") &&
@@ -422,7 +426,7 @@ static void test_errors(void)
 		   "no file (%s)",
 		   slurp(errf));
 	}
-	ok(report("-i", data, "--event", "cycles", NULL) == 1 &&
+	ok(report("-i", data, "--event", "cycles", (char *)NULL) == 1 &&
 	       strstr(slurp(errf), "no samples of event cycles"),
 	   "--event of an event not in the file");
 }

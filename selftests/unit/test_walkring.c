@@ -157,6 +157,7 @@ int main(void)
 		   "a standard signal from the agent is refused");
 	else
 		ok(0, "ring offer (SIGPROF case)");
+	agent_stop(g.a);
 	if (fake_start(&f, SIGRTMIN + 3)) {
 		ok(0, "ring offer");
 		return tap_done();
@@ -204,11 +205,13 @@ int main(void)
 	ok(agent_ring_drain(f.a, on_walk, NULL) == 0,
 	   "... and nothing is read from it after");
 
+	agent_stop(f.a);
 	if (fake_start(&g, SIGRTMIN + 3) == 0) {
 		put(&g, 47, DEPTH + 1, 0x4000, 0, 0);
 		ok(agent_ring_drain(g.a, on_walk, NULL) == 0 &&
 		       agent_ring_signal(g.a) < 0,
 		   "more frames than the depth end the ring");
 	}
+	agent_stop(g.a);
 	return tap_done();
 }

@@ -157,7 +157,7 @@ int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
 		snprintf(
 		    err, errlen,
 		    "the agent in JVM %d asks for %u frames per walk (at most %u); refusing it",
-		    pid, hello.depth, PJA_MAX_DEPTH);
+		    pid, hello.depth, (unsigned int)PJA_MAX_DEPTH);
 		goto fail;
 	}
 	if (skip_exact(fd, h.len - sizeof(hello), deadline)) {

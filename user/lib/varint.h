@@ -26,7 +26,7 @@ static inline size_t pj_put_uv(uint8_t *p, uint64_t v)
 
 static inline uint64_t pj_zigzag(int64_t v)
 {
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	return ((uint64_t)v << 1) ^ -((uint64_t)v >> 63);
 }
 
 static inline int64_t pj_unzigzag(uint64_t v)

@@ -141,7 +141,7 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 		snprintf(err, errlen,
 			 "unsupported profile version %u (this perfjava reads "
 			 "version %u)",
-			 h.version, PJ_FILE_VERSION);
+			 h.version, (unsigned int)PJ_FILE_VERSION);
 		return -1;
 	}
 	if (h.header_size < sizeof(h) || h.header_size > size)

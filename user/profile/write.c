@@ -276,7 +276,9 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 	k.module = pj_writer_string(w, module);
 	k.file = pj_writer_string(w, file);
 	k.line = line;
-	k.hash = hash_bytes(&k.type, 5 * sizeof(uint32_t), FNV_SEED);
+	k.hash = hash_bytes((const uint32_t[]){ k.type, k.name, k.module,
+						k.file, k.line },
+			    5 * sizeof(uint32_t), FNV_SEED);
 	for (i = idtable_first(&w->frametab, k.hash);
 	     (v = idtable_at(&w->frametab, i));
 	     i = idtable_next(&w->frametab, i)) {
@@ -494,8 +496,6 @@ static void write_chunk(struct pj_writer *w, struct buf *b)
 	const uint8_t *p;
 	size_t left;
 
-	h.crc = (uint32_t)crc32(0, b->len ? b->data + HDR_SIZE : none,
-				(uInt)b->len);
 	if (!b->data) {
 		/* An empty chunk (END) that never had a buffer. */
 		b->data = malloc(HDR_SIZE);
@@ -504,6 +504,8 @@ static void write_chunk(struct pj_writer *w, struct buf *b)
 			return;
 		}
 	}
+	h.crc = (uint32_t)crc32(0, b->len ? b->data + HDR_SIZE : none,
+				(uInt)b->len);
 	memcpy(b->data, &h, HDR_SIZE);
 	p = b->data;
 	left = HDR_SIZE + b->len;

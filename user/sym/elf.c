@@ -99,7 +99,7 @@ static uint32_t alias_rank(int bind, const char *name, size_t len)
 	uint32_t r = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
 	unsigned int u = 0;
 
-	while (name[u] == '_' && u < 3)
+	while (u < 3 && name[u] == '_')
 		u++;
 	return r << 24 | u << 20 | (len < 0xfffff ? len : 0xfffff);
 }

@@ -291,6 +291,23 @@ static void reap_threads(struct recorder *rec, bool check_proc)
 	}
 }
 
+/* Whether pid lives on, neither gone, a zombie, nor exiting (its events
+ * close as it exits, before it is a zombie: PF_EXITING in /proc/PID/stat). */
+static bool running_on(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (proc_gone(pid) || read_small_file(path, buf, sizeof(buf)) ||
+	    !(p = strrchr(buf, ')')))
+		return false;
+	/* after the comm: state ppid pgrp session tty_nr tpgid flags */
+	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return !(flags & 0x4); /* PF_EXITING */
+}
+
 static int flush_output(struct recorder *rec)
 {
 	if (rec->write_failed || !pj_writer_flush(rec->w))
@@ -432,7 +449,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 			/* alive without events: the kernel closes them at the
 			 * exec of a set-user-ID program (no longer dumpable) */
 			rec->stop_reason =
-			    proc_gone(rec->o.pid)
+			    !running_on(rec->o.pid)
 				? "target exited"
 				: "the kernel ended its events: it executed a "
 				  "set-user-ID program; profile that as root "

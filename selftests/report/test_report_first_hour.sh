@@ -27,6 +27,12 @@ check "--threads --exclude NAME drops the thread's stacks" grep -q "matches the 
 check "report a.data b.data of two targets names both" \
 	eval 'grep -q "^Target *: pid [0-9]* (cpusplit)" "$TMP/two.txt" && grep -q "^Target *: pid [0-9]* (syscalls)" "$TMP/two.txt"'
 
+# Native frames of a -g build carry their source line (work_a's spin loop).
+line=$(awk '/^__attribute__.*void work_a\(/ { f = 1 } f && /SPIN\(n\);/ { print NR; exit }' "$PJ_TOP/selftests/progs/cpusplit.c")
+"$PJ_BIN" report -i "$TMP/a.data" --lines >"$TMP/lines.txt"
+check "text --lines: a -g binary's native frame has its line (work_a:$line)" \
+	eval 'grep -q "\] work_a:$line$" "$TMP/lines.txt" && grep -q "\] __libc_start_main$" "$TMP/lines.txt"'
+
 "$PJ_BIN" record -q --wall -o "$TMP/w.data" -- "$PROGS/waits" 1 >/dev/null 2>&1
 "$PJ_BIN" report -i "$TMP/w.data" -o "$TMP/w.html"
 check "a wall recording's flame graph is titled wall, not cpu-clock" \
@@ -46,4 +52,8 @@ else
 	"$GO" tool pprof -top "$TMP/j.pb.gz" 2>/dev/null | head -3 >"$TMP/j.top"
 	check "pprof of a JVM: the main binary is java, not the kernel or a library ($(head -1 "$TMP/j.top"))" \
 		grep -qx "File: java" "$TMP/j.top"
+	"$PJ_BIN" report -i "$TMP/a.data" -o "$TMP/a.pb.gz"
+	"$GO" tool pprof -lines -top "$TMP/a.pb.gz" 2>/dev/null >"$TMP/a.top"
+	check "pprof -lines: a -g binary's native frame has its file and line" \
+		grep -qE " work_a .*cpusplit\.c:$line$" "$TMP/a.top"
 fi

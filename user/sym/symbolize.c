@@ -102,7 +102,7 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 			   : r.name;
 		id = pj_writer_frame(
 		    s->w, r.known ? PJ_FRAME_NATIVE : PJ_FRAME_UNKNOWN, name,
-		    r.module ? r.module : "", NULL, 0);
+		    r.module ? r.module : "", r.file, r.line);
 		pj_writer_frame_addr(s->w, id, r.vaddr);
 		if (!r.known)
 			id |= UNKNOWN_BIT;

@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "sym/elf.h"
+#include "sym/srcline.h"
 #include "sym/maps.h"
 #include "sym/usym.h"
 #include "lib/procfs.h"
@@ -47,6 +48,8 @@ struct tab_entry {
 	uint64_t inode;
 	unsigned int dev_major, dev_minor;
 	struct elf_symtab *tab;
+	struct srclines *lines; /* its own line table, opened at first use */
+	bool lines_tried;
 	unsigned int refs;
 };
 
@@ -124,6 +127,7 @@ static void release(struct tab_entry *e)
 		}
 	}
 	elf_symtab_free(e->tab);
+	srclines_free(e->lines);
 	free(e->path);
 	free(e);
 }
@@ -302,6 +306,22 @@ void usym_free(struct usym *u)
 	free(u);
 }
 
+/* The source line of vaddr in m's file, when the file has a line table. */
+static void src_line(struct usym *u, struct tab_entry *e,
+		     const struct pj_map *m, uint64_t vaddr,
+		     struct usym_result *res)
+{
+	char full[4200];
+
+	if (!e->lines_tried) {
+		e->lines_tried = true;
+		snprintf(full, sizeof(full), "%s%s", u->root, m->path);
+		e->lines = srclines_open(full, m->inode);
+	}
+	if (e->lines)
+		srclines_find(e->lines, vaddr, &res->file, &res->line);
+}
+
 /* Names addr from the mapping m (index idx). */
 static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 			   struct usym_result *res)
@@ -315,6 +335,8 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 	res->known = 0;
 	res->code = 1;
 	res->vaddr = 0;
+	res->file = NULL;
+	res->line = 0;
 	if (!m->path[0]) {
 		res->module = ANON;
 		res->offset = addr - m->start;
@@ -341,6 +363,7 @@ static void resolve_in_map(struct usym *u, unsigned int idx, uint64_t addr,
 	res->offset = symoff;
 	res->vaddr = vaddr - symoff;
 	res->known = 1;
+	src_line(u, e, m, vaddr, res);
 }
 
 void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
@@ -370,6 +393,8 @@ void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res)
 		res->module = UNKNOWN;
 		res->offset = addr;
 		res->vaddr = 0;
+		res->file = NULL;
+		res->line = 0;
 		res->known = 0;
 		res->code = 1;
 	}

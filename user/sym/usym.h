@@ -21,6 +21,9 @@ struct usym_result {
 	/* in a file: the function's address there as nm shows it, or
 	 * (no symbol) the address's own; 0 otherwise */
 	uint64_t vaddr;
+	/* its source file and line, when the file has a line table (-g) */
+	const char *file;
+	uint32_t line;
 	int known; /* 1 when a symbol named it */
 	int code; /* 0 when it lies in a file mapped without execute */
 };

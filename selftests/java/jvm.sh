@@ -53,6 +53,18 @@ jvm_own_stderr() {
 	grep -vE '^WARNING: (A JVM ?TI agent has been loaded dynamically|If a serviceability tool is in use|Dynamic loading of agents will be disallowed)' "$1" || true
 }
 
+# one_base FOLDED REGEX: for each thread of FOLDED (collapsed --threads)
+# whose label matches REGEX, "SHARE SAMPLES THREAD ROOT": the share of its
+# samples whose stack starts with its commonest root frame; the lowest first
+one_base() {
+	awk -v re="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+		if (f[1] !~ re) next
+		t[f[1]] += n; r[f[1] SUBSEP (k > 1 ? f[2] : "-")] += n }
+	END { for (key in r) { split(key, kk, SUBSEP)
+			if (r[key] > best[kk[1]]) { best[kk[1]] = r[key]; root[kk[1]] = kk[2] } }
+		for (th in t) printf "%.2f %d %s %s\n", 100 * best[th] / t[th], t[th], th, root[th] }' "$1" | sort -n
+}
+
 jdk_name() { basename "$1" | sed -E 's/-amd64$//; s/-jdk$//'; }
 
 # sample_window DATA REGEX: "FIRST LAST", the times (seconds, CLOCK_MONOTONIC)

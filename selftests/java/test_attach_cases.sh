@@ -25,7 +25,7 @@ for jdk in "${JDKS[@]}"; do
 	rm -rf "$C"
 	check "$J: the copied JDK's libjvm.so shows as deleted" \
 		grep -q 'libjvm.so (deleted)' "/proc/$JPID/maps"
-	"$PJ_BIN" record -p "$JPID" -d 1.5 -o "$D/d.data" 2>"$D/d.err"
+	"$PJ_BIN" record -p "$JPID" -d 1.5 --native-base -o "$D/d.data" 2>"$D/d.err"
 	check "$J: deleted JDK: record exits 0" [ $? -eq 0 ]
 	check "$J: deleted JDK: still a JVM, java frames on" grep -q 'java frames on' "$D/d.err"
 	"$PJ_BIN" report -i "$D/d.data" --format collapsed >"$D/d.folded"

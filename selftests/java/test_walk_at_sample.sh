@@ -26,7 +26,7 @@ for jdk in "${JDKS[@]}"; do
 	fi
 
 	# --- cpu-clock at 1 ms: every sample has a walk from its own signal
-	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/a.data" 2>"$D/a.err"
+	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 --native-base -o "$D/a.data" 2>"$D/a.err"
 	check "$J: record exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/a.err"
 	grep 'walks at the sample\|walk latency' "$D/a.err" | sed 's/^/# /'
 	check "$J: the summary says walks were taken at the sample" \
@@ -36,8 +36,15 @@ for jdk in "${JDKS[@]}"; do
 	"$PJ_BIN" report -i "$D/a.data" --format collapsed >"$D/a.folded"
 	check "$J: ... and the walks are Java stacks (Workload.method, JIT)" \
 		grep -qE 'Workload.method[ABC]_\[j\]' "$D/a.folded"
-	check "$J: ... under the thread's native entry" \
+	check "$J: ... under the thread's native entry (--native-base)" \
 		grep -qE '^(start_thread|clone3?);.*Workload.method' "$D/a.folded"
+	"$PJ_BIN" report -i "$D/a.data" --format collapsed --threads >"$D/at.folded"
+	one_base "$D/at.folded" '^\[worker-' >"$D/base"
+	sed 's/^/# one native base: /' "$D/base"
+	# (its first samples, before the chain first reached the thread's
+	# entry, have no base yet)
+	check "$J: --native-base: each worker's stacks start at one frame, >= 95% ($(head -1 "$D/base" | cut -d' ' -f1)%)" \
+		awk '{ n++; if ($1 < 95) bad++ } END { exit !(n && !bad) }' "$D/base"
 
 	# --- an event that does not sample a running thread: walks on request
 	"$PJ_BIN" record -p "$JPID" -e context-switches -d 1 -o "$D/c.data" 2>"$D/c.err"

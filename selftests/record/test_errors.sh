@@ -25,6 +25,11 @@ expect "no such pid" 1 '^perfjava: no process with pid 999999$' \
 check "no file left for a failed record" [ ! -e "$TMP/x.data" ]
 expect "record without -p: usage, exit 2" 2 'needs -p PID' "$PJ_BIN" record
 expect "bad pid: exit 2" 2 "bad pid 'abc'" "$PJ_BIN" record -p abc
+expect "-p twice: refused, not half done (exit 2)" 2 '^perfjava: -p takes one process' \
+	"$PJ_BIN" record -p "$PID" -p $$ -d 1 -o "$TMP/x.data"
+check "... in one line, no file" [ "$(wc -l <"$TMP/err")" -eq 1 -a ! -e "$TMP/x.data" ]
+expect "-p with a list: refused (exit 2)" 2 '^perfjava: -p takes one process' \
+	"$PJ_BIN" record -p "$PID,$$" -d 1 -o "$TMP/x.data"
 expect "unknown option: named, exit 2" 2 "^perfjava record: unknown option '--bogus'" \
 	"$PJ_BIN" record -p "$PID" --bogus
 expect "unknown command: exit 2" 2 "unknown command 'bogus'" "$PJ_BIN" bogus

@@ -14,6 +14,7 @@
 #include "jvm/client_internal.h"
 #include "jvm/stacks.h"
 #include "lib/text.h"
+#include "perfjava/profile.h"
 #include "tap.h"
 
 static char msg[1 << 16];
@@ -40,6 +41,15 @@ static void on_walk(void *ctx, uint64_t cookie, int status,
 	walks++;
 	last_n = n;
 	last_name = n ? f[0].name : NULL;
+}
+
+static int last_type;
+
+static void on_walk_type(void *ctx, uint64_t cookie, int status,
+			 const struct java_frame *f, unsigned int n, uint64_t t)
+{
+	on_walk(ctx, cookie, status, f, n, t);
+	last_type = n ? f[0].type : -1;
 }
 
 static unsigned int stacks, stack_n;
@@ -261,6 +271,47 @@ int main(void)
 		ok(stacks == 2 && stack_n == 0 &&
 		       stack_status == AGENT_WALK_NOT_WALKABLE,
 		   "a stack answer with an unknown status has no frames");
+	}
+
+	/* a native method has one type everywhere: its wrapper's code and
+	 * its walked frames are the native method's, whichever came first */
+	{
+		struct pja_method nat = { 31, 1, 1, 0, 0, 0, PJA_METHOD_NATIVE };
+		struct pja_code before = { 0x5000,	 0x40,	31,
+					   PJ_FRAME_JIT, { 0 }, 1 };
+		struct pja_code after = { 0x6000,      0x40,  31,
+					  PJ_FRAME_C1, { 0 }, 1 };
+		struct pja_code stub = {
+			0x7000, 0x40, 0, PJ_FRAME_VM, { 0 }, 23
+		};
+		struct pja_walk_result r = { .cookie = 11, .nframes = 1 };
+		struct pja_frame f = { .method = 31, .type = PJ_FRAME_JIT };
+		const char *name = NULL;
+		int t1, t2;
+
+		mlen = 0;
+		put(PJA_CODE_LOAD, &before, sizeof(before), "w", 1);
+		put(PJA_METHOD, &nat, sizeof(nat), "Cw", 2);
+		put(PJA_CODE_LOAD, &after, sizeof(after), "w", 1);
+		put(PJA_CODE_LOAD, &stub, sizeof(stub),
+		    "Stub Generator foo_stub", 23);
+		put(PJA_WALK_RESULT, &r, sizeof(r), &f, sizeof(f));
+		walks = 0;
+		agent_consume(a, msg, mlen, on_walk_type, NULL);
+		t1 = codemap_type_at(&a->code, 0x5010, NULL);
+		t2 = codemap_type_at(&a->code, 0x6010, NULL);
+		ok(t1 == PJ_FRAME_JAVA_NATIVE && t2 == PJ_FRAME_JAVA_NATIVE,
+		   "a native method's wrapper code is typed native, loaded "
+		   "before or after the method (%d, %d)",
+		   t1, t2);
+		ok(walks == 1 && last_type == PJ_FRAME_JAVA_NATIVE,
+		   "a walked frame of a native method is native, though the "
+		   "walk said compiled (%d)",
+		   last_type);
+		codemap_type_at(&a->code, 0x7010, &name);
+		ok(name && !strcmp(name, "foo_stub"),
+		   "JDK 24+'s \"Stub Generator \" prefix is dropped (\"%s\")",
+		   name ? name : "");
 	}
 
 	/* code map entries are capped */

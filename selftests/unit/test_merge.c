@@ -75,6 +75,12 @@ static const char *suffix(int type)
 	}
 }
 
+static bool fake_entry(void *ctx, uint64_t ip)
+{
+	(void)ctx;
+	return ip == 0x1600; /* start_thread */
+}
+
 static bool fake_jni(void *ctx, uint64_t ip, bool leaf)
 {
 	(void)ctx;
@@ -107,6 +113,9 @@ static void code_setup(void)
 	/* a native method's wrapper is compiled code named after it */
 	codemap_add(&cm, 0x7500, 0x100, 14, PJ_FRAME_JIT,
 		    "java.lang.String.intern");
+	codemap_add(&cm, 0x7600, 0x80, 0, PJ_FRAME_VM, "_new_array_Java");
+	codemap_add(&cm, 0x7680, 0x80, 0, PJ_FRAME_VM,
+		    "jlong_disjoint_arraycopy");
 }
 
 #define J(t, n)                          \
@@ -125,20 +134,74 @@ struct tcase {
 	const char *want;
 	int marker;
 	bool held; /* walked while still blocked there (off-CPU) */
+	bool at_sample; /* walked in the sample's own signal */
 };
 
 static const struct tcase cases[] = {
 	{
-	    "walked JIT sample: the walk replaces the JIT part, thread entry "
-	    "kept",
+	    "walked JIT sample: the walk replaces the JIT part and ends the "
+	    "stack (no native base by default)",
 	    { NULL },
 	    { 0x7210, 0x7310, 0x1500, 0x1600, END },
 	    AGENT_WALK_OK,
 	    { J(JIT, "A.getValueType"), J(JIT, "A.run"),
 	      J(INTERPRETED, "T.main") },
 	    3,
-	    "A.getValueType_[j];A.run_[j];T.main_[0];thread_native_entry;"
-	    "start_thread",
+	    "A.getValueType_[j];A.run_[j];T.main_[0]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "a pc in a vtable stub: the stub is the leaf above the walk from "
+	    "its caller",
+	    { NULL },
+	    { 0x7110, 0x9000, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run"), J(INTERPRETED, "T.main") },
+	    2,
+	    "vtable stub_[vm];A.run_[j];T.main_[0]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "a pc in an arraycopy stub: the stub above the inlining caller",
+	    { NULL },
+	    { 0x7690, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(INLINED, "Arrays.copyOf"), J(JIT, "A.run") },
+	    2,
+	    "jlong_disjoint_arraycopy_[vm];Arrays.copyOf_[i];A.run_[j]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "a pc in the interpreter running the walk's interpreted frame: "
+	    "no Interpreter frame",
+	    { NULL },
+	    { 0x7010, 0x7010, 0x9000, END },
+	    AGENT_WALK_OK,
+	    { J(INTERPRETED, "T.loop"), J(INTERPRETED, "T.main") },
+	    2,
+	    "T.loop_[0];T.main_[0]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "a pc in the interpreter under a compiled frame (a call on its "
+	    "way in): the Interpreter is the leaf",
+	    { NULL },
+	    { 0x7010, 0x7310, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run") },
+	    1,
+	    "Interpreter_[vm];A.run_[j]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "natives of an interpreted native method: no Interpreter frame",
+	    { NULL },
+	    { 0x1300, 0x7010, 0x7010, END },
+	    AGENT_WALK_OK,
+	    { J(JAVA_NATIVE, "java.lang.Thread.sleep0"),
+	      J(INTERPRETED, "T.main") },
+	    2,
+	    "JVM_Sleep;java.lang.Thread.sleep0_[n];T.main_[0]",
 	    MERGE_NO_WALK,
 	},
 	{
@@ -197,13 +260,14 @@ static const struct tcase cases[] = {
 	    MERGE_MOVED_ON,
 	},
 	{
-	    "VM code called from a stub belongs under the walk",
+	    "VM code called from a runtime stub belongs under the walk, the "
+	    "stub between",
 	    { NULL },
-	    { 0x1400, 0x7110, 0x7310, END },
+	    { 0x1400, 0x7610, 0x7310, END },
 	    AGENT_WALK_OK,
 	    { J(JIT, "A.run"), J(INTERPRETED, "T.main") },
 	    2,
-	    "SharedRuntime::new;A.run_[j];T.main_[0]",
+	    "SharedRuntime::new;_new_array_Java_[vm];A.run_[j];T.main_[0]",
 	    MERGE_NO_WALK,
 	},
 	{
@@ -301,6 +365,43 @@ static const struct tcase cases[] = {
 	    MERGE_NO_WALK,
 	},
 	{
+	    "walked at the sample: VM code whose chain stops short of Java "
+	    "code belongs under the walk",
+	    { NULL },
+	    { 0x1000, 0x1400, END },
+	    AGENT_WALK_OK,
+	    { J(INTERPRETED, "T.loop"), J(INTERPRETED, "T.main") },
+	    2,
+	    "futex_wait;SharedRuntime::new;T.loop_[0];T.main_[0]",
+	    MERGE_NO_WALK,
+	    false,
+	    true,
+	},
+	{
+	    "walked at the sample: ... unless a JNI entry says its native "
+	    "method had returned",
+	    { NULL },
+	    { 0x1700, 0x1800, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run") },
+	    1,
+	    "write;Java_sun_nio_ch_SocketDispatcher_write0;[java: stack moved "
+	    "on]",
+	    MERGE_MOVED_ON,
+	    false,
+	    true,
+	},
+	{
+	    "walked later: VM code whose chain stops short does not belong",
+	    { NULL },
+	    { 0x1000, 0x1400, END },
+	    AGENT_WALK_OK,
+	    { J(INTERPRETED, "T.loop"), J(INTERPRETED, "T.main") },
+	    2,
+	    "futex_wait;SharedRuntime::new;[java: stack moved on]",
+	    MERGE_MOVED_ON,
+	},
+	{
 	    "off-CPU, walked while still blocked: a chain that never reaches "
 	    "Java code stays under the Java frames",
 	    { "schedule", NULL },
@@ -326,13 +427,17 @@ static const struct tcase cases[] = {
 	},
 };
 
-static void run(const struct tcase *c)
+/* Merges c (with the thread base b, or NULL); "frame;frame;...". */
+static const char *merged(const struct tcase *c, struct merge_base *b,
+			  int *marker)
 {
-	struct merge_sink k = { NULL, fake_native, fake_frame, fake_jni };
+	struct merge_sink k = { .native = fake_native,
+				.frame = fake_frame,
+				.jni_entry = fake_jni,
+				.thread_entry = fake_entry };
+	static char got[1024];
 	uint32_t kf[4], out[MAXN];
-	char got[1024] = "";
 	unsigned int nk = 0, nu = 0, n, i;
-	int marker = -2;
 
 	while (nk < 4 && c->kernel[nk]) {
 		kf[nk] = intern(c->kernel[nk]);
@@ -350,28 +455,105 @@ static void run(const struct tcase *c)
 		.jf = c->jf,
 		.nj = c->nj,
 		.held = c->held,
+		.at_sample = c->at_sample,
+		.base = b,
 	};
-	n = merge_stack(&k, &in, out, MAXN, &marker);
+	n = merge_stack(&k, &in, out, MAXN, marker);
+	got[0] = 0;
 	for (i = 0; i < n; i++) {
 		if (i)
 			strncat(got, ";", sizeof(got) - strlen(got) - 1);
 		strncat(got, names[out[i]], sizeof(got) - strlen(got) - 1);
 	}
+	return got;
+}
+
+static void run(const struct tcase *c)
+{
+	int marker = -2;
+	const char *got = merged(c, NULL, &marker);
+
 	if (!ok(!strcmp(got, c->want) && marker == c->marker, "%s", c->what))
 		printf("#   got  %s (marker %d)\n#   want %s (marker %d)\n",
 		       got, marker, c->want, c->marker);
 }
 
+/* record --native-base: one base for every walked stack of a thread. */
+static void test_base(void)
+{
+	static const struct tcase whole = {
+		"",
+		{ NULL },
+		{ 0x7210, 0x7310, 0x1500, 0x1600, END },
+		AGENT_WALK_OK,
+		{ J(JIT, "A.getValueType"), J(JIT, "A.run") },
+		2,
+		"",
+		0,
+		false,
+	};
+	static const struct tcase cut = {
+		"",
+		{ NULL },
+		{ 0x1000, 0x7310, 0x9000, END },
+		AGENT_WALK_OK,
+		{ J(JAVA_NATIVE, "Unsafe.park"), J(JIT, "A.run") },
+		2,
+		"",
+		0,
+		false,
+	};
+	static const struct tcase partial = {
+		"",
+		{ NULL },
+		{ 0x7210, 0x1500, END },
+		AGENT_WALK_OK,
+		{ J(JIT, "A.getValueType"), J(JIT, "A.run") },
+		2,
+		"",
+		0,
+		false,
+	};
+	struct merge_base b = { .n = 0 };
+	const char *got;
+
+	got = merged(&cut, &b, NULL);
+	ok(!strcmp(got, "futex_wait;Unsafe.park_[n];A.run_[j]") && !b.n,
+	   "--native-base: before any complete base, none (%s)", got);
+	got = merged(&partial, &b, NULL);
+	ok(!strcmp(got, "A.getValueType_[j];A.run_[j]") && !b.n,
+	   "--native-base: a base short of a thread entry is not one (%s)",
+	   got);
+	got = merged(&whole, &b, NULL);
+	ok(!strcmp(got, "A.getValueType_[j];A.run_[j];thread_native_entry;"
+			"start_thread"),
+	   "--native-base: a complete base is kept (%s)", got);
+	got = merged(&cut, &b, NULL);
+	ok(!strcmp(got, "futex_wait;Unsafe.park_[n];A.run_[j];"
+			"thread_native_entry;start_thread"),
+	   "--native-base: ... and given to a stack whose chain stopped "
+	   "short (%s)",
+	   got);
+	got = merged(&partial, &b, NULL);
+	ok(!strcmp(got, "A.getValueType_[j];A.run_[j];thread_native_entry;"
+			"start_thread"),
+	   "--native-base: ... and replaces a shorter one (%s)", got);
+}
+
 int main(void)
 {
 	uint32_t out[2];
-	struct merge_sink k = { NULL, fake_native, fake_frame, fake_jni };
+	struct merge_sink k = { .native = fake_native,
+				.frame = fake_frame,
+				.jni_entry = fake_jni,
+				.thread_entry = fake_entry };
 	static const uint64_t deep[] = { 0x1000, 0x1100, 0x1200 };
 	struct merge_in in = { .uips = deep, .nu = 3, .walk_status = -1 };
 
 	code_setup();
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run(&cases[i]);
+	test_base();
 	ok(merge_stack(&k, &in, out, 2, NULL) == 2,
 	   "a stack longer than the output is cut at its size");
 	{

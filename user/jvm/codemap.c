@@ -71,6 +71,13 @@ void codemap_remove(struct codemap *cm, uint64_t start, uint64_t method)
 		remove_at(cm, i);
 }
 
+void codemap_retype(struct codemap *cm, uint64_t method, int type)
+{
+	for (size_t i = 0; method && i < cm->n; i++)
+		if (cm->e[i].method == method)
+			cm->e[i].type = type;
+}
+
 const struct codemap_entry *codemap_find(const struct codemap *cm,
 					 uint64_t addr)
 {

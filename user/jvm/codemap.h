@@ -14,7 +14,7 @@
 struct codemap_entry {
 	uint64_t start, end;
 	uint64_t method; /* jmethodID for compiled methods, 0 for stubs */
-	int type; /* PJ_FRAME_JIT, _C1, _VM */
+	int type; /* PJ_FRAME_JIT, _C1, _VM, _JAVA_NATIVE (a wrapper) */
 	const char *name; /* not owned: must outlive the map */
 };
 
@@ -32,6 +32,8 @@ int codemap_add(struct codemap *cm, uint64_t start, uint64_t size,
 		uint64_t method, int type, const char *name);
 /* Removes the entry starting at start for method, if it is there. */
 void codemap_remove(struct codemap *cm, uint64_t start, uint64_t method);
+/* Gives every entry of method the type (a native method's wrapper). */
+void codemap_retype(struct codemap *cm, uint64_t method, int type);
 /* The entry holding addr, or NULL. */
 const struct codemap_entry *codemap_find(const struct codemap *cm,
 					 uint64_t addr);

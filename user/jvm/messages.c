@@ -157,6 +157,8 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 		free_method(jm);
 		goto bad;
 	}
+	if (jm->native) /* its wrapper's code is named as the method */
+		codemap_retype(&a->code, m.id, PJ_FRAME_JAVA_NATIVE);
 	free_method(*slot);
 	*slot = jm;
 	return;
@@ -257,9 +259,13 @@ bad:
 	a->stats.dropped++;
 }
 
+#define STUB_PREFIX "Stub Generator "
+
 static void on_code_load(struct agent *a, const char *p, uint32_t len)
 {
+	const struct jmethod *m;
 	struct pja_code c;
+	const char *name;
 
 	if (len < sizeof(c))
 		goto bad;
@@ -267,8 +273,17 @@ static void on_code_load(struct agent *a, const char *p, uint32_t len)
 	if (c.name_len > len - sizeof(c) || !c.size ||
 	    c.start + c.size < c.start || a->code.n >= AGENT_MAX_CODE)
 		goto bad;
-	if (codemap_add(&a->code, c.start, c.size, c.method, c.type,
-			agent_intern(a, p + sizeof(c), c.name_len)))
+	name = p + sizeof(c);
+	/* JDK 24+ prefixes its stubs' names (as async-profiler, dropped) */
+	if (c.name_len > sizeof(STUB_PREFIX) - 1 &&
+	    !memcmp(name, STUB_PREFIX, sizeof(STUB_PREFIX) - 1)) {
+		name += sizeof(STUB_PREFIX) - 1;
+		c.name_len -= sizeof(STUB_PREFIX) - 1;
+	}
+	m = c.method ? umap_get(&a->methods, c.method) : NULL;
+	if (codemap_add(&a->code, c.start, c.size, c.method,
+			m && m->native ? PJ_FRAME_JAVA_NATIVE : c.type,
+			agent_intern(a, name, c.name_len)))
 		goto bad;
 	a->stats.code_loads++;
 	return;

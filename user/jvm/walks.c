@@ -47,6 +47,10 @@ void agent_name_frame(const struct agent *a, const struct pja_frame *f,
 	    umap_get(&a->methods, f->method ? f->method : 1);
 
 	out->type = f->type < PJ_FRAME_TYPE_MAX ? f->type : 0;
+	/* one name for a native method on every stack: the walk types its
+	 * frame as compiled when the pc was in its wrapper's code */
+	if (m && m->native)
+		out->type = PJ_FRAME_JAVA_NATIVE;
 	out->name = m ? m->name : "[unknown Java method]";
 	out->file = m ? m->file : NULL;
 	out->line = m ? bci_line(m, f->bci) : 0;

@@ -34,7 +34,8 @@ static void check_walk(struct recorder *rec, const struct held *h)
 		int t = codemap_type_at(agent_codemap(rec->agent),
 					h->smp.uips[i], &sampled);
 
-		if (t != PJ_FRAME_JIT && t != PJ_FRAME_C1)
+		if (t != PJ_FRAME_JIT && t != PJ_FRAME_C1 &&
+		    t != PJ_FRAME_JAVA_NATIVE)
 			sampled = NULL;
 	}
 	if (!sampled)
@@ -73,6 +74,7 @@ static void leave(struct recorder *rec, struct held *h)
 		.status = h->ans.status,
 		.jf = h->ans.frames,
 		.nj = h->ans.n,
+		.at_sample = h->flag, /* its walk came from its signal */
 	};
 	int marker;
 	uint32_t stack;
@@ -115,6 +117,7 @@ bool cpuwalk_hold(struct recorder *rec, const struct ring *r,
 	if (ksig_sample_routed(rec, r, &smp->s)) {
 		/* its walk was taken at the sample: wait for it (ksig.c) */
 		h->ttid = agent_target_tid(rec->agent, (pid_t)smp->s.tid);
+		h->flag = true;
 		ksig_wait(rec, id);
 		return true;
 	}

@@ -23,9 +23,11 @@ uint32_t emit_stack(struct recorder *rec, const struct sample *smp,
 		.jf = j ? j->jf : NULL,
 		.nj = j ? j->nj : 0,
 		.held = j && j->held,
+		.at_sample = j && j->at_sample,
 		.root = why ? why : smp->root,
 		.self_lo = rec->self_lo,
 		.self_hi = rec->self_hi,
+		.base = record_thread_base(rec, smp->s.tid),
 	};
 	unsigned int n, at = leaf ? 1 : 0;
 

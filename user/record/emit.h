@@ -22,6 +22,7 @@ struct java_part {
 	unsigned int nj;
 	bool held; /* taken while the thread was held where its chain was
 		      (record/merge.h) */
+	bool at_sample; /* taken in the sample's own signal (record/merge.h) */
 };
 
 /*

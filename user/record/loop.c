@@ -130,6 +130,7 @@ static void forget_ids(struct recorder *rec)
 	rec->sym.kernel_unnamed = 0;
 	u64map_free(&rec->jnames);
 	memset(&rec->jnames, 0, sizeof(rec->jnames));
+	record_forget_bases(rec);
 	wall_forget(rec);
 }
 

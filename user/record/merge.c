@@ -7,6 +7,7 @@
 #include "record/merge.h"
 #include "sym/symbolize.h"
 #include "sym/usym.h"
+#include "unwind/stackend.h"
 
 const char *merge_marker_name(int reason)
 {
@@ -85,7 +86,8 @@ static bool natives_belong(const struct merge_sink *k,
 	if (!first_vm || in->held)
 		return true;
 	if (first_vm == in->nu) /* the chain never reaches Java code */
-		return in->jf[0].type == PJ_FRAME_JAVA_NATIVE;
+		return in->jf[0].type == PJ_FRAME_JAVA_NATIVE ||
+		       (in->at_sample && !jni_in_natives(k, in, first_vm));
 	e = codemap_find(in->code, in->uips[first_vm]);
 	if (e->type == PJ_FRAME_VM)
 		return true; /* a stub or the interpreter called them */
@@ -120,7 +122,8 @@ static uint32_t walked(const struct merge_sink *k, const struct merge_in *in,
 	uint32_t id = k->frame(k->ctx, jf->type, jf->name, jf->file, jf->line);
 
 	if (!k->frame_addr ||
-	    (jf->type != PJ_FRAME_JIT && jf->type != PJ_FRAME_C1))
+	    (jf->type != PJ_FRAME_JIT && jf->type != PJ_FRAME_C1 &&
+	     jf->type != PJ_FRAME_JAVA_NATIVE)) /* its wrapper's code */
 		return id;
 	for (unsigned int j = *at; j <= last_vm && j < in->nu; j++) {
 		const struct codemap_entry *e =
@@ -133,6 +136,51 @@ static uint32_t walked(const struct merge_sink *k, const struct merge_in *in,
 		}
 	}
 	return id;
+}
+
+/*
+ * The JVM code the chain reached first, when it is no Java method's own: a
+ * stub, an adapter, the interpreter (unless the walk's innermost frame is
+ * the interpreted or native frame whose code it runs). NULL otherwise.
+ */
+static const struct codemap_entry *vm_code_above(const struct merge_in *in,
+						 unsigned int first_vm)
+{
+	const struct codemap_entry *e;
+	int top = in->jf[0].type;
+
+	if (first_vm >= in->nu)
+		return NULL;
+	e = codemap_find(in->code, in->uips[first_vm]);
+	if (!e || e->type != PJ_FRAME_VM || !e->name)
+		return NULL;
+	if (!strcmp(e->name, "Interpreter") &&
+	    (top == PJ_FRAME_INTERPRETED || top == PJ_FRAME_JAVA_NATIVE))
+		return NULL;
+	return e;
+}
+
+/*
+ * The thread's native base for this walked stack: the frames below the last
+ * JVM code, when they are complete (all named, down to a thread entry) and
+ * longer than the one kept, replace it.
+ */
+static void update_base(const struct merge_sink *k, const struct merge_in *in,
+			unsigned int first_vm, unsigned int last_vm,
+			bool keep_below)
+{
+	struct merge_base *b = in->base;
+	unsigned int i, n;
+
+	if (first_vm >= in->nu || !keep_below || last_vm + 1 >= in->nu)
+		return;
+	n = in->nu - last_vm - 1;
+	if (n <= b->n || n > MERGE_MAX_BASE ||
+	    (k->thread_entry && !k->thread_entry(k->ctx, in->uips[in->nu - 1])))
+		return;
+	for (i = 0; i < n; i++)
+		b->ids[i] = native(k, in->uips[last_vm + 1 + i], false, NULL);
+	b->n = n;
 }
 
 /* Whether the stack passes through the agent library's code. */
@@ -170,14 +218,27 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 
 	if (in->walk_status == AGENT_WALK_OK && in->nj) {
 		if (natives_belong(k, in, first_vm)) {
+			const struct codemap_entry *vm =
+			    vm_code_above(in, first_vm);
+
 			for (i = 0; i < first_vm; i++)
 				put(&o, native(k, in->uips[i], i == 0, NULL));
+			if (vm) {
+				uint32_t id = k->frame(k->ctx, vm->type,
+						       vm->name, NULL, 0);
+
+				if (k->frame_addr)
+					k->frame_addr(k->ctx, id, vm->start);
+				put(&o, id);
+			}
 			for (i = 0, at = first_vm; i < in->nj; i++)
 				put(&o, walked(k, in, i, &at, last_vm));
-			if (first_vm < in->nu && keep_below)
-				for (i = last_vm + 1; i < in->nu; i++)
-					put(&o, native(k, in->uips[i], false,
-						       NULL));
+			if (in->base) {
+				update_base(k, in, first_vm, last_vm,
+					    keep_below);
+				for (i = 0; i < in->base->n; i++)
+					put(&o, in->base->ids[i]);
+			}
 			goto done;
 		}
 		reason = MERGE_MOVED_ON;
@@ -244,6 +305,15 @@ static void sym_frame_addr(void *ctx, uint32_t id, uint64_t addr)
 	pj_writer_frame_addr(((struct symbolizer *)ctx)->w, id, addr);
 }
 
+static bool sym_thread_entry(void *ctx, uint64_t ip)
+{
+	struct symbolizer *s = ctx;
+	struct usym_result r;
+
+	usym_resolve(s->usym, ip - 1, &r);
+	return r.known && r.name && stack_is_thread_entry(r.name);
+}
+
 void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s)
 {
 	k->ctx = s;
@@ -251,4 +321,5 @@ void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s)
 	k->frame = sym_frame;
 	k->jni_entry = sym_jni_entry;
 	k->frame_addr = sym_frame_addr;
+	k->thread_entry = sym_thread_entry;
 }

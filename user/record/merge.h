@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One sample's stack from its parts, leaf first: kernel frames, the native
- * frames above the first JVM-generated code, the agent's Java frames, then
- * the native frames below the Java part (thread entry, start_thread).
+ * frames above the first JVM-generated code, that code itself when it is no
+ * Java method's (a stub, an adapter, the interpreter: where the CPU was), the
+ * agent's Java frames, then (on request) the thread's native base.
  *
  * The native frames go under the Java frames only when they belong to them:
  * the innermost Java frame is a native method (the JNI function and what it
@@ -11,6 +12,14 @@
  * when the walk failed, the sample keeps everything the kernel gave (native
  * frames, JVM code named from the code map) and a marker frame on the root
  * side says why its Java stack is missing, so that the leaf keeps its time.
+ *
+ * One base per thread: a walked stack ends at the thread's outermost Java
+ * frame (Thread.run, Main.main), as async-profiler's do, whatever the chain
+ * reached below it. On request (record --native-base) it ends instead with
+ * the native frames below that frame (start_thread ... JavaCalls::
+ * call_helper): the same for every walked stack of the thread, the longest
+ * complete one (all named, down to a thread entry) seen for it, since the
+ * chain through JIT code often stops short of them.
  *
  * A pure function of its inputs: frames are named through a sink, which the
  * recorder backs with its symbolizer and the unit test with a table.
@@ -47,6 +56,17 @@ struct merge_sink {
 	bool (*jni_entry)(void *ctx, uint64_t ip, bool leaf);
 	/* Records frame id's address (JIT code's start). NULL: none. */
 	void (*frame_addr)(void *ctx, uint32_t id, uint64_t addr);
+	/* Whether the return address ip is in a thread's first function
+	 * (start_thread, clone3, _start). NULL: any is. */
+	bool (*thread_entry)(void *ctx, uint64_t ip);
+};
+
+#define MERGE_MAX_BASE 64
+
+/* A thread's native base: frame ids, innermost first, thread entry last. */
+struct merge_base {
+	uint32_t ids[MERGE_MAX_BASE];
+	unsigned int n;
 };
 
 struct merge_in {
@@ -63,9 +83,17 @@ struct merge_in {
 	 * kernel's chain was taken (off-CPU, record/offjava.c): the native
 	 * frames belong under the Java frames wherever the chain ends */
 	bool held;
+	/* the walk was taken in the sampled thread's signal at the sample,
+	 * its user state the chain's: native frames whose chain stops short
+	 * of Java code belong under it unless a JNI entry says the native
+	 * method had returned (a walk matched to another sample) */
+	bool at_sample;
 	/* the agent library's code in the target: a stack through it was
 	 * taken in the agent's signal handler and is labelled as ours */
 	uint64_t self_lo, self_hi;
+	/* the thread's native base, kept across its samples (see above);
+	 * NULL leaves it out */
+	struct merge_base *base;
 };
 
 #define MERGE_SELF_MARKER "[perfjava: agent signal handler]"

@@ -58,6 +58,9 @@ static void usage(FILE *f)
 	    "              perfjava-%%t.data); report merges several files\n"
 	    "  --keep N    with --loop: at most N files, the oldest deleted\n"
 	    "  --no-java   do not attach the agent to a JVM (native frames only)\n"
+	    "  --native-base  a Java thread's stacks end with the native frames\n"
+	    "              below its first Java frame (start_thread ...), the same\n"
+	    "              on each; by default they end at that frame (Thread.run)\n"
 	    "  -q          no progress line or summary\n");
 }
 
@@ -132,6 +135,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "no-java", no_argument, NULL, 'J' },
+		{ "native-base", no_argument, NULL, 'N' },
 		{ "wall", no_argument, NULL, 'W' },
 		{ "loop", required_argument, NULL, 'L' },
 		{ "keep", required_argument, NULL, 'K' },
@@ -153,6 +157,13 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
+			if (o->pid || strchr(optarg, ',')) {
+				fprintf(stderr,
+					"perfjava: -p takes one process; "
+					"record one target at a time (one "
+					"perfjava per process)\n");
+				return -1;
+			}
 			if (parse_u64(optarg, &v) || !v || v > 0x7fffffff) {
 				fprintf(stderr, "perfjava: bad pid '%s'\n",
 					optarg);
@@ -234,6 +245,9 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'J':
 			o->no_java = true;
+			break;
+		case 'N':
+			o->native_base = true;
 			break;
 		case 'W': /* wall-clock: on-CPU and off-CPU time */
 			if (append_events(o, "wall"))

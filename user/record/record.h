@@ -10,6 +10,7 @@
 #include "jvm/client.h"
 #include "events/spec.h"
 #include "lib/u64map.h"
+#include "lib/umap.h"
 #include "record/decode.h"
 #include "record/merge.h"
 #include "record/offjava.h"
@@ -53,6 +54,7 @@ struct record_opts {
 	bool pages_given;
 	const char *agent_path;
 	bool no_java;
+	bool native_base; /* --native-base: Java stacks keep their thread's */
 	bool quiet;
 };
 
@@ -80,6 +82,7 @@ struct recorder {
 	struct agent *agent;
 	struct agent_stats ast; /* the agent's counters when it stopped */
 	struct u64map jnames; /* tid -> Java name written (record/jnames.c) */
+	struct umap bases; /* tid + 1 -> struct merge_base (record/bases.c) */
 	uint64_t self_lo,
 	    self_hi; /* the agent library's code (record/self.c) */
 	unsigned int self_tries;
@@ -143,6 +146,10 @@ void record_file_header(struct recorder *rec, uint64_t now);
 bool record_java_name(struct recorder *rec, uint32_t tid);
 /* Whether a Java name was written for tid (a comm must not replace it). */
 bool record_has_java_name(const struct recorder *rec, uint32_t tid);
+/* record/bases.c: tid's native base with --native-base, else NULL; all of
+ * them forgotten (a new file's frame ids, or the end). */
+struct merge_base *record_thread_base(struct recorder *rec, uint32_t tid);
+void record_forget_bases(struct recorder *rec);
 /* record/self.c: finds the agent library's code in the target (a maps read
  * now and then until found). */
 void record_find_self(struct recorder *rec);

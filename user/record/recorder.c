@@ -192,6 +192,7 @@ void recorder_free(struct recorder *rec)
 	rec->nevents = 0;
 	free(rec->st.lat);
 	u64map_free(&rec->jnames);
+	record_forget_bases(rec);
 	rec->st.lat = NULL;
 	rec->st.nlat = rec->st.caplat = 0;
 }

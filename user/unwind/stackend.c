@@ -5,8 +5,7 @@
 #include "lib/text.h"
 #include "unwind/stackend.h"
 
-/* Functions a thread's stack starts with. */
-static bool is_entry(const char *name)
+bool stack_is_thread_entry(const char *name)
 {
 	static const char *const entries[] = {
 		"_start",
@@ -33,7 +32,8 @@ void stack_ends_note(struct stack_ends *e, const char *name, const char *module)
 
 	e->total++;
 	/* JIT code: the Java part continues the stack. */
-	if (!module || module[0] != '/' || (name && is_entry(name)))
+	if (!module || module[0] != '/' ||
+	    (name && stack_is_thread_entry(name)))
 		return;
 	e->early++;
 	for (i = 0; i < STACK_ENDS_MAX && e->v[i].module; i++)

@@ -25,6 +25,9 @@ struct stack_ends {
 	} v[STACK_ENDS_MAX];
 };
 
+/* Whether name is a function a thread's stack starts with (start_thread,
+ * clone3, _start, ...). */
+bool stack_is_thread_entry(const char *name);
 /* Counts one stack whose outermost user frame is function name in module
  * (a path for files; "[anon]", "[unknown]" for JIT code and the like). */
 void stack_ends_note(struct stack_ends *e, const char *name,

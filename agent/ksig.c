@@ -28,6 +28,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "pja.h"
@@ -90,9 +91,14 @@ int ksig_init(void)
 	if (pja.signo < 0)
 		return -1;
 	sigio_net();
-	priv = calloc(1, PRIV_SIZE);
-	if (!priv)
+	/* its pages mapped now: one the handlers touched first would fault
+	 * in them */
+	priv = mmap(NULL, PRIV_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (priv == MAP_FAILED) {
+		priv = NULL;
 		return -1;
+	}
 	for (i = 0; i < NBUF; i++) {
 		bufs[i].frames =
 		    calloc(PJA_MAX_DEPTH, sizeof(struct asgct_frame));
@@ -114,29 +120,55 @@ static uint64_t reserve(uint64_t len)
 	return h;
 }
 
-static void append(const struct pja_walk *w, int fd)
+/* A record of the private ring: the shared ring's record, then the
+ * handler's time by part (ticks, enum pjw_part; 0 for a part not run), then
+ * the frames. */
+struct priv_rec {
+	struct pjw_rec r;
+	uint32_t ticks[PJW_PARTS];
+	uint32_t pad;
+};
+
+static uint32_t ticks32(uint64_t t)
+{
+	return t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+static void append(const struct pja_walk *w, int fd, uint64_t start)
 {
 	unsigned int n = w->status == PJA_WALK_OK && w->num > 0 ? w->num : 0;
-	uint64_t len = pjw_rec_len(n), pos = reserve(len);
-	struct pjw_rec r = {
+	uint64_t fbytes = (uint64_t)n * sizeof(struct asgct_frame);
+	uint64_t len = sizeof(struct priv_rec) + fbytes, pos = reserve(len);
+	uint64_t prev = start, now;
+	struct priv_rec p = {
+	    .r = {
 		.time = w->time,
 		.pc = w->pc,
-		.tid = (uint32_t)pja_gettid(),
+		.tid = (uint32_t)w->tid,
 		.fd = fd,
 		.status = w->status,
 		.asgct = w->asgct,
 		.nframes = n,
 		.flags = (n >= w->depth ? PJA_WALK_TRUNCATED : 0) |
 			 (w->how & 0xffu) << PJA_WALK_HOW_SHIFT,
+	    },
 	};
+	unsigned int i;
 
 	if (pos == UINT64_MAX) {
 		atomic_fetch_add(&n_full, 1);
 		return;
 	}
-	pjw_put(priv, PRIV_SIZE, pos + 8, (const char *)&r + 8, sizeof(r) - 8);
-	pjw_put(priv, PRIV_SIZE, pos + sizeof(r), w->frames,
-		(uint64_t)n * sizeof(struct asgct_frame));
+	pjw_put(priv, PRIV_SIZE, pos + sizeof(p), w->frames, fbytes);
+	/* each part from the end of the one run before it */
+	for (i = 0; i < PJW_PART_RING; i++)
+		if (w->mark[i] >= prev) {
+			p.ticks[i] = ticks32(w->mark[i] - prev);
+			prev = w->mark[i];
+		}
+	now = pja_ticks();
+	p.ticks[PJW_PART_RING] = ticks32(now > prev ? now - prev : 0);
+	pjw_put(priv, PRIV_SIZE, pos + 8, (const char *)&p + 8, sizeof(p) - 8);
 	atomic_store_explicit(
 	    (_Atomic uint64_t *)(priv + (pos & (PRIV_SIZE - 1))),
 	    len << 32 | pjw_seal(pos), memory_order_release);
@@ -144,6 +176,7 @@ static void append(const struct pja_walk *w, int fd)
 
 void ksig_on_sample(siginfo_t *si, void *uc)
 {
+	uint64_t start = pja_ticks();
 	struct pja_walk w = { 0 };
 	unsigned int i;
 	int saved = errno;
@@ -164,7 +197,7 @@ void ksig_on_sample(siginfo_t *si, void *uc)
 	w.frames = bufs[i].frames;
 	w.depth = pja.depth;
 	stackwalk_here(uc, &w);
-	append(&w, si->si_fd);
+	append(&w, si->si_fd, start);
 	atomic_store(&bufs[i].used, 0);
 out:
 	atomic_fetch_sub(&inflight, 1);
@@ -191,9 +224,11 @@ void ksig_stop(void)
 		atomic_store(&priv_tail, atomic_load(&priv_head));
 }
 
-int ksig_take(struct pjw_rec *r, struct asgct_frame *frames, unsigned int max)
+int ksig_take(struct pjw_rec *r, uint32_t *ticks, struct asgct_frame *frames,
+	      unsigned int max)
 {
 	uint64_t pos = atomic_load(&priv_tail), word, len;
+	struct priv_rec p;
 
 	if (pos == atomic_load(&priv_head))
 		return 0;
@@ -203,10 +238,12 @@ int ksig_take(struct pjw_rec *r, struct asgct_frame *frames, unsigned int max)
 	if ((uint32_t)word != pjw_seal(pos))
 		return 0; /* not published yet */
 	len = word >> 32;
-	pjw_get(priv, PRIV_SIZE, pos, r, sizeof(*r));
+	pjw_get(priv, PRIV_SIZE, pos, &p, sizeof(p));
+	*r = p.r;
+	memcpy(ticks, p.ticks, sizeof(p.ticks));
 	if (r->nframes > max)
 		r->nframes = max; /* cannot happen: depth <= max */
-	pjw_get(priv, PRIV_SIZE, pos + sizeof(*r), frames,
+	pjw_get(priv, PRIV_SIZE, pos + sizeof(p), frames,
 		(uint64_t)r->nframes * sizeof(*frames));
 	atomic_store(&priv_tail, pos + len);
 	return 1;

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "perfjava/agent_proto.h"
+#include "perfjava/walk_ring.h"
 
 /* What AsyncGetCallTrace fills in. */
 struct asgct_frame {
@@ -120,6 +121,7 @@ struct pja_vm {
 	long env_offset; /* JNIEnv - JavaThread */
 	int anchor; /* JavaThread::_anchor */
 	int anchor_sp, anchor_pc, anchor_fp; /* JavaFrameAnchor::_last_Java_* */
+	int osthread, thread_id; /* (Java)Thread::_osthread, its _thread_id */
 };
 extern struct pja_vm pja_vm;
 /* Method* to jmethodID and bci (frametype.c's own walk): Method's
@@ -133,6 +135,9 @@ extern struct pja_vmm pja_vmm;
 int vmstructs_init(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */
 int vmstructs_thread(JNIEnv *env);
+/* The kernel's id of the Java thread of env (the calling thread's own
+ * JNIEnv), from its OSThread: no system call; 0 when unknown. */
+pid_t vmstructs_tid(JNIEnv *env);
 /* Compile level (1-3 C1, 4 C2) of the nmethod holding code, checked to be
  * an nmethod of m; -1 unknown. */
 int vmstructs_comp_level(const void *code, jmethodID m);
@@ -181,6 +186,10 @@ struct pja_walk {
 	uint32_t how; /* enum pja_walk_how: how the walk was recovered */
 	uint64_t pc; /* the interrupted pc */
 	uint64_t time; /* pja_now() when the walk started */
+	pid_t tid; /* the walked (calling) thread */
+	/* pja_ticks() at the end of each part (enum pjw_part), 0 for a
+	 * part not run */
+	uint64_t mark[PJW_PARTS];
 };
 /* Installs the SIGSEGV/SIGBUS fault protection (once). */
 int stackwalk_init(void);
@@ -205,11 +214,21 @@ void ksig_on_sample(siginfo_t *si, void *uc);
  * waits, bounded, for handlers in flight and drops what is left). */
 void ksig_start(void);
 void ksig_stop(void);
-/* The next walk of the private ring: 1 and *r, frames; 0 when none. */
-int ksig_take(struct pjw_rec *r, struct asgct_frame *frames, unsigned int max);
+/* The next walk of the private ring: 1 and *r, the handler's time by part
+ * (ticks[PJW_PARTS]), frames; 0 when none. */
+int ksig_take(struct pjw_rec *r, uint32_t *ticks, struct asgct_frame *frames,
+	      unsigned int max);
 /* Walks dropped (private ring full) and signals not walked (no buffer). */
 void ksig_counts(uint64_t *full, uint64_t *busy);
 void ksig_clear_full(uint64_t counted);
+
+/* cost.c: the agent's own cost, for the reader's summary: the handler's
+ * parts per walk (their means and medians) and the session thread's CPU
+ * time moving walks to the reader. */
+void cost_reset(void);
+void cost_walk(const uint32_t *ticks); /* ticks[PJW_PARTS] of one walk */
+void cost_pump(uint64_t cpu_ns, uint64_t walks);
+void cost_put(struct pjw_head *hd);
 
 /* wring.c: the reader's shared walk ring, fed by the session thread. */
 struct pja_ring;
@@ -256,8 +275,13 @@ jthread jthreads_ref(JNIEnv *env, pid_t tid);
 int blocked_answer(JNIEnv *env, const char *p, uint32_t len);
 
 /* clock.c: CLOCK_MONOTONIC in ns, and the calling thread's id; both
- * async-signal-safe. */
+ * async-signal-safe. pja_ticks() is the cheapest clock there is (the TSC
+ * where there is one), for the handler's timing of its own parts;
+ * pja_ticks_ns() converts a count of them, calibrated against pja_now()
+ * (not in a signal handler). */
 uint64_t pja_now(void);
+uint64_t pja_ticks(void);
+uint64_t pja_ticks_ns(uint64_t ticks);
 pid_t pja_gettid(void);
 
 #endif

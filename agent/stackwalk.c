@@ -21,6 +21,7 @@
  * (enum pja_walk_how), inside the same fault-protected window. Recovery
  * only reads the JVM's memory, never writes it.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
@@ -74,6 +75,11 @@ void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc)
 	prev->sa_handler(sig);
 }
 
+/*
+ * A fault inside a protected window jumps back to its start. The window's
+ * sigsetjmp saved no signal mask (a system call per walk): the mask the
+ * thread had when it faulted, which the walk ran with, is put back here.
+ */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	if (atomic_load(&nprotected) > 0) {
@@ -81,8 +87,12 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 		unsigned int i;
 
 		for (i = 0; i < NPROT; i++)
-			if (atomic_load(&prot[i].tid) == me)
+			if (atomic_load(&prot[i].tid) == me) {
+				pthread_sigmask(SIG_SETMASK,
+						&((ucontext_t *)uc)->uc_sigmask,
+						NULL);
 				siglongjmp(prot[i].jb, 1);
+			}
 	}
 	pja_chain(sig == SIGBUS ? &prev_bus : &prev_segv, sig, si, uc);
 }
@@ -332,21 +342,24 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	struct walk_from from = { 0, 0, 0 };
 	struct asgct_trace trace;
 	JNIEnv *env = NULL;
-	int me = pja_gettid();
 	volatile int slot;
-	int first, java_below = 0;
+	volatile int java_below = 0; /* set after sigsetjmp */
+	int first;
 
 	w->pc = pja_context_pc(uc);
 	w->time = pja_now();
 	w->num = 0;
 	w->asgct = 0;
 	w->how = 0;
+	memset(w->mark, 0, sizeof(w->mark));
 	if ((*pja.vm)->GetEnv(pja.vm, (void **)&env, JNI_VERSION_1_6) !=
 	    JNI_OK) {
+		w->tid = pja_gettid();
 		w->status = PJA_WALK_NOT_JAVA;
 		return;
 	}
-	slot = claim(me);
+	w->tid = vmstructs_tid(env) ?: pja_gettid();
+	slot = claim(w->tid);
 	if (slot < 0) {
 		w->status = PJA_WALK_NOT_WALKABLE;
 		return;
@@ -355,7 +368,7 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	trace.num_frames = 0;
 	trace.frames = w->frames;
 	atomic_fetch_add(&nprotected, 1);
-	if (sigsetjmp(prot[slot].jb, 1)) {
+	if (sigsetjmp(prot[slot].jb, 0)) {
 		atomic_fetch_sub(&nprotected, 1);
 		atomic_store(&prot[slot].tid, 0);
 		w->status = PJA_WALK_FAULT;
@@ -368,7 +381,9 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 		/* tests only: read an unmapped address inside the walk */
 		w->num = (int)*(volatile long *)bad_addr;
 	}
+	w->mark[PJW_PART_ENTRY] = pja_ticks();
 	pja.asgct(&trace, (jint)w->depth, uc);
+	w->mark[PJW_PART_WALK] = pja_ticks();
 	first = trace.num_frames;
 	/* recovery reads the stack and the thread: still inside the window */
 	if (first == ASGCT_UNKNOWN_JAVA || first == ASGCT_NOT_WALKABLE_JAVA) {
@@ -395,6 +410,7 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	}
 	if (!w->how)
 		trace.num_frames = first;
+	w->mark[PJW_PART_RECOVER] = pja_ticks();
 	/* which frames ran interpreted, from the stack itself */
 	if (!w->how && trace.num_frames > 0)
 		direct_from(env, uc, &from);
@@ -404,6 +420,7 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	else if (trace.num_frames > 0 && w->how != PJA_HOW_VM)
 		frametype_mark(w->frames, trace.num_frames, from.pc, from.sp,
 			       from.fp);
+	w->mark[PJW_PART_TYPE] = pja_ticks();
 	atomic_fetch_sub(&nprotected, 1);
 	atomic_store(&prot[slot].tid, 0);
 	if (trace.num_frames > 0) {

@@ -18,7 +18,9 @@ struct pja_vm pja_vm = { .env_offset = -1,
 			 .anchor = -1,
 			 .anchor_sp = -1,
 			 .anchor_pc = -1,
-			 .anchor_fp = -1 };
+			 .anchor_fp = -1,
+			 .osthread = -1,
+			 .thread_id = -1 };
 
 static void *jvm_sym(const char *name)
 {
@@ -122,6 +124,9 @@ static const struct want {
 	{ &pja_vm.anchor_sp, "JavaFrameAnchor", "_last_Java_sp" },
 	{ &pja_vm.anchor_pc, "JavaFrameAnchor", "_last_Java_pc" },
 	{ &pja_vm.anchor_fp, "JavaFrameAnchor", "_last_Java_fp" },
+	{ &pja_vm.osthread, "JavaThread", "_osthread" },
+	{ &pja_vm.osthread, "Thread", "_osthread" },
+	{ &pja_vm.thread_id, "OSThread", "_thread_id" },
 };
 
 int vmstructs_init(void)
@@ -204,11 +209,27 @@ int vmstructs_thread(JNIEnv *env)
 	if (vt && (uintptr_t)env > (uintptr_t)vt &&
 	    (uintptr_t)env - (uintptr_t)vt < 65536)
 		pja_vm.env_offset = (long)((uintptr_t)env - (uintptr_t)vt);
+	/* the thread id read from the JVM is used only where it reads
+	 * true on this very thread */
+	if (pja_vm.env_offset >= 0 && vmstructs_tid(env) != pja_gettid())
+		pja_vm.osthread = -1;
 	return pja_vm.env_offset >= 0 ? 0 : -1;
 fail:
 	if ((*env)->ExceptionCheck(env))
 		(*env)->ExceptionClear(env);
 	return -1;
+}
+
+pid_t vmstructs_tid(JNIEnv *env)
+{
+	const char *t, *os;
+
+	if (pja_vm.env_offset < 0 || pja_vm.osthread < 0 ||
+	    pja_vm.thread_id < 0)
+		return 0;
+	t = (const char *)env - pja_vm.env_offset;
+	os = *(const char *const *)(t + pja_vm.osthread);
+	return os ? *(const pid_t *)(os + pja_vm.thread_id) : 0;
 }
 
 /*

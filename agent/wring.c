@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pja.h"
@@ -56,6 +57,8 @@ int wring_attach(int fd, const struct pja_ring *req)
 	shm_size = size;
 	whead = __atomic_load_n(&hd->head, __ATOMIC_ACQUIRE);
 	stage_len = 0;
+	cost_reset();
+	pja_ticks_ns(0); /* the clocks' calibration starts */
 	ksig_start();
 	return 0;
 }
@@ -102,14 +105,26 @@ static int flush_stage(void)
 	return 0;
 }
 
+/* The session thread's CPU time (not its wall time: it may be preempted). */
+static uint64_t cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 int wring_pump(void)
 {
+	uint64_t full, busy, start, pumped = 0;
+	uint32_t ticks[PJW_PARTS];
 	struct pjw_rec r;
-	uint64_t full, busy;
+	int ret;
 
 	if (!shm)
 		return 0;
-	while (ksig_take(&r, raw, PJA_MAX_DEPTH)) {
+	start = cpu_now();
+	while (ksig_take(&r, ticks, raw, PJA_MAX_DEPTH)) {
 		unsigned int n = r.nframes = walk_top(
 		    r.pc, PJA_WALK_HOW(r.flags), raw, r.nframes, &r.flags);
 
@@ -120,13 +135,18 @@ int wring_pump(void)
 		memcpy(stage + stage_len + sizeof(r), named,
 		       n * sizeof(named[0]));
 		stage_len += pjw_rec_len(n);
+		cost_walk(ticks);
+		pumped++;
 	}
 	ksig_counts(&full, &busy);
 	__atomic_store_n(&hd->busy, busy, __ATOMIC_RELAXED);
 	if (full) /* the private ring's drops, added once */
 		__atomic_fetch_add(&hd->full, full, __ATOMIC_RELAXED);
 	ksig_clear_full(full);
-	return stage_len ? flush_stage() : 0;
+	ret = stage_len ? flush_stage() : 0;
+	cost_pump(cpu_now() - start, pumped);
+	cost_put(hd);
+	return ret;
 }
 
 void wring_detach(void)

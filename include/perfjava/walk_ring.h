@@ -51,6 +51,25 @@ struct pjw_head {
 	uint64_t full; /* walks dropped: a ring was full */
 	uint64_t busy; /* signals not walked: no free walk buffer */
 	uint64_t walks; /* walks written */
+	/* the agent's own cost (untrusted numbers, shown, never used): ns
+	 * by part (enum pjw_part) of the walks its handler took, summed and
+	 * the median walk's, and its session thread's CPU time moving walks
+	 * into this ring */
+	uint64_t timed; /* walks timed */
+	uint64_t part_ns[8];
+	uint64_t part_med_ns[8];
+	uint64_t pumped; /* walks the session thread moved */
+	uint64_t pump_ns;
+};
+
+/* The parts of a walk at the sample, as the handler times them. */
+enum pjw_part {
+	PJW_PART_ENTRY, /* handler entry to the walk's start */
+	PJW_PART_WALK, /* AsyncGetCallTrace */
+	PJW_PART_RECOVER, /* walks retried where it refused */
+	PJW_PART_TYPE, /* physical frames read to type the walk */
+	PJW_PART_RING, /* the record written */
+	PJW_PARTS
 };
 
 struct pjw_rec {

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "perfjava/walk_ring.h"
+
 struct agent;
 struct codemap;
 
@@ -138,6 +140,11 @@ struct agent_ring_stats {
 	uint64_t bad; /* records refused (broken or out of bounds) */
 	uint64_t full; /* walks the agent dropped: a ring was full */
 	uint64_t busy; /* signals the agent could not walk */
+	/* the agent's own cost, as it says (perfjava/walk_ring.h) */
+	uint64_t timed; /* walks its handler timed */
+	uint64_t part_ns[PJW_PARTS]; /* their time by part */
+	uint64_t part_med_ns[PJW_PARTS]; /* the median walk's */
+	uint64_t pumped, pump_ns; /* walks its session thread moved, time */
 };
 void agent_ring_get_stats(const struct agent *a, struct agent_ring_stats *st);
 

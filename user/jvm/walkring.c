@@ -225,6 +225,15 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 			 __ATOMIC_RELEASE);
 	r->st.full = __atomic_load_n(&hd->full, __ATOMIC_RELAXED);
 	r->st.busy = __atomic_load_n(&hd->busy, __ATOMIC_RELAXED);
+	r->st.timed = __atomic_load_n(&hd->timed, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < PJW_PARTS; i++) {
+		r->st.part_ns[i] =
+		    __atomic_load_n(&hd->part_ns[i], __ATOMIC_RELAXED);
+		r->st.part_med_ns[i] =
+		    __atomic_load_n(&hd->part_med_ns[i], __ATOMIC_RELAXED);
+	}
+	r->st.pumped = __atomic_load_n(&hd->pumped, __ATOMIC_RELAXED);
+	r->st.pump_ns = __atomic_load_n(&hd->pump_ns, __ATOMIC_RELAXED);
 	return count;
 }
 

@@ -392,9 +392,17 @@ void ksig_summary(const struct recorder *rec)
 	fprintf(stderr, "\n");
 }
 
+/* "walk_agent_PART_ns" (the sum) and "walk_agent_PART_med_ns" */
+static const char *const part_name[PJW_PARTS] = {
+	[PJW_PART_ENTRY] = "entry",	[PJW_PART_WALK] = "walk",
+	[PJW_PART_RECOVER] = "recover", [PJW_PART_TYPE] = "type",
+	[PJW_PART_RING] = "ring",
+};
+
 void ksig_write_stats(struct recorder *rec)
 {
 	const struct ksig *k = &rec->ks;
+	unsigned int i;
 
 	pj_writer_stat(rec->w, "walk_at_sample_signal", (uint64_t)k->ran);
 	if (!k->ran)
@@ -406,4 +414,17 @@ void ksig_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_ring_full", k->rs.full);
 	pj_writer_stat(rec->w, "walk_ring_busy", k->rs.busy);
 	pj_writer_stat(rec->w, "walk_ring_bad", k->rs.bad);
+	/* the agent's own cost, its numbers (untrusted: shown, never used) */
+	pj_writer_stat(rec->w, "walk_agent_timed", k->rs.timed);
+	for (i = 0; i < PJW_PARTS; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "walk_agent_%s_ns", part_name[i]);
+		pj_writer_stat(rec->w, key, k->rs.part_ns[i]);
+		snprintf(key, sizeof(key), "walk_agent_%s_med_ns",
+			 part_name[i]);
+		pj_writer_stat(rec->w, key, k->rs.part_med_ns[i]);
+	}
+	pj_writer_stat(rec->w, "walk_agent_pumped", k->rs.pumped);
+	pj_writer_stat(rec->w, "walk_agent_pump_ns", k->rs.pump_ns);
 }

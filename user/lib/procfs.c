@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fields of /proc status files, and target memory; see lib/procfs.h. */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/procfs.h"
 
 int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
@@ -35,13 +37,32 @@ int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 	return ret;
 }
 
+#define PF_EXITING 0x4 /* the kernel's task flag (include/linux/sched.h) */
+
+/* Whether pid is in exit(): flags, field 9 of /proc/PID/stat, after the
+ * comm in parentheses (which may hold any byte but NUL). */
+static bool exiting(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long flags;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_small_file(path, buf, sizeof(buf)))
+		return false;
+	p = strrchr(buf, ')');
+	return p &&
+	       sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) == 1 &&
+	       (flags & PF_EXITING);
+}
+
 int proc_gone(pid_t pid)
 {
 	char state[64];
 
 	if (proc_status_field(pid, 0, "State:", state, sizeof(state)))
 		return 1;
-	return strchr(state, 'Z') || strchr(state, 'X');
+	/* exiting: the kernel closes its perf events before it is a zombie */
+	return strchr(state, 'Z') || strchr(state, 'X') || exiting(pid);
 }
 
 void *proc_read_mem(pid_t pid, uint64_t addr, size_t len)

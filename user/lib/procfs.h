@@ -13,8 +13,9 @@
  * the field is missing. */
 int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 		      size_t len);
-/* Whether process pid has exited or is exiting (no /proc entry, or a
- * zombie): an error seen while it went away is that, not its own cause. */
+/* Whether process pid has exited or is exiting (no /proc entry, a zombie,
+ * or in exit()): an error seen while it went away is that, not its own
+ * cause. */
 int proc_gone(pid_t pid);
 /* len bytes of pid's memory at addr (/proc/PID/mem) in a malloc'ed
  * buffer; NULL unless all of them could be read. */

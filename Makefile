@@ -52,7 +52,8 @@ UNIT_SRC  := $(wildcard selftests/unit/test_*.c)
 UNIT_BIN  := $(patsubst selftests/unit/%.c,$(BUILD)/selftests/%,$(UNIT_SRC))
 PROG_SRC  := $(wildcard selftests/progs/*.c)
 PROG_BIN  := $(patsubst selftests/progs/%.c,$(BUILD)/progs/%,$(PROG_SRC))
-NOFP_BIN  := $(BUILD)/progs/nofp $(BUILD)/progs/libpjnofp.so
+NOFP_BIN  := $(BUILD)/progs/nofp $(BUILD)/progs/libpjnofp.so \
+	$(BUILD)/progs/libpjstubs.so
 AGENT_SRC := $(wildcard agent/*.c)
 AGENT_SO  := $(if $(AGENT_SRC),$(BUILD)/libperfjava-agent.so)
 
@@ -113,6 +114,10 @@ NOFP_CFLAGS := -O2 -g -fomit-frame-pointer -fno-inline -fno-optimize-sibling-cal
 $(BUILD)/progs/libpjnofp.so: selftests/progs/nofp/nofp_lib.c
 	@mkdir -p $(dir $@)
 	$(CC) $(NOFP_CFLAGS) -shared -fPIC -o $@ $<
+# The JNI library of selftests/java/src/Stubs.java, likewise.
+$(BUILD)/progs/libpjstubs.so: selftests/progs/stubs/stubs_jni.c
+	@mkdir -p $(dir $@)
+	$(CC) $(NOFP_CFLAGS) -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -shared -fPIC -o $@ $<
 $(BUILD)/progs/nofp: selftests/progs/nofp/nofp.c $(BUILD)/progs/libpjnofp.so
 	$(CC) $(NOFP_CFLAGS) -o $@ $< -L$(BUILD)/progs -lpjnofp -Wl,-rpath,'$$ORIGIN'
 

@@ -27,16 +27,7 @@ win=${PJ_BENCH_WINDOW:-3}
 rounds=${PJ_BENCH_ROUNDS:-3}
 gap=300000000 # profiled windows lose 0.3 s at each end (attach, detach)
 
-AP_DIR=$PJ_BUILD/async-profiler-4.5
-ASPROF=$AP_DIR/build/bin/asprof
-if [ ! -x "$ASPROF" ]; then
-	tgz=$PJ_TOP/../../shared/peers/async-profiler-4.5.tar.gz
-	[ -f "$tgz" ] || tgz=/work/shared/peers/async-profiler-4.5.tar.gz
-	echo "building async-profiler from $tgz"
-	tar xzf "$tgz" -C "$PJ_BUILD" &&
-		make -C "$AP_DIR" -j2 JAVA_HOME="${JDKS[0]}" >"$TMP/ap-build.log" 2>&1 ||
-		{ echo "async-profiler did not build (see $TMP/ap-build.log): perfjava alone"; ASPROF=; }
-fi
+asprof_build || echo "$ASPROF_WHY: perfjava alone"
 
 mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
 

@@ -65,6 +65,42 @@ one_base() {
 		for (th in t) printf "%.2f %d %s %s\n", 100 * best[th] / t[th], t[th], th, root[th] }' "$1" | sort -n
 }
 
+# asprof_build: sets ASPROF to async-profiler 4.5's asprof, built from
+# /work/shared/peers into $PJ_BUILD the first time (about 25 s); empty, with
+# the reason in ASPROF_WHY, when it cannot be
+asprof_build() {
+	local dir=$PJ_BUILD/async-profiler-4.5 tgz
+	ASPROF=$dir/build/bin/asprof ASPROF_WHY=
+	[ -x "$ASPROF" ] && return 0
+	tgz=$PJ_TOP/../../shared/peers/async-profiler-4.5.tar.gz
+	[ -f "$tgz" ] || tgz=/work/shared/peers/async-profiler-4.5.tar.gz
+	if [ ! -f "$tgz" ]; then
+		ASPROF= ASPROF_WHY="no async-profiler-4.5.tar.gz in shared/peers"
+		return 1
+	fi
+	echo "# building async-profiler from $tgz"
+	(
+		flock 9
+		[ -x "$ASPROF" ] || { tar xzf "$tgz" -C "$PJ_BUILD" &&
+			make -C "$dir" -j2 JAVA_HOME="${JDKS[0]}" >"$PJ_BUILD/ap-build.log" 2>&1; }
+	) 9>"$PJ_BUILD/.ap-build.lock"
+	if [ ! -x "$ASPROF" ]; then
+		ASPROF= ASPROF_WHY="async-profiler did not build (see $PJ_BUILD/ap-build.log)"
+		return 1
+	fi
+}
+
+# leaf_share FOLDED THREAD_REGEX LEAF_REGEX [STACK_REGEX]: the percentage of
+# the samples of the threads matching THREAD_REGEX (collapsed --threads, or
+# async-profiler's -t) whose leaf frame matches LEAF_REGEX (and whose whole
+# stack STACK_REGEX)
+leaf_share() {
+	awk -v th="$2" -v leaf="$3" -v st="${4:-}" '{ n = $NF; sub(/ [0-9]+$/, "")
+		k = split($0, f, ";"); if (f[1] !~ th) next; t += n
+		if (f[k] ~ leaf && (st == "" || $0 ~ st)) m += n }
+		END { printf "%.2f\n", t ? 100 * m / t : 0 }' "$1"
+}
+
 jdk_name() { basename "$1" | sed -E 's/-amd64$//; s/-jdk$//'; }
 
 # sample_window DATA REGEX: "FIRST LAST", the times (seconds, CLOCK_MONOTONIC)

@@ -2,7 +2,8 @@
 /*
  * Ring record parsing: synthesized sample bytes for every field and every
  * PERF_CONTEXT marker, malformed records, a real one-page ring that wraps
- * many times while this thread samples itself, and a real clock event with
+ * many times while this thread samples itself, 8 KiB stack copies that
+ * come whole across the ring's end, and a real clock event with
  * its context-switch counter read into every sample (record/switchcost.h).
  */
 #include <stdlib.h>
@@ -242,6 +243,107 @@ static void test_real_wrap(void)
 	ok(w.backwards == 0, "samples come in time order");
 }
 
+/* Samples of this thread with 8 KiB stack copies, through a 64 KiB ring:
+ * every record that wraps around the ring's end must come whole. The copy
+ * starts at the sampled stack pointer, below a buffer of a known pattern,
+ * so each copy must hold the pattern's bytes where they stand. */
+struct copy_ctx {
+	const uint8_t *pattern; /* PATTERN_LEN bytes on this thread's stack */
+	unsigned long samples, bad, short_copy, wrong;
+};
+#define PATTERN_LEN 2048
+
+static void on_copy_rec(void *c, struct ring *r,
+			const struct perf_event_header *h)
+{
+	struct copy_ctx *w = c;
+	struct pj_raw_sample s;
+	uint64_t sp, at;
+
+	if (h->type != PERF_RECORD_SAMPLE)
+		return;
+	if (sample_parse_regs(h, r->sample_type, 0, r->regs_user, &s) ||
+	    s.nregs != 1) {
+		w->bad++;
+		return;
+	}
+	w->samples++;
+	memcpy(&sp, s.regs, 8);
+	at = (uintptr_t)w->pattern - sp;
+	if (s.stack_size != 8192 || at + PATTERN_LEN > s.stack_size) {
+		w->short_copy++;
+		return;
+	}
+	if (memcmp(s.stack + at, w->pattern, PATTERN_LEN))
+		w->wrong++;
+}
+
+static void __attribute__((noinline))
+sleep_under(struct ring *r, struct copy_ctx *w)
+{
+	volatile uint8_t pattern[PATTERN_LEN];
+
+	for (unsigned int i = 0; i < PATTERN_LEN; i++)
+		pattern[i] = (uint8_t)(i * 7 + 1);
+	w->pattern = (const uint8_t *)pattern;
+	for (int i = 0; i < 2000; i++) {
+		usleep(1); /* a switch out, and a sample */
+		if (i % 4 == 3)
+			ring_drain(r, on_copy_rec, w);
+	}
+	ring_drain(r, on_copy_rec, w);
+}
+
+/* sleep_under with 12 KiB of this thread's stack above it: its copies
+ * never reach the stack's top, so each is whole. */
+static void __attribute__((noinline))
+deep_sleep_under(struct ring *r, struct copy_ctx *w)
+{
+	volatile uint8_t room[12288];
+
+	room[0] = 1;
+	sleep_under(r, w);
+	room[sizeof(room) - 1] = room[0];
+}
+
+static void test_real_wrap_copies(void)
+{
+	struct pj_event ev = { .name = "context-switches" };
+	struct ring_opts o = {
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+			       PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER,
+		.regs_user = 1ull << 7, /* sp */
+		.stack_user = 8192,
+		.pages = 16,
+		.wakeup_events = 1,
+	};
+	struct copy_ctx w = { 0 };
+	struct ring r;
+	unsigned int bad_ev;
+
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	ev.attr.sample_period = 1;
+	if (ring_open(&r, (pid_t)syscall(SYS_gettid), &ev, 1, &o, &bad_ev)) {
+		skip("stack copies across the ring's end",
+		     "cannot open a perf event here");
+		return;
+	}
+	ring_enable(&r);
+	deep_sleep_under(&r, &w);
+	ring_disable(&r);
+	ring_close(&r);
+	printf("# %lu samples with 8 KiB stack copies through a 64 KiB ring\n",
+	       w.samples);
+	ok(w.samples > 100 && !w.bad,
+	   "records with stack copies parse (%lu samples, %lu bad)", w.samples,
+	   w.bad);
+	ok(!w.short_copy && !w.wrong,
+	   "every copy is whole, wrapped or not (%lu short, %lu wrong bytes)",
+	   w.short_copy, w.wrong);
+}
+
 struct switch_ctx {
 	struct switch_cost c;
 	unsigned long samples, unread, bad;
@@ -357,6 +459,7 @@ int main(void)
 	test_all_fields();
 	test_markers();
 	test_real_wrap();
+	test_real_wrap_copies();
 	test_real_switch_counter();
 	return tap_done();
 }

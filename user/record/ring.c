@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,7 +16,6 @@
 #include <perf/event.h>
 #include <perf/evlist.h>
 #include <perf/evsel.h>
-#include <perf/mmap.h>
 #include <perf/threadmap.h>
 
 #include "lib/clock.h"
@@ -93,6 +93,31 @@ static int open_switch_counter(pid_t tid, int leader)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
+/* The first event's ring mapped, the others' records redirected to it. */
+static int map_ring(struct ring *r, unsigned int pages)
+{
+	size_t page = (size_t)getpagesize();
+	void *p;
+
+	r->size = (uint64_t)pages * page;
+	p = mmap(NULL, page + r->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 r->fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	r->base = p;
+	for (unsigned int i = 1; i < r->nevents; i++)
+		if (ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0)
+			return -errno;
+	return 0;
+}
+
+static void unmap_ring(struct ring *r)
+{
+	if (r->base)
+		munmap(r->base, (size_t)getpagesize() + r->size);
+	r->base = NULL;
+}
+
 int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	      unsigned int n, const struct ring_opts *o,
 	      unsigned int *bad_event)
@@ -130,7 +155,9 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 			attr.read_format = PERF_FORMAT_GROUP;
 		attr.branch_sample_type = o->branch_sample_type;
 		attr.sample_regs_user = o->regs_user;
-		attr.sample_stack_user = o->stack_user;
+		/* an event may copy more of the stack than the others */
+		if (!(attr.sample_stack_user > o->stack_user && o->stack_user))
+			attr.sample_stack_user = o->stack_user;
 		attr.disabled = 1;
 		attr.enable_on_exec = o->enable_on_exec;
 		attr.sample_id_all = 1;
@@ -182,14 +209,8 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	r->nevents = n;
 	if (r->sample_type & PERF_SAMPLE_READ)
 		r->sw_fd = open_switch_counter(tid, r->fd); /* -1: none */
-	err = perf_evlist__mmap(r->evlist, o->pages);
+	err = map_ring(r, o->pages);
 	if (err < 0) {
-		i = RING_BAD_MMAP;
-		goto fail;
-	}
-	r->map = perf_evlist__next_mmap(r->evlist, NULL, false);
-	if (!r->map) {
-		err = -ENOMEM;
 		i = RING_BAD_MMAP;
 		goto fail;
 	}
@@ -198,6 +219,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	return 0;
 fail:
 	*bad_event = i < n || i == RING_BAD_MMAP ? i : 0;
+	unmap_ring(r);
 	if (r->sw_fd >= 0)
 		close(r->sw_fd);
 	r->sw_fd = -1;
@@ -225,17 +247,39 @@ void ring_disable(struct ring *r)
 
 unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
 {
-	union perf_event *ev;
+	/* a record that wraps around the ring's end, made whole */
+	static uint64_t whole[65536 / 8];
+	struct perf_event_mmap_page *pg = r->base;
+	const uint8_t *data;
+	uint64_t head, tail, mask;
 	unsigned int n = 0;
 
-	if (!r->map || perf_mmap__read_init(r->map) < 0)
+	if (!pg)
 		return 0;
-	while ((ev = perf_mmap__read_event(r->map)) != NULL) {
-		cb(ctx, r, &ev->header);
-		perf_mmap__consume(r->map);
+	data = (const uint8_t *)r->base + getpagesize();
+	mask = r->size - 1;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
+	while (head - tail >= sizeof(struct perf_event_header)) {
+		/* records are 8-byte aligned: a header never wraps */
+		const struct perf_event_header *h =
+		    (const void *)(data + (tail & mask));
+		uint64_t off = tail & mask, first;
+
+		if (h->size < sizeof(*h) || h->size > head - tail)
+			break; /* not the kernel's: stop reading this ring */
+		if (off + h->size > r->size) {
+			first = r->size - off;
+			memcpy(whole, data + off, first);
+			memcpy((uint8_t *)whole + first, data, h->size - first);
+			h = (const void *)whole;
+		}
+		tail += h->size;
+		cb(ctx, r, h);
+		/* the kernel may write over it from now on */
+		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 		n++;
 	}
-	perf_mmap__read_done(r->map);
 	return n;
 }
 
@@ -244,12 +288,11 @@ void ring_close(struct ring *r)
 	if (r->sw_fd >= 0)
 		close(r->sw_fd);
 	r->sw_fd = -1;
+	unmap_ring(r);
 	if (!r->evlist)
 		return;
-	perf_evlist__munmap(r->evlist);
 	evlist_free(r->evlist);
 	r->evlist = NULL;
-	r->map = NULL;
 	r->fd = -1;
 }
 

@@ -2,7 +2,9 @@
 /*
  * One thread's perf events and their ring buffer, through libperf: one evlist
  * per thread (an open evlist cannot take more threads), every event of the
- * thread writing into the first event's ring.
+ * thread writing into the first event's ring, which is mapped and read here
+ * (libperf 6.1 copies only the first 4 KiB of a record that wraps around the
+ * ring's end: a large stack copy's tail would be another record's bytes).
  */
 #ifndef PJ_USER_RING_H
 #define PJ_USER_RING_H
@@ -15,7 +17,6 @@
 #include "events/spec.h"
 
 struct perf_evlist;
-struct perf_mmap;
 
 #define RING_MAX_EVENTS 16
 
@@ -51,7 +52,8 @@ struct ring {
 	bool counted; /* in the current file's switch_cost totals */
 	bool lost_since; /* records lost since the latest sample */
 	struct perf_evlist *evlist;
-	struct perf_mmap *map;
+	void *base; /* the ring's mapping: its control page, then size bytes */
+	uint64_t size;
 };
 
 struct ring_opts {
@@ -88,7 +90,8 @@ void ring_enable(struct ring *r);
 void ring_disable(struct ring *r);
 typedef void (*ring_record_cb)(void *ctx, struct ring *r,
 			       const struct perf_event_header *hdr);
-/* Calls cb for every record in the ring; returns how many. */
+/* Calls cb for every record in the ring, whole (hdr valid during the call
+ * only); returns how many. */
 unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx);
 void ring_close(struct ring *r);
 /*

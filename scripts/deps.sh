@@ -54,7 +54,7 @@ rm -rf "$work/usr"
 # so prefix and libdir go in here already.
 mk=(-C "$work/$src/tools/lib/perf" prefix="$prefix" libdir_relative=lib
 	EXTRA_CFLAGS="-O2 -fPIC" WERROR=0 V=0)
-make -s "${mk[@]}" >/dev/null
+make -s -j"$(nproc)" "${mk[@]}" >/dev/null
 make -s "${mk[@]}" install_lib install_headers install_pkgconfig >/dev/null
 # libperf.a lacks libapi's fdarray__* that it calls: add libapi's objects.
 api=$(find "$work/$src/tools/lib/api" -name 'libapi.a' | head -1)

@@ -89,3 +89,8 @@ else
 		eval 'grep -q "executed a set-user-ID program" "$TMP/su.err" && ! grep -q "target exited" "$TMP/su.err"'
 	rm -rf "$su"
 fi
+
+# make demo builds only what the demo runs (no test), on every core.
+make -n -C "$PJ_TOP" demo BUILD="$TMP/demo-build" >"$TMP/demo.n" 2>&1
+check "make demo: perfjava and the agent with -j$(nproc), no test compiled" \
+	eval 'grep -q -- "-j$(nproc) .*/perfjava .*libperfjava-agent.so" "$TMP/demo.n" && grep -q "^cc .*-o $TMP/demo-build/perfjava " "$TMP/demo.n" && ! grep -q "selftests/unit/" "$TMP/demo.n"'

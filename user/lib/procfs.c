@@ -85,3 +85,21 @@ void *proc_read_mem(pid_t pid, uint64_t addr, size_t len)
 	}
 	return buf;
 }
+
+int proc_start_time(pid_t pid, uint64_t *ticks)
+{
+	char path[64], buf[1024], *p, *end;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small_file(path, buf, sizeof(buf)))
+		return -1;
+	/* after the comm, which may hold anything but ends at the last ')' */
+	p = strrchr(buf, ')');
+	for (i = 0; p && i < 20; i++) /* field 22 is the 20th after it */
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -1;
+	*ticks = strtoull(p + 1, &end, 10);
+	return end == p + 1 ? -1 : 0;
+}

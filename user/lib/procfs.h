@@ -17,6 +17,9 @@ int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
  * or in exit()): an error seen while it went away is that, not its own
  * cause. */
 int proc_gone(pid_t pid);
+/* When pid started (field 22 of /proc/PID/stat, clock ticks since boot):
+ * with the pid, who it is. 0, or -1 when it cannot be read. */
+int proc_start_time(pid_t pid, uint64_t *ticks);
 /* len bytes of pid's memory at addr (/proc/PID/mem) in a malloc'ed
  * buffer; NULL unless all of them could be read. */
 void *proc_read_mem(pid_t pid, uint64_t addr, size_t len);

@@ -83,6 +83,11 @@ void record_on_record(void *ctx, struct ring *r,
 		break;
 	case PERF_RECORD_COMM:
 		comm = (const void *)hdr;
+		/* a -p target that exec'd runs another program: the end (a
+		 * launched command's execs are its own: followed) */
+		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+		    (pid_t)comm->pid == rec->o.pid && !rec->launch)
+			rec->target_exec = true;
 		if ((pid_t)comm->pid == rec->o.pid &&
 		    !record_has_java_name(rec, comm->tid))
 			pj_writer_thread(rec->w, comm->tid, comm->pid,

@@ -27,6 +27,7 @@
 #include "record/cpuwalk.h"
 #include "record/offjava.h"
 #include "record/record.h"
+#include "record/target.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/file.h"
@@ -36,6 +37,12 @@
 #define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
+/* A pass of the loop drains for at most PASS_NS before it looks at the
+ * signals, -d and the target again, whatever the target makes the rings
+ * cost; the last drain after the stop takes at most STOP_DRAIN_NS. */
+#define PASS_NS 20000000ULL
+#define STOP_DRAIN_NS 300000000ULL
+#define DRAIN_STEP 16
 
 /* Checks the target before anything is changed in it. */
 static int check_target(pid_t pid, bool *java)
@@ -262,14 +269,50 @@ static void progress(struct recorder *rec, uint64_t now)
 		(unsigned long long)rec->st.lost);
 }
 
-static void drain_all(struct recorder *rec)
+/* Drains r until it is empty (true) or until is passed: records are taken
+ * DRAIN_STEP at a time between looks at the clock. */
+static bool drain_ring(struct recorder *rec, struct ring *r, uint64_t until)
 {
-	for (unsigned int i = 0; i < rec->th.n; i++)
-		ring_drain(rec->th.v[i], record_on_record, rec);
+	unsigned int n;
+
+	do
+		n = ring_drain_max(r, record_on_record, rec, DRAIN_STEP);
+	while (n == DRAIN_STEP && now_ns() < until);
+	return n < DRAIN_STEP;
 }
 
-/* Closes the rings of threads that have exited, after draining them. */
-static void reap_threads(struct recorder *rec, bool check_proc)
+/* Drains every ring, round robin from where the last pass stopped, until
+ * until; false when time ran out first. */
+static bool drain_all(struct recorder *rec, uint64_t until)
+{
+	unsigned int n = rec->th.n;
+
+	for (unsigned int k = 0; k < n && k < rec->th.n; k++) {
+		unsigned int i = (rec->drain_at + k) % rec->th.n;
+
+		if (now_ns() >= until ||
+		    !drain_ring(rec, rec->th.v[i], until)) {
+			rec->drain_at = i;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Counts the sample records still in the rings when there is no time left
+ * to take them (the stop's bound): they are lost, and said so. */
+static void count_not_drained(void *ctx, struct ring *r,
+			      const struct perf_event_header *hdr)
+{
+	struct recorder *rec = ctx;
+
+	if (hdr->type == PERF_RECORD_SAMPLE)
+		rec->st.lost++;
+}
+
+/* Closes the rings of threads that have exited, after draining them (in
+ * this pass's time: a ring not emptied waits for the next). */
+static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 {
 	char path[64];
 
@@ -281,8 +324,7 @@ static void reap_threads(struct recorder *rec, bool check_proc)
 				 rec->o.pid, r->tid);
 			r->exited = access(path, F_OK) != 0;
 		}
-		if (r->exited) {
-			ring_drain(r, record_on_record, rec);
+		if (r->exited && drain_ring(rec, r, until)) {
 			u64map_del(&rec->jnames, (uint64_t)r->tid);
 			threads_remove(&rec->th, r);
 			continue;
@@ -291,21 +333,33 @@ static void reap_threads(struct recorder *rec, bool check_proc)
 	}
 }
 
-/* Whether pid lives on, neither gone, a zombie, nor exiting (its events
- * close as it exits, before it is a zombie: PF_EXITING in /proc/PID/stat). */
-static bool running_on(pid_t pid)
+/*
+ * New threads from /proc/PID/task, only while the pid is still the
+ * target's: rings opened by a scan that raced with its exit (whose pid may
+ * name another process by then) are closed unread.
+ */
+static void rescan_threads(struct recorder *rec)
 {
-	char path[64], buf[1024], *p;
-	unsigned long flags = 0;
+	unsigned int bad, before = rec->th.n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (proc_gone(pid) || read_small_file(path, buf, sizeof(buf)) ||
-	    !(p = strrchr(buf, ')')))
-		return false;
-	/* after the comm: state ppid pgrp session tty_nr tpgid flags */
-	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
-		return false;
-	return !(flags & 0x4); /* PF_EXITING */
+	if (target_gone(&rec->tgt))
+		return;
+	threads_scan(&rec->th, &bad);
+	if (!target_gone(&rec->tgt))
+		return;
+	while (rec->th.n > before)
+		threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
+}
+
+/* The target's events all ended, or it exec'd: why, said once. */
+static void target_ended(struct recorder *rec, bool tty)
+{
+	char msg[600];
+
+	rec->stop = true;
+	rec->stop_reason = target_end(&rec->tgt, msg, sizeof(msg));
+	if (msg[0])
+		fprintf(stderr, "%sperfjava: %s\n", tty ? "\n" : "", msg);
 }
 
 static int flush_output(struct recorder *rec)
@@ -332,21 +386,28 @@ static int run_loop(struct recorder *rec, int sigfd)
 		 next_scan = rec->start_ns + RESCAN_NS,
 		 next_drain = rec->start_ns + DRAIN_NS;
 	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
-	int afd = -1, lfd = -1;
+	bool busy = false; /* records left in the rings by the last pass */
+	unsigned int rot = 0;
+	int afd = -1, lfd = -1, tfd = target_fd(&rec->tgt);
 
 	rec->th.changed = true;
 	while (!rec->stop) {
-		uint64_t now = now_ns();
+		uint64_t now = now_ns(), pass_end;
 		int timeout, n;
 
 		if (rec->th.changed) {
-			if (GROW(pfd, pfd_cap, rec->th.n + 2) ||
-			    GROW(pring, pring_cap, rec->th.n + 2))
+			if (GROW(pfd, pfd_cap, rec->th.n + 4) ||
+			    GROW(pring, pring_cap, rec->th.n + 4))
 				return -1;
 			npfd = 0;
 			pfd[npfd].fd = sigfd;
 			pfd[npfd].events = POLLIN;
 			pring[npfd++] = NULL;
+			if (tfd >= 0) { /* readable once the target exited */
+				pfd[npfd].fd = tfd;
+				pfd[npfd].events = POLLIN;
+				pring[npfd++] = NULL;
+			}
 			afd = rec->agent ? agent_fd(rec->agent) : -1;
 			lfd = launch_agent_fd(rec->launch);
 			if (lfd >= 0) { /* a launched JVM's agent, to come */
@@ -372,13 +433,23 @@ static int run_loop(struct recorder *rec, int sigfd)
 		/* wake for the 10 ms drain even when no ring signals */
 		timeout =
 		    (int)((next_drain > now ? next_drain - now : 0) / 1000000);
-		n = poll(pfd, npfd, timeout + 1);
+		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
 			return -1;
-		for (unsigned int i = 0; n > 0 && i < npfd; i++) {
+		pass_end = now_ns() + PASS_NS;
+		busy = false;
+		/* from a place that moves, so that a ring that fills as fast
+		 * as it is read does not keep the others waiting */
+		rot = npfd ? (rot + 1) % npfd : 0;
+		for (unsigned int k = 0; n > 0 && k < npfd; k++) {
+			unsigned int i = (k + rot) % npfd;
+
 			if (!pfd[i].revents)
 				continue;
-			if (pfd[i].fd == sigfd) {
+			if (pfd[i].fd == tfd) {
+				rec->stop = true;
+				rec->stop_reason = "target exited";
+			} else if (pfd[i].fd == sigfd) {
 				struct signalfd_siginfo si;
 
 				if (read(sigfd, &si, sizeof(si)) > 0 &&
@@ -405,8 +476,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 					afd = -1;
 					rec->th.changed = true;
 				}
-			} else {
-				ring_drain(pring[i], record_on_record, rec);
+			} else if (!busy) {
+				busy = !drain_ring(rec, pring[i], pass_end);
 				if (pfd[i].revents & (POLLHUP | POLLERR))
 					pring[i]->exited = true;
 			}
@@ -415,7 +486,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 		if (now >= next_drain) {
 			next_drain = now + DRAIN_NS;
 			ksig_collect(rec);
-			drain_all(rec);
+			busy |= !drain_all(rec, pass_end);
 			ksig_match(rec);
 		}
 		offjava_ask(rec); /* the rings are drained */
@@ -430,12 +501,10 @@ static int run_loop(struct recorder *rec, int sigfd)
 			}
 			/* before exited threads go */
 			switchcost_tick(rec, now);
-			reap_threads(rec, now >= next_scan);
+			reap_threads(rec, now >= next_scan, pass_end);
 			if (now >= next_scan) {
-				unsigned int bad;
-
 				next_scan = now + RESCAN_NS;
-				threads_scan(&rec->th, &bad);
+				rescan_threads(rec);
 				ksig_check_queue(rec);
 			}
 			if (tty)
@@ -444,17 +513,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 		} else if (pj_writer_pending(rec->w) > (4u << 20)) {
 			flush_output(rec);
 		}
-		if (rec->th.n == 0) {
-			rec->stop = true;
-			/* alive without events: the kernel closes them at the
-			 * exec of a set-user-ID program (no longer dumpable) */
-			rec->stop_reason =
-			    !running_on(rec->o.pid)
-				? "target exited"
-				: "the kernel ended its events: it executed a "
-				  "set-user-ID program; profile that as root "
-				  "with -p PID";
-		}
+		if ((rec->th.n == 0 || rec->target_exec) && !rec->stop)
+			target_ended(rec, tty);
 		if (now >= end) {
 			rec->stop = true;
 			rec->stop_reason = "duration reached";
@@ -497,6 +557,13 @@ int cmd_record(int argc, char **argv)
 	}
 	rec->java = java;
 	rec->launch = launch;
+	if (target_open(&rec->tgt, rec->o.pid)) {
+		fprintf(stderr,
+			"perfjava: process %d exited before it could be "
+			"profiled\n",
+			rec->o.pid);
+		goto fail_output;
+	}
 	ring_init();
 	raise_fd_limit(); /* after the fork: the command keeps its own */
 	/*
@@ -511,6 +578,7 @@ int cmd_record(int argc, char **argv)
 			ret = 127; /* as a shell says "cannot run" */
 			goto fail_output;
 		}
+		target_rebase(&rec->tgt); /* it runs the command now */
 		usym_free(rec->sym.usym); /* nothing was named with it yet */
 		rec->sym.usym = usym_new(rec->o.pid);
 		if (!rec->sym.usym) {
@@ -560,7 +628,9 @@ int cmd_record(int argc, char **argv)
 	switchcost_take(rec, true); /* while the events run */
 	threads_disable(&rec->th);
 	ksig_collect(rec);
-	drain_all(rec);
+	if (!drain_all(rec, now_ns() + STOP_DRAIN_NS))
+		for (unsigned int i = 0; i < rec->th.n; i++)
+			ring_drain(rec->th.v[i], count_not_drained, rec);
 	ksig_match(rec);
 	record_finish_waits(rec);
 	rec->end_ns = now_ns();

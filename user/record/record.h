@@ -21,6 +21,7 @@
 #include "record/threads.h"
 #include "record/ksig.h"
 #include "record/switchcost.h"
+#include "record/target.h"
 #include "unwind/callgraph.h"
 #include "unwind/stackend.h"
 #include "unwind/unwind.h"
@@ -104,6 +105,9 @@ struct recorder {
 	struct switch_cost swc; /* the current file's (record/switchcost.h) */
 	uint64_t swc_next; /* when the threads' clocks are read next */
 	struct ksig ks; /* walks at the sample (record/ksig.h) */
+	struct target tgt; /* the same process all along (record/target.h) */
+	bool target_exec; /* it exec'd (a -p target): the recording ends */
+	unsigned int drain_at; /* the ring the next drain starts at */
 	uint64_t start_ns, end_ns;
 	bool stop;
 	const char *stop_reason;

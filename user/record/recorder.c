@@ -142,6 +142,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->o = *o;
+	rec->tgt.pidfd = -1;
 	if (setup_events(rec))
 		goto fail;
 	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
@@ -176,6 +177,7 @@ void recorder_free(struct recorder *rec)
 		agent_stop(rec->agent);
 	rec->agent = NULL;
 	threads_free(&rec->th);
+	target_close(&rec->tgt);
 	symbolizer_free(&rec->sym);
 	memset(&rec->sym, 0, sizeof(rec->sym));
 	unwinder_free(rec->unw);

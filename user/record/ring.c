@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Per-thread perf rings through libperf; see record/ring.h. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		if (i == 0 && o->track) {
 			attr.task = 1;
 			attr.comm = 1;
+			attr.comm_exec = 1; /* an exec says so (misc) */
 		}
 		if (o->wakeup_events) {
 			attr.wakeup_events = o->wakeup_events;
@@ -245,7 +247,8 @@ void ring_disable(struct ring *r)
 		perf_evlist__disable(r->evlist);
 }
 
-unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
+unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
+			    unsigned int max)
 {
 	/* a record that wraps around the ring's end, made whole */
 	static uint64_t whole[65536 / 8];
@@ -260,7 +263,7 @@ unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
 	mask = r->size - 1;
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail;
-	while (head - tail >= sizeof(struct perf_event_header)) {
+	while (n < max && head - tail >= sizeof(struct perf_event_header)) {
 		/* records are 8-byte aligned: a header never wraps */
 		const struct perf_event_header *h =
 		    (const void *)(data + (tail & mask));
@@ -281,6 +284,11 @@ unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
 		n++;
 	}
 	return n;
+}
+
+unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
+{
+	return ring_drain_max(r, cb, ctx, UINT_MAX);
 }
 
 void ring_close(struct ring *r)

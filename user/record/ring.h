@@ -93,6 +93,10 @@ typedef void (*ring_record_cb)(void *ctx, struct ring *r,
 /* Calls cb for every record in the ring, whole (hdr valid during the call
  * only); returns how many. */
 unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx);
+/* The same for at most max records: a ring the target fills as fast as it
+ * is read cannot hold the caller. The rest stays for the next. */
+unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
+			    unsigned int max);
 void ring_close(struct ring *r);
 /*
  * Makes every sample of event i signal signo to the ring's thread itself

@@ -22,9 +22,10 @@ static const char usage[] =
     "                     merged into one report (--from/--to: across them)\n"
     "  -o, --output OUT   write here (default stdout); the extension picks the\n"
     "                     format: .html flame, .pb.gz/.pprof pprof,\n"
-    "                     .collapsed/.folded collapsed, .txt text\n"
+    "                     .collapsed/.folded collapsed, .txt text, .jfr jfr\n"
     "  --format FORMAT    text (default), collapsed, flame, tree, pprof, script,\n"
-    "                     meta (the file's metadata and statistics, raw)\n"
+    "                     meta (the file's metadata and statistics, raw), jfr\n"
+    "                     (JDK Flight Recorder, for jfr, JMC, async-profiler)\n"
     "filters:\n"
     "  --event NAME       samples of this event (default the first recorded;\n"
     "                     for --wall recordings wall: on-CPU and off-CPU)\n"
@@ -114,6 +115,7 @@ static const struct {
 	{ ".collapsed", "collapsed" },
 	{ ".folded", "collapsed" },
 	{ ".txt", "text" },
+	{ ".jfr", "jfr" },
 };
 
 const char *report_format_of(const char *path)
@@ -351,8 +353,8 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 		fprintf(stderr,
 			"perfjava report: cannot tell the format of '%s' from "
 			"its extension; use .html (flame), .pb.gz (pprof), "
-			".collapsed, .txt, or give --format text|collapsed|"
-			"flame|tree|pprof|script\n",
+			".collapsed, .txt, .jfr, or give --format text|"
+			"collapsed|flame|tree|pprof|script|jfr\n",
 			o->output);
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/outfile.h"
 #include "report/multi.h"
@@ -25,6 +26,7 @@ static const struct {
 	{ "pprof", report_pprof, false },
 	{ "script", report_script, false },
 	{ "meta", report_meta, false },
+	{ "jfr", report_jfr, false },
 };
 
 /* The one place where samples are chosen; filters go here. */
@@ -425,10 +427,11 @@ int cmd_report(int argc, char **argv)
 			diff_ok = formats[i].diff;
 		}
 	if (!write) {
-		fprintf(stderr,
-			"perfjava report: unknown format '%s' (text, "
-			"collapsed, flame, tree, pprof, script, meta)\n%s\n",
-			o.format, report_usage());
+		fprintf(
+		    stderr,
+		    "perfjava report: unknown format '%s' (text, "
+		    "collapsed, flame, tree, pprof, script, meta, jfr)\n%s\n",
+		    o.format, report_usage());
 		report_opts_free(&o);
 		return 2;
 	}
@@ -459,6 +462,11 @@ int cmd_report(int argc, char **argv)
 		write = report_diff_text;
 	if (write == report_pprof)
 		o.fold_tid = true;
+	if (write == report_jfr && !o.output && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "perfjava report: --format jfr is binary; "
+				"write it to a file: -o FILE.jfr\n");
+		goto out;
+	}
 	if (load_report(o.ninputs ? o.inputs : &o.input,
 			o.ninputs ? o.ninputs : 1, &o, &r, &p))
 		goto out;

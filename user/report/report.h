@@ -105,6 +105,8 @@ int report_wall_setup(struct report *r, struct report_opts *o);
 void report_title(const struct report *r, const char *what, char *buf,
 		  size_t len);
 bool report_state_selected(const struct report *r, const struct pj_sample *s);
+/* The state of stack st (0 running, ...): its leaf "[off-cpu: X]" frame. */
+uint8_t report_stack_state(const struct pj_profile *p, uint32_t st);
 
 /* Whether sample s passes every filter (event, tid, time, regex). */
 bool report_sample_selected(const struct report *r, const struct pj_sample *s);
@@ -167,6 +169,8 @@ int report_tree(FILE *out, const struct report *r);
 int report_tree_html(FILE *out, const struct report *r);
 int report_pprof(FILE *out, const struct report *r);
 int report_script(FILE *out, const struct report *r);
+/* --format jfr: a JDK Flight Recorder file (report/jfr_out.c). */
+int report_jfr(FILE *out, const struct report *r);
 /* --diff with --format text: the frames whose share changed most. */
 int report_diff_text(FILE *out, const struct report *r);
 

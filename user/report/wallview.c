@@ -40,8 +40,7 @@ int report_parse_states(const char *arg, unsigned int *mask)
 	return *mask ? 0 : -1;
 }
 
-/* The state of stack st: its leaf "[off-cpu: X]" frame, else running. */
-static uint8_t stack_state(const struct pj_profile *p, uint32_t st)
+uint8_t report_stack_state(const struct pj_profile *p, uint32_t st)
 {
 	static const char prefix[] = "[off-cpu: ";
 	const char *name;
@@ -89,7 +88,7 @@ int report_wall_setup(struct report *r, struct report_opts *o)
 	if (!r->stack_state)
 		return -2;
 	for (uint32_t st = 0; st < p->nstacks; st++)
-		r->stack_state[st] = stack_state(p, st);
+		r->stack_state[st] = report_stack_state(p, st);
 	return 0;
 }
 

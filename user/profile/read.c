@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading the profile file into flat arrays (format:
- * include/perfjava/profile.h).
+ * include/perfjava/profile.h), or a JDK Flight Recorder file
+ * (profile/jfr_read.c) into the same arrays.
  *
  * The whole file is read into memory and every chunk is checked (magic, crc)
  * and decoded (profile/decode.c) with bounds checks on every byte: any input
@@ -21,6 +22,7 @@
 #include "lib/file.h"
 #include "lib/grow.h"
 #include "profile/internal.h"
+#include "profile/jfr.h"
 
 static const char *const chunk_names[] = {
 	[PJ_CHUNK_META] = "META",	[PJ_CHUNK_STRINGS] = "STRINGS",
@@ -114,6 +116,34 @@ static int finish_threads(struct priv *d)
 /* Bound of a profile file: it is read whole into memory. */
 #define PROFILE_MAX ((size_t)16 << 30)
 
+/* The arrays every profile starts with: string 0 is "", stack 0 starts at 0. */
+static int setup(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	p->strings = malloc(256 * sizeof(*p->strings));
+	if (!p->strings)
+		return profile_oom(c);
+	d->strings_cap = 256;
+	p->strings[0] = profile_pool_str(d, (const uint8_t *)"", 0);
+	p->nstrings = 1;
+	p->stack_start = calloc(256, sizeof(*p->stack_start));
+	if (!p->strings[0] || !p->stack_start)
+		return profile_oom(c);
+	d->stack_start_cap = 256;
+	return 0;
+}
+
+static int finish(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	if (finish_threads(d) || dedupe_kv(p->meta, &p->nmeta) ||
+	    dedupe_kv(p->stats, &p->nstats))
+		return profile_oom(c);
+	return 0;
+}
+
 static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 		 size_t errlen)
 {
@@ -122,6 +152,12 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 	struct cur c = { .base = buf, .err = err, .errlen = errlen };
 	size_t off;
 
+	if (size >= 4 && !memcmp(buf, "FLR\0", 4)) { /* JDK Flight Recorder */
+		if (setup(d, &c) ||
+		    profile_jfr_parse(d, buf, size, err, errlen))
+			return -1;
+		return finish(d, &c);
+	}
 	if (size < sizeof(h.magic) ||
 	    memcmp(buf, PJ_FILE_MAGIC, sizeof(h.magic))) {
 		snprintf(err, errlen,
@@ -147,16 +183,8 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 	if (h.header_size < sizeof(h) || h.header_size > size)
 		return profile_damaged(&c, buf + 12, "bad header size %u",
 				       h.header_size);
-	p->strings = malloc(256 * sizeof(*p->strings));
-	if (!p->strings)
-		return profile_oom(&c);
-	d->strings_cap = 256;
-	p->strings[0] = profile_pool_str(d, (const uint8_t *)"", 0);
-	p->nstrings = 1;
-	p->stack_start = calloc(256, sizeof(*p->stack_start));
-	if (!p->strings[0] || !p->stack_start)
-		return profile_oom(&c);
-	d->stack_start_cap = 256;
+	if (setup(d, &c))
+		return -1;
 
 	for (off = h.header_size; off < size;) {
 		struct pj_chunk_header ch;
@@ -194,10 +222,7 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 			return -1;
 		off += sizeof(ch) + ch.size;
 	}
-	if (finish_threads(d) || dedupe_kv(p->meta, &p->nmeta) ||
-	    dedupe_kv(p->stats, &p->nstats))
-		return profile_oom(&c);
-	return 0;
+	return finish(d, &c);
 }
 
 int pj_profile_load(const char *path, struct pj_profile **out, char *err,

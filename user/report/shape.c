@@ -5,6 +5,7 @@
  * - Java lambdas and hidden classes lose the parts the JVM makes up at run
  *   time (Foo$$Lambda$16.0x00007f8b8c000a08.run -> Foo$$Lambda.run,
  *   LambdaForm$MH/0x0000000800c04400.invoke -> LambdaForm$MH.invoke,
+ *   JFR's Foo$$Lambda+0x00007eff68007c18/990355670.run -> Foo$$Lambda.run,
  *   $Proxy12 -> $Proxy, GeneratedMethodAccessor7 -> GeneratedMethodAccessor),
  *   so that the same code has the same name from run to run (--raw-names
  *   keeps them);
@@ -50,12 +51,19 @@ static void java_normalise(const char *s, char *out, size_t len)
 	while (*s && n + 1 < len) {
 		bool done = false;
 
-		/* ".0x7f8b8c000a08" or "/0x0000000800c04400" */
-		if ((*s == '.' || *s == '/') && s[1] == '0' && s[2] == 'x' &&
-		    isxdigit((unsigned char)s[3])) {
+		/* ".0x7f8b8c000a08" or "/0x0000000800c04400", or JFR's
+		 * "+0x00007eff68007c18/990355670" */
+		if ((*s == '.' || *s == '/' || *s == '+') && s[1] == '0' &&
+		    s[2] == 'x' && isxdigit((unsigned char)s[3])) {
+			bool jfr = *s == '+';
+
 			s += 3;
 			while (isxdigit((unsigned char)*s))
 				s++;
+			if (jfr && (*s == '/' || *s == '.') &&
+			    isdigit((unsigned char)s[1]))
+				for (s++; isdigit((unsigned char)*s);)
+					s++;
 			continue;
 		}
 		for (size_t i = 0; i < sizeof(numbered) / sizeof(*numbered);

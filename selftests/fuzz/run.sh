@@ -30,7 +30,8 @@ declare -A src=(
 	[agent_msgs]="user/jvm/messages.c user/jvm/walks.c user/jvm/stacks.c user/jvm/codemap.c user/jvm/walkring.c user/lib/umap.c user/lib/text.c"
 	[agent_input]="agent/input.c"
 	[perfdata]="user/jvm/perfdata.c"
-	[profile]="user/profile/read.c user/profile/decode.c user/lib/file.c user/lib/grow.c user/lib/text.c"
+	[profile]="user/profile/read.c user/profile/decode.c user/profile/jfr_read.c user/profile/jfr_build.c user/profile/jfr_cpool.c user/profile/jfr_meta.c user/lib/file.c user/lib/grow.c user/lib/text.c"
+	[jfr]="user/profile/read.c user/profile/decode.c user/profile/jfr_read.c user/profile/jfr_build.c user/profile/jfr_cpool.c user/profile/jfr_meta.c user/lib/file.c user/lib/grow.c user/lib/text.c"
 	[perf_sample]="user/record/perf_parse.c user/unwind/join.c"
 	[elf]="user/sym/elf.c user/sym/debug_file.c user/sym/eh_ranges.c user/lib/strpool.c user/lib/file.c user/lib/grow.c"
 )
@@ -39,7 +40,9 @@ declare -A libs=([elf]="-lelf -ldw -lstdc++")
 flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
 	-fno-sanitize-recover=undefined -Iinclude -Iuser -Iagent)
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile perf_sample elf)
+[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile jfr perf_sample elf)
+# inputs longer than 64 KiB for targets whose corpus needs them
+declare -A maxlen=([jfr]=262144)
 
 build_one() {
 	local n=$1 bin=$out/$1/fuzz_$1 f newer=0
@@ -66,7 +69,7 @@ for n in "${names[@]}"; do
 	mkdir -p "$corpus"
 	t0=$(date +%s)
 	"$dir/fuzz_$n" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-		-max_len=65536 -print_final_stats=1 -artifact_prefix="$dir/" \
+		-max_len="${maxlen[$n]:-65536}" -print_final_stats=1 -artifact_prefix="$dir/" \
 		"$corpus" "$top/selftests/fuzz/corpus/$n" >"$dir/log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)

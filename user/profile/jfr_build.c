@@ -84,7 +84,8 @@ uint32_t jfr_add_stack(struct jfr_build *b, const uint32_t *frames, uint32_t n)
 		uint32_t lo = p->stack_start[id - 1];
 
 		if (p->stack_start[id] - lo == n &&
-		    !memcmp(p->stack_frames + lo, frames, n * sizeof(*frames)))
+		    (!n || !memcmp(p->stack_frames + lo, frames,
+				   n * sizeof(*frames))))
 			return id - 1;
 	}
 	if (p->nstacks >= UINT32_MAX - 2 ||
@@ -200,7 +201,8 @@ int jfr_finish_events(struct jfr_build *b)
 			s->period = b->period[s->event];
 		s->event = to[s->event];
 	}
-	memcpy(p->events, ev, n * sizeof(*ev));
+	if (n)
+		memcpy(p->events, ev, n * sizeof(*ev));
 	free(to);
 	free(ev);
 	return n ? jfr_add_meta(b, "event", p->events[0].name) : 0;

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Collapsed stacks as async-profiler's converter (jfrconv) prints them.
+
+perfjava's collapsed output gives each frame its own type suffix; jfrconv
+merges a Java method's interpreted, C1, inlined and JIT frames of the same
+call path into one node and names its type by majority (inlined if a third
+or more of its samples, else C1 or interpreted if half or more, else JIT).
+This applies that rule to perfjava's output (stdin), so that the two can be
+compared line by line; both sides are printed sorted.
+
+    jfr_fold.py < perfjava.collapsed    # perfjava's, folded as jfrconv does
+    jfr_fold.py --sort < jfrconv.txt    # jfrconv's own, sorted
+"""
+import sys
+
+SUFFIX = {"_[j]": "j", "_[i]": "i", "_[0]": "0", "_[1]": "1", "_[k]": "k"}
+
+
+def split(frame):
+    for sfx, t in SUFFIX.items():
+        if frame.endswith(sfx):
+            return frame[: -len(sfx)], t
+    return frame, ""
+
+
+class Node:
+    __slots__ = ("kids", "total", "self", "inl", "c1", "interp", "kind")
+
+    def __init__(self, kind):
+        self.kids = {}
+        self.total = self.self = self.inl = self.c1 = self.interp = 0
+        self.kind = kind
+
+    def suffix(self):
+        if self.inl * 3 >= self.total and self.inl:
+            return "_[i]"
+        if self.c1 * 2 >= self.total and self.c1:
+            return "_[1]"
+        if self.interp * 2 >= self.total and self.interp:
+            return "_[0]"
+        return {"j": "_[j]", "k": "_[k]"}.get(self.kind, "")
+
+
+def fold(lines):
+    root = Node("")
+    for line in lines:
+        line = line.rstrip("\n")
+        if not line:
+            continue
+        stack, count = line.rsplit(" ", 1)
+        n = int(count)
+        node = root
+        for frame in stack.split(";"):
+            title, t = split(frame)
+            kind = "j" if t in ("j", "i", "0", "1") else t
+            node.total += n
+            node = node.kids.setdefault((title, kind), Node(kind))
+            if t == "i":
+                node.inl += n
+            elif t == "1":
+                node.c1 += n
+            elif t == "0":
+                node.interp += n
+        node.total += n
+        node.self += n
+    out = []
+
+    def walk(node, path):
+        for (title, _), kid in node.kids.items():
+            p = path + [title + kid.suffix()]
+            if kid.self:
+                out.append(";".join(p) + " " + str(kid.self))
+            walk(kid, p)
+
+    walk(root, [])
+    return out
+
+
+def main():
+    lines = sys.stdin.readlines()
+    if "--sort" in sys.argv:
+        out = [l.rstrip("\n") for l in lines if l.strip()]
+    else:
+        out = fold(lines)
+    for l in sorted(out):
+        print(l)
+
+
+if __name__ == "__main__":
+    main()

@@ -164,7 +164,7 @@ static uint32_t add_method(struct jfr_pools *pl, struct u64map *map,
 		pl->oom = true;
 		return 0;
 	}
-	pl->m[n] = (struct jfr_method){ cls, name, desc, 0 };
+	pl->m[n] = (struct jfr_out_method){ cls, name, desc, 0 };
 	return ++pl->nmethods;
 }
 

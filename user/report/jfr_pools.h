@@ -36,7 +36,7 @@ struct jfr_pools {
 	uint32_t *method_of; /* frame id -> method key, 0 = not yet */
 	struct jfr_symbols sym;
 	struct u64map classes; /* class symbol -> class key */
-	struct jfr_class {
+	struct jfr_out_class {
 		uint32_t sym, pkg;
 	} * cls;
 	uint32_t nclasses, cap_classes;
@@ -44,7 +44,7 @@ struct jfr_pools {
 	uint32_t *pkg_sym, npkgs, cap_pkgs;
 	struct u64map java_methods; /* name string id + 1 -> method key */
 	struct u64map native_methods; /* class key << 32 | name symbol -> key */
-	struct jfr_method {
+	struct jfr_out_method {
 		uint32_t cls, name, desc, modifiers;
 	} * m;
 	uint32_t nmethods, cap_methods;

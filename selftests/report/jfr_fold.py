@@ -7,11 +7,15 @@ merges a Java method's interpreted, C1, inlined and JIT frames of the same
 call path into one node and names its type by majority (inlined if a third
 or more of its samples, else C1 or interpreted if half or more, else JIT).
 This applies that rule to perfjava's output (stdin), so that the two can be
-compared line by line; both sides are printed sorted.
+compared line by line; both sides are printed sorted. A native frame's
+trailing parameter list is dropped on both sides: perfjava's reports drop
+C++ parameter lists ("I2C/C2I adapters(0xb)" is "I2C/C2I adapters"),
+jfrconv prints names as async-profiler wrote them.
 
     jfr_fold.py < perfjava.collapsed    # perfjava's, folded as jfrconv does
-    jfr_fold.py --sort < jfrconv.txt    # jfrconv's own, sorted
+    jfr_fold.py < jfrconv.txt           # jfrconv's own: the same, sorted
 """
+import re
 import sys
 
 SUFFIX = {"_[j]": "j", "_[i]": "i", "_[0]": "0", "_[1]": "1", "_[k]": "k"}
@@ -21,7 +25,7 @@ def split(frame):
     for sfx, t in SUFFIX.items():
         if frame.endswith(sfx):
             return frame[: -len(sfx)], t
-    return frame, ""
+    return re.sub(r"\([^()]*\)$", "", frame), ""
 
 
 class Node:
@@ -79,10 +83,9 @@ def fold(lines):
 
 def main():
     lines = sys.stdin.readlines()
-    if "--sort" in sys.argv:
-        out = [l.rstrip("\n") for l in lines if l.strip()]
-    else:
-        out = fold(lines)
+    # jfrconv's own output folds to itself: its frames already carry the
+    # type of their node
+    out = fold(lines)
     for l in sorted(out):
         print(l)
 

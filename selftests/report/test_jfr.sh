@@ -85,6 +85,20 @@ for jdk in "${JDKS[@]}"; do
 	fi
 done
 
+# record -o FILE.jfr: recorded as perfjava's file, converted at the end
+"$PJ_BIN" record -q -o "$TMP/r.jfr" -- "$JDK/bin/java" -cp "$CLASSES" Workload 1 1 >/dev/null 2>"$TMP/r.err"
+check "record -o r.jfr: exit 0, a JFR file the JDK reads, no r.jfr.data left" \
+	eval '[ $? -eq 0 ] && [ ! -e "$TMP/r.jfr.data" ] && [ "$(summary_count "$JDK" "$TMP/r.jfr" jdk.ExecutionSample)" -gt 0 ]'
+start_jvm "$JDK" "$TMP/k.out" -- Workload 30 1
+"$PJ_BIN" record -q -p "$JPID" -o "$TMP/k.jfr" 2>"$TMP/k.err" &
+rec=$!
+track $rec
+wait_for 20 size_over "$TMP/k.jfr.data" 4096
+kill -9 $rec
+wait $rec 2>/dev/null
+check "record -o k.jfr killed with SIGKILL: the recording is in k.jfr.data and reports" \
+	eval '[ ! -e "$TMP/k.jfr" ] && "$PJ_BIN" report -i "$TMP/k.jfr.data" --format collapsed 2>/dev/null | grep -q Workload'
+
 # perfjava reads its own JFR back
 for x in c.cpu:c:cpu-clock w.cpu:w:cpu-clock w.off:w:offcpu; do
 	IFS=: read -r name f ev <<<"$x"
@@ -105,7 +119,7 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 		-cp "$CLASSES" Waits 2 >/dev/null 2>>"$TMP/ap.err"
 	for f in ap apw; do
 		"$AP/bin/jfrconv" --dot -o collapsed "$TMP/$f.jfr" "$TMP/$f.jc" >/dev/null 2>&1
-		python3 "$FOLD" --sort <"$TMP/$f.jc" >"$TMP/$f.jcs"
+		python3 "$FOLD" <"$TMP/$f.jc" >"$TMP/$f.jcs"
 		"$PJ_BIN" report -i "$TMP/$f.jfr" --format collapsed --raw-names 2>"$TMP/$f.pj.err" |
 			python3 "$FOLD" >"$TMP/$f.pjs"
 		check "async-profiler's $f.jfr: perfjava's collapsed stacks equal jfrconv's ($(samples "$TMP/$f.jcs") samples, $(wc -l <"$TMP/$f.jcs") stacks)" \
@@ -126,7 +140,7 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 		"$jdk/bin/java" -XX:StartFlightRecording=filename="$TMP/$J.jdk.jfr",settings=profile \
 			-cp "$CLASSES" Workload 2 2 >/dev/null 2>&1
 		"$AP/bin/jfrconv" --dot -o collapsed "$TMP/$J.jdk.jfr" "$TMP/$J.jdk.jc" >/dev/null 2>&1
-		python3 "$FOLD" --sort <"$TMP/$J.jdk.jc" >"$TMP/$J.jdk.jcs"
+		python3 "$FOLD" <"$TMP/$J.jdk.jc" >"$TMP/$J.jdk.jcs"
 		# jfrconv takes the JDK's native-method samples with its CPU samples
 		{ "$PJ_BIN" report -i "$TMP/$J.jdk.jfr" --format collapsed --raw-names --event jdk.ExecutionSample
 		  "$PJ_BIN" report -i "$TMP/$J.jdk.jfr" --format collapsed --raw-names --event jdk.NativeMethodSample 2>/dev/null

@@ -22,6 +22,7 @@
 #include "sym/maps.h"
 #include "record/launch.h"
 #include "record/loop.h"
+#include "record/tojfr.h"
 #include "record/wall.h"
 #include "sym/usym.h"
 #include "record/cpuwalk.h"
@@ -531,10 +532,11 @@ int cmd_record(int argc, char **argv)
 {
 	struct recorder *rec = malloc(sizeof(*rec));
 	struct record_opts o;
-	char err[512];
+	char err[512], data[4096];
 	sigset_t mask;
 	int sigfd, ret = 1;
 	bool java = false;
+	const char *jfr = NULL;
 	struct launch *launch = NULL;
 	uint64_t bytes;
 
@@ -543,6 +545,18 @@ int cmd_record(int argc, char **argv)
 	if (record_parse_args(argc, argv, &o)) {
 		free(rec);
 		return 2;
+	}
+	if (tojfr_wanted(o.output)) { /* recorded as ours, converted after */
+		if (o.loop > 0) {
+			fprintf(stderr,
+				"perfjava record: --loop writes perfjava "
+				"files; convert one with perfjava report "
+				"-i FILE -o FILE.jfr\n");
+			free(rec);
+			return 2;
+		}
+		jfr = o.output;
+		o.output = tojfr_data_path(jfr, data, sizeof(data));
 	}
 	if (o.argv ? launch_fork(&o, &java, &launch)
 		   : check_target(o.pid, &java)) {
@@ -657,7 +671,7 @@ int cmd_record(int argc, char **argv)
 	}
 	rec->w = NULL;
 	record_summary(rec, bytes);
-	ret = 0;
+	ret = jfr && tojfr_convert(rec->o.output, jfr, rec->o.quiet) ? 1 : 0;
 	if (rec->launch) { /* its exit status is perfjava's */
 		if (!rec->o.quiet && rec->th.n)
 			fprintf(stderr,

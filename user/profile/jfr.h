@@ -70,6 +70,7 @@ struct jfr_class {
 	uint64_t id;
 	const char *name, *super;
 	uint8_t kind; /* enum jfr_kind */
+	bool flat; /* composite of varints, keys and bytes only */
 	uint32_t first, nfields; /* into jfr_meta.fields */
 };
 

@@ -83,11 +83,14 @@ struct jfr_cp {
 	int field[P_N][4];
 	struct pool pools[P_N];
 	struct u64map stack_ids; /* (key + 1) -> stack id + 1 (no leaf) */
+	uint32_t *direct; /* the same for small keys: stack id + 1 by key */
+	uint64_t ndirect;
 	struct u64map method_ids; /* key + 1 -> index + 1 into methods */
 	struct method *methods;
 	uint32_t nmethods;
 	size_t cap_methods;
 	uint32_t *frames; /* scratch: one stack's frames */
+	uint8_t ftype[256]; /* frame type + 1 by FrameType key */
 	char text[JFR_NAME_MAX], name[JFR_NAME_MAX];
 };
 
@@ -124,6 +127,7 @@ void jfr_cp_free(struct jfr_cp *cp)
 		u64map_free(&cp->pools[p].by_key);
 	}
 	u64map_free(&cp->stack_ids);
+	free(cp->direct);
 	u64map_free(&cp->method_ids);
 	free(cp->methods);
 	free(cp->frames);
@@ -349,9 +353,8 @@ static bool placeholder(const char *desc)
 	return !strcmp(desc, "()L;") || !strcmp(desc, "(Lk;)L;");
 }
 
-/* The frame type of a FrameType key, with what the method says. */
-static uint8_t frame_type(struct jfr_cp *cp, uint64_t key,
-			  const struct method *me)
+/* The frame type a FrameType key's description names (cached by key). */
+static uint8_t described_type(struct jfr_cp *cp, uint64_t key)
 {
 	static const struct {
 		const char *name;
@@ -363,29 +366,44 @@ static uint8_t frame_type(struct jfr_cp *cp, uint64_t key,
 		{ "C1 compiled", PJ_FRAME_C1 },
 		{ "Kernel", PJ_FRAME_KERNEL },
 		{ "C++", PJ_FRAME_NATIVE },
+		{ "Native", PJ_FRAME_JAVA_NATIVE },
 	};
-	const struct entry *e = lookup(cp, P_FTYPE, key);
+	const struct entry *e;
+	uint8_t t = PJ_FRAME_JIT; /* a type this reader does not know */
 	char buf[64] = "";
 
+	if (key < sizeof(cp->ftype) && cp->ftype[key])
+		return cp->ftype[key] - 1;
+	e = lookup(cp, P_FTYPE, key);
 	if (e)
 		text(cp, &e->v[0].s, buf, sizeof(buf));
-	if (!me->java)
-		return me->type == PJ_FRAME_NATIVE && !strcmp(buf, "Kernel")
-			   ? PJ_FRAME_KERNEL
-			   : me->type;
 	for (size_t i = 0; i < sizeof(types) / sizeof(*types); i++)
 		if (!strcmp(buf, types[i].name))
-			return types[i].type;
-	if (!strcmp(buf, "Native"))
-		return PJ_FRAME_JAVA_NATIVE;
-	return PJ_FRAME_JIT;
+			t = types[i].type;
+	if (key < sizeof(cp->ftype))
+		cp->ftype[key] = t + 1;
+	return t;
+}
+
+/* The frame type of a FrameType key, with what the method says: code
+ * that is not Java is native, or kernel code. */
+static uint8_t frame_type(struct jfr_cp *cp, uint64_t key,
+			  const struct method *me)
+{
+	uint8_t t = described_type(cp, key);
+
+	if (!me->java)
+		return me->type == PJ_FRAME_NATIVE && t == PJ_FRAME_KERNEL
+			   ? PJ_FRAME_KERNEL
+			   : me->type;
+	return t;
 }
 
 /* What method key names, made once per chunk. */
 static const struct method *method(struct jfr_cp *cp, struct jfr_build *b,
 				   uint64_t key)
 {
-	const struct entry *e = lookup(cp, P_METHOD, key);
+	const struct entry *e;
 	char cls[JFR_NAME_MAX], desc[JFR_NAME_MAX];
 	struct method me = { 0 };
 	size_t n;
@@ -393,6 +411,7 @@ static const struct method *method(struct jfr_cp *cp, struct jfr_build *b,
 
 	if (key != UINT64_MAX && u64map_get(&cp->method_ids, key + 1, &i))
 		return &cp->methods[i - 1];
+	e = lookup(cp, P_METHOD, key);
 	if (!e) {
 		me.name = jfr_intern(b, "[unknown]", 9);
 		me.type = PJ_FRAME_UNKNOWN;
@@ -471,14 +490,19 @@ static int64_t frames(struct jfr_cp *cp, struct jfr_build *b,
 uint32_t jfr_cp_stack(struct jfr_cp *cp, struct jfr_build *b, uint64_t key,
 		      uint64_t leaf_class, uint8_t leaf_type)
 {
-	const struct entry *e = lookup(cp, P_STACK, key);
+	const struct entry *e;
 	uint32_t id, at = 0;
 	int64_t n;
 
+	/* the common case: a stack seen before */
+	if (!leaf_class && key < cp->ndirect && cp->direct[key])
+		return cp->direct[key] - 1;
+	if (!leaf_class && key >= cp->ndirect && key != UINT64_MAX &&
+	    u64map_get(&cp->stack_ids, key + 1, &id))
+		return id - 1;
+	e = lookup(cp, P_STACK, key);
 	if (!e)
 		return UINT32_MAX;
-	if (!leaf_class && u64map_get(&cp->stack_ids, key + 1, &id))
-		return id - 1;
 	n = frames(cp, b, e);
 	if (n < 0)
 		return UINT32_MAX;
@@ -497,8 +521,19 @@ uint32_t jfr_cp_stack(struct jfr_cp *cp, struct jfr_build *b, uint64_t key,
 		at = 1;
 	}
 	id = jfr_add_stack(b, cp->frames, (uint32_t)n + at);
-	if (!leaf_class && id != UINT32_MAX &&
-	    u64map_put(&cp->stack_ids, key + 1, id + 1))
+	if (!cp->direct) { /* keys up to a few times the pool's size */
+		uint64_t n = 4ull * cp->pools[P_STACK].n + 1024;
+
+		cp->ndirect = n < (1u << 24) ? n : (1u << 24);
+		cp->direct = calloc(cp->ndirect, sizeof(*cp->direct));
+		if (!cp->direct)
+			cp->ndirect = 0;
+	}
+	if (leaf_class || id == UINT32_MAX)
+		return id;
+	if (key < cp->ndirect)
+		cp->direct[key] = id + 1;
+	else if (u64map_put(&cp->stack_ids, key + 1, id + 1))
 		return UINT32_MAX;
 	return id;
 }

@@ -197,6 +197,33 @@ int jfr_skip(const struct jfr_meta *m, struct jfr_cur *c,
 	return 0;
 }
 
+/* A composite of varints, keys and bytes, skipped without recursion. */
+static int skip_flat(const struct jfr_meta *m, struct jfr_cur *c,
+		     const struct jfr_class *cl)
+{
+	const uint8_t *p = c->p;
+
+	for (uint32_t i = 0; i < cl->nfields; i++) {
+		const struct jfr_field *f = &m->fields[cl->first + i];
+		unsigned int k = 0;
+
+		if (!f->cpool && m->classes[f->cls].kind == JK_BYTE) {
+			if (p >= c->end)
+				return jfr_damaged(c, p,
+						   "value runs past its event");
+			p++;
+			continue;
+		}
+		do { /* a varint: up to 9 bytes, the 9th whole */
+			if (p >= c->end)
+				return jfr_damaged(c, p,
+						   "value runs past its event");
+		} while ((*p++ & 0x80) && ++k < 9);
+	}
+	c->p = p;
+	return 0;
+}
+
 int jfr_skip_class(const struct jfr_meta *m, struct jfr_cur *c, uint32_t k,
 		   unsigned int depth)
 {
@@ -221,6 +248,8 @@ int jfr_skip_class(const struct jfr_meta *m, struct jfr_cur *c, uint32_t k,
 		return 0;
 	}
 	default:
+		if (cl->flat) /* the common case: stack frames */
+			return skip_flat(m, c, cl);
 		if (depth >= JFR_MAX_DEPTH)
 			return jfr_damaged(c, c->p,
 					   "values nested deeper than %d",
@@ -407,6 +436,18 @@ static int finish(struct mparse *mp, struct jfr_cur *c)
 	free(m->fields);
 	m->fields = sorted;
 	free(at);
+	for (uint32_t i = 0; i < m->nclasses; i++) {
+		struct jfr_class *cl = &m->classes[i];
+
+		cl->flat = cl->kind == JK_COMPOSITE;
+		for (uint32_t f = 0; f < cl->nfields && cl->flat; f++) {
+			const struct jfr_field *fd = &m->fields[cl->first + f];
+			uint8_t k = m->classes[fd->cls].kind;
+
+			cl->flat = !fd->array && (fd->cpool || k == JK_VARINT ||
+						  k == JK_BYTE);
+		}
+	}
 	return 0;
 }
 

@@ -114,6 +114,7 @@ struct chunk {
 	size_t cap_set;
 	uint64_t recording_id; /* jdk.ActiveRecording's class id + 1 */
 	struct u64map named; /* String key + 1 -> event index + 1 */
+	struct u64map tids; /* Thread key + 1 -> tid + 1 */
 };
 
 struct rd {
@@ -231,7 +232,11 @@ static int read_event(struct chunk *ch, struct jfr_cur *c,
 		uint8_t role = e->role[i];
 
 		if (role == R_SKIP || f->array) {
-			if (jfr_skip(m, c, f, 1))
+			uint64_t x;
+
+			if (!f->array && (f->cpool || fc->kind == JK_VARINT)
+				? jfr_get_varint(c, &x)
+				: jfr_skip(m, c, f, 1))
 				return -1;
 			continue;
 		}
@@ -380,12 +385,32 @@ static int add_sample(struct rd *r, struct pj_sample *s)
 	return 0;
 }
 
+/* Thread key's tid, its name given to the profile once per chunk. */
+static int thread(struct rd *r, struct chunk *ch, uint64_t key, uint32_t *tid)
+{
+	const char *name;
+	uint32_t i;
+
+	*tid = 0;
+	if (key == UINT64_MAX)
+		return 0;
+	if (u64map_get(&ch->tids, key + 1, &i)) {
+		*tid = i - 1;
+		return 0;
+	}
+	if (!jfr_cp_thread(ch->cp, key, tid, &name))
+		return 0;
+	if (jfr_add_thread(&r->b, *tid, name) ||
+	    u64map_put(&ch->tids, key + 1, *tid + 1))
+		return oom(r);
+	return 0;
+}
+
 static int on_sample(struct rd *r, struct chunk *ch, struct evtype *e,
 		     struct vals *v)
 {
 	struct pj_sample s = { 0 };
 	uint64_t n = 1, w = 0;
-	const char *name;
 
 	if (!v->u[R_STACK])
 		return 0; /* recorded without its stack */
@@ -398,8 +423,7 @@ static int on_sample(struct rd *r, struct chunk *ch, struct evtype *e,
 		r->dropped++;
 		return 0;
 	}
-	if (jfr_cp_thread(ch->cp, v->u[R_THREAD], &s.tid, &name) &&
-	    jfr_add_thread(&r->b, s.tid, name))
+	if (thread(r, ch, v->u[R_THREAD], &s.tid))
 		return -1;
 	s.time = ticks_ns(ch, v->u[R_TIME]);
 	s.cpu = (uint32_t)v->u[R_CPU];
@@ -495,6 +519,7 @@ static void free_chunk(struct chunk *ch)
 	free(ch->set);
 	u64map_free(&ch->ev_of);
 	u64map_free(&ch->named);
+	u64map_free(&ch->tids);
 	jfr_cp_free(ch->cp);
 	jfr_meta_free(&ch->m);
 }

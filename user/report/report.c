@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lib/outfile.h"
+#include "lib/u64map.h"
 #include "report/multi.h"
 #include "report/report.h"
 #include "report/stackfold.h"
@@ -239,23 +240,24 @@ out:
 	return ret;
 }
 
+/* Distinct tids among the selected samples (a map: no sort of them all). */
 static void count_threads(struct report *r)
 {
 	const struct pj_profile *p = r->p;
-	uint32_t *t = malloc((p->nsamples ? p->nsamples : 1) * sizeof(*t));
-	size_t n = 0, k = 0;
+	struct u64map seen = { 0 };
+	uint32_t last = UINT32_MAX;
 
-	if (!t)
-		return;
-	for (size_t i = 0; i < p->nsamples; i++)
-		if (report_sample_selected(r, &p->samples[i]))
-			t[n++] = p->samples[i].tid;
-	qsort(t, n, sizeof(*t), cmp_u32);
-	for (size_t i = 0; i < n; i++)
-		if (!i || t[i] != t[i - 1])
-			k++;
-	r->nthreads = (uint32_t)k;
-	free(t);
+	for (size_t i = 0; i < p->nsamples; i++) {
+		uint32_t tid = p->samples[i].tid;
+
+		if (tid == last || !report_sample_selected(r, &p->samples[i]))
+			continue;
+		last = tid;
+		if (u64map_put(&seen, (uint64_t)tid + 1, 1))
+			break;
+	}
+	r->nthreads = seen.n;
+	u64map_free(&seen);
 }
 
 static void free_report(struct report *r)

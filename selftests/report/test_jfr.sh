@@ -85,6 +85,18 @@ for jdk in "${JDKS[@]}"; do
 	fi
 done
 
+# samples of other events (hardware counters where the CPU has a PMU;
+# page faults here): perfjava.EventSample, declared in the file
+"$PJ_BIN" record -q -e cpu-clock,page-faults -o "$TMP/pf.data" -- "$PROGS/churn" 1 >/dev/null 2>&1
+"$PJ_BIN" report -i "$TMP/pf.data" -o "$TMP/pf.jfr"
+npf=$("$PJ_BIN" report -i "$TMP/pf.data" --format collapsed --event page-faults | awk '{ n += $NF } END { print n + 0 }')
+got=$(summary_count "$JDK" "$TMP/pf.jfr" perfjava.EventSample)
+check "page-faults samples: $got perfjava.EventSample for perfjava's $npf, named and weighed" \
+	eval '[ "$npf" -gt 0 ] && [ "$got" = "$npf" ] && "$JDK/bin/jfr" print --events perfjava.EventSample "$TMP/pf.jfr" | grep -q "event = \"page-faults\""'
+collapsed "$TMP/pf.a" "$TMP/pf.data" page-faults
+collapsed "$TMP/pf.b" "$TMP/pf.jfr" page-faults
+check "page-faults samples read back: the same stacks" cmp -s "$TMP/pf.a" "$TMP/pf.b"
+
 # record -o FILE.jfr: recorded as perfjava's file, converted at the end
 "$PJ_BIN" record -q -o "$TMP/r.jfr" -- "$JDK/bin/java" -cp "$CLASSES" Workload 1 1 >/dev/null 2>"$TMP/r.err"
 check "record -o r.jfr: exit 0, a JFR file the JDK reads, no r.jfr.data left" \

@@ -274,8 +274,9 @@ static int on_setting(struct rd *r, struct chunk *ch, struct vals *v)
 		/* the recording's own: perfjava's metadata, or the
 		 * profiler's settings; the times are the chunk's */
 		static const char *const not_meta[] = {
-			"start_ns",   "start_realtime", "enabled",  "threshold",
-			"stackTrace", "period",		"throttle", "cutoff",
+			"start_ns", "start_realtime", "start_realtime_ns",
+			"enabled",  "threshold",      "stackTrace",
+			"period",   "throttle",	      "cutoff",
 		};
 
 		for (size_t i = 0; i < sizeof(not_meta) / sizeof(*not_meta);
@@ -572,6 +573,10 @@ static int read_chunk(struct rd *r, const uint8_t *buf, size_t size, size_t off,
 		snprintf(t, sizeof(t), "%llu",
 			 (unsigned long long)(ch.start_nanos / 1000000000));
 		if (jfr_add_meta(&r->b, "start_realtime", t))
+			return -1;
+		snprintf(t, sizeof(t), "%llu",
+			 (unsigned long long)ch.start_nanos);
+		if (jfr_add_meta(&r->b, "start_realtime_ns", t))
 			return -1;
 	}
 	r->duration += be64(h + 40);

@@ -52,13 +52,20 @@ void record_write_header(struct recorder *rec)
  */
 void record_mark_start(struct recorder *rec, uint64_t now)
 {
+	struct timespec ts = { 0 };
 	char buf[32];
 
 	rec->start_ns = now;
 	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)rec->start_ns);
 	pj_writer_meta(rec->w, "start_ns", buf);
-	snprintf(buf, sizeof(buf), "%lld", (long long)time(NULL));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, sizeof(buf), "%lld", (long long)ts.tv_sec);
 	pj_writer_meta(rec->w, "start_realtime", buf);
+	/* to the ns: a JFR file's chunk starts there (report/jfr_out.c) */
+	snprintf(buf, sizeof(buf), "%llu",
+		 (unsigned long long)ts.tv_sec * 1000000000ull +
+		     (unsigned long long)ts.tv_nsec);
+	pj_writer_meta(rec->w, "start_realtime_ns", buf);
 }
 
 /* The event table of the file: what each sample's event index means. */

@@ -16,12 +16,20 @@
 #define CMDLINE_MAX 100 /* the command line is shortened beyond this */
 
 /* Meta keys the summary shows in its own words. */
-static const char *const shown[] = {
-	"pid",		 "comm",     "cmdline",	       "hostname",
-	"kernel",	 "start_ns", "event",	       "callgraph",
-	"java",		 "perfjava", "kernel_symbols", "kernel_symbols_why",
-	"start_realtime"
-};
+static const char *const shown[] = { "pid",
+				     "comm",
+				     "cmdline",
+				     "hostname",
+				     "kernel",
+				     "start_ns",
+				     "event",
+				     "callgraph",
+				     "java",
+				     "perfjava",
+				     "kernel_symbols",
+				     "kernel_symbols_why",
+				     "start_realtime",
+				     "start_realtime_ns" };
 
 static bool is_shown(const char *key)
 {

@@ -18,6 +18,13 @@
  * the kernel into jdk.OSInformation, a JVM's command line into
  * jdk.JVMInformation. Times are the samples' CLOCK_MONOTONIC ns as ticks
  * (10^9 a second); the chunk starts at the recording's start.
+ *
+ * Allocation and lock samples (when record takes them) go to the types
+ * jfr_types.c declares already, as the JDK writes them:
+ * jdk.ObjectAllocationSample (objectClass, weight in bytes) and
+ * jdk.JavaMonitorEnter / jdk.ThreadPark (duration): a kind in kind_of()
+ * and its fields in sample(); the reader reads them back with the class
+ * as the leaf frame (profile/jfr_read.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -479,7 +479,7 @@ static int64_t frames(struct jfr_cp *cp, struct jfr_build *b,
 		type = frame_type(cp, v[2].u, me);
 		line = v[1].u > UINT32_MAX ? 0 : (uint32_t)v[1].u;
 		f = jfr_add_frame(b, type, me->name, me->module,
-				  me->java ? line : 0);
+				  line);
 		if (f == UINT32_MAX)
 			return -1;
 		cp->frames[got++] = f;

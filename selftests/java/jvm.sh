@@ -101,6 +101,21 @@ leaf_share() {
 		END { printf "%.2f\n", t ? 100 * m / t : 0 }' "$1"
 }
 
+# jdk_src_zip JDK: that JDK's lib/src.zip; JDK 17's is fetched from Debian
+# (openjdk-17-source, downloaded and unpacked into $PJ_BUILD, not installed:
+# installing it would upgrade the JDK) when it is not there
+jdk_src_zip() {
+	local z=$1/lib/src.zip cache=$PJ_BUILD/jdk-src
+	[ -f "$z" ] && { echo "$z"; return 0; }
+	case "$1" in *java-17-openjdk*) ;; *) return 1 ;; esac
+	z=$cache/usr/lib/jvm/openjdk-17/lib/src.zip
+	[ -f "$z" ] && { echo "$z"; return 0; }
+	mkdir -p "$cache"
+	(cd "$cache" && apt-get download openjdk-17-source >/dev/null 2>&1 &&
+		dpkg-deb -x openjdk-17-source_*.deb . && rm -f openjdk-17-source_*.deb) || return 1
+	[ -f "$z" ] && echo "$z"
+}
+
 jdk_name() { basename "$1" | sed -E 's/-amd64$//; s/-jdk$//'; }
 
 # sample_window DATA REGEX: "FIRST LAST", the times (seconds, CLOCK_MONOTONIC)

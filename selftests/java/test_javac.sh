@@ -12,25 +12,11 @@
 
 java_suite "javac on the JDK's sources"
 
-# src_zip JDK: that JDK's src.zip, fetched from Debian for JDK 17 when the
-# package that holds it is not installed (installing it would upgrade the JDK)
-src_zip() {
-	local z=$1/lib/src.zip cache=$PJ_BUILD/jdk-src
-	[ -f "$z" ] && { echo "$z"; return 0; }
-	case "$1" in *java-17-openjdk*) ;; *) return 1 ;; esac
-	z=$cache/usr/lib/jvm/openjdk-17/lib/src.zip
-	[ -f "$z" ] && { echo "$z"; return 0; }
-	mkdir -p "$cache"
-	(cd "$cache" && apt-get download openjdk-17-source >/dev/null 2>&1 &&
-		dpkg-deb -x openjdk-17-source_*.deb . && rm -f openjdk-17-source_*.deb) || return 1
-	[ -f "$z" ] && echo "$z"
-}
-
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D/out"
-	if ! zip=$(src_zip "$jdk") || ! command -v unzip >/dev/null; then
+	if ! zip=$(jdk_src_zip "$jdk") || ! command -v unzip >/dev/null; then
 		skip "$J: javac on the JDK's own sources" "no src.zip for $jdk (apt-get download openjdk-17-source failed) or no unzip"
 		continue
 	fi

@@ -75,6 +75,12 @@ static const char *suffix(int type)
 	}
 }
 
+static bool fake_anon(void *ctx, uint64_t ip)
+{
+	(void)ctx;
+	return ip >= 0xa000 && ip < 0xb000; /* JIT code not in the map */
+}
+
 static bool fake_entry(void *ctx, uint64_t ip)
 {
 	(void)ctx;
@@ -392,6 +398,52 @@ static const struct tcase cases[] = {
 	    true,
 	},
 	{
+	    "a leaf in JIT code the map does not have yet: the walk's frames "
+	    "alone, no [unknown] leaf",
+	    { NULL },
+	    { 0xa010, 0xa100, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run"), J(INTERPRETED, "T.main") },
+	    2,
+	    "A.run_[j];T.main_[0]",
+	    MERGE_NO_WALK,
+	},
+	{
+	    "walked at the sample: VM code called from JIT code the map does "
+	    "not have yet belongs",
+	    { NULL },
+	    { 0x1400, 0xa010, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run") },
+	    1,
+	    "SharedRuntime::new;A.run_[j]",
+	    MERGE_NO_WALK,
+	    false,
+	    true,
+	},
+	{
+	    "walked later: ... that cannot be checked, so it does not",
+	    { NULL },
+	    { 0x1400, 0xa010, END },
+	    AGENT_WALK_OK,
+	    { J(JIT, "A.run") },
+	    1,
+	    "SharedRuntime::new;[unknown];[java: stack moved on]",
+	    MERGE_MOVED_ON,
+	},
+	{
+	    "a native method's natives end where the chain goes into "
+	    "anonymous memory (junk or its caller's code)",
+	    { NULL },
+	    { 0x1700, 0x1800, 0xa050, 0x9000, END },
+	    AGENT_WALK_OK,
+	    { J(JAVA_NATIVE, "SocketDispatcher.write0"), J(JIT, "A.run") },
+	    2,
+	    "write;Java_sun_nio_ch_SocketDispatcher_write0;SocketDispatcher."
+	    "write0_[n];A.run_[j]",
+	    MERGE_NO_WALK,
+	},
+	{
 	    "walked later: VM code whose chain stops short does not belong",
 	    { NULL },
 	    { 0x1000, 0x1400, END },
@@ -434,7 +486,8 @@ static const char *merged(const struct tcase *c, struct merge_base *b,
 	struct merge_sink k = { .native = fake_native,
 				.frame = fake_frame,
 				.jni_entry = fake_jni,
-				.thread_entry = fake_entry };
+				.thread_entry = fake_entry,
+				.anon = fake_anon };
 	static char got[1024];
 	uint32_t kf[4], out[MAXN];
 	unsigned int nk = 0, nu = 0, n, i;
@@ -546,7 +599,8 @@ int main(void)
 	struct merge_sink k = { .native = fake_native,
 				.frame = fake_frame,
 				.jni_entry = fake_jni,
-				.thread_entry = fake_entry };
+				.thread_entry = fake_entry,
+				.anon = fake_anon };
 	static const uint64_t deep[] = { 0x1000, 0x1100, 0x1200 };
 	struct merge_in in = { .uips = deep, .nu = 3, .walk_status = -1 };
 

@@ -65,6 +65,17 @@ static bool all_named(const struct merge_sink *k, const struct merge_in *in,
 }
 
 /*
+ * Whether uips[i] lies in a JVM's anonymous memory: JIT code the code map
+ * does not have yet (compiled since it was read), or junk a frame-pointer
+ * chain read; either way no native frame.
+ */
+static bool anon(const struct merge_sink *k, const struct merge_in *in,
+		 unsigned int i)
+{
+	return in->code && k->anon && k->anon(k->ctx, in->uips[i]);
+}
+
+/*
  * Whether the native frames uips[0..first_vm) belong under the walk's Java
  * frames: see merge.h.
  */
@@ -85,10 +96,13 @@ static bool natives_belong(const struct merge_sink *k,
 
 	if (!first_vm || in->held)
 		return true;
-	if (first_vm == in->nu) /* the chain never reaches Java code */
+	e = first_vm < in->nu ? codemap_find(in->code, in->uips[first_vm])
+			      : NULL;
+	/* the chain never reaches Java code the map has (it ends, or goes
+	 * into anonymous memory: code compiled since, or junk) */
+	if (!e)
 		return in->jf[0].type == PJ_FRAME_JAVA_NATIVE ||
 		       (in->at_sample && !jni_in_natives(k, in, first_vm));
-	e = codemap_find(in->code, in->uips[first_vm]);
 	if (e->type == PJ_FRAME_VM)
 		return true; /* a stub or the interpreter called them */
 	/* compiled code (a native method's wrapper is compiled code named
@@ -203,7 +217,7 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 	for (i = 0; i < in->nk; i++)
 		put(&o, in->kframes[i]);
 	for (i = 0; i < in->nu; i++) {
-		if (codemap_find(in->code, in->uips[i])) {
+		if (codemap_find(in->code, in->uips[i]) || anon(k, in, i)) {
 			if (first_vm == in->nu)
 				first_vm = i;
 			last_vm = i;
@@ -305,6 +319,15 @@ static void sym_frame_addr(void *ctx, uint32_t id, uint64_t addr)
 	pj_writer_frame_addr(((struct symbolizer *)ctx)->w, id, addr);
 }
 
+static bool sym_anon(void *ctx, uint64_t ip)
+{
+	struct symbolizer *s = ctx;
+	struct usym_result r;
+
+	usym_resolve(s->usym, ip, &r);
+	return r.module && !strcmp(r.module, "[anon]");
+}
+
 static bool sym_thread_entry(void *ctx, uint64_t ip)
 {
 	struct symbolizer *s = ctx;
@@ -322,4 +345,5 @@ void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s)
 	k->jni_entry = sym_jni_entry;
 	k->frame_addr = sym_frame_addr;
 	k->thread_entry = sym_thread_entry;
+	k->anon = sym_anon;
 }

@@ -59,6 +59,9 @@ struct merge_sink {
 	/* Whether the return address ip is in a thread's first function
 	 * (start_thread, clone3, _start). NULL: any is. */
 	bool (*thread_entry)(void *ctx, uint64_t ip);
+	/* Whether ip lies in anonymous memory (a JVM's JIT code, or data).
+	 * NULL: never. */
+	bool (*anon)(void *ctx, uint64_t ip);
 };
 
 #define MERGE_MAX_BASE 64

@@ -174,7 +174,7 @@ static void append(const struct pja_walk *w, int fd, uint64_t start)
 	    len << 32 | pjw_seal(pos), memory_order_release);
 }
 
-void ksig_on_sample(siginfo_t *si, void *uc)
+void ksig_on_sample(int fd, void *uc)
 {
 	uint64_t start = pja_ticks();
 	struct pja_walk w = { 0 };
@@ -197,11 +197,54 @@ void ksig_on_sample(siginfo_t *si, void *uc)
 	w.frames = bufs[i].frames;
 	w.depth = pja.depth;
 	stackwalk_here(uc, &w);
-	append(&w, si->si_fd, start);
+	append(&w, fd, start);
 	atomic_store(&bufs[i].used, 0);
 out:
 	atomic_fetch_sub(&inflight, 1);
 	errno = saved;
+}
+
+/*
+ * perf_event_attr.sigtrap (Linux 5.13+): the kernel itself sends the
+ * sampled thread SIGTRAP (si_code TRAP_PERF, the event's sig_data) on its
+ * way back to user mode after the sample; since Linux 6.10 through task
+ * work, where an F_SETSIG signal goes through an interrupt the CPU sends
+ * itself (irq_work), which under a hypervisor costs the thread more than
+ * the rest of the walk. The reader opens such events only once this
+ * handler is installed (PJA_HELLO_SIGTRAP), and tags sig_data with
+ * PJA_TRAP_TAG and the event's fd; any other SIGTRAP goes to the handler
+ * that was there before.
+ */
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+
+/* The kernel's siginfo of a TRAP_PERF signal, which glibc does not name. */
+struct perf_siginfo {
+	int signo, err, code, pad;
+	void *addr;
+	uint64_t data;
+	uint32_t type, flags;
+};
+_Static_assert(sizeof(siginfo_t) >= sizeof(struct perf_siginfo),
+	       "TRAP_PERF siginfo layout");
+
+static struct sigaction prev_trap;
+
+static void on_trap(int sig, siginfo_t *si, void *uc)
+{
+	const struct perf_siginfo *p = (const void *)si;
+
+	if (si->si_code == TRAP_PERF && p->data >> 32 == PJA_TRAP_TAG) {
+		ksig_on_sample((int)(uint32_t)p->data, uc);
+		return;
+	}
+	pja_chain(&prev_trap, sig, si, uc);
+}
+
+int ksig_trap_init(void)
+{
+	return pja_install(SIGTRAP, on_trap, &prev_trap);
 }
 
 void ksig_start(void)

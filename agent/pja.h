@@ -59,6 +59,7 @@ struct pja {
 	unsigned int timeout_us;
 	int testfault; /* every Nth walk reads a bad address (tests) */
 	int signo; /* our real-time signal (ksig.c), chosen once */
+	int traps; /* our SIGTRAP handler is installed (ksig.c) */
 };
 
 extern struct pja pja;
@@ -208,8 +209,11 @@ uint64_t pja_context_pc(const void *ucontext);
  * walk at the sample, into a private ring. */
 struct pjw_rec;
 int ksig_init(void);
-/* The handler's work for a kernel signal (si_code POLL_IN). */
-void ksig_on_sample(siginfo_t *si, void *uc);
+/* The handler's work for a kernel signal at a sample of the reader's
+ * event fd (si_code POLL_IN: si_fd; TRAP_PERF: from sig_data). */
+void ksig_on_sample(int fd, void *uc);
+/* Installs the SIGTRAP handler for perf events' TRAP_PERF (for good). */
+int ksig_trap_init(void);
 /* Walks at the sample are taken from ksig_start until ksig_stop (which
  * waits, bounded, for handlers in flight and drops what is left). */
 void ksig_start(void);

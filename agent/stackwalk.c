@@ -66,6 +66,12 @@ void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc)
 	if (prev->sa_handler == SIG_IGN)
 		return;
 	if (prev->sa_handler == SIG_DFL) {
+		if (sig == SIGTRAP) {
+			/* a breakpoint nobody handles: the default way */
+			signal(sig, SIG_DFL);
+			raise(sig);
+			return;
+		}
 		if (sig != SIGSEGV && sig != SIGBUS)
 			return; /* a stray profiling signal must not end the JVM */
 		/* a real crash: let it happen the default way */

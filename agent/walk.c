@@ -86,7 +86,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	int saved = errno;
 
 	if (si->si_code == POLL_IN) { /* the kernel, on a sample */
-		ksig_on_sample(si, uc);
+		ksig_on_sample(si->si_fd, uc);
 		return;
 	}
 	if (si->si_code == SI_TKILL && si->si_pid == getpid()) {
@@ -141,6 +141,7 @@ int walk_init(void)
 	if (ksig_init() || stackwalk_init() ||
 	    pja_install(pja.signo, on_signal, &prev_sig))
 		return -1;
+	pja.traps = !ksig_trap_init(); /* without it, the real-time signal */
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 # and depth, windows of PJ_BENCH_WINDOW (3) s at 1 kHz, PJ_BENCH_ROUNDS (2)
 # rounds of:
 #   nojava   perfjava --no-java (the kernel's sample alone)
+#   nojavafp perfjava --no-java -g fp
 #   pj       perfjava (the default call graph)
 #   pjfp     perfjava -g fp
 #   ap       async-profiler 4.5 -e cpu -i 1ms (its samples carry no time:
@@ -125,14 +126,15 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		out=$D/out
 		res=$D/res
 		: >"$res"
-		per_round=8
-		[ -n "$ASPROF" ] || per_round=6
+		per_round=9
+		[ -n "$ASPROF" ] || per_round=7
 		start_jvm "$jdk" "$out" -- Gaps $((rounds * per_round * (win + 10) + 30)) "$depth" "$D/go" "$D/stop" || continue
 		wait_for 60 grep -q '^warm' "$out" || { echo "$J: Gaps not warm in 60 s"; continue; }
 		touch "$D/go"
 		window idle0 idle_window
 		for r in $(seq "$rounds"); do
 			window "nojava.$r" pj_window "nojava.$r" --no-java
+			window "nojavafp.$r" pj_window "nojavafp.$r" --no-java -g fp
 			window "pj.$r" pj_window "pj.$r"
 			window "idle.a$r" idle_window
 			window "pjfp.$r" pj_window "pjfp.$r" -g fp
@@ -148,7 +150,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		what=shallow
 		[ "$depth" = 0 ] || what="deep ($depth calls)"
 		echo "# $J, $what: gap per sample in the sampled thread, us (median, mean), medians over $rounds rounds of $win s at 1 kHz"
-		for tag in nojava pj pjfp; do
+		for tag in nojava nojavafp pj pjfp; do
 			for r in $(seq "$rounds"); do matched "$tag.$r"; done >"$D/$tag.m"
 			printf "%s: %-7s median %5s mean %5s (%s samples)\n" "$J" "$tag" \
 				"$(cut -d' ' -f1 "$D/$tag.m" | median)" "$(cut -d' ' -f2 "$D/$tag.m" | median)" \
@@ -162,13 +164,15 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			echo "$J: ap      excess $(median <"$D/ap.m") us per sample (its samples carry no time)"
 		fi
 		for tag in pj pjfp; do
+			base=nojava
+			[ "$tag" = pj ] || base=nojavafp
 			for r in $(seq "$rounds"); do parts "$tag.$r"; done >"$D/$tag.parts"
 			p=$(for c in $(seq 11); do cut -d' ' -f$c "$D/$tag.parts" | median; done | tr '\n' ' ')
-			awk -v j="$J" -v t="$tag" -v p="$p" -v k="$(cut -d' ' -f1 "$D/nojava.m" | median)" \
+			awk -v j="$J" -v t="$tag" -v p="$p" -v k="$(cut -d' ' -f1 "$D/$base.m" | median)" \
 				-v g="$(cut -d' ' -f1 "$D/$tag.m" | median)" 'BEGIN {
 				split(p, v, " ")
 				h = v[1] + v[2] + v[3] + v[4] + v[5]
-				printf "%s: %-7s split (us per sample, medians): kernel sample %.1f, signal and return %.1f, handler %.2f (entry %.2f, walk %.2f, recoveries %.2f, frame typing %.2f, ring write %.2f; means %.2f %.2f %.2f %.2f %.2f); agent thread CPU %.2f per walk; over --no-java %.1f\n",
+				printf "%s: %-7s split (us per sample, medians): kernel sample %.1f (its --no-java), signal and return %.1f, handler %.2f (entry %.2f, walk %.2f, recoveries %.2f, frame typing %.2f, ring write %.2f; means %.2f %.2f %.2f %.2f %.2f); agent thread CPU %.2f per walk; over its --no-java %.1f\n",
 					j, t, k, g - k - h, h, v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], g - k }'
 		done
 	done

@@ -33,6 +33,13 @@ for jdk in "${JDKS[@]}"; do
 		grep -qE 'java walks at the sample \(signal [0-9]+ routed' "$D/a.err"
 	share=$(matched_share "$D/a.err")
 	check "$J: >= 95% of samples matched a walk from their signal ($share%)" [ "$share" -ge 95 ]
+	# Linux 5.13+ signals the sampled thread itself (attr.sigtrap)
+	if [ "$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')" -ge 5013 ]; then
+		check "$J: ... by the kernel's SIGTRAP at the sample, every thread" \
+			grep -qE 'routed to ([0-9]+) threads, \1 of them by SIGTRAP' "$D/a.err"
+	else
+		skip "$J: ... by the kernel's SIGTRAP at the sample" "Linux $(uname -r) has no attr.sigtrap"
+	fi
 	"$PJ_BIN" report -i "$D/a.data" --format collapsed >"$D/a.folded"
 	check "$J: ... and the walks are Java stacks (Workload.method, JIT)" \
 		grep -qE 'Workload.method[ABC]_\[j\]' "$D/a.folded"
@@ -74,4 +81,13 @@ for jdk in "${JDKS[@]}"; do
 		grep -q 'Workload' "$D/io.folded"
 	kill "$JPID" 2>/dev/null
 	wait "$JWAIT" 2>/dev/null || true
+
+	# --- a launched JVM: its events open before the agent exists, so its
+	# threads are routed our real-time signal (F_SETSIG) instead
+	"$PJ_BIN" record -c 1000000 -o "$D/l.data" -- "$jdk/bin/java" -cp "$CLASSES" \
+		Workload 3 2 >"$D/l.out" 2>"$D/l.err"
+	grep 'walks at the sample' "$D/l.err" | sed 's/^/# /'
+	share=$(matched_share "$D/l.err")
+	check "$J: record -- java: walks at the sample by the real-time signal, >= 90% matched ($share%)" \
+		bash -c "grep -qE 'java walks at the sample \(signal [0-9]+ routed to [0-9]+ threads[;)]' '$D/l.err' && [ $share -ge 90 ]"
 done

@@ -133,6 +133,11 @@ void agent_ring_decline(struct agent *a);
 /* The agent's signal for walks at the sample once it confirmed the ring;
  * 0 while waiting, -1 when refused, not offered or gone. */
 int agent_ring_signal(const struct agent *a);
+/* Whether the agent's SIGTRAP handler is installed (PJA_HELLO_SIGTRAP): a
+ * perf event of a JVM thread may then be opened with attr.sigtrap and
+ * sig_data PJA_TRAP_DATA(its fd), its walks at the sample coming in the
+ * ring like those of the real-time signal. */
+bool agent_ring_traps(const struct agent *a);
 /* Calls cb for each walk in the ring; returns how many. */
 unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx);
 struct agent_ring_stats {

@@ -169,6 +169,12 @@ int agent_ring_signal(const struct agent *a)
 	return a->ring->state == R_READY ? a->ring->signo : 0;
 }
 
+bool agent_ring_traps(const struct agent *a)
+{
+	return a && (a->hello.flags & PJA_HELLO_RING) &&
+	       (a->hello.flags & PJA_HELLO_SIGTRAP);
+}
+
 unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 {
 	struct walk_ring *r = a ? a->ring : NULL;

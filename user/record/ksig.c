@@ -66,6 +66,13 @@ static bool sig_in(pid_t pid, pid_t tid, const char *key, int signo)
 	return (strtoull(buf, NULL, 16) >> (signo - 1)) & 1;
 }
 
+uint32_t ksig_traps(const struct recorder *rec)
+{
+	const struct ksig *k = &rec->ks;
+
+	return !k->why && agent_ring_traps(rec->agent) ? k->eligible : 0;
+}
+
 void ksig_thread_opened(struct recorder *rec, struct ring *r)
 {
 	struct ksig *k = &rec->ks;
@@ -76,6 +83,12 @@ void ksig_thread_opened(struct recorder *rec, struct ring *r)
 	for (i = 0; i < r->nevents; i++) {
 		if (!(k->eligible & (1u << i)))
 			continue;
+		if (r->trapped & (1u << i)) { /* signals since its open */
+			if (!r->routed)
+				r->routed_at = now_ns();
+			r->routed |= 1u << i;
+			continue;
+		}
 		if (ring_route(r, i, k->signo)) {
 			for (i = 0; i < r->nevents; i++)
 				if (r->routed & (1u << i))
@@ -85,6 +98,7 @@ void ksig_thread_opened(struct recorder *rec, struct ring *r)
 		}
 	}
 	k->routed++;
+	k->trapped += r->trapped != 0;
 }
 
 void ksig_prepare(struct recorder *rec, agent_walk_cb done)
@@ -372,9 +386,12 @@ void ksig_summary(const struct recorder *rec)
 	}
 	fprintf(stderr,
 		"perfjava: java walks at the sample (signal %d routed to %llu "
-		"threads%s%s)",
-		k->ran, (unsigned long long)k->routed,
-		k->refused ? ", refused for some" : "",
+		"threads",
+		k->ran, (unsigned long long)k->routed);
+	if (k->trapped)
+		fprintf(stderr, ", %llu of them by SIGTRAP from the sample",
+			(unsigned long long)k->trapped);
+	fprintf(stderr, "%s%s)", k->refused ? ", refused for some" : "",
 		k->eligible != (1u << rec->nevents) - 1
 		    ? "; on request for tracepoints and context switches"
 		    : "");

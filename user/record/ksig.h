@@ -7,6 +7,14 @@
  * wakes per sample: every drain it reads the walk ring, then the perf rings,
  * and matches each sample to its walk by thread, event fd and time.
  *
+ * Where the agent handles SIGTRAP (PJA_HELLO_SIGTRAP), the events of a
+ * JVM attached with -p are opened after the agent, with attr.sigtrap: the
+ * kernel then signals the thread itself on its return from the sample,
+ * with no wake-up per sample (an interrupt the CPU sends itself, which
+ * costs the thread more than the walk under a hypervisor). Those events
+ * need no routing; the rest (a kernel that refuses sigtrap, threads of a
+ * launched JVM) are routed as above.
+ *
  * Only for events that sample a running thread: a signal per tracepoint or
  * context switch would reach the thread later (when it runs again) and wake
  * it from its sleep; those keep the request path, and so does everything when
@@ -40,6 +48,7 @@ struct ksig {
 	const char *why; /* when not (or not for every event): why */
 	uint32_t eligible; /* events that sample running threads (bit i) */
 	uint64_t routed, refused; /* threads whose events signal, or not */
+	uint64_t trapped; /* of the routed: by SIGTRAP from the open */
 	uint64_t *wait; /* cookies of samples waiting for their walk */
 	size_t nwait, capwait;
 	struct ksig_walk *walks; /* walks read in this drain */
@@ -63,6 +72,9 @@ void ksig_prepare(struct recorder *rec, agent_walk_cb done);
  * (seen by ksig_collect, bounded), the events of every open thread are
  * routed; until then walks are on request. */
 void ksig_setup(struct recorder *rec);
+/* The events (bit i) to open with SIGTRAP at the sample: none unless the
+ * agent is in and handles it. */
+uint32_t ksig_traps(const struct recorder *rec);
 /* Routes a thread opened later. */
 void ksig_thread_opened(struct recorder *rec, struct ring *r);
 /* Whether the reader need not poll r: all its samples signal the thread. */

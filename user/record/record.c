@@ -184,6 +184,8 @@ static int open_threads(struct recorder *rec)
 	t->ctx = rec;
 	/* A JVM's samples wait for a walk: wake the reader for each one. */
 	t->opts.wakeup_events = rec->java && !rec->o.no_java ? 1 : 0;
+	/* ... unless the agent walks at the sample by the kernel's SIGTRAP */
+	t->opts.sigtrap = ksig_traps(rec);
 	err = threads_scan(t, &bad);
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
@@ -601,6 +603,18 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	record_write_header(rec);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	/* A JVM's agent comes before its events, whose kind depends on it
+	 * (record/ksig.h: the kernel's SIGTRAP at the sample). */
+	ksig_prepare(rec, cpuwalk_done);
+	start_agent(rec);
+	ksig_setup(rec);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	/* started: the file takes its name (a failed start left any file
@@ -610,18 +624,6 @@ int cmd_record(int argc, char **argv)
 		goto fail_output;
 	}
 	symbolizer_write_meta(&rec->sym);
-
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-
-	ksig_prepare(rec, cpuwalk_done);
-	start_agent(rec);
-	ksig_setup(rec);
 	/*
 	 * A JVM's samples wait for the reader to pass them on: every
 	 * millisecond the reader waits for a CPU behind the target's own

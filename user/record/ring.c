@@ -21,6 +21,7 @@
 
 #include "lib/clock.h"
 #include "lib/file.h"
+#include "perfjava/agent_proto.h"
 #include "record/ring.h"
 
 static int quiet_print(enum libperf_print_level level, const char *fmt,
@@ -119,9 +120,9 @@ static void unmap_ring(struct ring *r)
 	r->base = NULL;
 }
 
-int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
-	      unsigned int n, const struct ring_opts *o,
-	      unsigned int *bad_event)
+static int ring_open_once(struct ring *r, pid_t tid, const struct pj_event *evs,
+			  unsigned int n, const struct ring_opts *o,
+			  unsigned int *bad_event)
 {
 	struct perf_thread_map *threads = NULL;
 	struct perf_cpu_map *cpus = NULL;
@@ -178,9 +179,16 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 			attr.comm = 1;
 			attr.comm_exec = 1; /* an exec says so (misc) */
 		}
-		if (o->wakeup_events) {
+		if (o->sigtrap & (1u << i)) {
+			/* sig_data (the fd) is set just before the open */
+			attr.sigtrap = 1;
+			attr.remove_on_exec = 1;
+		}
+		if (o->wakeup_events && !attr.sigtrap) {
 			attr.wakeup_events = o->wakeup_events;
 		} else {
+			/* a wake-up per sample is an interrupt the CPU
+			 * sends itself: a signal at the sample goes without */
 			attr.watermark = 1;
 			attr.wakeup_watermark = o->pages * getpagesize() / 4;
 		}
@@ -194,6 +202,8 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	perf_evlist__for_each_evsel (r->evlist, evsel) {
 		int fd = lowest_free_fd();
 
+		if (perf_evsel__attr(evsel)->sigtrap)
+			perf_evsel__attr(evsel)->sig_data = PJA_TRAP_DATA(fd);
 		err = perf_evsel__open(evsel, cpus, threads);
 		if (err < 0)
 			goto fail;
@@ -209,6 +219,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		i++;
 	}
 	r->nevents = n;
+	r->trapped = o->sigtrap & ((1u << n) - 1);
 	if (r->sample_type & PERF_SAMPLE_READ)
 		r->sw_fd = open_switch_counter(tid, r->fd); /* -1: none */
 	err = map_ring(r, o->pages);
@@ -232,6 +243,22 @@ fail:
 	perf_thread_map__put(threads);
 	perf_cpu_map__put(cpus);
 	return err < 0 ? err : -EINVAL;
+}
+
+int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
+	      unsigned int n, const struct ring_opts *o,
+	      unsigned int *bad_event)
+{
+	struct ring_opts plain;
+	int err = ring_open_once(r, tid, evs, n, o, bad_event);
+
+	/* a kernel before 5.13, or one that wants ptrace rights for it */
+	if (err >= 0 || !o->sigtrap || err == -ESRCH || err == -EMFILE ||
+	    err == -ENFILE || *bad_event == RING_BAD_MMAP)
+		return err;
+	plain = *o;
+	plain.sigtrap = 0;
+	return ring_open_once(r, tid, evs, n, &plain, bad_event);
 }
 
 void ring_enable(struct ring *r)

@@ -38,6 +38,7 @@ struct ring {
 	unsigned int nevents;
 	int fds[RING_MAX_EVENTS]; /* each event's fd */
 	uint32_t routed; /* events whose samples signal the thread (bit i) */
+	uint32_t trapped; /* events opened to SIGTRAP it at each sample */
 	uint64_t routed_at; /* since when (CLOCK_MONOTONIC ns) */
 	uint64_t ids[RING_MAX_EVENTS]; /* kernel event id of each event */
 	uint64_t sample_type, branch_sample_type;
@@ -71,6 +72,10 @@ struct ring_opts {
 	/* With a single clock event: a context-switch counter in its group,
 	 * both read into every sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP). */
 	bool count_switches;
+	/* Events (bit i) that SIGTRAP the thread at each sample (attr.sigtrap,
+	 * sig_data PJA_TRAP_DATA(fd)), woken by watermark: where the kernel
+	 * refuses, they open without (ring.trapped says which did). */
+	uint32_t sigtrap;
 };
 
 /* Must run once before any ring is opened. */

@@ -172,6 +172,7 @@ timeout -k 5 20 "$PJ_BIN" record -p "$HJ" -d 1 -q --no-java -o "$TMP/out.data" 2
 RC=$?
 check "a link to a FIFO over the target's binary: not opened, no hang (rc $RC)" \
 	test "$RC" -eq 0
+sed 's/^/# /' "$TMP/err"
 "$PJ_BIN" report -i "$TMP/out.data" --format collapsed >"$TMP/rep" 2>&1
 check "and its samples are still there" test -s "$TMP/rep"
 kill -9 "$HJ" 2>/dev/null

@@ -97,7 +97,7 @@ int main(void)
 	char *libz = realpath(LIBZ, NULL);
 
 	elf_version(EV_CURRENT);
-	if (!libz || elf_file_open(libz, &f)) {
+	if (!libz || elf_file_open(ELF_ROOT_HOST, libz, &f)) {
 		skip("libz names", LIBZ " is not installed");
 		return tap_done();
 	}

@@ -283,10 +283,82 @@ static void test_debug_files(void)
 	    tmp);
 	check_debug("debuglink under /usr/lib/debug", root, "/opt/app/prog",
 		    "debuglink:");
-	/* One byte more: same build-id, wrong CRC. */
+	/* One byte more: a wrong CRC, but both files have the build-id,
+	 * which decides (no CRC is summed then). */
 	st_sh("printf x >> %s/root2/usr/lib/debug/opt/app/pie.debug", tmp);
-	check_debug("debuglink with a wrong CRC is refused", root,
+	check_debug("debuglink: the same build-id decides, not the CRC", root,
+		    "/opt/app/prog", "debuglink:");
+	/* Without build-ids the CRC decides. */
+	if (st_sh("cd %s/root2/usr/lib/debug/opt/app && "
+		  "objcopy --remove-section=.note.gnu.build-id pie.debug && "
+		  "cd %s/root2/opt/app && "
+		  "objcopy --remove-section=.note.gnu.build-id "
+		  "--remove-section=.gnu_debuglink prog && cp "
+		  "%s/root2/usr/lib/debug/opt/app/pie.debug . && "
+		  "objcopy --add-gnu-debuglink=pie.debug prog && rm pie.debug",
+		  tmp, tmp, tmp)) {
+		ok(0, "build-ids removed");
+		return;
+	}
+	check_debug("no build-ids: debuglink by its CRC", root, "/opt/app/prog",
+		    "debuglink:");
+	st_sh("printf x >> %s/root2/usr/lib/debug/opt/app/pie.debug", tmp);
+	check_debug("no build-ids: a wrong CRC is refused", root,
 		    "/opt/app/prog", "dynsym");
+}
+
+/*
+ * What the target puts at its build-id path: a file of another build-id,
+ * or none, is not its debug file; an absolute link there is resolved in
+ * its root (where it names nothing), never on this machine; a FIFO is not
+ * opened.
+ */
+static void test_debug_refused(void)
+{
+	char root[512], bid[128], path[1024], dir[700];
+	struct elf_symtab *t;
+
+	snprintf(path, sizeof(path), "%s/pie", tmp);
+	t = elf_symtab_load("", path);
+	snprintf(bid, sizeof(bid), "%s", t ? elf_symtab_build_id(t) : "");
+	elf_symtab_free(t);
+	snprintf(root, sizeof(root), "%s/root3", tmp);
+	snprintf(dir, sizeof(dir), "%s/usr/lib/debug/.build-id/%.2s", root,
+		 bid);
+	if (strlen(bid) < 4 ||
+	    st_sh("cd %s && mkdir -p %s root3/usr/bin && "
+		  "strip -s -o root3/usr/bin/prog pie && "
+		  "objcopy --only-keep-debug nopie other.debug && "
+		  "objcopy --remove-section=.note.gnu.build-id pie.debug "
+		  "nobid.debug",
+		  tmp, dir)) {
+		ok(0, "files for the refused debug files made");
+		return;
+	}
+	st_sh("cp %s/other.debug %s/%s.debug", tmp, dir, bid + 2);
+	check_debug("build-id path holding another build-id: refused", root,
+		    "/usr/bin/prog", "dynsym");
+	st_sh("cp %s/nobid.debug %s/%s.debug", tmp, dir, bid + 2);
+	check_debug("build-id path holding a file without one: refused", root,
+		    "/usr/bin/prog", "dynsym");
+	/* the right file, on this machine, named by an absolute link */
+	st_sh("ln -sf %s/pie.debug %s/%s.debug", tmp, dir, bid + 2);
+	check_debug("an absolute link out of the root is not followed out",
+		    root, "/usr/bin/prog", "dynsym");
+	st_sh("ln -sf ../../../../../../../../../../..%s/pie.debug %s/%s.debug",
+	      tmp, dir, bid + 2);
+	check_debug("nor a relative one through ..", root, "/usr/bin/prog",
+		    "dynsym");
+	st_sh("rm -f %s/%s.debug && mkfifo %s/%s.debug", dir, bid + 2, dir,
+	      bid + 2);
+	check_debug("a FIFO there is not opened", root, "/usr/bin/prog",
+		    "dynsym");
+	/* inside the root, a link is fine */
+	st_sh("rm -f %s/%s.debug && mkdir -p %s/store && cp %s/pie.debug "
+	      "%s/store/ && ln -s /store/pie.debug %s/%s.debug",
+	      dir, bid + 2, root, tmp, root, dir, bid + 2);
+	check_debug("an absolute link inside the root is followed there", root,
+		    "/usr/bin/prog", "build-id:");
 }
 
 static void test_cxx(void)
@@ -547,6 +619,7 @@ int main(void)
 		return tap_done();
 	test_pie_nopie_lib();
 	test_debug_files();
+	test_debug_refused();
 	test_cxx();
 	test_damaged();
 	test_libjvm();

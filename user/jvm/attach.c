@@ -140,10 +140,10 @@ static int args_elsewhere(pid_t pid)
 int attach_check(pid_t pid, char *err, size_t errlen)
 {
 	char path[64], line[4200], jvm[128] = "", perfdata[128] = "";
-	char root[64], jvm_path[4200] = "";
+	char jvm_path[4200] = "";
 	struct elf_symtab *syms;
 	FILE *f;
-	int j9 = 0, r;
+	int j9 = 0, r, fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "re");
@@ -192,8 +192,9 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    pid);
 		return -1;
 	}
-	snprintf(root, sizeof(root), "/proc/%d/root", pid);
-	syms = elf_symtab_load_mapped(root, jvm_path, jvm);
+	/* the mapped file itself, no debug file (.dynsym has it) */
+	fd = open_regular(jvm);
+	syms = fd >= 0 ? elf_symtab_load_fd(fd, -1, jvm_path) : NULL;
 	r = elf_symtab_has(syms, "AsyncGetCallTrace");
 	elf_symtab_free(syms);
 	if (syms && !r) {

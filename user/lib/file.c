@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/file.h"
@@ -115,16 +117,13 @@ int read_small_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int open_regular(const char *path)
+/* The regular file behind the O_PATH fd p (closed), opened for reading. */
+static int reopen_regular(int p)
 {
 	char again[64];
 	struct stat st;
-	int p, fd;
+	int fd;
 
-	/* O_PATH opens nothing: a device's driver is not called */
-	p = open(path, O_PATH | O_CLOEXEC);
-	if (p < 0)
-		return -1;
 	if (fstat(p, &st) || !S_ISREG(st.st_mode)) {
 		close(p);
 		errno = EINVAL;
@@ -135,4 +134,35 @@ int open_regular(const char *path)
 	fd = open(again, O_RDONLY | O_CLOEXEC);
 	close(p);
 	return fd;
+}
+
+int open_regular(const char *path)
+{
+	/* O_PATH opens nothing: a device's driver is not called */
+	int p = open(path, O_PATH | O_CLOEXEC);
+
+	return p < 0 ? -1 : reopen_regular(p);
+}
+
+int open_in_root(int rootfd, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+
+	if (rootfd < 0 && rootfd != AT_FDCWD) {
+		errno = EBADF;
+		return -1;
+	}
+	if (rootfd == AT_FDCWD)
+		return open(path, flags | O_CLOEXEC);
+	return (int)syscall(SYS_openat2, rootfd, path, &how, sizeof(how));
+}
+
+int open_regular_in(int rootfd, const char *path)
+{
+	int p = open_in_root(rootfd, path, O_PATH);
+
+	return p < 0 ? -1 : reopen_regular(p);
 }

@@ -30,5 +30,14 @@ int read_small_file(const char *path, char *buf, size_t len);
  * fd, or -1 with errno (EINVAL for what is not a regular file).
  */
 int open_regular(const char *path);
+/*
+ * Opens path (with open's flags) resolved inside the directory rootfd as
+ * if it were "/" (openat2 RESOLVE_IN_ROOT|RESOLVE_NO_MAGICLINKS): links,
+ * absolute or not, and ".." never leave it. rootfd AT_FDCWD: path as it
+ * is. The fd, or -1 with errno.
+ */
+int open_in_root(int rootfd, const char *path, int flags);
+/* open_regular() of path inside rootfd (as open_in_root). */
+int open_regular_in(int rootfd, const char *path);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Finding the separate debug file of a stripped ELF file (see sym/debug_file.h):
- * the places gdb and perf look, below the target's root so that a process in
- * a container finds the debug files installed in it.
+ * the places gdb and perf look, inside the target's root so that a process in
+ * a container finds the debug files installed in it, and nothing else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "lib/file.h"
 #include "sym/debug_file.h"
 
 #ifndef NT_GNU_BUILD_ID
@@ -115,72 +114,92 @@ static bool read_debuglink(Elf *elf, char *name, size_t namesz, uint32_t *crc)
 	return false;
 }
 
-static bool file_crc_matches(int fd, uint32_t want)
-{
-	size_t bufsz = 1 << 16;
-	unsigned char *buf = malloc(bufsz);
-	uLong crc = crc32(0L, Z_NULL, 0);
-	ssize_t r = -1;
+/*
+ * The CRC of a debuglink candidate: over the whole file, so only for one of
+ * at most DEBUG_CRC_MAX bytes, all of them data (a sparse terabyte reads
+ * as zeros for an hour), and once per file (by device, inode, size and
+ * mtime: unwind/ and sym/ both look for the same debug files).
+ */
+#define DEBUG_CRC_MAX ((uint64_t)256 << 20)
+#define CRC_CACHE 64
 
-	if (buf && lseek(fd, 0, SEEK_SET) == 0)
-		while ((r = read(fd, buf, bufsz)) > 0)
-			crc = crc32(crc, buf, (uInt)r);
-	free(buf);
-	return r == 0 && (uint32_t)crc == want;
-}
+struct crc_ent {
+	uint64_t dev, ino, size, mtime_ns;
+	uint32_t crc;
+	bool ok; /* summed (not refused) */
+};
 
-int elf_file_open(const char *path, struct elf_file *f)
+static struct crc_ent crc_cache[CRC_CACHE];
+static unsigned int crc_n, crc_next;
+
+static bool file_crc(const struct elf_file *f, const struct stat *st,
+		     uint32_t *crc)
 {
-	f->elf = NULL;
-	f->fd = open_regular(path); /* the target's path: no device, no FIFO */
-	if (f->fd < 0)
-		return -1;
-	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF ||
-	    gelf_getclass(f->elf) == ELFCLASSNONE) {
-		if (f->elf)
-			elf_end(f->elf);
-		close(f->fd);
-		f->fd = -1;
-		f->elf = NULL;
-		errno = ENOEXEC;
-		return -1;
+	struct crc_ent k = { (uint64_t)st->st_dev, (uint64_t)st->st_ino,
+			     (uint64_t)st->st_size,
+			     (uint64_t)st->st_mtim.tv_sec * 1000000000ull +
+				 (uint64_t)st->st_mtim.tv_nsec };
+	unsigned char *buf;
+	uLong c = crc32(0L, Z_NULL, 0);
+	uint64_t off = 0;
+
+	for (unsigned int i = 0; i < crc_n; i++) {
+		const struct crc_ent *e = &crc_cache[i];
+
+		if (e->dev == k.dev && e->ino == k.ino && e->size == k.size &&
+		    e->mtime_ns == k.mtime_ns) {
+			*crc = e->crc;
+			return e->ok;
+		}
 	}
-	return 0;
-}
+	if (k.size <= DEBUG_CRC_MAX && elf_file_backed(f, 0, k.size) &&
+	    (buf = malloc(1 << 16))) {
+		while (off < k.size) {
+			ssize_t r = pread(f->fd, buf, 1 << 16, (off_t)off);
 
-void elf_file_close(struct elf_file *f)
-{
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
-	f->elf = NULL;
-	f->fd = -1;
+			if (r <= 0)
+				break;
+			c = crc32(c, buf, (uInt)r);
+			off += (uint64_t)r;
+		}
+		free(buf);
+		k.ok = off == k.size;
+		k.crc = (uint32_t)c;
+	}
+	crc_cache[crc_next] = k;
+	crc_next = (crc_next + 1) % CRC_CACHE;
+	if (crc_n < CRC_CACHE)
+		crc_n++;
+	*crc = k.crc;
+	return k.ok;
 }
 
 /*
- * Opens a candidate debug file; with want_crc, only when its CRC matches;
- * with a build-id on both sides, only when they match; never the binary
- * itself (a debuglink naming a file in its own directory).
+ * Opens a candidate debug file (inside rootfd) when it is the one: never
+ * the binary itself (a debuglink naming a file in its own directory); by
+ * build-id when both files have one (a build-id path's file must have it),
+ * else (want_crc) by the debuglink's CRC; and with a .symtab.
  */
-static int open_debug(const char *path, const struct stat *self,
+static int open_debug(int rootfd, const char *path, const struct stat *self,
 		      const char *build_id, const uint32_t *want_crc,
 		      struct elf_file *f)
 {
 	struct stat st;
 	char bid[129];
+	uint32_t crc;
 
-	if (stat(path, &st) || !S_ISREG(st.st_mode) ||
+	if (elf_file_open(rootfd, path, f))
+		return -1;
+	if (fstat(f->fd, &st) ||
 	    (st.st_dev == self->st_dev && st.st_ino == self->st_ino))
-		return -1;
-	if (elf_file_open(path, f))
-		return -1;
-	if (want_crc && !file_crc_matches(f->fd, *want_crc))
 		goto bad;
 	elf_build_id(f->elf, bid, sizeof(bid));
-	if (*build_id && *bid && strcmp(build_id, bid))
+	if (*build_id && *bid) {
+		if (strcmp(build_id, bid))
+			goto bad;
+	} else if (!want_crc || !file_crc(f, &st, &crc) || crc != *want_crc) {
 		goto bad;
+	}
 	if (!has_section(f->elf, SHT_SYMTAB))
 		goto bad;
 	return 0;
@@ -189,7 +208,7 @@ bad:
 	return -1;
 }
 
-int debug_file_find(Elf *elf, const char *root, const char *path,
+int debug_file_find(Elf *elf, int rootfd, const char *path,
 		    const struct stat *self, const char *build_id,
 		    struct elf_file *f, char **src)
 {
@@ -200,9 +219,9 @@ int debug_file_find(Elf *elf, const char *root, const char *path,
 
 	if (strlen(build_id) > 2) {
 		snprintf(cand, sizeof(cand),
-			 "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root,
-			 build_id, build_id + 2);
-		if (!open_debug(cand, self, build_id, NULL, f))
+			 "/usr/lib/debug/.build-id/%.2s/%s.debug", build_id,
+			 build_id + 2);
+		if (!open_debug(rootfd, cand, self, build_id, NULL, f))
 			goto found_bid;
 	}
 	if (!read_debuglink(elf, link, sizeof(link), &crc))
@@ -213,11 +232,11 @@ int debug_file_find(Elf *elf, const char *root, const char *path,
 	memcpy(dir, path, slash - path);
 	dir[slash - path] = '\0';
 	for (i = 0; i < 3; i++) {
-		static const char *const fmt[] = { "%s%s/%s", "%s%s/.debug/%s",
-						   "%s/usr/lib/debug%s/%s" };
+		static const char *const fmt[] = { "%s/%s", "%s/.debug/%s",
+						   "/usr/lib/debug%s/%s" };
 
-		snprintf(cand, sizeof(cand), fmt[i], root, dir, link);
-		if (!open_debug(cand, self, build_id, &crc, f)) {
+		snprintf(cand, sizeof(cand), fmt[i], dir, link);
+		if (!open_debug(rootfd, cand, self, build_id, &crc, f)) {
 			if (asprintf(src, "debuglink:%s", cand) < 0)
 				*src = NULL;
 			return 0;

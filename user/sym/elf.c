@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/grow.h"
 #include "lib/sorted.h"
 #include "lib/strpool.h"
@@ -67,16 +68,6 @@ struct gather {
 };
 
 #define ZERO_SIZED (1u << 31)
-
-static void lib_init(void)
-{
-	static bool done;
-
-	if (!done) {
-		elf_version(EV_CURRENT);
-		done = true;
-	}
-}
 
 char *pj_demangle(const char *name)
 {
@@ -308,8 +299,8 @@ static int read_segments(Elf *elf, struct elf_symtab *t)
 }
 
 /* Builds the table from an open ELF; path and self are for finding a debug
- * file (root NULL: do not look for one). */
-static struct elf_symtab *build(Elf *elf, const char *root, const char *path,
+ * file inside rootfd (-1: do not look for one). */
+static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
 				const struct stat *self)
 {
 	struct elf_symtab *t = calloc(1, sizeof(*t));
@@ -330,8 +321,8 @@ static struct elf_symtab *build(Elf *elf, const char *root, const char *path,
 		struct elf_file dbg;
 		char *src = NULL;
 
-		if (root && !debug_file_find(elf, root, path, self, t->build_id,
-					     &dbg, &src)) {
+		if (rootfd != -1 && !debug_file_find(elf, rootfd, path, self,
+						     t->build_id, &dbg, &src)) {
 			r = gather_syms(dbg.elf, SHT_SYMTAB, &g);
 			elf_file_close(&dbg);
 			if (r < 0) {
@@ -362,32 +353,19 @@ fail:
 	return NULL;
 }
 
-struct elf_symtab *elf_symtab_load_mapped(const char *root, const char *path,
-					  const char *open_path)
+struct elf_symtab *elf_symtab_load_fd(int fd, int rootfd, const char *path)
 {
-	char full[4096];
 	struct elf_file f;
 	struct elf_symtab *t;
 	struct stat st;
 
-	lib_init();
-	if (!root)
-		root = "";
-	if (!open_path) {
-		if ((size_t)snprintf(full, sizeof(full), "%s%s", root, path) >=
-		    sizeof(full)) {
-			errno = ENAMETOOLONG;
-			return NULL;
-		}
-		open_path = full;
-	}
-	if (elf_file_open(open_path, &f))
+	if (elf_file_open_fd(fd, &f))
 		return NULL;
 	if (fstat(f.fd, &st)) {
 		elf_file_close(&f);
 		return NULL;
 	}
-	t = build(f.elf, root, path, &st);
+	t = build(f.elf, rootfd, path, &st);
 	elf_file_close(&f);
 	if (!t)
 		errno = ENOMEM;
@@ -396,7 +374,24 @@ struct elf_symtab *elf_symtab_load_mapped(const char *root, const char *path,
 
 struct elf_symtab *elf_symtab_load(const char *root, const char *path)
 {
-	return elf_symtab_load_mapped(root, path, NULL);
+	struct elf_symtab *t = NULL;
+	int rootfd = -1, fd, e;
+
+	if (root && *root) {
+		rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (rootfd < 0)
+			return NULL;
+	} else if (root) {
+		rootfd = ELF_ROOT_HOST;
+	}
+	fd = open_regular_in(rootfd == -1 ? ELF_ROOT_HOST : rootfd, path);
+	if (fd >= 0)
+		t = elf_symtab_load_fd(fd, rootfd, path);
+	e = errno;
+	if (rootfd >= 0)
+		close(rootfd);
+	errno = e;
+	return t;
 }
 
 struct elf_symtab *elf_symtab_load_image(const void *image, size_t size)
@@ -405,7 +400,7 @@ struct elf_symtab *elf_symtab_load_image(const void *image, size_t size)
 	char *copy;
 	Elf *elf;
 
-	lib_init();
+	elf_version(EV_CURRENT);
 	copy = malloc(size);
 	if (!copy)
 		return NULL;
@@ -413,7 +408,7 @@ struct elf_symtab *elf_symtab_load_image(const void *image, size_t size)
 	elf = elf_memory(copy, size);
 	if (elf && elf_kind(elf) == ELF_K_ELF &&
 	    gelf_getclass(elf) != ELFCLASSNONE)
-		t = build(elf, NULL, NULL, NULL);
+		t = build(elf, -1, NULL, NULL);
 	if (elf)
 		elf_end(elf);
 	free(copy);

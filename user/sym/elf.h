@@ -14,18 +14,20 @@
 struct elf_symtab;
 
 /*
- * Opens path (a file as the target sees it) below root ("" or "/proc/PID/root"
- * for a process in another mount namespace). NULL when the file cannot be
- * read (errno from open) or is not ELF (errno ENOEXEC).
+ * Opens path as seen from root: "" for this machine's files, a directory
+ * (a target's "/proc/PID/root", a test's tree) for a file as a process
+ * rooted there sees it: resolved inside it, debug files too. root NULL:
+ * this machine's file, no debug file looked for. NULL when the file cannot
+ * be read (errno from open; EINVAL: not a regular file) or is not ELF or is
+ * refused as too large or sparse (errno ENOEXEC; sym/elf_open.h).
  */
 struct elf_symtab *elf_symtab_load(const char *root, const char *path);
 /*
- * The same, reading the file from open_path (/proc/PID/map_files/..., for a
- * deleted file or one that is not the mapped inode any more) while debug
- * files are still looked for by root and path. open_path NULL: root + path.
+ * The same from fd, open on the file (taken, closed): the mapped file
+ * itself, opened and checked by the caller. Debug files for path are looked
+ * for inside rootfd (ELF_ROOT_HOST: as paths are; -1: none).
  */
-struct elf_symtab *elf_symtab_load_mapped(const char *root, const char *path,
-					  const char *open_path);
+struct elf_symtab *elf_symtab_load_fd(int fd, int rootfd, const char *path);
 /* The same from an ELF image in memory (the [vdso] read from the target);
  * no debug file is looked for. The image is copied. */
 struct elf_symtab *elf_symtab_load_image(const void *image, size_t size);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/file.h"
@@ -141,4 +142,27 @@ void maps_free(struct pj_maps *m)
 	free(m->v);
 	m->v = NULL;
 	m->n = 0;
+}
+
+int maps_open_file(pid_t pid, int rootfd, const struct pj_map *m)
+{
+	char mf[96];
+	struct stat st;
+	int fd = -1, mfd;
+
+	if (!m->deleted) {
+		fd = open_regular_in(rootfd, m->path);
+		if (fd >= 0 && !fstat(fd, &st) && st.st_ino == m->inode)
+			return fd;
+	}
+	/* gone from its path, or another inode there (an upgrade): the
+	 * mapped file itself, through the kernel's link to it */
+	snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", (int)pid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	mfd = open_regular(mf);
+	if (mfd < 0)
+		return fd; /* the file at its path: map_files is closed to us */
+	if (fd >= 0)
+		close(fd);
+	return mfd;
 }

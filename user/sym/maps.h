@@ -28,5 +28,12 @@ int maps_load(pid_t pid, struct pj_maps *out);
 int maps_parse(const char *text, struct pj_maps *out);
 const struct pj_map *maps_find(const struct pj_maps *m, uint64_t addr);
 void maps_free(struct pj_maps *m);
+/*
+ * Opens the file of mapping m of process pid for reading: its path inside
+ * rootfd (the process's root, lib/file.h open_regular_in) when that is the
+ * mapped inode, else through /proc/PID/map_files (a deleted or replaced
+ * file). Regular files only. The fd, or -1 with errno.
+ */
+int maps_open_file(pid_t pid, int rootfd, const struct pj_map *m);
 
 #endif

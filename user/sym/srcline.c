@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sym/debug_file.h"
 #include "sym/srcline.h"
@@ -15,10 +16,12 @@ struct srclines {
 	Dwarf *dw;
 };
 
-/* Whether elf has a line table, its debug sections within the bound
- * (counted as they will be in memory: a compressed one uncompressed). */
-static bool lines_readable(Elf *elf)
+/* Whether f has a line table, its debug sections within the bound
+ * (counted as they will be in memory: a compressed one uncompressed) and
+ * on data (a sparse file's holes read as zeros, and cost memory). */
+static bool lines_readable(const struct elf_file *f)
 {
+	Elf *elf = f->elf;
 	size_t shstrndx, total = 0;
 	bool line = false;
 	Elf_Scn *scn = NULL;
@@ -36,6 +39,9 @@ static bool lines_readable(Elf *elf)
 		    strncmp(name, ".debug_", 7))
 			continue;
 		size = sh.sh_size;
+		if (sh.sh_type != SHT_NOBITS &&
+		    !elf_file_backed(f, sh.sh_offset, sh.sh_size))
+			return false;
 		if (sh.sh_flags & SHF_COMPRESSED)
 			size = gelf_getchdr(scn, &ch) ? ch.ch_size : UINT64_MAX;
 		if (size > SRCLINE_MAX_DEBUG - total)
@@ -47,19 +53,19 @@ static bool lines_readable(Elf *elf)
 	return line;
 }
 
-struct srclines *srclines_open(const char *path, uint64_t inode)
+struct srclines *srclines_open(int fd, uint64_t inode)
 {
 	struct srclines *s = calloc(1, sizeof(*s));
 	struct stat st;
 
-	if (!s)
-		return NULL;
-	if (elf_file_open(path, &s->f)) {
+	if (!s || elf_file_open_fd(fd, &s->f)) {
+		if (!s)
+			close(fd);
 		free(s);
 		return NULL;
 	}
 	if (fstat(s->f.fd, &st) || st.st_ino != inode ||
-	    !lines_readable(s->f.elf) ||
+	    !lines_readable(&s->f) ||
 	    !(s->dw = dwarf_begin_elf(s->f.elf, DWARF_C_READ, NULL))) {
 		srclines_free(s);
 		return NULL;

@@ -14,9 +14,9 @@
 
 struct srclines;
 
-/* Opens path (already below the target's root) if it is still inode;
- * NULL when it has no line table to read. */
-struct srclines *srclines_open(const char *path, uint64_t inode);
+/* Reads the file open on fd (taken) if it is still inode (sym/elf_open.h
+ * checks); NULL when it has no line table to read. */
+struct srclines *srclines_open(int fd, uint64_t inode);
 void srclines_free(struct srclines *s);
 /*
  * The file and line of ELF virtual address vaddr: 0 with *file (valid while

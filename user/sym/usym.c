@@ -29,6 +29,7 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/hash.h"
+#include "lib/u64map.h"
 
 #define UNKNOWN "[unknown]"
 #define ANON "[anon]"
@@ -66,12 +67,13 @@ struct interned {
 
 struct usym {
 	pid_t pid;
-	char root[32];
+	int rootfd; /* its root (/proc/PID/root), -1 when gone */
 	struct pj_maps maps;
 	struct tab_entry **map_tab; /* per mapping, once looked up */
 	bool *map_tried;
 	struct tab_entry **held; /* every entry referenced: released at free */
 	unsigned int nheld, held_cap;
+	struct u64map held_set; /* the same, by address */
 	struct interned *strings[INTERN_BUCKETS];
 	uint64_t last_miss_refresh;
 	uint64_t miss_interval; /* MISS_REFRESH_NS .. MISS_REFRESH_MAX_NS */
@@ -98,14 +100,16 @@ static const char *intern(struct usym *u, const char *s)
 	return i->s;
 }
 
+/* Takes a reference on e for u once (a target mapping thousands of files
+ * finds each in held_set, not by a walk of held). */
 static int hold(struct usym *u, struct tab_entry *e)
 {
-	unsigned int i;
+	uint32_t v;
 
-	for (i = 0; i < u->nheld; i++)
-		if (u->held[i] == e)
-			return 0;
-	if (GROW(u->held, u->held_cap, u->nheld + 1))
+	if (u64map_get(&u->held_set, (uint64_t)(uintptr_t)e, &v))
+		return 0;
+	if (GROW(u->held, u->held_cap, u->nheld + 1) ||
+	    u64map_put(&u->held_set, (uint64_t)(uintptr_t)e, 1))
 		return -1;
 	u->held[u->nheld++] = e;
 	e->refs++;
@@ -138,7 +142,7 @@ static void release(struct tab_entry *e)
  */
 static struct tab_entry *tab_get(struct usym *u, const char *path,
 				 uint64_t inode, unsigned int maj,
-				 unsigned int min, const char *open_path,
+				 unsigned int min, const struct pj_map *m,
 				 const void *image, size_t image_size)
 {
 	unsigned int b = fnv1a_str(path, inode) % TAB_BUCKETS;
@@ -151,9 +155,12 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 	if (!e) {
 		struct elf_symtab *t;
 
+		int fd = image ? -1 : maps_open_file(u->pid, u->rootfd, m);
+
 		errno = 0;
-		t = image ? elf_symtab_load_image(image, image_size)
-			  : elf_symtab_load_mapped(u->root, path, open_path);
+		t = image    ? elf_symtab_load_image(image, image_size)
+		    : fd < 0 ? NULL
+			     : elf_symtab_load_fd(fd, u->rootfd, path);
 		/* Only "not ELF" is remembered for everyone: a file this
 		 * process could not open may open for the next one. */
 		if (!t && (image || errno != ENOEXEC)) {
@@ -195,24 +202,21 @@ static struct tab_entry *vdso_tab(struct usym *u, const struct pj_map *m)
 	if (buf) {
 		uint64_t crc = crc32(0L, buf, (uInt)len);
 
-		e = tab_get(u, "[vdso]", crc << 32 | len, 0, 0, NULL, buf, len);
+		e = tab_get(u, "[vdso]", crc << 32 | len, 0, 0, m, buf, len);
 	}
 	free(buf);
 	return e;
 }
 
 /*
- * The file behind a mapping is read as the target sees it, through
- * /proc/PID/root; through /proc/PID/map_files when it was deleted or its path
- * now holds another inode (an upgraded library), since that link always
- * reaches the mapped file itself.
+ * The file behind a mapping is read as the target sees it, inside its root;
+ * through /proc/PID/map_files when it was deleted or its path now holds
+ * another inode (an upgraded library), since that link always reaches the
+ * mapped file itself (sym/maps.h).
  */
 static struct tab_entry *map_tab(struct usym *u, unsigned int idx)
 {
 	const struct pj_map *m = &u->maps.v[idx];
-	char full[4200], mf[96];
-	const char *open_path = NULL;
-	struct stat st;
 
 	if (u->map_tried[idx])
 		return u->map_tab[idx];
@@ -223,16 +227,8 @@ static struct tab_entry *map_tab(struct usym *u, unsigned int idx)
 	}
 	if (m->path[0] != '/')
 		return NULL;
-	snprintf(full, sizeof(full), "%s%s", u->root, m->path);
-	if (m->deleted || stat(full, &st) || st.st_ino != m->inode) {
-		snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx",
-			 (int)u->pid, (unsigned long long)m->start,
-			 (unsigned long long)m->end);
-		if (!access(mf, R_OK))
-			open_path = mf;
-	}
 	u->map_tab[idx] = tab_get(u, m->path, m->inode, m->dev_major,
-				  m->dev_minor, open_path, NULL, 0);
+				  m->dev_minor, m, NULL, 0);
 	return u->map_tab[idx];
 }
 
@@ -267,11 +263,13 @@ static int reload(struct usym *u)
 struct usym *usym_new(pid_t pid)
 {
 	struct usym *u = calloc(1, sizeof(*u));
+	char root[64];
 
 	if (!u)
 		return NULL;
 	u->pid = pid;
-	snprintf(u->root, sizeof(u->root), "/proc/%d/root", (int)pid);
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	u->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	u->map_tab = calloc(1, sizeof(*u->map_tab));
 	u->map_tried = calloc(1, sizeof(*u->map_tried));
 	if (!u->map_tab || !u->map_tried) {
@@ -292,6 +290,7 @@ void usym_free(struct usym *u)
 	for (i = 0; i < u->nheld; i++)
 		release(u->held[i]);
 	free(u->held);
+	u64map_free(&u->held_set);
 	for (i = 0; i < INTERN_BUCKETS; i++) {
 		struct interned *s = u->strings[i], *n;
 
@@ -303,6 +302,8 @@ void usym_free(struct usym *u)
 	maps_free(&u->maps);
 	free(u->map_tab);
 	free(u->map_tried);
+	if (u->rootfd >= 0)
+		close(u->rootfd);
 	free(u);
 }
 
@@ -311,12 +312,12 @@ static void src_line(struct usym *u, struct tab_entry *e,
 		     const struct pj_map *m, uint64_t vaddr,
 		     struct usym_result *res)
 {
-	char full[4200];
+	int fd;
 
 	if (!e->lines_tried) {
 		e->lines_tried = true;
-		snprintf(full, sizeof(full), "%s%s", u->root, m->path);
-		e->lines = srclines_open(full, m->inode);
+		fd = maps_open_file(u->pid, u->rootfd, m);
+		e->lines = fd >= 0 ? srclines_open(fd, m->inode) : NULL;
 	}
 	if (e->lines)
 		srclines_find(e->lines, vaddr, &res->file, &res->line);

@@ -11,7 +11,7 @@
 
 struct unwinder {
 	pid_t pid;
-	char root[32]; /* /proc/PID/root */
+	int rootfd; /* its root (/proc/PID/root), -1 when gone */
 	Dwfl *dwfl;
 	Dwfl_Callbacks cb;
 	bool attached; /* dwfl_attach_state done */
@@ -24,7 +24,9 @@ struct unwinder {
 	void *vdso; /* the [vdso] image libdw reads (kept until dwfl_end) */
 	size_t vdso_len;
 	uint64_t last_reload_ns;
+	uint64_t reload_gap; /* RELOAD_NS, doubled while reloads find nothing */
 	bool want_reload; /* a pc outside every mapping was seen */
+	uint64_t missed; /* the latest such pc */
 	/* The sample being unwound. */
 	pid_t tid;
 	const uint64_t *regs;
@@ -33,6 +35,9 @@ struct unwinder {
 	size_t len;
 	bool read_beyond; /* a read past the copied stack */
 };
+
+/* Files given CFI, at most (libdw's report is linear in the modules). */
+#define UNWIND_MAX_MODULES 2048
 
 /* unwind/modules.c: (re)reports the process's mapped files to u->dwfl. */
 int unwind_report_modules(struct unwinder *u);

@@ -47,21 +47,9 @@ static int open_mapped(struct unwinder *u, const char *modname,
 		       struct elf_file *f, struct stat *st)
 {
 	const struct pj_map *m = first_map(u, modname);
-	char path[4200];
+	int fd = m ? maps_open_file(u->pid, u->rootfd, m) : -1;
 
-	if (!m)
-		return -1;
-	if ((size_t)snprintf(path, sizeof(path), "%s%s", u->root, modname) <
-		sizeof(path) &&
-	    !m->deleted && !elf_file_open(path, f)) {
-		if (!fstat(f->fd, st) && st->st_ino == m->inode)
-			return 0;
-		elf_file_close(f);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx",
-		 (int)u->pid, (unsigned long long)m->start,
-		 (unsigned long long)m->end);
-	if (elf_file_open(path, f))
+	if (fd < 0 || elf_file_open_fd(fd, f))
 		return -1;
 	if (fstat(f->fd, st)) {
 		elf_file_close(f);
@@ -94,22 +82,21 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 
 #define DEBUG_COPY_MAX (256u << 20) /* larger debug files are not used */
 
-/* A copy of the open file fd in memory only the recorder holds; -1 when it
- * is larger than DEBUG_COPY_MAX or cannot be copied. */
-static int private_copy(int fd)
+/* A copy of the open file f in memory only the recorder holds; -1 when it
+ * is larger than DEBUG_COPY_MAX, sparse, or cannot be copied. */
+static int private_copy(const struct elf_file *f)
 {
-	struct stat st;
-	off_t off = 0;
+	off_t off = 0, size = (off_t)f->size;
 	int m;
 
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > DEBUG_COPY_MAX)
+	if (!size || f->size > DEBUG_COPY_MAX ||
+	    !elf_file_backed(f, 0, f->size))
 		return -1;
 	m = memfd_create("perfjava-debug", MFD_CLOEXEC);
 	if (m < 0)
 		return -1;
-	while (off < st.st_size) {
-		ssize_t n = sendfile(m, fd, &off, (size_t)(st.st_size - off));
+	while (off < size) {
+		ssize_t n = sendfile(m, f->fd, &off, (size_t)(size - off));
 
 		if (n <= 0) {
 			close(m);
@@ -133,14 +120,14 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	if (!u || !strcmp(modname, VDSO) || open_mapped(u, modname, &self, &st))
 		return -1;
 	elf_build_id(self.elf, build_id, sizeof(build_id));
-	if (debug_file_find(self.elf, u->root, modname, &st, build_id, &dbg,
+	if (debug_file_find(self.elf, u->rootfd, modname, &st, build_id, &dbg,
 			    &src)) {
 		elf_file_close(&self);
 		return -1;
 	}
 	elf_file_close(&self);
 	/* libdw maps the debug file itself from the descriptor. */
-	fd = private_copy(dbg.fd);
+	fd = private_copy(&dbg);
 	elf_file_close(&dbg);
 	if (fd < 0) {
 		free(src);
@@ -181,49 +168,98 @@ static unsigned int own(Dwfl_Module *mod, struct unwinder *u)
 	return 1;
 }
 
+/* Map indexes in order of path, then of index (qsort_r). */
+static int cmp_path(const void *a, const void *b, void *arg)
+{
+	const struct pj_maps *m = arg;
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+	int r = strcmp(m->v[x].path, m->v[y].path);
+
+	return r ? r : (x < y ? -1 : x > y);
+}
+
+/*
+ * One module per file with executable code, at the first mapping of its
+ * path, over the range of the mappings of that path and inode. Sorting by
+ * path groups them: O(n log n), for a target that maps thousands of files.
+ * A module whose end is 0 is not reported.
+ */
+static int group_files(const struct pj_maps *nm, uint64_t *hi)
+{
+	unsigned int *idx = malloc((nm->n ? nm->n : 1) * sizeof(*idx));
+	unsigned int i, j, k;
+
+	if (!idx)
+		return -1;
+	for (i = 0; i < nm->n; i++) {
+		idx[i] = i;
+		hi[i] = 0;
+	}
+	qsort_r(idx, nm->n, sizeof(*idx), cmp_path, (void *)nm);
+	for (i = 0; i < nm->n; i = j) {
+		const struct pj_map *f = &nm->v[idx[i]];
+		bool exec = false;
+		uint64_t end = f->end;
+
+		for (j = i; j < nm->n && !strcmp(nm->v[idx[j]].path, f->path);
+		     j++) {
+			const struct pj_map *m = &nm->v[idx[j]];
+
+			if (m->inode != f->inode)
+				continue;
+			exec |= m->exec;
+			if (m->end > end)
+				end = m->end;
+		}
+		if (f->path[0] != '/' || !exec)
+			continue;
+		for (k = i; k < j; k++) /* the first of its path: idx[i] */
+			hi[idx[k]] = 0;
+		hi[idx[i]] = end;
+	}
+	free(idx);
+	return 0;
+}
+
 int unwind_report_modules(struct unwinder *u)
 {
 	struct pj_maps nm;
-	unsigned int i, j, n = 0;
+	uint64_t *hi;
+	unsigned int i, n = 0;
 
 	u->reloads++;
 	if (maps_load(u->pid, &nm))
 		return -1;
+	hi = malloc((nm.n ? nm.n : 1) * sizeof(*hi));
+	if (!hi || group_files(&nm, hi)) {
+		free(hi);
+		maps_free(&nm);
+		return -1;
+	}
 	maps_free(&u->maps);
 	u->maps = nm;
 	dwfl_report_begin(u->dwfl);
 	for (i = 0; i < nm.n; i++) {
 		const struct pj_map *m = &nm.v[i];
-		uint64_t lo, hi = m->end;
-		bool exec = m->exec, seen = false;
+		uint64_t lo;
 		Dwfl_Module *mod;
 
 		if (!strcmp(m->path, VDSO) && (mod = report_vdso(u, m))) {
 			n += own(mod, u);
 			continue;
 		}
-		if (m->path[0] != '/')
-			continue;
-		for (j = 0; j < i && !seen; j++)
-			seen = !strcmp(nm.v[j].path, m->path);
-		if (seen)
+		/* a target mapping files by the thousand (memfds) gets CFI
+		 * for its first UNWIND_MAX_MODULES: libdw's report is linear
+		 * per module */
+		if (!hi[i] || n >= UNWIND_MAX_MODULES)
 			continue;
 		/* The load address: where file offset 0 is (or would be). */
 		lo = m->start >= m->pgoff ? m->start - m->pgoff : m->start;
-		for (j = i + 1; j < nm.n; j++) {
-			if (strcmp(nm.v[j].path, m->path) ||
-			    nm.v[j].inode != m->inode)
-				continue;
-			exec |= nm.v[j].exec;
-			if (nm.v[j].end > hi)
-				hi = nm.v[j].end;
-		}
-		if (!exec)
-			continue;
-		mod = dwfl_report_module(u->dwfl, m->path, lo, hi);
+		mod = dwfl_report_module(u->dwfl, m->path, lo, hi[i]);
 		if (mod)
 			n += own(mod, u);
 	}
+	free(hi);
 	if (dwfl_report_end(u->dwfl, NULL, NULL))
 		return -1;
 	u->nmodules = n;

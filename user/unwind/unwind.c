@@ -6,13 +6,20 @@
  * Each frame is checked to move up the stack, so that damaged registers or a
  * stack whose saved frame pointers loop end the walk instead of looping.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/clock.h"
 #include "unwind/internal.h"
 
-#define RELOAD_NS 20000000ull /* maps re-read at most once per 20 ms */
+/* Maps re-read at most once per 20 ms; a re-read after which the address
+ * is still in no mapping (a garbage return address, not new code) doubles
+ * that, up to 1 s, so that a target cannot keep the reader reloading. */
+#define RELOAD_NS 20000000ull
+#define RELOAD_MAX_NS 1000000000ull
 
 bool unwind_regs_from_perf(const uint64_t *regs, unsigned int nregs,
 			   uint64_t mask, uint64_t dw[UNWIND_NREGS])
@@ -84,14 +91,18 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 struct unwinder *unwinder_new(pid_t pid)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
+	char root[64];
 
 	if (!u)
 		return NULL;
 	u->pid = pid;
-	snprintf(u->root, sizeof(u->root), "/proc/%d/root", (int)pid);
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	u->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	u->cb = unwind_dwfl_callbacks;
 	u->dwfl = dwfl_begin(&u->cb);
 	if (!u->dwfl) {
+		if (u->rootfd >= 0)
+			close(u->rootfd);
 		free(u);
 		return NULL;
 	}
@@ -107,6 +118,8 @@ void unwinder_free(struct unwinder *u)
 	dwfl_end(u->dwfl);
 	if (u->arch)
 		elf_end(u->arch); /* after dwfl_end: its backend read it */
+	if (u->rootfd >= 0)
+		close(u->rootfd);
 	free(u->vdso);
 	maps_free(&u->maps);
 	free(u);
@@ -130,13 +143,23 @@ static void maybe_reload(struct unwinder *u, uint64_t pc)
 	if (!u->want_reload && (!pc || unwind_addr_mapped(u, pc)))
 		return;
 	now = now_ns();
-	if (now - u->last_reload_ns < RELOAD_NS) {
+	if (!u->reload_gap)
+		u->reload_gap = RELOAD_NS;
+	if (now - u->last_reload_ns < u->reload_gap) {
 		u->want_reload = true;
 		return;
 	}
 	u->last_reload_ns = now;
 	u->want_reload = false;
+	if (pc && unwind_addr_mapped(u, pc))
+		pc = u->missed; /* the frame that asked for it */
 	unwind_report_modules(u);
+	if (pc && !unwind_addr_mapped(u, pc)) {
+		if (u->reload_gap < RELOAD_MAX_NS)
+			u->reload_gap *= 2;
+	} else {
+		u->reload_gap = RELOAD_NS;
+	}
 }
 
 /*
@@ -193,8 +216,10 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 		w->looped = true;
 		return DWARF_CB_ABORT;
 	}
-	if (o->n && !unwind_addr_mapped(w->u, pc))
+	if (o->n && !unwind_addr_mapped(w->u, pc)) {
 		w->u->want_reload = true;
+		w->u->missed = pc;
+	}
 	o->ips[o->n] = pc;
 	if (o->sps)
 		o->sps[o->n] = sp;

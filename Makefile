@@ -126,7 +126,10 @@ $(BUILD)/agent/%.o: agent/%.c
 	$(CC) $(CFLAGS) $(AGENT_CFLAGS) -fPIC -fvisibility=hidden -c -o $@ $<
 
 JAVA_HOME ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/default-java))
-AGENT_CFLAGS = -I$(JAVA_HOME)/include -I$(JAVA_HOME)/include/linux -Iagent
+# The agent runs on JDK 17 and later; built with the newest JDK's headers
+# there are, so that it knows virtual threads (JDK 21+; checked at run time).
+AGENT_JDK ?= $(firstword $(wildcard /usr/lib/jvm/temurin-25-jdk-amd64) $(JAVA_HOME))
+AGENT_CFLAGS = -I$(AGENT_JDK)/include -I$(AGENT_JDK)/include/linux -Iagent
 
 # The walk leaves a fault with siglongjmp from inside a JVM thread's signal
 # handler: __longjmp_chk's stack check must not get to abort() the JVM there.

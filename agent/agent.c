@@ -203,6 +203,8 @@ static int on_message(void *ctx, uint32_t type, const char *p, uint32_t len)
 
 	if (type == PJA_STACK)
 		return blocked_answer(sess_jni, p, len);
+	if (type == PJA_EVENTS)
+		return jevents_start(sess_jni, p, len);
 	if (type != PJA_RING)
 		return 0;
 	if (len >= sizeof(req) && ring_fd >= 0) {
@@ -337,6 +339,7 @@ static void *session_main(void *arg)
 			break;
 	}
 stop:
+	jevents_stop(env);
 	atomic_store(&pja.active, 0);
 	wring_detach();
 	if (ring_fd >= 0)
@@ -471,7 +474,7 @@ static int start_session(const char *options)
 	hello.pid = getpid();
 	hello.depth = pja.depth;
 	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
-		      PJA_HELLO_RING | PJA_HELLO_STACKS |
+		      PJA_HELLO_RING | PJA_HELLO_STACKS | PJA_HELLO_EVENTS |
 		      (pja.traps ? PJA_HELLO_SIGTRAP : 0);
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);

@@ -343,6 +343,7 @@ void events_callbacks(jvmtiEventCallbacks *cb)
 	cb->DynamicCodeGenerated = on_dynamic_code;
 	cb->ThreadStart = on_thread_start;
 	cb->ThreadEnd = on_thread_end;
+	jevents_callbacks(cb);
 }
 
 int events_init(JavaVM *vm)

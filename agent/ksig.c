@@ -121,8 +121,8 @@ static uint64_t reserve(uint64_t len)
 }
 
 /* A record of the private ring: the shared ring's record, then the
- * handler's time by part (ticks, enum pjw_part; 0 for a part not run), then
- * the frames. */
+ * handler's time by part (ticks, enum pjw_part; 0 for a part not run),
+ * then the record's extension (an event's, jevents.c), then the frames. */
 struct priv_rec {
 	struct pjw_rec r;
 	uint32_t ticks[PJW_PARTS];
@@ -134,12 +134,42 @@ static uint32_t ticks32(uint64_t t)
 	return t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 }
 
+/* Reserves room for p, then ext (extlen bytes, a multiple of 8), then the
+ * frames, and writes all but p's head; the position, or UINT64_MAX when the
+ * ring is full (counted). */
+static uint64_t put_body(const struct priv_rec *p, const void *ext,
+			 uint32_t extlen, const struct asgct_frame *frames)
+{
+	uint64_t fbytes = (uint64_t)p->r.nframes * sizeof(*frames);
+	uint64_t pos = reserve(sizeof(*p) + extlen + fbytes);
+
+	if (pos == UINT64_MAX) {
+		atomic_fetch_add(&n_full, 1);
+		return pos;
+	}
+	pjw_put(priv, PRIV_SIZE, pos + sizeof(*p), ext, extlen);
+	pjw_put(priv, PRIV_SIZE, pos + sizeof(*p) + extlen, frames, fbytes);
+	return pos;
+}
+
+/* Writes p's head at pos and publishes the record. */
+static void put_head(const struct priv_rec *p, uint64_t pos, uint32_t extlen)
+{
+	uint64_t len = sizeof(*p) + extlen +
+		       (uint64_t)p->r.nframes * sizeof(struct asgct_frame);
+
+	pjw_put(priv, PRIV_SIZE, pos + 8, (const char *)p + 8, sizeof(*p) - 8);
+	atomic_store_explicit(
+	    (_Atomic uint64_t *)(priv + (pos & (PRIV_SIZE - 1))),
+	    len << 32 | pjw_seal(pos), memory_order_release);
+}
+
 static void append(const struct pja_walk *w, int fd, uint64_t start)
 {
 	unsigned int n = w->status == PJA_WALK_OK && w->num > 0 ? w->num : 0;
-	uint64_t fbytes = (uint64_t)n * sizeof(struct asgct_frame);
-	uint64_t len = sizeof(struct priv_rec) + fbytes, pos = reserve(len);
-	uint64_t prev = start, now;
+	uint64_t prev = start, now, pos;
+	struct pjw_event ev = { .kind = PJW_EV_CPU };
+	uint32_t extlen = 0;
 	struct priv_rec p = {
 	    .r = {
 		.time = w->time,
@@ -155,11 +185,15 @@ static void append(const struct pja_walk *w, int fd, uint64_t start)
 	};
 	unsigned int i;
 
-	if (pos == UINT64_MAX) {
-		atomic_fetch_add(&n_full, 1);
-		return;
+	/* a carrier's sample says which virtual thread it ran */
+	ev.vthread = vthread_mounted(w->tid);
+	if (ev.vthread) {
+		p.r.flags |= PJW_REC_EVENT;
+		extlen = sizeof(ev);
 	}
-	pjw_put(priv, PRIV_SIZE, pos + sizeof(p), w->frames, fbytes);
+	pos = put_body(&p, &ev, extlen, w->frames);
+	if (pos == UINT64_MAX)
+		return;
 	/* each part from the end of the one run before it */
 	for (i = 0; i < PJW_PART_RING; i++)
 		if (w->mark[i] >= prev) {
@@ -168,10 +202,21 @@ static void append(const struct pja_walk *w, int fd, uint64_t start)
 		}
 	now = pja_ticks();
 	p.ticks[PJW_PART_RING] = ticks32(now > prev ? now - prev : 0);
-	pjw_put(priv, PRIV_SIZE, pos + 8, (const char *)&p + 8, sizeof(p) - 8);
-	atomic_store_explicit(
-	    (_Atomic uint64_t *)(priv + (pos & (PRIV_SIZE - 1))),
-	    len << 32 | pjw_seal(pos), memory_order_release);
+	put_head(&p, pos, extlen);
+}
+
+int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
+		   const struct asgct_frame *frames)
+{
+	struct priv_rec p = { .r = *r };
+	uint64_t pos = UINT64_MAX;
+
+	atomic_fetch_add(&inflight, 1);
+	if (atomic_load(&on) && extlen <= KSIG_EXT_MAX && !(extlen & 7) &&
+	    (pos = put_body(&p, ext, extlen, frames)) != UINT64_MAX)
+		put_head(&p, pos, extlen);
+	atomic_fetch_sub(&inflight, 1);
+	return pos == UINT64_MAX ? -1 : 0;
 }
 
 void ksig_on_sample(int fd, void *uc)
@@ -267,10 +312,10 @@ void ksig_stop(void)
 		atomic_store(&priv_tail, atomic_load(&priv_head));
 }
 
-int ksig_take(struct pjw_rec *r, uint32_t *ticks, struct asgct_frame *frames,
-	      unsigned int max)
+int ksig_take(struct pjw_rec *r, uint32_t *ticks, void *ext, uint32_t *extlen,
+	      struct asgct_frame *frames, unsigned int max)
 {
-	uint64_t pos = atomic_load(&priv_tail), word, len;
+	uint64_t pos = atomic_load(&priv_tail), word, len, fbytes;
 	struct priv_rec p;
 
 	if (pos == atomic_load(&priv_head))
@@ -284,9 +329,14 @@ int ksig_take(struct pjw_rec *r, uint32_t *ticks, struct asgct_frame *frames,
 	pjw_get(priv, PRIV_SIZE, pos, &p, sizeof(p));
 	*r = p.r;
 	memcpy(ticks, p.ticks, sizeof(p.ticks));
+	fbytes = (uint64_t)r->nframes * sizeof(*frames);
+	*extlen = (uint32_t)(len - sizeof(p) - fbytes); /* as put wrote */
+	if (*extlen > KSIG_EXT_MAX)
+		*extlen = 0; /* cannot happen: put bounds it */
+	pjw_get(priv, PRIV_SIZE, pos + sizeof(p), ext, *extlen);
 	if (r->nframes > max)
 		r->nframes = max; /* cannot happen: depth <= max */
-	pjw_get(priv, PRIV_SIZE, pos + sizeof(p), frames,
+	pjw_get(priv, PRIV_SIZE, pos + sizeof(p) + *extlen, frames,
 		(uint64_t)r->nframes * sizeof(*frames));
 	atomic_store(&priv_tail, pos + len);
 	return 1;

@@ -218,10 +218,17 @@ int ksig_trap_init(void);
  * waits, bounded, for handlers in flight and drops what is left). */
 void ksig_start(void);
 void ksig_stop(void);
-/* The next walk of the private ring: 1 and *r, the handler's time by part
- * (ticks[PJW_PARTS]), frames; 0 when none. */
-int ksig_take(struct pjw_rec *r, uint32_t *ticks, struct asgct_frame *frames,
-	      unsigned int max);
+/* The next record of the private ring: 1 and *r, the handler's time by
+ * part (ticks[PJW_PARTS]), its extension (*extlen bytes, at most
+ * KSIG_EXT_MAX, into ext) and frames; 0 when none. */
+#define KSIG_EXT_MAX 1024u
+int ksig_take(struct pjw_rec *r, uint32_t *ticks, void *ext, uint32_t *extlen,
+	      struct asgct_frame *frames, unsigned int max);
+/* An event's record (jevents.c) into the private ring, while walks are
+ * taken: r, then ext (extlen bytes, a multiple of 8, at most
+ * KSIG_EXT_MAX), then r->nframes frames. -1 when it is not kept. */
+int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
+		   const struct asgct_frame *frames);
 /* Walks dropped (private ring full) and signals not walked (no buffer). */
 void ksig_counts(uint64_t *full, uint64_t *busy);
 void ksig_clear_full(uint64_t counted);
@@ -277,6 +284,79 @@ jthread jthreads_ref(JNIEnv *env, pid_t tid);
  * GetStackTrace on the session thread. */
 /* Answers the requests of a PJA_STACK message; -1 when the socket failed. */
 int blocked_answer(JNIEnv *env, const char *p, uint32_t len);
+
+/* jevents.c: the JVM's own events (allocations, lock waits, virtual
+ * threads' parks), each with its stack, into the walk ring. */
+struct pja_events;
+struct pjw_event;
+/* PJA_EVENTS: turns on what it asks for this session; answers
+ * PJA_EVENTS_READY. -1 when the socket failed. */
+int jevents_start(JNIEnv *env, const char *p, uint32_t len);
+/* The session's end: every event off, the JVM's settings put back. */
+void jevents_stop(JNIEnv *env);
+/* The callbacks of the events (into the agent's one table). */
+void jevents_callbacks(jvmtiEventCallbacks *cb);
+/* An event posted while not asked for (counted: tests check none is). */
+void jevents_stray(void);
+/* Whether PJA_EV_* flag is on now. */
+int jevents_on(uint32_t flag);
+/*
+ * Records ev for the calling thread now, with its stack (JVMTI
+ * GetStackTrace of the current thread, skip frames left out) and klass's
+ * name (NULL: none): what every event callback calls. time: when the event
+ * began.
+ */
+void jevents_record(JNIEnv *env, struct pjw_event *ev, jclass klass,
+		    uint64_t time, int skip);
+/* On the session thread: a private record's extension (struct pjw_event
+ * and the class name after it) into the shared ring's struct pjw_event,
+ * the class's PJA_CLASS (and the virtual thread's PJA_VTHREAD) queued
+ * first. -1 when it is broken (the record goes without it). */
+int jevents_name(const void *ext, uint32_t extlen, struct pjw_event *out);
+/* Whether a wait of waited ns is recorded, and its weight: every wait of
+ * the threshold or longer, as itself; a shorter one with the probability
+ * waited / threshold, as the threshold (an unbiased total, bounded count). */
+int jevents_wait_kept(uint64_t waited, uint64_t *weight);
+/* The session thread: says the events dropped so far (over the rate
+ * bound, no free stack buffer) when they changed; -1 when the queue is
+ * full. */
+int jevents_report(void);
+
+/* JVMTI thread-local storage of a wait (lock.c, vthread.c): its start in
+ * ns above TLS_SHIFT, what it is in TLS_KIND. */
+#define TLS_SHIFT 3
+#define TLS_KIND 3u
+#define TLS_MONITOR 1u /* entering a contended monitor */
+#define TLS_PARK 2u /* a virtual thread unmounted */
+#define TLS_UNMOUNTED 4u /* a monitor wait that unmounted (JDK 24+) */
+extern uint64_t lock_threshold_ns;
+
+/* alloc.c, lock.c: the callbacks of SampledObjectAlloc, of contended
+ * monitors, and the park hook (Unsafe.park rebound). */
+void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
+			   jclass k, jlong size);
+void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
+void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
+/* Whether class k is a lock, condition or semaphore of
+ * java.util.concurrent. */
+int lock_class(jclass k);
+/* Rebinds Unsafe.park to the hook (once; it stays, inert, when no session
+ * records locks). 0 when it is in place. */
+int lock_park_hook(JNIEnv *env);
+
+/* vthread.c: virtual threads (JDK 21+). */
+/* The virtual thread mounted on carrier thread tid, 0 when none;
+ * async-signal-safe. */
+uint64_t vthread_mounted(pid_t tid);
+/* The id of thread t when it is a virtual thread, else 0. */
+uint64_t vthread_id(JNIEnv *env, jthread t);
+/* Mount and unmount events on (PJA_EV_VTHREADS), and off. 0 when on. */
+int vthread_start(JNIEnv *env);
+void vthread_stop(void);
+/* The name of virtual thread t (when named) queued as PJA_VTHREAD once. */
+void vthread_name(JNIEnv *env, jthread t, uint64_t id);
+/* The session thread: forgets the names sent. */
+void vthread_reset(void);
 
 /* clock.c: CLOCK_MONOTONIC in ns, and the calling thread's id; both
  * async-signal-safe. pja_ticks() is the cheapest clock there is (the TSC

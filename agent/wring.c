@@ -31,6 +31,8 @@ static char stage[STAGE_BYTES];
 static size_t stage_len;
 static struct asgct_frame raw[PJA_MAX_DEPTH];
 static struct pja_frame named[PJA_MAX_DEPTH];
+static char ext[KSIG_EXT_MAX];
+static uint32_t extlen;
 
 int wring_attach(int fd, const struct pja_ring *req)
 {
@@ -68,9 +70,10 @@ int wring_active(void)
 	return shm != NULL;
 }
 
-static void publish(const struct pjw_rec *r, const void *frames)
+/* r as staged: its extension and frames follow it. */
+static void publish(const struct pjw_rec *r)
 {
-	uint64_t len = pjw_rec_len(r->nframes);
+	uint64_t len = pjw_rec_len_ext(r->nframes, r->flags);
 	uint64_t tail = __atomic_load_n(&hd->tail, __ATOMIC_ACQUIRE);
 	char *data = shm + PJW_HEAD_BYTES;
 
@@ -78,9 +81,7 @@ static void publish(const struct pjw_rec *r, const void *frames)
 		__atomic_fetch_add(&hd->full, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	pjw_put(data, shm_size, whead + 8, (const char *)r + 8, sizeof(*r) - 8);
-	pjw_put(data, shm_size, whead + sizeof(*r), frames,
-		(uint64_t)r->nframes * sizeof(struct pja_frame));
+	pjw_put(data, shm_size, whead + 8, (const char *)r + 8, len - 8);
 	__atomic_store_n((uint64_t *)(data + (whead & (shm_size - 1))),
 			 len << 32 | pjw_seal(whead), __ATOMIC_RELEASE);
 	whead += len;
@@ -98,8 +99,8 @@ static int flush_stage(void)
 	while (off < stage_len) {
 		const struct pjw_rec *r = (const void *)(stage + off);
 
-		publish(r, r + 1);
-		off += pjw_rec_len(r->nframes);
+		publish(r);
+		off += pjw_rec_len_ext(r->nframes, r->flags);
 	}
 	stage_len = 0;
 	return 0;
@@ -124,20 +125,33 @@ int wring_pump(void)
 	if (!shm)
 		return 0;
 	start = cpu_now();
-	while (ksig_take(&r, ticks, raw, PJA_MAX_DEPTH)) {
+	while (ksig_take(&r, ticks, ext, &extlen, raw, PJA_MAX_DEPTH)) {
+		struct pjw_event ev;
 		unsigned int n = r.nframes = walk_top(
 		    r.pc, PJA_WALK_HOW(r.flags), raw, r.nframes, &r.flags);
+		uint64_t len;
 
-		if (stage_len + pjw_rec_len(n) > STAGE_BYTES && flush_stage())
+		/* an event's class named first (PJA_CLASS) */
+		if (!(r.flags & PJW_REC_EVENT) ||
+		    jevents_name(ext, extlen, &ev))
+			r.flags &= ~PJW_REC_EVENT;
+		len = pjw_rec_len_ext(n, r.flags);
+		if (stage_len + len > STAGE_BYTES && flush_stage())
 			return -1;
 		method_frames(r.pc, raw, named, n);
 		memcpy(stage + stage_len, &r, sizeof(r));
-		memcpy(stage + stage_len + sizeof(r), named,
+		if (r.flags & PJW_REC_EVENT)
+			memcpy(stage + stage_len + sizeof(r), &ev, sizeof(ev));
+		memcpy(stage + stage_len + len - n * sizeof(named[0]), named,
 		       n * sizeof(named[0]));
-		stage_len += pjw_rec_len(n);
-		cost_walk(ticks);
-		pumped++;
+		stage_len += len;
+		if (!(r.flags & PJW_REC_EVENT) || ev.kind == PJW_EV_CPU) {
+			cost_walk(ticks); /* a walk at a sample */
+			pumped++;
+		}
 	}
+	if (jevents_report())
+		return -1;
 	ksig_counts(&full, &busy);
 	__atomic_store_n(&hd->busy, busy, __ATOMIC_RELAXED);
 	if (full) /* the private ring's drops, added once */

@@ -28,6 +28,12 @@
  *   reader -> agent   STACK (when HELLO has PJA_HELLO_STACKS): the Java
  *                     stacks of blocked threads; agent -> reader
  *                     STACK_RESULT, one per request, METHODs first
+ *   reader -> agent   EVENTS (when HELLO has PJA_HELLO_EVENTS): which of the
+ *                     JVM's own events to record (allocations, lock waits,
+ *                     virtual threads); agent -> reader EVENTS_READY with
+ *                     what it could turn on. The events travel in the walk
+ *                     ring (perfjava/walk_ring.h, struct pjw_event), their
+ *                     classes named first by CLASS messages
  *   reader -> agent   STOP, or just closes: the agent disables its events,
  *                     stops signalling and its thread exits. The agent stays
  *                     loaded; a later attach starts it again.
@@ -60,11 +66,15 @@ enum pja_type {
 	PJA_RING_READY = 8,
 	PJA_BUSY = 9,
 	PJA_STACK_RESULT = 10,
+	PJA_EVENTS_READY = 11,
+	PJA_CLASS = 12,
+	PJA_VTHREAD = 13,
 	/* reader -> agent */
 	PJA_WALK = 64,
 	PJA_STOP = 65,
 	PJA_RING = 66,
 	PJA_STACK = 67,
+	PJA_EVENTS = 69,
 };
 
 struct pja_hdr {
@@ -90,6 +100,7 @@ struct pja_hello {
 #define PJA_HELLO_SIGTRAP 16u
 #define PJA_TRAP_TAG 0x504a5452u /* "PJTR": sig_data's high word */
 #define PJA_TRAP_DATA(fd) ((uint64_t)PJA_TRAP_TAG << 32 | (uint32_t)(fd))
+#define PJA_HELLO_EVENTS 32u /* takes PJA_EVENTS */
 
 /*
  * PJA_RING: the walk ring's memfd travels as SCM_RIGHTS with the first byte
@@ -224,6 +235,63 @@ struct pja_stack_result {
 			   (PJA_TSTATE_*: JVMTI's own bits) */
 	uint32_t nframes;
 	uint32_t flags; /* PJA_WALK_TRUNCATED */
+};
+
+/*
+ * PJA_EVENTS: what to record besides the walks, for the rest of the
+ * session (sent once, after RING). alloc_interval: the mean bytes between
+ * sampled allocations (JVMTI SetHeapSamplingInterval); lock_ns: waits for
+ * a lock shorter than this are not sent. The agent answers with
+ * PJA_EVENTS_READY.
+ */
+struct pja_events {
+	uint64_t alloc_interval;
+	uint64_t lock_ns;
+	uint32_t flags; /* PJA_EV_* */
+	uint32_t pad;
+};
+#define PJA_EV_ALLOC 1u /* sampled allocations (JVMTI SampledObjectAlloc) */
+#define PJA_EV_LOCK 2u /* contended monitors, parks on a lock */
+#define PJA_EV_VTHREADS \
+	4u /* virtual threads: which one runs on a carrier,
+			      and their parks (unmount to mount) */
+#define PJA_EV_WALL \
+	8u /* every park of a virtual thread, not only on a
+			  lock (for --wall) */
+
+/* PJA_EVENTS_READY: the PJA_EV_* turned on, and those that failed;
+ * stray: events the JVM posted while none was asked for, since the agent
+ * was loaded (0 unless a session left one on). Sent again when dropped
+ * changes: the events not sent this session (over the agent's rate bound,
+ * or no free stack buffer). */
+struct pja_events_ready {
+	uint32_t on;
+	uint32_t failed;
+	uint64_t stray;
+	uint64_t dropped;
+};
+
+/*
+ * PJA_CLASS: struct pja_class, then name_len bytes: the class a pjw_event
+ * names by id ("long[]", "java.lang.String"), sent before the first
+ * record naming it.
+ */
+struct pja_class {
+	uint64_t id; /* never 0 */
+	uint32_t name_len;
+	uint32_t pad;
+};
+#define PJA_CLASS_MAX_NAME 512u
+
+/*
+ * PJA_VTHREAD: struct pja_vthread, then name_len bytes: the name of a
+ * virtual thread (java.lang.Thread.threadId() id), sent once before the
+ * first record naming it. Unnamed virtual threads are not sent.
+ */
+struct pja_vthread {
+	uint64_t id;
+	uint32_t name_len;
+	uint32_t pad;
 };
 
 #define PJA_TSTATE_SLEEPING 0x0040u /* Thread.sleep */

@@ -11,7 +11,8 @@
  * byte counts since the start and only grow; a record starts at pos % size,
  * 8-byte aligned, and may wrap around the end.
  *
- * A record is struct pjw_rec, then nframes struct pja_frame, innermost first.
+ * A record is struct pjw_rec, then (when its flags have PJW_REC_EVENT) one
+ * struct pjw_event, then nframes struct pja_frame, innermost first.
  * Its first word is written last (release): len << 32 | pjw_seal(pos). A
  * reader at pos takes the record only when the word carries the seal of that
  * very position, so bytes of an older lap never pass for a new record.
@@ -84,6 +85,34 @@ struct pjw_rec {
 	uint32_t flags; /* PJA_WALK_TRUNCATED, PJA_WALK_HOW() */
 };
 
+/* A record's flags: PJA_WALK_TRUNCATED, PJA_WALK_HOW() and */
+#define PJW_REC_EVENT (1u << 16) /* a struct pjw_event follows the rec */
+
+/*
+ * What a record is when it is not a plain walk at a sample: an event of the
+ * JVM's own (an allocation, a wait for a lock, a virtual thread's park),
+ * with the stack where it happened, or a walk at a sample of a carrier
+ * thread with the virtual thread mounted on it.
+ */
+enum pjw_event_kind {
+	PJW_EV_CPU = 0, /* a walk at a sample; vthread is the one mounted */
+	PJW_EV_ALLOC = 1, /* value: the object's size in bytes */
+	PJW_EV_MONITOR = 2, /* value: ns waited to enter a monitor */
+	PJW_EV_PARK = 3, /* value: ns parked on a lock (LockSupport) */
+	PJW_EV_VPARK = 4, /* value: ns a virtual thread was unmounted,
+			     parked on no lock (sleep, I/O, ...) */
+	PJW_EV_MAX
+};
+
+struct pjw_event {
+	uint32_t kind; /* enum pjw_event_kind */
+	uint32_t flags; /* PJW_EVF_* */
+	uint64_t value;
+	uint64_t cls; /* PJA_CLASS id: the object's or the lock's class, 0 */
+	uint64_t vthread; /* the virtual thread's id, 0: a platform thread */
+};
+#define PJW_EVF_PINNED 1u /* a virtual thread waited on its carrier */
+
 static inline uint32_t pjw_seal(uint64_t pos)
 {
 	return (uint32_t)(pos >> 3) | 0x80000000u;
@@ -92,6 +121,13 @@ static inline uint32_t pjw_seal(uint64_t pos)
 static inline uint64_t pjw_rec_len(uint32_t nframes)
 {
 	return sizeof(struct pjw_rec) + (uint64_t)nframes * 16;
+}
+
+/* A record's length with its flags' extension. */
+static inline uint64_t pjw_rec_len_ext(uint32_t nframes, uint32_t flags)
+{
+	return pjw_rec_len(nframes) +
+	       (flags & PJW_REC_EVENT ? sizeof(struct pjw_event) : 0);
 }
 
 /* Copies between a ring's data (size a power of two) and linear memory. */

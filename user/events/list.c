@@ -34,6 +34,7 @@ enum {
 	SEC_TP_ALL = 1 << 7, /* every tracepoint by name */
 	SEC_TIME = 1 << 8, /* offcpu, wall: perfjava's own */
 	SEC_KSYM = 1 << 9,
+	SEC_JVM = 1 << 10, /* alloc, lock: from the JVM */
 };
 
 static long open_attr(struct perf_event_attr *a)
@@ -299,6 +300,21 @@ static void list_time(void)
 	       : st);
 }
 
+/* -e alloc and -e lock (record/jevents.c): from the JVM, through the
+ * agent; what this machine can say is whether the perf side opens. */
+static void list_jvm(void)
+{
+	printf("JVM events (perfjava's own, from the JVM through its agent; "
+	       "JDK 11+)\n");
+	row("alloc[/period=BYTES/]",
+	    "yes: sampled allocations (every 512 KiB on average), the "
+	    "allocated class as leaf, weighted by bytes");
+	row("lock[/period=NS/]",
+	    "yes: waits for contended monitors and java.util.concurrent "
+	    "locks (10 us and longer, shorter ones sampled), the lock's class "
+	    "as leaf, weighted by time; virtual threads too (JDK 21+)");
+}
+
 /* Which source would name kernel frames of a recording started now. */
 static void list_kernel_symbols(void)
 {
@@ -339,6 +355,9 @@ static const struct {
 	{ "time", SEC_TIME },
 	{ "offcpu", SEC_TIME },
 	{ "wall", SEC_TIME },
+	{ "jvm", SEC_JVM },
+	{ "alloc", SEC_JVM },
+	{ "lock", SEC_JVM },
 	{ "ksym", SEC_KSYM },
 };
 
@@ -374,7 +393,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (!sec)
 		sec = SEC_SW | SEC_HW | SEC_CACHE | SEC_PMU | SEC_TP | SEC_BP |
-		      SEC_TIME | SEC_CG | SEC_KSYM;
+		      SEC_TIME | SEC_JVM | SEC_CG | SEC_KSYM;
 	if (sec & SEC_SW)
 		list_symbols(false);
 	if (sec & SEC_HW)
@@ -389,6 +408,8 @@ int cmd_list(int argc, char **argv)
 		list_breakpoints();
 	if (sec & SEC_TIME)
 		list_time();
+	if (sec & SEC_JVM)
+		list_jvm();
 	if (sec & SEC_CG)
 		list_callgraphs();
 	if (sec & SEC_KSYM)

@@ -256,6 +256,16 @@ static int parse_pmu(const char *pmu, const char *spec, struct pj_event *ev,
 	return 0;
 }
 
+size_t events_token_len(const char *p)
+{
+	size_t k = 0;
+	int slash = 0;
+
+	while (p[k] && (p[k] != ',' || slash % 2))
+		slash += p[k++] == '/';
+	return k;
+}
+
 int events_parse_one(const char *spec, struct pj_event *ev, char *err,
 		     size_t errlen)
 {

@@ -56,6 +56,9 @@ struct pj_event {
  */
 int events_parse(const char *list, struct pj_event **out, unsigned int *n,
 		 char *err, size_t errlen);
+/* The length of the event spec at p, up to its comma (commas between its
+ * slashes are its terms'). */
+size_t events_token_len(const char *p);
 /* Parses one spec (no commas outside slashes). 0, or -1 with err set. */
 int events_parse_one(const char *spec, struct pj_event *ev, char *err,
 		     size_t errlen);

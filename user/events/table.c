@@ -29,6 +29,7 @@ static const struct events_symbol symbols[] = {
 	{ "cpu-migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS, "events", NULL },
 	{ "migrations", SW, PERF_COUNT_SW_CPU_MIGRATIONS, "events",
 	  "cpu-migrations" },
+	{ "dummy", SW, PERF_COUNT_SW_DUMMY, "events", NULL },
 	{ "alignment-faults", SW, PERF_COUNT_SW_ALIGNMENT_FAULTS, "events",
 	  NULL },
 	{ "emulation-faults", SW, PERF_COUNT_SW_EMULATION_FAULTS, "events",

@@ -114,7 +114,18 @@ void agent_offer_rings(int on);
  * agent's signal handler walks the thread the kernel signalled for a sample
  * and leaves the walk in memory shared with the reader.
  */
+/* An event of the JVM's own that came with a ring walk (struct pjw_event,
+ * perfjava/walk_ring.h), its class named. */
+struct ring_event {
+	uint32_t kind; /* enum pjw_event_kind */
+	uint32_t flags; /* PJW_EVF_* */
+	uint64_t value;
+	const char *cls; /* the class's name, or NULL */
+	uint64_t vthread; /* the virtual thread's id, 0: none */
+};
+
 struct ring_walk {
+	const struct ring_event *ev; /* NULL: a plain walk at a sample */
 	pid_t tid; /* the target's namespace */
 	int fd; /* the reader's perf event fd that signalled */
 	uint64_t time; /* when the handler ran (CLOCK_MONOTONIC) */
@@ -152,6 +163,25 @@ struct agent_ring_stats {
 	uint64_t pumped, pump_ns; /* walks its session thread moved, time */
 };
 void agent_ring_get_stats(const struct agent *a, struct agent_ring_stats *st);
+
+/*
+ * The JVM's own events (jvm/jevents.c): asks the agent for them (PJA_EV_*
+ * flags; the interval of sampled allocations in bytes, the shortest lock
+ * wait in ns) once per session; agent_flush sends it. -1 when this agent
+ * does not take them.
+ */
+int agent_events_ask(struct agent *a, uint64_t alloc_interval, uint64_t lock_ns,
+		     uint32_t flags);
+/* What the agent turned on (PJA_EV_*) and, in *failed, what it could not;
+ * in *stray the events the JVM posted while none was asked for; -1 while
+ * it has not answered. */
+int agent_events_on(const struct agent *a, uint32_t *failed, uint64_t *stray);
+/* The events the agent dropped so far (over its rate bound, or busy). */
+uint64_t agent_events_dropped(const struct agent *a);
+/* The name of a class an event names, or of a named virtual thread; NULL
+ * when unknown (a virtual thread without a name: its id). */
+const char *agent_class_name(const struct agent *a, uint64_t id);
+const char *agent_vthread_name(const struct agent *a, uint64_t id);
 
 /* Tells the agent to stop its work and closes the connection. */
 void agent_stop(struct agent *a);

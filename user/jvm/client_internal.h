@@ -61,6 +61,12 @@ struct agent {
 	struct agent_stats stats;
 	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
 	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
+	/* the JVM's own events (jvm/jevents.c) */
+	int ev_asked, ev_answered;
+	uint32_t ev_on, ev_failed;
+	uint64_t ev_stray, ev_dropped;
+	struct umap classes; /* class id -> interned name */
+	struct umap vthreads; /* virtual thread id -> name (malloc'd) */
 	/* answers to stack requests (jvm/stacks.c) */
 	void (*stack_cb)(void *ctx, const struct agent_stack *st);
 	void *stack_ctx;
@@ -80,6 +86,11 @@ int agent_count_walk(struct agent *a, int32_t status, int32_t asgct,
 		     uint32_t flags);
 /* jvm/stacks.c: a PJA_STACK_RESULT, handed to stack_cb. */
 void agent_stack_result(struct agent *a, const char *p, uint32_t len);
+/* jvm/jevents.c: EVENTS_READY, CLASS and VTHREAD; their tables freed. */
+void agent_events_ready(struct agent *a, const char *p, uint32_t len);
+void agent_class(struct agent *a, const char *p, uint32_t len);
+void agent_vthread(struct agent *a, const char *p, uint32_t len);
+void agent_events_free(struct agent *a);
 /* Bytes of requests queued for the agent, at most. */
 #define AGENT_MAX_OUT ((size_t)4 << 20)
 /* jvm/walkring.c: PJA_RING_READY, and the ring's end with the agent. */

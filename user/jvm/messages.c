@@ -354,6 +354,15 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 		case PJA_STACK_RESULT:
 			agent_stack_result(a, p, h.len);
 			break;
+		case PJA_EVENTS_READY:
+			agent_events_ready(a, p, h.len);
+			break;
+		case PJA_CLASS:
+			agent_class(a, p, h.len);
+			break;
+		case PJA_VTHREAD:
+			agent_vthread(a, p, h.len);
+			break;
 		default:
 			break;
 		}
@@ -367,6 +376,7 @@ void agent_free(struct agent *a)
 	size_t i;
 
 	agent_ring_free(a);
+	agent_events_free(a);
 	for (i = 0; i < a->methods.cap; i++)
 		if (a->methods.k[i])
 			free_method(a->methods.v[i]);

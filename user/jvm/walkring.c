@@ -195,30 +195,46 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 		    __ATOMIC_ACQUIRE);
 		uint64_t len = word >> 32;
 		struct pjw_rec rec;
-		struct ring_walk w;
+		struct pjw_event pe;
+		struct ring_event re;
+		struct ring_walk w = { 0 };
+		uint64_t at;
 		unsigned int i;
 
 		if ((uint32_t)word != pjw_seal(r->tail))
 			break; /* not written yet */
 		pjw_get(data, r->size, r->tail, &rec, sizeof(rec));
 		if (len > end - r->tail || rec.nframes > a->hello.depth ||
-		    len != pjw_rec_len(rec.nframes)) {
+		    len != pjw_rec_len_ext(rec.nframes, rec.flags)) {
 			r->st.bad++;
 			r->state = R_OFF; /* lost track of the records */
 			break;
 		}
+		at = r->tail + sizeof(rec);
+		if (rec.flags & PJW_REC_EVENT) {
+			pjw_get(data, r->size, at, &pe, sizeof(pe));
+			at += sizeof(pe);
+			re.kind = pe.kind < PJW_EV_MAX ? pe.kind : PJW_EV_MAX;
+			re.flags = pe.flags;
+			re.value = pe.value;
+			re.cls = agent_class_name(a, pe.cls);
+			re.vthread = pe.vthread;
+			w.ev = &re;
+		}
 		for (i = 0; i < rec.nframes; i++) {
 			struct pja_frame f;
 
-			pjw_get(data, r->size, r->tail + sizeof(rec) + i * 16,
-				&f, sizeof(f));
+			pjw_get(data, r->size, at + i * 16, &f, sizeof(f));
 			agent_name_frame(a, &f, &r->frames[i]);
 		}
 		w.tid = (pid_t)rec.tid;
 		w.fd = rec.fd;
 		w.time = rec.time;
+		/* an event is no walk at a sample: not counted as one */
 		w.status =
-		    agent_count_walk(a, rec.status, rec.asgct, rec.flags);
+		    w.ev && re.kind != PJW_EV_CPU
+			? (rec.status ? AGENT_WALK_NOT_WALKABLE : AGENT_WALK_OK)
+			: agent_count_walk(a, rec.status, rec.asgct, rec.flags);
 		w.frames = r->frames;
 		w.n = w.status == AGENT_WALK_OK ? rec.nframes : 0;
 		r->tail += len;

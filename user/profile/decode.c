@@ -252,7 +252,8 @@ static int read_samples(struct priv *d, struct cur *c)
 		int64_t dt;
 
 		if (flags & ~(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT | PJ_S_PERIOD |
-			      PJ_S_INFO | PJ_S_SWITCHES))
+			      PJ_S_INFO | PJ_S_SWITCHES | PJ_S_COUNT |
+			      PJ_S_VTHREAD))
 			return profile_damaged(
 			    c, at, "unknown sample flags 0x%x", flags);
 		if (pj_get_sv(&c->p, c->end, &dt))
@@ -271,6 +272,11 @@ static int read_samples(struct priv *d, struct cur *c)
 		s.switches = 0; /* not carried over: present when not 0 */
 		if ((flags & PJ_S_SWITCHES) &&
 		    get_u32(c, &s.switches, "switches"))
+			return -1;
+		s.count = 1; /* neither carried over */
+		s.vthread = 0;
+		if (((flags & PJ_S_COUNT) && get_uv(c, &s.count)) ||
+		    ((flags & PJ_S_VTHREAD) && get_uv(c, &s.vthread)))
 			return -1;
 		if (GROW(p->samples, d->samples_cap, (size_t)p->nsamples + 1))
 			return profile_oom(c);

@@ -26,6 +26,8 @@ struct pj_sample {
 	uint32_t stack; /* stack id */
 	uint32_t info; /* string id, 0 = none */
 	uint32_t switches; /* context switches since the thread's last sample */
+	uint64_t count; /* occurrences it stands for; 0 or 1: one */
+	uint64_t vthread; /* the virtual thread on the carrier tid, 0 none */
 };
 
 struct pj_frame {

@@ -438,7 +438,7 @@ int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s)
 
 	if (check(w))
 		return -1;
-	p = buf_room(w, B_SAMPLES, 1 + 8 * PJ_VARINT_MAX);
+	p = buf_room(w, B_SAMPLES, 1 + 10 * PJ_VARINT_MAX);
 	if (!p) {
 		fail(w, ENOMEM);
 		return -1;
@@ -469,6 +469,14 @@ int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s)
 	if (s->switches) {
 		flags |= PJ_S_SWITCHES;
 		q += pj_put_uv(q, s->switches);
+	}
+	if (s->count > 1) {
+		flags |= PJ_S_COUNT;
+		q += pj_put_uv(q, s->count);
+	}
+	if (s->vthread) {
+		flags |= PJ_S_VTHREAD;
+		q += pj_put_uv(q, s->vthread);
 	}
 	*p = flags;
 	w->bufs[B_SAMPLES].len += (size_t)(q - p);

@@ -9,6 +9,8 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/procfs.h"
+#include "perfjava/walk_ring.h"
+#include "record/jevents.h"
 #include "record/ksig.h"
 #include "record/pending.h"
 #include "record/record.h"
@@ -33,6 +35,7 @@ bool ksig_event_ok(const struct pj_event *ev)
 	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
 	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
 	case PERF_COUNT_SW_EMULATION_FAULTS:
+	case PERF_COUNT_SW_DUMMY: /* never samples: nothing to route */
 		return true;
 	default: /* context switches, migrations: the thread is not running */
 		return false;
@@ -184,6 +187,10 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	struct ksig *k = &((struct recorder *)ctx)->ks;
 	struct ksig_walk *kw;
 
+	if (w->ev && w->ev->kind != PJW_EV_CPU) {
+		jevents_take(ctx, w); /* an event of the JVM's own */
+		return;
+	}
 	if (GROW(k->walks, k->capwalks, k->nwalks + 1) ||
 	    GROW(k->pool, k->cappool, k->npool + w->n))
 		return; /* its sample ends without it */

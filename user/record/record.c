@@ -22,6 +22,7 @@
 #include "sym/maps.h"
 #include "record/launch.h"
 #include "record/loop.h"
+#include "record/jevents.h"
 #include "record/tojfr.h"
 #include "record/wall.h"
 #include "sym/usym.h"
@@ -107,6 +108,8 @@ static bool period_field_needed(const struct recorder *rec)
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 
+		if (jevents_is(rec, i))
+			continue; /* no perf samples */
 		if (ev->freq)
 			return true;
 		if (event_counts_hits(ev) && ev->period > 1)
@@ -491,6 +494,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 			ksig_collect(rec);
 			busy |= !drain_all(rec, pass_end);
 			ksig_match(rec);
+			jevents_tick(rec);
 		}
 		offjava_ask(rec); /* the rings are drained */
 		if (rec->agent)

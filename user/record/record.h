@@ -89,6 +89,7 @@ struct recorder {
 	unsigned int self_tries;
 	struct launch *launch; /* the command, when record launched it */
 	struct wall *wall; /* off-CPU intervals, with -e offcpu or --wall */
+	struct jevents *jev; /* -e alloc, -e lock (record/jevents.h) */
 	struct loop *loop; /* --loop: the files written (record/loop.c) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */

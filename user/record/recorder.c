@@ -14,6 +14,7 @@
 #include "events/tracepoint.h"
 #include "record/record.h"
 #include "record/loop.h"
+#include "record/jevents.h"
 #include "record/wall.h"
 
 /* Loads the formats that decode tracepoint samples into their info. */
@@ -53,7 +54,8 @@ static int check_rate_options(const struct recorder *rec)
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 
-		if (wall_is_offcpu(rec, i) || ev->freq || ev->period)
+		if (wall_is_offcpu(rec, i) || jevents_is(rec, i) || ev->freq ||
+		    ev->period)
 			continue;
 		if (rec->o.period_time && !event_is_clock(ev)) {
 			fprintf(stderr,
@@ -78,8 +80,9 @@ static int check_rate_options(const struct recorder *rec)
 
 static int setup_events(struct recorder *rec)
 {
-	char err[256], expanded[4096];
+	char err[256], expanded[4096], jexp[4096];
 	bool fallback = false, offcpu[RING_MAX_EVENTS];
+	uint8_t jkind[RING_MAX_EVENTS];
 	const char *spec = rec->o.events;
 
 	if (!spec) {
@@ -89,7 +92,8 @@ static int setup_events(struct recorder *rec)
 			    stderr,
 			    "perfjava: no hardware PMU (cycles); sampling cpu-clock instead\n");
 	}
-	if (wall_expand(spec, expanded, sizeof(expanded), offcpu,
+	if (jevents_expand(spec, jexp, sizeof(jexp), jkind, RING_MAX_EVENTS) ||
+	    wall_expand(jexp, expanded, sizeof(expanded), offcpu,
 			RING_MAX_EVENTS)) {
 		fprintf(stderr, "perfjava: event list too long\n");
 		return -1;
@@ -106,6 +110,8 @@ static int setup_events(struct recorder *rec)
 	}
 	if (wall_setup(rec, offcpu)) /* -e offcpu, -e wall, --wall */
 		return -1;
+	if (jevents_setup(rec, jkind)) /* -e alloc, -e lock */
+		return -1;
 	if (check_rate_options(rec))
 		return -1;
 	for (unsigned int i = 0; i < rec->nevents; i++) {
@@ -113,6 +119,11 @@ static int setup_events(struct recorder *rec)
 		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
 		uint64_t period = ev->period ? ev->period : rec->o.period;
 
+		if (jevents_is(rec, i)) { /* the JVM's: no perf samples */
+			ev->attr.freq = 0;
+			ev->attr.sample_period = 0;
+			continue;
+		}
 		if (!freq && !period) {
 			if (event_is_clock(ev))
 				period = RECORD_DEFAULT_PERIOD_NS;
@@ -188,6 +199,7 @@ void recorder_free(struct recorder *rec)
 	offjava_free(rec);
 	rec->tp = NULL;
 	wall_free(rec);
+	jevents_free(rec);
 	loop_free(rec);
 	free(rec->evs);
 	rec->evs = NULL;

@@ -7,6 +7,7 @@
 
 #include "perfjava/agent_proto.h"
 #include "record/offjava.h"
+#include "record/jevents.h"
 #include "record/record.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -69,6 +70,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
 	ksig_write_stats(rec);
+	jevents_write_stats(rec);
 	pj_writer_stat(rec->w, "walk_recovered_stub", rec->ast.recovered[1]);
 	pj_writer_stat(rec->w, "walk_recovered_epilogue",
 		       rec->ast.recovered[2]);
@@ -177,4 +179,5 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 			(unsigned long long)st->checked);
 	fprintf(stderr, "\n");
 	ksig_summary(rec);
+	jevents_summary(rec);
 }

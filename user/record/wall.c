@@ -55,15 +55,11 @@ int wall_expand(const char *spec, char *out, size_t len, bool *offcpu,
 
 	memset(offcpu, 0, nmax * sizeof(*offcpu));
 	while (*p) {
-		size_t k = 0;
-		int slash = 0;
+		size_t k = events_token_len(p);
 		const char *add;
 		bool off[2] = { false, false };
 		unsigned int nadd = 1;
 
-		/* a token ends at a comma outside /.../ */
-		while (p[k] && (p[k] != ',' || slash % 2))
-			slash += p[k++] == '/';
 		if (k == 4 && !strncmp(p, "wall", 4)) {
 			add = "cpu-clock,sched:sched_switch";
 			off[1] = true;

@@ -86,6 +86,8 @@ static uint8_t kind_of(const struct report *r, uint32_t f, const char *name)
 		return CT_CPP;
 	case PJ_FRAME_MARKER:
 		return CT_LABEL;
+	case PJ_FRAME_CLASS: /* as async-profiler colours them */
+		return CT_INLINED;
 	case PJ_FRAME_NATIVE:
 		return strstr(name, "::") ? CT_CPP : CT_NATIVE;
 	default:

@@ -141,6 +141,11 @@ static void rate(FILE *out, const struct pj_event_desc *ev)
 	}
 	if (!ev->period)
 		return;
+	if (!strcmp(ev->unit, "bytes")) { /* -e alloc */
+		fprintf(out, " every %llu bytes",
+			(unsigned long long)ev->period);
+		return;
+	}
 	if (strcmp(ev->unit, "ns")) {
 		if (ev->period == 1)
 			fprintf(out, " every event");

@@ -131,6 +131,7 @@ struct pprof {
 	uint32_t nloc, nfunc, nmap, kernel_map;
 	char *name;
 	struct elffiles files; /* the native frames' files */
+	bool objects; /* the first value counts allocated objects */
 };
 
 static uint64_t str(struct pprof *pp, const char *s)
@@ -313,7 +314,7 @@ static void header(struct pprof *pp)
 {
 	const struct report *r = pp->r;
 	const char *ev = r->event ? r->event->name : "events";
-	const char *unit = r->unit;
+	const char *unit = r->unit, *count = "samples";
 	uint64_t weight_type, dur;
 
 	if (!strcmp(unit, "ns"))
@@ -322,7 +323,17 @@ static void header(struct pprof *pp)
 		unit = "count";
 	if (!strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock"))
 		ev = "cpu";
-	value_type(pp, PROFILE_SAMPLE_TYPE, "samples", "count");
+	/* the JVM's events as Go's and Pyroscope's profiles name them */
+	if (!strcmp(ev, "alloc")) {
+		count = "alloc_objects";
+		ev = "alloc_space";
+		pp->objects = true;
+	} else if (!strcmp(ev, "lock")) {
+		count = "contentions";
+		ev = "delay";
+		unit = "nanoseconds";
+	}
+	value_type(pp, PROFILE_SAMPLE_TYPE, count, "count");
 	value_type(pp, PROFILE_SAMPLE_TYPE, ev, unit);
 	weight_type = str(pp, ev);
 	value_type(pp, PROFILE_PERIOD_TYPE, ev, unit);
@@ -338,7 +349,7 @@ static void header(struct pprof *pp)
 	pb_uint(&pp->out, PROFILE_DURATION_NANOS, dur);
 	pb_uint(&pp->out, PROFILE_COMMENT, str(pp, "perfjava"));
 	pb_uint(&pp->out, PROFILE_DEFAULT_SAMPLE_TYPE,
-		r->o->total ? weight_type : str(pp, "samples"));
+		r->o->total ? weight_type : str(pp, count));
 }
 
 static void sample(struct pprof *pp, const struct report_stack *s)
@@ -353,7 +364,8 @@ static void sample(struct pprof *pp, const struct report_stack *s)
 		pb_varint(&ids, location(pp, s->frames[j - 1]));
 	pb_msg(&pp->msg, SAMPLE_LOCATION_ID, &ids);
 	free(ids.d);
-	pb_varint(&pp->sub, s->samples);
+	/* alloc_objects: the objects the samples stand for */
+	pb_varint(&pp->sub, pp->objects ? s->count : s->samples);
 	pb_varint(&pp->sub, s->weight);
 	pb_msg(&pp->msg, SAMPLE_VALUE, &pp->sub);
 	if (*tname) {

@@ -172,7 +172,7 @@ static int build(struct report *r)
 			continue;
 		if (stackfold_add(&f, s->stack,
 				  r->o->threads || r->o->fold_tid ? s->tid : 0,
-				  s->period))
+				  s->period, s->count > 1 ? s->count : 1))
 			goto out;
 		r->total_weight += s->period;
 		r->total_samples++;
@@ -232,6 +232,7 @@ static int build(struct report *r)
 		rs->tid = e->tid;
 		rs->weight = e->weight;
 		rs->samples = e->samples;
+		rs->count = e->count;
 	}
 	ret = 0;
 out:

@@ -66,6 +66,8 @@ struct report_stack {
 	uint32_t tid; /* set with --threads */
 	uint64_t weight; /* sum of periods, in r->unit */
 	uint64_t samples;
+	uint64_t count; /* the occurrences they stand for (samples, or the
+			   objects allocation samples estimate) */
 };
 
 struct report {

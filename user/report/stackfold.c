@@ -24,7 +24,7 @@ static uint64_t entry_hash(const void *ctx, uint32_t i)
 }
 
 int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
-		  uint64_t weight)
+		  uint64_t weight, uint64_t count)
 {
 	uint64_t h = key_hash(stack, tid);
 	uint32_t v;
@@ -36,12 +36,13 @@ int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
 		if (e->stack == stack && e->tid == tid) {
 			e->weight += weight;
 			e->samples++;
+			e->count += count;
 			return 0;
 		}
 	}
 	if (f->n + 1 > UINT32_MAX - 1 || GROW(f->ents, f->cap, f->n + 1))
 		return -1;
-	f->ents[f->n] = (struct fold_entry){ stack, tid, weight, 1 };
+	f->ents[f->n] = (struct fold_entry){ stack, tid, weight, 1, count };
 	if (idtable_add(&f->index, h, (uint32_t)f->n, entry_hash, f))
 		return -1;
 	f->n++;

@@ -15,6 +15,7 @@
 struct fold_entry {
 	uint32_t stack, tid;
 	uint64_t weight, samples;
+	uint64_t count; /* the occurrences the samples stand for */
 };
 
 struct stackfold {
@@ -26,7 +27,7 @@ struct stackfold {
 void stackfold_init(struct stackfold *f);
 /* Adds one sample; -1 when out of memory. */
 int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
-		  uint64_t weight);
+		  uint64_t weight, uint64_t count);
 void stackfold_free(struct stackfold *f);
 
 #endif

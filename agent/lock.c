@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Waits for locks (PJA_EV_LOCK), each with the stack where the thread
+ * waited, the lock's class and the time waited, when at least the
+ * session's threshold:
+ *
+ * - synchronized: JVMTI MonitorContendedEnter stamps the start in the
+ *   thread's JVMTI local storage (a virtual thread has its own, so a wait
+ *   that a virtual thread starts on one carrier and ends on another, JDK
+ *   24+, is timed whole), MonitorContendedEntered takes the stack there.
+ * - java.util.concurrent locks (a park whose blocker is a lock, condition
+ *   or semaphore of java.util.concurrent): Unsafe.park is rebound to a hook
+ *   that times the original around the call. A virtual thread parks on its
+ *   carrier only when pinned (flagged); an unpinned one unmounts instead,
+ *   and its wait is timed from unmount to mount (vthread.c).
+ *
+ * The original park is learnt the way HotSpot gives it: Unsafe's
+ * registerNatives is called again with RegisterNatives in the JNI function
+ * table swapped for ours, which keeps park's entry and registers nothing.
+ * The hook stays bound for the JVM's life (it calls the original at once
+ * when no session records locks): binding the original back while threads
+ * may be parked in the hook is what async-profiler also avoids.
+ */
+#include <string.h>
+
+#include "pja.h"
+#include "perfjava/walk_ring.h"
+
+typedef void(JNICALL *park_fn)(JNIEnv *, jobject, jboolean, jlong);
+typedef jint(JNICALL *regnat_fn)(JNIEnv *, jclass, const JNINativeMethod *,
+				 jint);
+
+uint64_t lock_threshold_ns;
+static park_fn orig_park;
+static regnat_fn orig_regnat;
+static jclass unsafe_class;
+static jfieldID blocker_field;
+static int hooked;
+
+void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
+{
+	if (!jevents_on(PJA_EV_LOCK))
+		jevents_stray();
+	else
+		(*j)->SetThreadLocalStorage(
+		    j, NULL,
+		    (void *)(uintptr_t)(pja_now() << TLS_SHIFT | TLS_MONITOR));
+}
+
+void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
+{
+	struct pjw_event ev = { .kind = PJW_EV_MONITOR };
+	void *p = NULL;
+	uint64_t v, now = pja_now(), start;
+	jclass k;
+
+	if (!jevents_on(PJA_EV_LOCK) ||
+	    (*j)->GetThreadLocalStorage(j, NULL, &p) || !p)
+		return;
+	(*j)->SetThreadLocalStorage(j, NULL, NULL);
+	v = (uintptr_t)p;
+	start = v >> TLS_SHIFT;
+	if ((v & TLS_KIND) != TLS_MONITOR || now < start ||
+	    !jevents_wait_kept(now - start, &ev.value))
+		return;
+	ev.vthread = vthread_id(env, t);
+	/* a virtual thread that never left its carrier held it */
+	if (ev.vthread && jevents_on(PJA_EV_VTHREADS) && !(v & TLS_UNMOUNTED))
+		ev.flags |= PJW_EVF_PINNED;
+	k = (*env)->GetObjectClass(env, o);
+	jevents_record(env, &ev, k, start, 0);
+	if (k)
+		(*env)->DeleteLocalRef(env, k);
+}
+
+int lock_class(jclass k)
+{
+	jvmtiEnv *jv = pja.jvmti;
+	char *sig = NULL;
+	int yes = 0;
+
+	if (k && !(*jv)->GetClassSignature(jv, k, &sig, NULL) && sig)
+		yes = !strncmp(sig, "Ljava/util/concurrent/locks/", 28) ||
+		      !strncmp(sig, "Ljava/util/concurrent/Semaphore", 31);
+	if (sig)
+		(*jv)->Deallocate(jv, (unsigned char *)sig);
+	return yes;
+}
+
+/* Whether the park blocker b is a lock: its class in *k (a local
+ * reference, NULL when none). */
+static int is_lock(JNIEnv *env, jobject b, jclass *k)
+{
+	*k = (*env)->GetObjectClass(env, b);
+	return lock_class(*k);
+}
+
+static void JNICALL park_hook(JNIEnv *env, jobject u, jboolean abs, jlong time)
+{
+	jvmtiEnv *jv = pja.jvmti;
+	struct pjw_event ev = { .kind = PJW_EV_PARK };
+	jthread t = NULL;
+	jobject b = NULL;
+	jclass k = NULL;
+	uint64_t start, end;
+
+	if (!jevents_on(PJA_EV_LOCK) || (*jv)->GetCurrentThread(jv, &t) || !t ||
+	    !(b = (*env)->GetObjectField(env, t, blocker_field)) ||
+	    !is_lock(env, b, &k)) {
+		orig_park(env, u, abs, time);
+		goto out;
+	}
+	start = pja_now();
+	orig_park(env, u, abs, time);
+	end = pja_now();
+	if (jevents_wait_kept(end - start, &ev.value)) {
+		ev.vthread = vthread_id(env, t);
+		if (ev.vthread) /* parked on its carrier */
+			ev.flags |= PJW_EVF_PINNED;
+		jevents_record(env, &ev, k, start, 0);
+	}
+out:
+	if (k)
+		(*env)->DeleteLocalRef(env, k);
+	if (b)
+		(*env)->DeleteLocalRef(env, b);
+	if (t)
+		(*env)->DeleteLocalRef(env, t);
+}
+
+/* RegisterNatives while Unsafe registers its natives again: park's entry
+ * kept, nothing registered. */
+static jint JNICALL regnat_spy(JNIEnv *env, jclass c, const JNINativeMethod *m,
+			       jint n)
+{
+	if (!(*env)->IsSameObject(env, c, unsafe_class))
+		return orig_regnat(env, c, m, n);
+	for (jint i = 0; i < n; i++)
+		if (!strcmp(m[i].name, "park") &&
+		    !strcmp(m[i].signature, "(ZJ)V"))
+			orig_park = (park_fn)m[i].fnPtr;
+	return 0;
+}
+
+static void clear(JNIEnv *env)
+{
+	if ((*env)->ExceptionCheck(env))
+		(*env)->ExceptionClear(env);
+}
+
+int lock_park_hook(JNIEnv *env)
+{
+	jvmtiEnv *jv = pja.jvmti;
+	JNINativeMethod park = { "park", "(ZJ)V", (void *)park_hook };
+	jniNativeInterface *fns = NULL;
+	jclass c, tc;
+	jmethodID reg;
+
+	if (hooked)
+		return hooked > 0 ? 0 : -1;
+	hooked = -1; /* tried once */
+	c = (*env)->FindClass(env, "jdk/internal/misc/Unsafe");
+	tc = (*env)->FindClass(env, "java/lang/Thread");
+	clear(env);
+	if (!c || !tc)
+		return -1;
+	blocker_field =
+	    (*env)->GetFieldID(env, tc, "parkBlocker", "Ljava/lang/Object;");
+	reg = (*env)->GetStaticMethodID(env, c, "registerNatives", "()V");
+	clear(env);
+	unsafe_class = (*env)->NewGlobalRef(env, c);
+	if (!blocker_field || !reg || !unsafe_class ||
+	    (*jv)->GetJNIFunctionTable(jv, &fns))
+		return -1;
+	orig_regnat = fns->RegisterNatives;
+	fns->RegisterNatives = regnat_spy;
+	if (!(*jv)->SetJNIFunctionTable(jv, fns)) {
+		(*env)->CallStaticVoidMethod(env, c, reg);
+		clear(env);
+		fns->RegisterNatives = orig_regnat;
+		(*jv)->SetJNIFunctionTable(jv, fns);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)fns);
+	if (!orig_park || (*env)->RegisterNatives(env, c, &park, 1)) {
+		clear(env);
+		return -1;
+	}
+	hooked = 1;
+	return 0;
+}

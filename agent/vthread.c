@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Virtual threads (JDK 21+, PJA_EV_VTHREADS): which one each carrier runs,
+ * and their parks.
+ *
+ * HotSpot's extension events com.sun.hotspot.events.VirtualThreadMount and
+ * VirtualThreadUnmount (with can_support_virtual_threads) are posted on the
+ * carrier as a virtual thread mounts and unmounts, and VirtualThreadStart
+ * and End as it begins and ends. Each carrier's mounted virtual thread is
+ * kept in a table by tid, which the handler of a sample reads (ksig.c): no
+ * lock, no allocation, one slot per carrier, cleared at unmount and end,
+ * so nothing outlives a virtual thread.
+ *
+ * A virtual thread that parks unmounts: its wait is timed from unmount to
+ * its next mount, stamped in its own JVMTI local storage (lock.c's
+ * encoding), and recorded at the mount with its stack there, which is the
+ * stack where it parked: a park on a lock as PJW_EV_PARK (-e lock), any
+ * other as PJW_EV_VPARK (--wall). A monitor wait that unmounts (JDK 24+)
+ * stays lock.c's, marked as having left its carrier.
+ *
+ * With the capability on, every mount and unmount of the JVM calls into the
+ * VM (HotSpot never turns that off again once on): make bench measures it.
+ */
+#include <string.h>
+
+#include "pja.h"
+#include "perfjava/walk_ring.h"
+
+#define NSLOT 4096 /* carriers at once, at most */
+
+static struct {
+	_Atomic int32_t tid;
+	_Atomic uint64_t vthread;
+} slot[NSLOT];
+
+static jclass vt_class;
+static jfieldID tid_field, name_field, blocker_field;
+static jint ext_mount = -1, ext_unmount = -1;
+static int started;
+
+/* Thread tid's slot; NULL when the table is full (or, not add, none). */
+static _Atomic uint64_t *slot_of(int32_t tid, int add)
+{
+	int32_t free_tid = 0;
+	unsigned int i = (uint32_t)tid * 2654435761u % NSLOT;
+
+	for (unsigned int n = 0; n < NSLOT; n++, i = (i + 1) % NSLOT) {
+		int32_t t = atomic_load(&slot[i].tid);
+
+		if (t == tid)
+			return &slot[i].vthread;
+		if (t == 0 && add &&
+		    atomic_compare_exchange_strong(&slot[i].tid, &free_tid,
+						   tid))
+			return &slot[i].vthread;
+		if (t == 0 && !add)
+			return NULL;
+		free_tid = 0;
+	}
+	return NULL;
+}
+
+uint64_t vthread_mounted(pid_t tid)
+{
+	_Atomic uint64_t *s;
+
+	if (!started || !(s = slot_of(tid, 0)))
+		return 0;
+	return atomic_load(s);
+}
+
+static void set_mounted(uint64_t id)
+{
+	_Atomic uint64_t *s = slot_of(pja_gettid(), id != 0);
+
+	if (s)
+		atomic_store(s, id);
+}
+
+uint64_t vthread_id(JNIEnv *env, jthread t)
+{
+	jthread cur = NULL;
+	uint64_t id = 0;
+
+	if (!vt_class || !env)
+		return 0;
+	if (!t && !(*pja.jvmti)->GetCurrentThread(pja.jvmti, &cur))
+		t = cur;
+	if (t && (*env)->IsInstanceOf(env, t, vt_class))
+		id = (uint64_t)(*env)->GetLongField(env, t, tid_field);
+	if (cur)
+		(*env)->DeleteLocalRef(env, cur);
+	return id;
+}
+
+void vthread_name(JNIEnv *env, jthread t, uint64_t id)
+{
+	struct pja_vthread m = { .id = id };
+	jstring s = (*env)->GetObjectField(env, t, name_field);
+	const char *c;
+
+	if (!s)
+		return; /* unnamed: "#id" */
+	c = (*env)->GetStringUTFChars(env, s, NULL);
+	if (c) {
+		m.name_len = strnlen(c, 256);
+		out_msg(PJA_VTHREAD, &m, sizeof(m), c, m.name_len, NULL, 0);
+		(*env)->ReleaseStringUTFChars(env, s, c);
+	}
+	(*env)->DeleteLocalRef(env, s);
+}
+
+void vthread_reset(void)
+{
+}
+
+#ifdef JNI_VERSION_21 /* headers of JDK 21+ */
+static void JNICALL on_start(jvmtiEnv *j, JNIEnv *env, jthread t)
+{
+	uint64_t id = vthread_id(env, t);
+
+	set_mounted(id);
+	if (id)
+		vthread_name(env, t, id);
+}
+
+static void JNICALL on_end(jvmtiEnv *j, JNIEnv *env, jthread t)
+{
+	set_mounted(0);
+}
+
+static void JNICALL on_unmount(jvmtiEnv *j, JNIEnv *env, jthread t)
+{
+	void *p = NULL;
+	uintptr_t v;
+
+	set_mounted(0);
+	if (!jevents_on(PJA_EV_LOCK | PJA_EV_WALL) ||
+	    (*j)->GetThreadLocalStorage(j, t, &p))
+		return;
+	v = (uintptr_t)p;
+	if ((v & TLS_KIND) == TLS_MONITOR)
+		v |= TLS_UNMOUNTED; /* lock.c times it whole */
+	else
+		v = pja_now() << TLS_SHIFT | TLS_PARK;
+	(*j)->SetThreadLocalStorage(j, t, (void *)v);
+}
+
+static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
+{
+	struct pjw_event ev = { .kind = PJW_EV_VPARK };
+	uint64_t id = vthread_id(env, t), now = pja_now(), start;
+	jobject b = NULL;
+	jclass k = NULL;
+	void *p = NULL;
+	uintptr_t v;
+
+	set_mounted(id);
+	if ((*j)->GetThreadLocalStorage(j, t, &p) || !p)
+		return;
+	v = (uintptr_t)p;
+	if ((v & TLS_KIND) != TLS_PARK)
+		return;
+	(*j)->SetThreadLocalStorage(j, t, NULL);
+	start = v >> TLS_SHIFT;
+	if (now < start)
+		return;
+	b = (*env)->GetObjectField(env, t, blocker_field);
+	if (b)
+		k = (*env)->GetObjectClass(env, b);
+	if (k && jevents_on(PJA_EV_LOCK) && lock_class(k)) {
+		ev.kind = PJW_EV_PARK;
+	} else if (!jevents_on(PJA_EV_WALL)) {
+		ev.kind = PJW_EV_MAX;
+	}
+	if (ev.kind != PJW_EV_MAX &&
+	    jevents_wait_kept(now - start, &ev.value)) {
+		ev.vthread = id;
+		jevents_record(env, &ev, k, start, 0);
+	}
+	if (k)
+		(*env)->DeleteLocalRef(env, k);
+	if (b)
+		(*env)->DeleteLocalRef(env, b);
+}
+
+/* The indexes of the two extension events. */
+static int find_ext(void)
+{
+	jvmtiEnv *jv = pja.jvmti;
+	jvmtiExtensionEventInfo *ev = NULL;
+	jint n = 0;
+
+	if ((*jv)->GetExtensionEvents(jv, &n, &ev))
+		return -1;
+	for (jint i = 0; i < n; i++) {
+		if (!strcmp(ev[i].id,
+			    "com.sun.hotspot.events.VirtualThreadMount"))
+			ext_mount = ev[i].extension_event_index;
+		if (!strcmp(ev[i].id,
+			    "com.sun.hotspot.events.VirtualThreadUnmount"))
+			ext_unmount = ev[i].extension_event_index;
+		/* the strings are the JVM's allocations too */
+		for (jint k = 0; k < ev[i].param_count; k++)
+			(*jv)->Deallocate(
+			    jv, (unsigned char *)ev[i].params[k].name);
+		(*jv)->Deallocate(jv, (unsigned char *)ev[i].params);
+		(*jv)->Deallocate(jv, (unsigned char *)ev[i].id);
+		(*jv)->Deallocate(jv, (unsigned char *)ev[i].short_description);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)ev);
+	return ext_mount >= 0 && ext_unmount >= 0 ? 0 : -1;
+}
+
+int vthread_start(JNIEnv *env)
+{
+	jvmtiEnv *jv = pja.jvmti;
+	jvmtiCapabilities c;
+	jvmtiEventCallbacks cb;
+	jclass tc;
+	jint ver = 0;
+
+	if ((*jv)->GetVersionNumber(jv, &ver) || ver < JVMTI_VERSION_21)
+		return -1;
+	if (!vt_class) {
+		jclass v = (*env)->FindClass(env, "java/lang/VirtualThread");
+
+		tc = (*env)->FindClass(env, "java/lang/Thread");
+		if ((*env)->ExceptionCheck(env))
+			(*env)->ExceptionClear(env);
+		if (!v || !tc)
+			return -1;
+		tid_field = (*env)->GetFieldID(env, tc, "tid", "J");
+		name_field =
+		    (*env)->GetFieldID(env, tc, "name", "Ljava/lang/String;");
+		blocker_field = (*env)->GetFieldID(env, tc, "parkBlocker",
+						   "Ljava/lang/Object;");
+		if ((*env)->ExceptionCheck(env))
+			(*env)->ExceptionClear(env);
+		if (!tid_field || !name_field || !blocker_field)
+			return -1;
+		vt_class = (*env)->NewGlobalRef(env, v);
+	}
+	memset(&c, 0, sizeof(c));
+	c.can_support_virtual_threads = 1;
+	if (!vt_class || find_ext() || (*jv)->AddCapabilities(jv, &c))
+		return -1;
+	events_callbacks(&cb);
+	cb.VirtualThreadStart = on_start;
+	cb.VirtualThreadEnd = on_end;
+	if ((*jv)->SetEventCallbacks(jv, &cb, sizeof(cb)) ||
+	    (*jv)->SetExtensionEventCallback(jv, ext_mount,
+					     (jvmtiExtensionEvent)on_mount) ||
+	    (*jv)->SetExtensionEventCallback(jv, ext_unmount,
+					     (jvmtiExtensionEvent)on_unmount))
+		return -1;
+	started = 1;
+	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
+					JVMTI_EVENT_VIRTUAL_THREAD_START, NULL);
+	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
+					JVMTI_EVENT_VIRTUAL_THREAD_END, NULL);
+	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, ext_mount, NULL);
+	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, ext_unmount, NULL);
+	return 0;
+}
+
+void vthread_stop(void)
+{
+	jvmtiEnv *jv = pja.jvmti;
+	jvmtiCapabilities c;
+
+	if (!started)
+		return;
+	(*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, ext_mount, NULL);
+	(*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE, ext_unmount, NULL);
+	(*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE,
+					JVMTI_EVENT_VIRTUAL_THREAD_START, NULL);
+	(*jv)->SetEventNotificationMode(jv, JVMTI_DISABLE,
+					JVMTI_EVENT_VIRTUAL_THREAD_END, NULL);
+	memset(&c, 0, sizeof(c));
+	c.can_support_virtual_threads = 1;
+	(*jv)->RelinquishCapabilities(jv, &c);
+	started = 0;
+	for (unsigned int i = 0; i < NSLOT; i++)
+		atomic_store(&slot[i].vthread, 0);
+}
+#else
+int vthread_start(JNIEnv *env)
+{
+	return -1;
+}
+
+void vthread_stop(void)
+{
+}
+#endif

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The JVM's own events from the agent (allocations, lock waits, virtual
+ * threads): the request (PJA_EVENTS), the agent's answer (EVENTS_READY),
+ * and the names its records use: classes (PJA_CLASS) and named virtual
+ * threads (PJA_VTHREAD). Both name tables are bounded: class names are
+ * interned (charged to the agent's budget) up to AGENT_MAX_CLASSES, and
+ * virtual threads, which a server makes by the million, are kept while at
+ * most AGENT_MAX_VTHREADS: past that the table starts again (an older one
+ * then shows by its id), so the reader's memory stays flat.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvm/client.h"
+#include "jvm/client_internal.h"
+#include "lib/grow.h"
+#include "lib/text.h"
+
+#define AGENT_MAX_CLASSES (1u << 16)
+#define AGENT_MAX_VTHREADS (1u << 16)
+
+int agent_events_ask(struct agent *a, uint64_t alloc_interval, uint64_t lock_ns,
+		     uint32_t flags)
+{
+	struct {
+		struct pja_hdr h;
+		struct pja_events e;
+	} m = { { PJA_EVENTS, sizeof(struct pja_events) },
+		{ alloc_interval, lock_ns, flags, 0 } };
+
+	if (!a || a->fd < 0 || !(a->hello.flags & PJA_HELLO_EVENTS) ||
+	    a->ev_asked || GROW(a->out, a->out_cap, a->out_len + sizeof(m)))
+		return -1;
+	memcpy(a->out + a->out_len, &m, sizeof(m));
+	a->out_len += sizeof(m);
+	a->ev_asked = 1;
+	return 0;
+}
+
+int agent_events_on(const struct agent *a, uint32_t *failed, uint64_t *stray)
+{
+	if (!a || !a->ev_answered)
+		return -1;
+	*failed = a->ev_failed;
+	*stray = a->ev_stray;
+	return (int)a->ev_on;
+}
+
+void agent_events_ready(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_events_ready r;
+
+	if (len < sizeof(r) || !a->ev_asked) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&r, p, sizeof(r));
+	a->ev_dropped = r.dropped; /* sent again as it grows */
+	if (a->ev_answered)
+		return;
+	a->ev_on = r.on;
+	a->ev_stray = r.stray;
+	a->ev_failed = r.failed;
+	a->ev_answered = 1;
+}
+
+void agent_class(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_class c;
+	void **slot;
+
+	if (len < sizeof(c)) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&c, p, sizeof(c));
+	if (!c.id || c.name_len > len - sizeof(c) ||
+	    c.name_len > PJA_CLASS_MAX_NAME ||
+	    (!umap_get(&a->classes, c.id) &&
+	     a->classes.n >= AGENT_MAX_CLASSES) ||
+	    !(slot = umap_slot(&a->classes, c.id, 1))) {
+		a->stats.dropped++;
+		return;
+	}
+	*slot = (void *)agent_intern(a, p + sizeof(c), c.name_len);
+}
+
+uint64_t agent_events_dropped(const struct agent *a)
+{
+	return a ? a->ev_dropped : 0;
+}
+
+const char *agent_class_name(const struct agent *a, uint64_t id)
+{
+	const char *s = a && id ? umap_get(&a->classes, id) : NULL;
+
+	return s && *s ? s : NULL;
+}
+
+static void vthreads_clear(struct agent *a)
+{
+	for (size_t i = 0; i < a->vthreads.cap; i++)
+		if (a->vthreads.k[i])
+			free(a->vthreads.v[i]);
+	free(a->vthreads.k);
+	free(a->vthreads.v);
+	memset(&a->vthreads, 0, sizeof(a->vthreads));
+}
+
+void agent_vthread(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_vthread v;
+	char *name;
+	void **slot;
+
+	if (len < sizeof(v)) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&v, p, sizeof(v));
+	if (!v.id || v.name_len > len - sizeof(v) ||
+	    v.name_len > AGENT_MAX_NAME) {
+		a->stats.dropped++;
+		return;
+	}
+	if (a->vthreads.n >= AGENT_MAX_VTHREADS)
+		vthreads_clear(a); /* flat: the oldest go with the rest */
+	if (!(slot = umap_slot(&a->vthreads, v.id, 1)) ||
+	    !(name = malloc(v.name_len + 1)))
+		return;
+	memcpy(name, p + sizeof(v), v.name_len);
+	name[v.name_len] = 0;
+	text_clean(name, v.name_len);
+	free(*slot);
+	*slot = name;
+}
+
+const char *agent_vthread_name(const struct agent *a, uint64_t id)
+{
+	return a && id ? umap_get(&a->vthreads, id) : NULL;
+}
+
+void agent_events_free(struct agent *a)
+{
+	free(a->classes.k);
+	free(a->classes.v);
+	vthreads_clear(a);
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JVM's own events as samples; see record/jevents.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfjava/walk_ring.h"
+#include "record/emit.h"
+#include "record/jevents.h"
+#include "record/record.h"
+#include "record/sample.h"
+
+struct jevents {
+	uint8_t kind[RING_MAX_EVENTS]; /* enum jevent_kind by event index */
+	int ev[3]; /* event index by kind, -1 */
+	uint64_t interval, lock_ns;
+	bool asked, answered;
+	uint32_t on, failed;
+	uint64_t samples[3], bytes, waited, no_thread, unnamed, stray, dropped;
+};
+
+int jevents_expand(const char *spec, char *out, size_t len, uint8_t *kind,
+		   unsigned int nmax)
+{
+	size_t at = 0;
+	unsigned int n = 0;
+	const char *p = spec;
+
+	memset(kind, 0, nmax);
+	while (*p) {
+		size_t k = events_token_len(p), h = strcspn(p, "/,");
+		uint8_t kd = JEV_NONE;
+
+		if (h > k)
+			h = k;
+		if (h == 5 && !strncmp(p, "alloc", 5))
+			kd = JEV_ALLOC;
+		else if (h == 4 && !strncmp(p, "lock", 4))
+			kd = JEV_LOCK;
+		if (at + k + 8 > len)
+			return -1;
+		if (at)
+			out[at++] = ',';
+		if (kd) {
+			memcpy(out + at, "dummy", 5);
+			at += 5;
+			memcpy(out + at, p + h, k - h); /* its terms */
+			at += k - h;
+		} else {
+			memcpy(out + at, p, k);
+			at += k;
+		}
+		if (n < nmax)
+			kind[n] = kd;
+		n++;
+		p += k;
+		if (*p == ',')
+			p++;
+	}
+	out[at] = 0;
+	return 0;
+}
+
+int jevents_setup(struct recorder *rec, const uint8_t *kind)
+{
+	struct jevents *j = NULL;
+
+	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++) {
+		struct pj_event *ev = &rec->evs[i];
+		bool alloc = kind[i] == JEV_ALLOC;
+
+		if (!kind[i])
+			continue;
+		if (!j) {
+			if (!(j = calloc(1, sizeof(*j)))) {
+				fprintf(stderr, "perfjava: out of memory\n");
+				return -1;
+			}
+			j->ev[0] = j->ev[1] = j->ev[2] = -1;
+		}
+		if (j->ev[kind[i]] >= 0 || ev->freq) {
+			fprintf(stderr, "perfjava: %s: %s\n",
+				alloc ? "alloc" : "lock",
+				ev->freq ? "takes a period, not a freq "
+					   "(alloc/period=BYTES/, "
+					   "lock/period=NS/)"
+					 : "given twice");
+			free(j);
+			return -1;
+		}
+		j->kind[i] = kind[i];
+		j->ev[kind[i]] = (int)i;
+		snprintf(ev->name, sizeof(ev->name), alloc ? "alloc" : "lock");
+		snprintf(ev->unit, sizeof(ev->unit), alloc ? "bytes" : "ns");
+		if (!ev->period)
+			ev->period = alloc ? JEVENTS_ALLOC_DEFAULT
+					   : JEVENTS_LOCK_DEFAULT;
+		if (alloc)
+			j->interval = ev->period;
+		else
+			j->lock_ns = ev->period;
+		ev->freq = 0;
+	}
+	rec->jev = j;
+	return 0;
+}
+
+void jevents_free(struct recorder *rec)
+{
+	free(rec->jev);
+	rec->jev = NULL;
+}
+
+bool jevents_is(const struct recorder *rec, uint32_t ev)
+{
+	return rec->jev && ev < RING_MAX_EVENTS && rec->jev->kind[ev];
+}
+
+void jevents_tick(struct recorder *rec)
+{
+	struct jevents *j = rec->jev;
+	uint32_t flags = 0;
+	int on;
+
+	if (!j || !rec->agent)
+		return;
+	if (!j->asked && agent_ring_signal(rec->agent) > 0) {
+		if (j->ev[JEV_ALLOC] >= 0)
+			flags |= PJA_EV_ALLOC;
+		if (j->ev[JEV_LOCK] >= 0)
+			flags |= PJA_EV_LOCK | PJA_EV_VTHREADS;
+		j->asked = true;
+		if (agent_events_ask(rec->agent, j->interval, j->lock_ns,
+				     flags)) {
+			j->failed = flags;
+			j->answered = true;
+		}
+	}
+	if (j->answered)
+		j->dropped = agent_events_dropped(rec->agent);
+	if (j->asked && !j->answered &&
+	    (on = agent_events_on(rec->agent, &j->failed, &j->stray)) >= 0) {
+		j->on = (uint32_t)on;
+		j->answered = true;
+	}
+}
+
+/* The reader's tid of the target's thread ttid; 0 when none. */
+static uint32_t reader_tid(struct recorder *rec, pid_t ttid)
+{
+	for (unsigned int i = 0; i < rec->th.n; i++) {
+		pid_t t = rec->th.v[i]->tid;
+
+		if (t == ttid || agent_target_tid(rec->agent, t) == ttid)
+			return (uint32_t)t;
+	}
+	return 0;
+}
+
+/*
+ * An allocation sampled with mean interval I bytes (a geometric draw per
+ * thread) has size s: it was taken with probability 1 - exp(-s/I), so it
+ * stands for s / that bytes and 1 / that objects (unbiased).
+ */
+static void alloc_weight(uint64_t s, uint64_t interval, uint64_t *bytes,
+			 uint64_t *count)
+{
+	double p = interval ? -expm1(-(double)s / (double)interval) : 1.0;
+
+	if (p <= 0 || p > 1)
+		p = 1;
+	*bytes = (uint64_t)llround((double)s / p);
+	*count = (uint64_t)llround(1.0 / p);
+	if (!*count)
+		*count = 1;
+}
+
+void jevents_take(struct recorder *rec, const struct ring_walk *w)
+{
+	struct jevents *j = rec->jev;
+	const struct ring_event *e = w->ev;
+	struct sample smp = { .fd = -1 };
+	struct java_part jp = { .status = w->status,
+				.jf = w->frames,
+				.nj = w->n };
+	uint32_t leaf = 0, kd;
+
+	if (!j || !e)
+		return;
+	kd = e->kind == PJW_EV_ALLOC				   ? JEV_ALLOC
+	     : e->kind == PJW_EV_MONITOR || e->kind == PJW_EV_PARK ? JEV_LOCK
+								   : JEV_NONE;
+	if (!kd || j->ev[kd] < 0)
+		return;
+	smp.s.tid = reader_tid(rec, w->tid);
+	if (!smp.s.tid) {
+		j->no_thread++;
+		return;
+	}
+	record_java_name(rec, smp.s.tid);
+	smp.s.time = w->time;
+	smp.s.event = (uint32_t)j->ev[kd];
+	smp.s.vthread = e->vthread;
+	if (kd == JEV_ALLOC) {
+		alloc_weight(e->value, j->interval, &smp.s.period,
+			     &smp.s.count);
+		j->bytes += smp.s.period;
+	} else {
+		smp.s.period = e->value;
+		j->waited += e->value;
+	}
+	if (e->cls)
+		leaf = pj_writer_frame(rec->w, PJ_FRAME_CLASS, e->cls, "", NULL,
+				       0) +
+		       1;
+	else
+		j->unnamed++;
+	j->samples[kd]++;
+	emit_write(rec, &smp, emit_stack(rec, &smp, &jp, NULL, leaf, NULL));
+}
+
+void jevents_summary(const struct recorder *rec)
+{
+	const struct jevents *j = rec->jev;
+
+	if (!j)
+		return;
+	if (!j->asked || j->failed) {
+		fprintf(stderr, "perfjava: %s%s%s unavailable: %s\n",
+			j->failed & PJA_EV_ALLOC || !j->asked ? "alloc " : "",
+			(j->failed & PJA_EV_LOCK) ? "lock " : "", "events",
+			!rec->agent && !j->asked ? "no Java agent"
+			: !j->asked		 ? "the agent took no walk ring"
+						 : "the JVM refused them");
+	}
+	if (j->dropped)
+		fprintf(stderr,
+			"perfjava: %llu JVM events dropped by the agent (a "
+			"storm over its bound of 50000 a second)\n",
+			(unsigned long long)j->dropped);
+	if (j->ev[JEV_ALLOC] >= 0)
+		fprintf(stderr,
+			"perfjava: alloc: %llu samples (every %llu bytes on "
+			"average), %.1f MB allocated by estimate\n",
+			(unsigned long long)j->samples[JEV_ALLOC],
+			(unsigned long long)j->interval, j->bytes / 1e6);
+	if (j->ev[JEV_LOCK] >= 0)
+		fprintf(stderr,
+			"perfjava: lock: %llu waits of %llu ns or more (and "
+			"shorter ones sampled), %.3f s waited\n",
+			(unsigned long long)j->samples[JEV_LOCK],
+			(unsigned long long)j->lock_ns, j->waited / 1e9);
+	if (j->no_thread)
+		fprintf(stderr,
+			"perfjava: %llu events of threads not recorded\n",
+			(unsigned long long)j->no_thread);
+}
+
+void jevents_write_stats(struct recorder *rec)
+{
+	const struct jevents *j = rec->jev;
+
+	if (!j)
+		return;
+	pj_writer_stat(rec->w, "jevents_on", j->on);
+	pj_writer_stat(rec->w, "jevents_failed", j->failed);
+	pj_writer_stat(rec->w, "alloc_samples", j->samples[JEV_ALLOC]);
+	pj_writer_stat(rec->w, "lock_samples", j->samples[JEV_LOCK]);
+	pj_writer_stat(rec->w, "jevents_no_thread", j->no_thread);
+	pj_writer_stat(rec->w, "jevents_stray", j->stray);
+	pj_writer_stat(rec->w, "jevents_dropped", j->dropped);
+}

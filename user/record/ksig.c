@@ -200,6 +200,7 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	kw->time = w->time;
 	kw->status = w->status;
 	kw->n = w->n;
+	kw->vthread = w->ev ? w->ev->vthread : 0;
 	kw->off = k->npool;
 	memcpy(k->pool + k->npool, w->frames, w->n * sizeof(*w->frames));
 	k->npool += w->n;
@@ -309,6 +310,12 @@ void ksig_match(struct recorder *rec)
 		}
 		s[best].done = true;
 		k->matched++;
+		if (kw->vthread) { /* a carrier's: which virtual thread ran */
+			struct held *h = pending_get(rec, s[best].cookie);
+
+			if (h)
+				h->smp.s.vthread = kw->vthread;
+		}
 		k->done(rec, s[best].cookie, kw->status, k->pool + kw->off,
 			kw->n, kw->time);
 	}

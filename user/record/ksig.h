@@ -40,6 +40,7 @@ struct ksig_walk {
 	int status;
 	unsigned int n;
 	size_t off; /* frames in the pool */
+	uint64_t vthread; /* the virtual thread on the carrier, 0 none */
 };
 
 struct ksig {

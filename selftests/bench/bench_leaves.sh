@@ -3,8 +3,8 @@
 # applications: H2 running SQL in a loop (Debian's h2.jar, H2Loop) and javac
 # compiling java.base's java.io from the JDK's own src.zip (JavacLoop), on
 # JDK 17 and 25, each recorded PJ_BENCH_LEAVES_SECONDS (15) at 1 kHz by
-# perfjava, then in a fresh JVM by async-profiler (-e cpu -i 1ms), after the
-# same warm-up. Printed per profiler: samples, the share whose leaf is JVM
+# perfjava, then on the same JVM (its code compiled alike; perfjava's agent
+# idle once its reader has gone) by async-profiler (-e cpu -i 1ms). Printed per profiler: samples, the share whose leaf is JVM
 # code that is no Java method (vtable/itable stubs, arraycopy and other
 # stubs, adapters, the interpreter) with the commonest of them, the share
 # with an [unknown] frame, the ten leaves with the most self time (Java
@@ -28,7 +28,7 @@ STUB='(^|[ _])stub($|[ _])|[Ss]tub |arraycopy|adapters|^Interpreter$|Blob$|_Java
 figures() {
 	awk -v tool="$2" -v stub="$STUB" '{ n = $NF; sub(/ [0-9]+$/, ""); t += n
 		k = split($0, f, ";"); leaf = f[k]; gsub(/_\[[a-z0-9]\]$/, "", leaf)
-		if (leaf !~ /::|^\[/) gsub("/", ".", leaf) # class names with dots
+		if (leaf ~ /^[A-Za-z_$][A-Za-z0-9_$]*\/[^ ]*\.[^ ]*$/) gsub("/", ".", leaf) # Java, with dots
 		self[leaf] += n
 		if ($0 ~ /\[perfjava: /) own += n
 		else if (leaf ~ stub) { s += n; sn[leaf] += n }
@@ -45,31 +45,32 @@ figures() {
 	}' "$1"
 }
 
-# run WHAT TOOL: starts the workload WHAT, profiles it with TOOL into
+# run WHAT: starts the workload WHAT and profiles it by perfjava, then on
+# the same JVM (its code compiled alike) by async-profiler, into
 # $TMP/$J.WHAT.TOOL.folded
 run() {
-	local what=$1 tool=$2 out=$TMP/$J.$1.$2
+	local what=$1 out=$TMP/$J.$1
 	case $what in
 	h2)
-		start_jvm "$jdk" "$out.out" -Dh2.jar="$H2" -- H2Loop $((secs + 60)) || return 1
+		start_jvm "$jdk" "$out.out" -Dh2.jar="$H2" -- H2Loop $((2 * secs + 60)) || return 1
 		wait_for 60 grep -q '^warm' "$out.out" || echo "# $J: H2Loop not warm in 60 s"
 		;;
 	javac)
-		start_jvm "$jdk" "$out.out" -Xmx1g -- JavacLoop "$SRC/java.base/java/io" $((secs + 60)) \
+		start_jvm "$jdk" "$out.out" -Xmx1g -- JavacLoop "$SRC/java.base/java/io" $((2 * secs + 60)) \
 			"$TMP/classes" --patch-module "java.base=$SRC/java.base" || return 1
 		# its rounds are compiled from about the third on
 		wait_for 60 bash -c "[ \$(ls '$TMP/classes/java.base/java/io' 2>/dev/null | wc -l) -gt 50 ]"
 		;;
 	esac
-	if [ "$tool" = perfjava ]; then
-		"$PJ_BIN" record -p "$JPID" -F 1000 -d "$secs" -o "$out.data" 2>"$out.err"
-		"$PJ_BIN" report -i "$out.data" --format collapsed >"$out.folded"
-	else
-		"$ASPROF" -d "$secs" -e cpu -i 1ms -o collapsed -f "$out.folded" "$JPID" >"$out.err" 2>&1
+	"$PJ_BIN" record -p "$JPID" -F 1000 -d "$secs" -o "$out.data" 2>"$out.err"
+	"$PJ_BIN" report -i "$out.data" --format collapsed >"$out.perfjava.folded"
+	figures "$out.perfjava.folded" perfjava
+	if [ -n "$ASPROF" ]; then
+		"$ASPROF" -d "$secs" -e cpu -i 1ms -o collapsed -f "$out.ap.folded" "$JPID" >"$out.ap.err" 2>&1
+		figures "$out.ap.folded" async-prof
 	fi
 	kill "$JPID" 2>/dev/null
-	wait "$JWAIT" 2>/dev/null
-	figures "$out.folded" "$tool"
+	wait "$JWAIT" 2>/dev/null || true
 }
 
 for jdk in "${JDKS[@]}"; do
@@ -83,11 +84,8 @@ for jdk in "${JDKS[@]}"; do
 	for what in h2 javac; do
 		[ "$what" = h2 ] && [ ! -f "$H2" ] && continue
 		[ "$what" = javac ] && [ ! -d "$SRC/java.base" ] && continue
-		echo "# $J: $what, ${secs} s at 1 kHz"
-		for tool in perfjava async-prof; do
-			[ "$tool" = async-prof ] && [ -z "$ASPROF" ] && continue
-			rm -rf "$TMP/classes"
-			run "$what" "$tool" || echo "  $tool: the workload did not start"
-		done
+		echo "# $J: $what, ${secs} s at 1 kHz, perfjava then async-profiler on one JVM"
+		rm -rf "$TMP/classes"
+		run "$what" || echo "  the workload did not start"
 	done
 done

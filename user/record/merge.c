@@ -175,6 +175,31 @@ static const struct codemap_entry *vm_code_above(const struct merge_in *in,
 }
 
 /*
+ * The compiled method the sample was in, when a walk taken at the sample
+ * does not show it: its innermost compiled frame is another method (the
+ * sample was in the method's entry before its frame was made, where
+ * AsyncGetCallTrace reports its caller). NULL otherwise.
+ */
+static const struct codemap_entry *missed_leaf(const struct merge_in *in,
+					       unsigned int first_vm)
+{
+	const struct codemap_entry *e;
+	unsigned int i = 0;
+
+	if (!in->at_sample || first_vm || !in->nu)
+		return NULL;
+	e = codemap_find(in->code, in->uips[0]);
+	if (!e || !e->method || !e->name || e->type == PJ_FRAME_VM)
+		return NULL;
+	while (i < in->nj && in->jf[i].type == PJ_FRAME_INLINED)
+		i++;
+	if (i < in->nj && in->jf[i].name &&
+	    java_same_method(e->name, in->jf[i].name))
+		return NULL;
+	return e;
+}
+
+/*
  * The thread's native base for this walked stack: the frames below the last
  * JVM code, when they are complete (all named, down to a thread entry) and
  * longer than the one kept, replace it.
@@ -232,17 +257,21 @@ unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,
 
 	if (in->walk_status == AGENT_WALK_OK && in->nj) {
 		if (natives_belong(k, in, first_vm)) {
-			const struct codemap_entry *vm =
+			/* the code the CPU was in, when the walk lacks it */
+			const struct codemap_entry *top =
 			    vm_code_above(in, first_vm);
+
+			if (!top)
+				top = missed_leaf(in, first_vm);
 
 			for (i = 0; i < first_vm; i++)
 				put(&o, native(k, in->uips[i], i == 0, NULL));
-			if (vm) {
-				uint32_t id = k->frame(k->ctx, vm->type,
-						       vm->name, NULL, 0);
+			if (top) {
+				uint32_t id = k->frame(k->ctx, top->type,
+						       top->name, NULL, 0);
 
 				if (k->frame_addr)
-					k->frame_addr(k->ctx, id, vm->start);
+					k->frame_addr(k->ctx, id, top->start);
 				put(&o, id);
 			}
 			for (i = 0, at = first_vm; i < in->nj; i++)

@@ -2,8 +2,9 @@
 /*
  * One sample's stack from its parts, leaf first: kernel frames, the native
  * frames above the first JVM-generated code, that code itself when it is no
- * Java method's (a stub, an adapter, the interpreter: where the CPU was), the
- * agent's Java frames, then (on request) the thread's native base.
+ * Java method's (a stub, an adapter, the interpreter: where the CPU was) or
+ * a compiled method a walk at the sample left out (sampled in its entry),
+ * the agent's Java frames, then (on request) the thread's native base.
  *
  * The native frames go under the Java frames only when they belong to them:
  * the innermost Java frame is a native method (the JNI function and what it

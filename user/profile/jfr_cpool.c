@@ -478,8 +478,7 @@ static int64_t frames(struct jfr_cp *cp, struct jfr_build *b,
 			return -1;
 		type = frame_type(cp, v[2].u, me);
 		line = v[1].u > UINT32_MAX ? 0 : (uint32_t)v[1].u;
-		f = jfr_add_frame(b, type, me->name, me->module,
-				  line);
+		f = jfr_add_frame(b, type, me->name, me->module, line);
 		if (f == UINT32_MAX)
 			return -1;
 		cp->frames[got++] = f;

@@ -10,7 +10,6 @@
 #include "record/record.h"
 #include "record/sample.h"
 #include "record/ustack.h"
-#include "sym/usym.h"
 
 /*
  * The user frames by CFI over the sample's stack copy, joined with the
@@ -35,35 +34,25 @@ static unsigned int user_frames(struct recorder *rec, struct decoder *d,
 static void note_stack_end(struct recorder *rec, const uint64_t *u,
 			   unsigned int nu)
 {
-	struct usym_result res;
-	uint64_t last;
+	struct sym_user last;
 
 	if (!nu || !rec->sym.usym || rec->lbr)
 		return;
-	last = u[nu - 1];
-	usym_resolve(rec->sym.usym, nu > 1 ? last - 1 : last, &res);
-	stack_ends_note(&rec->st.ends, res.known ? res.name : NULL, res.module);
+	last = sym_user_facts(&rec->sym, u[nu - 1], nu == 1);
+	stack_ends_note(&rec->st.ends, last.facts & SYM_THREAD_ENTRY,
+			last.module);
 }
 
-/* A tracepoint's fields, decoded once: the sample's info string, and its
- * text for the stages after (an off-CPU wait's prev_state). */
+/* A tracepoint's fields, decoded once: the text of the sample's info, for
+ * the stages after (an off-CPU wait's prev_state). */
 static void tracepoint_fields(struct recorder *rec, struct decoder *d,
 			      const struct pj_raw_sample *rs,
 			      struct sample *out)
 {
 	if (out->s.event < rec->nevents && rec->evs[out->s.event].tracepoint &&
 	    tp_decode(rec->tp, rs->raw, rs->raw_size, d->tp, sizeof(d->tp)) >=
-		0) {
-		out->s.info = pj_writer_string(rec->w, d->tp);
+		0)
 		out->tp = d->tp;
-	}
-}
-
-static void kernel_frame(struct recorder *rec, struct decoder *d,
-			 unsigned int *nk, uint64_t ip)
-{
-	d->kips[*nk] = ip;
-	d->k[(*nk)++] = symbolize_kernel(&rec->sym, ip);
 }
 
 int decode_sample(struct recorder *rec, struct ring *r,
@@ -98,7 +87,7 @@ int decode_sample(struct recorder *rec, struct ring *r,
 		if (ctx == CC_NONE)
 			ctx = addr_is_kernel(ip) ? CC_KERNEL : CC_USER;
 		if (ctx == CC_KERNEL && nk < DECODE_MAX_CHAIN)
-			kernel_frame(rec, d, &nk, ip);
+			d->k[nk++] = ip;
 		else if (ctx == CC_USER && nu < DECODE_MAX_CHAIN && !rec->lbr)
 			d->u[nu++] = ip;
 	}
@@ -112,12 +101,11 @@ int decode_sample(struct recorder *rec, struct ring *r,
 		tracepoint_fields(rec, d, &rs, out);
 	if (!rs.nr && rs.ip && !nu) {
 		if (addr_is_kernel(rs.ip))
-			kernel_frame(rec, d, &nk, rs.ip);
+			d->k[nk++] = rs.ip;
 		else
 			d->u[nu++] = rs.ip;
 	}
-	out->kframes = d->k;
-	out->kips = d->kips;
+	out->kips = d->k;
 	out->nk = nk;
 	out->uips = d->u;
 	out->nu = nu;

@@ -2,9 +2,10 @@
 /*
  * A ring's PERF_RECORD_SAMPLE decoded once into a sample (record/sample.h):
  * its fields, the event index of its id, its weight (record/switchcost.h),
- * kernel frames named (cached per address, sym/symbolize.h), user frames
- * from the callchain, the stack copy (unwind/) or the branch records (LBR),
- * a tracepoint's fields as text. Counts bad records and how stacks ended.
+ * kernel addresses from the callchain, user addresses from the callchain,
+ * the stack copy (unwind/) or the branch records (LBR), a tracepoint's
+ * fields as text. Nothing is named or written here (record/emit.h does).
+ * Counts bad records and how stacks ended.
  */
 #ifndef PJ_USER_RECORD_DECODE_H
 #define PJ_USER_RECORD_DECODE_H
@@ -16,8 +17,7 @@
 
 /* The decoder's room: one sample's frames at a time. */
 struct decoder {
-	uint32_t k[DECODE_MAX_CHAIN]; /* kernel frame ids */
-	uint64_t kips[DECODE_MAX_CHAIN]; /* their addresses */
+	uint64_t k[DECODE_MAX_CHAIN]; /* kernel addresses */
 	uint64_t u[DECODE_MAX_CHAIN]; /* user addresses */
 	uint64_t f[DECODE_MAX_CHAIN]; /* the kernel's user chain */
 	char tp[1024]; /* a tracepoint's fields */

@@ -7,6 +7,18 @@
 #include "record/record.h"
 #include "record/sample.h"
 
+/* smp's kernel frames: named here, once per address (sym/symbolize.h). */
+static const uint32_t *kernel_frames(struct recorder *rec,
+				     const struct sample *smp)
+{
+	if (smp->kframes || !smp->nk)
+		return smp->kframes;
+	for (unsigned int i = 0; i < smp->nk && i < MERGE_MAX_FRAMES; i++)
+		rec->emit_kframes[i] =
+		    symbolize_kernel(&rec->sym, smp->kips[i]);
+	return rec->emit_kframes;
+}
+
 uint32_t emit_stack(struct recorder *rec, const struct sample *smp,
 		    const struct java_part *j, const char *why, uint32_t leaf,
 		    int *marker)
@@ -14,8 +26,8 @@ uint32_t emit_stack(struct recorder *rec, const struct sample *smp,
 	uint32_t *out = rec->emit_frames;
 	struct merge_sink k;
 	struct merge_in in = {
-		.kframes = smp->kframes,
-		.nk = smp->nk,
+		.kframes = kernel_frames(rec, smp),
+		.nk = smp->nk < MERGE_MAX_FRAMES ? smp->nk : MERGE_MAX_FRAMES,
 		.uips = smp->uips,
 		.nu = smp->nu,
 		.code = agent_codemap(rec->agent),
@@ -41,6 +53,8 @@ uint32_t emit_stack(struct recorder *rec, const struct sample *smp,
 void emit_write(struct recorder *rec, struct sample *smp, uint32_t stack)
 {
 	smp->s.stack = stack;
+	if (smp->tp)
+		smp->s.info = pj_writer_string(rec->w, smp->tp);
 	pj_writer_sample(rec->w, &smp->s);
 	rec->st.samples++;
 	if (smp->s.event < RING_MAX_EVENTS)

@@ -123,11 +123,7 @@ static void reset_stats(struct record_stats *st)
 /* Frame ids are the file's: every cache of them starts again. */
 static void forget_ids(struct recorder *rec)
 {
-	u64map_free(&rec->sym.kcache);
-	u64map_free(&rec->sym.ucache);
-	memset(&rec->sym.kcache, 0, sizeof(rec->sym.kcache));
-	memset(&rec->sym.ucache, 0, sizeof(rec->sym.ucache));
-	rec->sym.kernel_unnamed = 0;
+	symbolizer_new_file(&rec->sym, rec->w);
 	u64map_free(&rec->jnames);
 	memset(&rec->jnames, 0, sizeof(rec->jnames));
 	record_forget_bases(rec);
@@ -182,7 +178,7 @@ int loop_tick(struct recorder *rec, uint64_t now)
 		fprintf(stderr, "perfjava: %s; stopping\n", err);
 		return -1;
 	}
-	rec->w = rec->sym.w = w;
+	rec->w = w;
 	rec->o.output = l->cur;
 	forget_ids(rec);
 	reset_stats(&rec->st);

@@ -6,8 +6,6 @@
 #include "profile/io.h"
 #include "record/merge.h"
 #include "sym/symbolize.h"
-#include "sym/usym.h"
-#include "unwind/stackend.h"
 
 const char *merge_marker_name(int reason)
 {
@@ -335,12 +333,7 @@ static uint32_t sym_frame(void *ctx, int type, const char *name,
 
 static bool sym_jni_entry(void *ctx, uint64_t ip, bool leaf)
 {
-	struct symbolizer *s = ctx;
-	struct usym_result r;
-
-	usym_resolve(s->usym, leaf ? ip : ip - 1, &r);
-	return r.known && r.name &&
-	       (!strncmp(r.name, "Java_", 5) || !strncmp(r.name, "JVM_", 4));
+	return sym_user_facts(ctx, ip, leaf).facts & SYM_JNI_ENTRY;
 }
 
 static void sym_frame_addr(void *ctx, uint32_t id, uint64_t addr)
@@ -350,20 +343,12 @@ static void sym_frame_addr(void *ctx, uint32_t id, uint64_t addr)
 
 static bool sym_anon(void *ctx, uint64_t ip)
 {
-	struct symbolizer *s = ctx;
-	struct usym_result r;
-
-	usym_resolve(s->usym, ip, &r);
-	return r.module && !strcmp(r.module, "[anon]");
+	return sym_user_facts(ctx, ip, true).facts & SYM_ANON;
 }
 
 static bool sym_thread_entry(void *ctx, uint64_t ip)
 {
-	struct symbolizer *s = ctx;
-	struct usym_result r;
-
-	usym_resolve(s->usym, ip - 1, &r);
-	return r.known && r.name && stack_is_thread_entry(r.name);
+	return sym_user_facts(ctx, ip, false).facts & SYM_THREAD_ENTRY;
 }
 
 void merge_sink_symbolizer(struct merge_sink *k, struct symbolizer *s)

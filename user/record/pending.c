@@ -77,6 +77,35 @@ static struct held *new_slot(struct pending *p)
 	return h;
 }
 
+/* h's own copy of smp, its arrays with it: 0, or -1 out of memory. */
+static int copy_arrays(struct held *h, const struct sample *smp)
+{
+	size_t tlen = smp->tp ? strlen(smp->tp) + 1 : 0;
+
+	if (GROW(h->ubuf, h->ucap, smp->nu + 1) ||
+	    (smp->kips && GROW(h->kbuf, h->kcap, smp->nk + 1)) ||
+	    (smp->kframes && GROW(h->fbuf, h->fcap, smp->nk + 1)) ||
+	    (tlen && GROW(h->tbuf, h->tcap, tlen)))
+		return -1;
+	h->smp = *smp;
+	if (smp->nu)
+		memcpy(h->ubuf, smp->uips, smp->nu * sizeof(*h->ubuf));
+	h->smp.uips = h->ubuf;
+	if (smp->kips) {
+		memcpy(h->kbuf, smp->kips, smp->nk * sizeof(*h->kbuf));
+		h->smp.kips = h->kbuf;
+	}
+	if (smp->kframes) {
+		memcpy(h->fbuf, smp->kframes, smp->nk * sizeof(*h->fbuf));
+		h->smp.kframes = h->fbuf;
+	}
+	if (tlen) {
+		memcpy(h->tbuf, smp->tp, tlen);
+		h->smp.tp = h->tbuf;
+	}
+	return 0;
+}
+
 uint64_t pending_hold(struct recorder *rec, const struct wait_kind *kind,
 		      const struct sample *smp, unsigned int needs)
 {
@@ -92,20 +121,11 @@ uint64_t pending_hold(struct recorder *rec, const struct wait_kind *kind,
 	h = new_slot(p);
 	if (!h)
 		return 0;
-	if (GROW(h->kbuf, h->kcap, smp->nk + 1) ||
-	    GROW(h->ubuf, h->ucap, smp->nu + 1)) {
+	if (copy_arrays(h, smp)) {
 		h->next = p->free;
 		p->free = (uint32_t)(h - p->v) + 1;
 		return 0;
 	}
-	memcpy(h->kbuf, smp->kframes, smp->nk * sizeof(*h->kbuf));
-	if (smp->nu)
-		memcpy(h->ubuf, smp->uips, smp->nu * sizeof(*h->ubuf));
-	h->smp = *smp;
-	h->smp.kframes = h->kbuf;
-	h->smp.kips = NULL;
-	h->smp.uips = h->ubuf;
-	h->smp.tp = NULL;
 	me = (uint32_t)(h - p->v) + 1;
 	h->id = ++p->seq << SLOT_BITS | (me - 1);
 	h->kind = kind;
@@ -225,6 +245,8 @@ void pending_free(struct recorder *rec)
 	for (uint32_t i = 0; i < p->n; i++) {
 		free(p->v[i].kbuf);
 		free(p->v[i].ubuf);
+		free(p->v[i].fbuf);
+		free(p->v[i].tbuf);
 		free(p->v[i].jbuf);
 	}
 	free(p->v);

@@ -57,10 +57,11 @@ struct held {
 	bool flag;
 	pid_t ttid;
 	/* the stage's: the arrays, and the kind's held oldest first */
-	uint32_t *kbuf;
-	uint64_t *ubuf;
+	uint64_t *kbuf, *ubuf;
+	uint32_t *fbuf;
+	char *tbuf;
 	struct java_frame *jbuf;
-	size_t kcap, ucap, jcap;
+	size_t kcap, ucap, fcap, tcap, jcap;
 	uint32_t prev, next; /* slot + 1; next also links free slots */
 };
 

@@ -25,7 +25,6 @@
 #include "record/jevents.h"
 #include "record/tojfr.h"
 #include "record/wall.h"
-#include "sym/usym.h"
 #include "record/cpuwalk.h"
 #include "record/offjava.h"
 #include "record/record.h"
@@ -599,9 +598,8 @@ int cmd_record(int argc, char **argv)
 			goto fail_output;
 		}
 		target_rebase(&rec->tgt); /* it runs the command now */
-		usym_free(rec->sym.usym); /* nothing was named with it yet */
-		rec->sym.usym = usym_new(rec->o.pid);
-		if (!rec->sym.usym) {
+		/* nothing was named with the parent's yet */
+		if (symbolizer_reload_user(&rec->sym, rec->o.pid)) {
 			fprintf(stderr, "perfjava: out of memory\n");
 			goto fail_output;
 		}

@@ -114,6 +114,7 @@ struct recorder {
 	const char *stop_reason;
 	bool write_failed;
 	uint32_t emit_frames[MERGE_MAX_FRAMES]; /* record/emit.c */
+	uint32_t emit_kframes[MERGE_MAX_FRAMES];
 };
 
 int cmd_record(int argc, char **argv);

@@ -2,8 +2,9 @@
 /*
  * A sample on its way through the reader, as a value: decoded once from its
  * ring record (record/decode.h), held while it waits for its Java frames or
- * its weight (record/pending.h), merged once and written (record/emit.h).
- * What it points to belongs to the stage that holds it.
+ * its weight (record/pending.h), merged once and written (record/emit.h),
+ * where its addresses are named. What it points to belongs to the stage that
+ * holds it.
  */
 #ifndef PJ_USER_RECORD_SAMPLE_H
 #define PJ_USER_RECORD_SAMPLE_H
@@ -14,15 +15,17 @@
 #include "profile/io.h"
 
 struct sample {
-	struct pj_sample s; /* time, tid, cpu, event, period, switches, info */
-	const uint32_t *kframes; /* kernel frame ids, leaf first */
-	const uint64_t *kips; /* their addresses (while decoded only) */
+	struct pj_sample s; /* time, tid, cpu, event, period, switches */
+	const uint64_t *kips; /* kernel addresses, leaf first */
+	/* or, instead, kernel frames named already (the stack /proc shows of
+	 * a thread blocked when first seen), leaf first */
+	const uint32_t *kframes;
 	unsigned int nk;
 	const uint64_t *uips; /* user addresses, leaf first */
 	unsigned int nu;
 	const char *root; /* a marker frame at the root, or NULL */
-	const char *tp; /* its tracepoint's fields as text, or NULL (while
-			   decoded only) */
+	const char *tp; /* its tracepoint's fields as text (its info), or
+			   NULL */
 	int fd; /* the event's fd (walks at the sample) */
 	uint8_t state; /* off-CPU: enum wall_state of its wait */
 };

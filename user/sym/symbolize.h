@@ -18,11 +18,27 @@
 struct pj_writer;
 struct usym;
 
+/* What naming a user address found (struct sym_user's facts). */
+#define SYM_KNOWN 1u /* a symbol named it */
+#define SYM_JNI_ENTRY 2u /* Java_*, JVM_*: entered from a Java native method */
+#define SYM_THREAD_ENTRY 4u /* a thread's first function (start_thread) */
+#define SYM_ANON 8u /* in anonymous memory: a JVM's JIT code, or junk */
+
+/* A user address as named once: its facts and module, its frame. */
+struct sym_user {
+	unsigned int facts; /* SYM_* */
+	const char *module; /* its mapping's path, "[anon]", "[unknown]" */
+	uint32_t id; /* its frame + 1; 0 until symbolize_user named it */
+};
+
 struct symbolizer {
 	struct pj_writer *w;
 	struct ksource kernel; /* kallsyms, the module, or none and why */
 	struct usym *usym;
-	struct u64map kcache, ucache;
+	struct u64map kcache;
+	struct u64map ucache; /* user key -> its sym_user + 1 in users */
+	struct sym_user *users;
+	size_t nusers, capusers;
 	uint32_t kernel_unnamed; /* frame for kernel addresses nobody names */
 };
 
@@ -32,10 +48,24 @@ void symbolizer_free(struct symbolizer *s);
 /* The kernel_symbols metadata: the source and why it is not kallsyms. */
 void symbolizer_write_meta(struct symbolizer *s);
 uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip);
-/* leaf: the sampled address itself; other frames are return addresses and
- * are looked up one byte earlier, inside the call instruction. *known
- * (may be NULL) tells whether a symbol named the address. */
+/*
+ * A user address named once: leaf is the sampled address itself; other
+ * frames are return addresses and are looked up one byte earlier, inside
+ * the call instruction. sym_user_facts only tells what it is (no frame is
+ * written); symbolize_user gives its frame (*known, which may be NULL:
+ * whether a symbol named it). Each address is looked up once, but one in
+ * no mapping, which may be mapped since the maps were last read.
+ */
+struct sym_user sym_user_facts(struct symbolizer *s, uint64_t ip, bool leaf);
 uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 			bool *known);
+/* Whether name is a function a thread's stack starts with (start_thread,
+ * clone3, _start, ...). */
+bool sym_is_thread_entry(const char *name);
+/* A new file (w): frame ids are the file's, named again as they come. */
+void symbolizer_new_file(struct symbolizer *s, struct pj_writer *w);
+/* The process exec'd another program: its user addresses are read anew.
+ * 0, or -1 when out of memory. */
+int symbolizer_reload_user(struct symbolizer *s, pid_t pid);
 
 #endif

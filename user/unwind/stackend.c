@@ -5,35 +5,13 @@
 #include "lib/text.h"
 #include "unwind/stackend.h"
 
-bool stack_is_thread_entry(const char *name)
-{
-	static const char *const entries[] = {
-		"_start",
-		"start_thread",
-		"clone",
-		"clone3",
-		"__clone",
-		"__clone3",
-		"__libc_start_main",
-		"__libc_start_call_main",
-		"thread_native_entry",
-		"JavaMain",
-	};
-
-	for (size_t i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
-		if (!strcmp(name, entries[i]))
-			return true;
-	return false;
-}
-
-void stack_ends_note(struct stack_ends *e, const char *name, const char *module)
+void stack_ends_note(struct stack_ends *e, bool entry, const char *module)
 {
 	unsigned int i;
 
 	e->total++;
 	/* JIT code: the Java part continues the stack. */
-	if (!module || module[0] != '/' ||
-	    (name && stack_is_thread_entry(name)))
+	if (!module || module[0] != '/' || entry)
 		return;
 	e->early++;
 	for (i = 0; i < STACK_ENDS_MAX && e->v[i].module; i++)

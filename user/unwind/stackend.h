@@ -25,13 +25,10 @@ struct stack_ends {
 	} v[STACK_ENDS_MAX];
 };
 
-/* Whether name is a function a thread's stack starts with (start_thread,
- * clone3, _start, ...). */
-bool stack_is_thread_entry(const char *name);
-/* Counts one stack whose outermost user frame is function name in module
- * (a path for files; "[anon]", "[unknown]" for JIT code and the like). */
-void stack_ends_note(struct stack_ends *e, const char *name,
-		     const char *module);
+/* Counts one stack whose outermost user frame is in module (a path for
+ * files; "[anon]", "[unknown]" for JIT code and the like): a thread's first
+ * function (entry), or not. */
+void stack_ends_note(struct stack_ends *e, bool entry, const char *module);
 /* The object where most stacks stopped early (and the share of stacks),
  * when more than half of them did; NULL otherwise. */
 const char *stack_ends_culprit(const struct stack_ends *e, double *share);

@@ -12,7 +12,10 @@
  * depth=N (frames per walk, default 2048, at most 8192), timeout_us=N (how
  * long a thread may take to answer, default 5000). Tests only: the
  * environment variable PERFJAVA_AGENT_TESTFAULT=N makes every Nth walk read a
- * bad address inside the protected region.
+ * bad address inside the protected region; PERFJAVA_AGENT_WALKCHECK makes
+ * every walk at the sample also walk by AsyncGetCallTrace, and compares;
+ * PERFJAVA_AGENT_WALKER=asgct leaves every walk to AsyncGetCallTrace and its
+ * recoveries.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -127,9 +130,10 @@ static void finish_walk(unsigned int i)
 	if (res.status != PJA_WALK_OK)
 		num = 0;
 	if (num)
-		res.flags |= (w.how & 0xffu) << PJA_WALK_HOW_SHIFT;
-	num = (int)walk_top(w.pc, w.how, frames, num, &res.flags);
-	method_frames(w.pc, frames, out_frames, num);
+		res.flags |= (w.how & 0xffu) << PJA_WALK_HOW_SHIFT |
+			     (w.raw ? PJA_WALK_RAW : 0) |
+			     (w.truncated ? PJA_WALK_TRUNCATED : 0);
+	num = (int)walk_frames(w.pc, &res.flags, frames, num, out_frames);
 	res.nframes = num;
 	out_msg(PJA_WALK_RESULT, &res, sizeof(res), out_frames,
 		num * sizeof(out_frames[0]), NULL, 0);
@@ -426,7 +430,7 @@ static int start_session(const char *options)
 	struct timeval tv = { 2, 0 };
 	struct pja_hello hello = { PJA_MAGIC, PJA_VERSION };
 	char v[sizeof(sa.sun_path)];
-	const char *tf = getenv("PERFJAVA_AGENT_TESTFAULT");
+	const char *tf = getenv("PERFJAVA_AGENT_TESTFAULT"), *wk;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
 	int fd;
@@ -457,6 +461,9 @@ static int start_session(const char *options)
 	pja.testfault = tf ? atoi(tf) : 0;
 	if (pja.testfault < 0)
 		pja.testfault = 0;
+	pja.walkcheck = getenv("PERFJAVA_AGENT_WALKCHECK") != NULL;
+	wk = getenv("PERFJAVA_AGENT_WALKER");
+	pja.asgct_only = wk && !strcmp(wk, "asgct");
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		fprintf(stderr, "perfjava agent: cannot connect to %s: %s\n",

@@ -45,6 +45,14 @@ static _Atomic uint64_t code_lo = UINT64_MAX, code_hi;
 static _Atomic uint64_t interp_lo, interp_hi;
 static struct centry *ents;
 static int nents, cap_ents, free_head = -1;
+/* The entries by address: sorted, never overlapping (code at an address
+ * replaces what was there). */
+struct span {
+	uint64_t start, end;
+	int i;
+};
+static struct span *spans;
+static int nspans, cap_spans;
 static int buckets[NBUCKETS];
 static int buckets_ready;
 
@@ -105,6 +113,55 @@ static void remove_index(int i)
 	entry_free(&ents[i]);
 	ents[i].mnext = free_head;
 	free_head = i;
+}
+
+/* The first span that ends after pc. */
+static int span_after(uint64_t pc)
+{
+	int lo = 0, hi = nspans;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (spans[mid].end <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The entry holding pc, or -1. */
+static int find_pc(uint64_t pc)
+{
+	int k = span_after(pc);
+
+	return k < nspans && spans[k].start <= pc ? spans[k].i : -1;
+}
+
+static void span_delete(int k)
+{
+	memmove(spans + k, spans + k + 1, (nspans - k - 1) * sizeof(*spans));
+	nspans--;
+}
+
+static int span_insert(uint64_t start, uint64_t end, int i)
+{
+	int k = span_after(start);
+
+	if (nspans == cap_spans) {
+		int cap = cap_spans ? cap_spans * 2 : 1024;
+		struct span *p = realloc(spans, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		spans = p;
+		cap_spans = cap;
+	}
+	memmove(spans + k + 1, spans + k, (nspans - k) * sizeof(*spans));
+	spans[k] = (struct span){ start, end, i };
+	nspans++;
+	return 0;
 }
 
 /* Copies the inlining records, dropping consecutive duplicates. */
@@ -180,12 +237,18 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 		buckets_ready = 1;
 	}
 	/* code at this address replaces whatever was there */
-	for (i = 0; i < nents; i++)
-		if (ents[i].used && ents[i].start < end && s < ents[i].end)
-			remove_index(i);
+	for (i = span_after(s); i < nspans && spans[i].start < end;) {
+		remove_index(spans[i].i);
+		span_delete(i);
+	}
 	i = alloc_entry();
 	if (i < 0)
 		goto out;
+	if (span_insert(s, end, i)) {
+		ents[i].mnext = free_head;
+		free_head = i;
+		goto out;
+	}
 	memset(&ents[i], 0, sizeof(ents[i]));
 	ents[i].start = s;
 	ents[i].end = end;
@@ -225,12 +288,12 @@ void codemap_remove(const void *start, jmethodID m)
 	int i;
 
 	pthread_mutex_lock(&cm_lock);
-	for (i = 0; i < nents; i++)
-		if (ents[i].used && ents[i].start == (uintptr_t)start &&
-		    ents[i].m == m) {
-			remove_index(i);
-			break;
-		}
+	i = span_after((uintptr_t)start);
+	if (i < nspans && spans[i].start == (uintptr_t)start &&
+	    ents[spans[i].i].m == m) {
+		remove_index(spans[i].i);
+		span_delete(i);
+	}
 	pthread_mutex_unlock(&cm_lock);
 }
 
@@ -242,6 +305,7 @@ void codemap_reset(void)
 	for (i = 0; i < nents; i++)
 		entry_free(&ents[i]);
 	nents = 0;
+	nspans = 0;
 	free_head = -1;
 	memset(buckets, 0xff, sizeof(buckets));
 	buckets_ready = 1;
@@ -301,23 +365,37 @@ static int inlined(const struct asgct_frame *f, unsigned int j, unsigned int n)
 	return 0;
 }
 
+/* The first record whose pc is at or after pc, or -1: the records' pcs
+ * only grow (HotSpot's PcDescs are in code order). */
+static int record_ge(const struct centry *e, uint64_t pc)
+{
+	uint32_t lo = 0, hi = e->nrec;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (e->rpc[mid] < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->nrec ? (int)lo : -1;
+}
+
 /*
  * The inlining record that stands for pc, as AsyncGetCallTrace picks its
- * debug information for a pc between them (pc_desc_near(pc + 1)): the first
- * record after pc. -1 when none is, or its chain does not end at the
- * compiled method itself.
+ * debug information: at a return address (exact), the record at pc; at an
+ * interrupted pc, the first record after it (pc_desc_near(pc + 1)). -1 when
+ * none is, or its chain does not end at the compiled method itself.
  */
-static int record_at(const struct centry *e, uint64_t pc)
+static int record_at(const struct centry *e, uint64_t pc, int exact)
 {
-	int best = -1;
+	int r = e->rpc ? record_ge(e, exact ? pc : pc + 1) : -1;
 
-	for (uint32_t r = 0; r < e->nrec; r++)
-		if (e->rpc[r] > pc && (best < 0 || e->rpc[r] < e->rpc[best]))
-			best = (int)r;
-	if (best >= 0 && (e->roff[best + 1] == e->roff[best] ||
-			  e->rm[e->roff[best + 1] - 1] != e->m))
+	if (r >= 0 &&
+	    (e->roff[r + 1] == e->roff[r] || e->rm[e->roff[r + 1] - 1] != e->m))
 		return -1;
-	return best;
+	return r;
 }
 
 unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
@@ -330,19 +408,15 @@ unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 	if (!n || frames[0].method || n > cap)
 		return n;
 	pthread_mutex_lock(&cm_lock);
-	for (i = 0; i < nents; i++)
-		if (ents[i].used && ents[i].m && pc >= ents[i].start &&
-		    pc < ents[i].end) {
-			e = &ents[i];
-			break;
-		}
+	i = find_pc(pc);
+	if (i >= 0 && ents[i].m)
+		e = &ents[i];
 	if (!e) { /* unloaded since: the walk keeps its callers */
 		pthread_mutex_unlock(&cm_lock);
 		memmove(frames, frames + 1, (n - 1) * sizeof(*frames));
 		return n - 1;
 	}
-	if (e->rpc)
-		r = record_at(e, pc);
+	r = record_at(e, pc, 0);
 	if (r >= 0)
 		len = e->roff[r + 1] - e->roff[r];
 	if (len > cap)
@@ -383,12 +457,11 @@ void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 			frames[j].lineno &= PJA_SEEN_BCI_MAX - 1;
 		}
 	}
-	for (i = 0; i < nents && n; i++) {
+	i = n ? find_pc(pc) : -1;
+	if (i >= 0) {
 		const struct centry *e = &ents[i];
 		unsigned int k;
 
-		if (!e->used || pc < e->start || pc >= e->end)
-			continue;
 		if (e->interp) {
 			out[0].type = PJ_FRAME_INTERPRETED;
 			first = 1;
@@ -404,7 +477,6 @@ void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 				first = k + 1;
 			}
 		}
-		break;
 	}
 	/* below the top: as the stack showed the frame, else guessed from
 	 * whether the method has live compiled code */
@@ -423,4 +495,66 @@ void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 					  ?: PJ_FRAME_INTERPRETED;
 	}
 	pthread_mutex_unlock(&cm_lock);
+}
+
+/* A compiled frame of a raw walk: the methods it inlined at pc down to
+ * itself, into out (at most cap). */
+static unsigned int expand_code(jmethodID m, uint64_t pc, int exact,
+				struct asgct_frame *out, uint8_t *types,
+				unsigned int cap)
+{
+	int i = find_pc(pc), r = -1;
+	const struct centry *e = i >= 0 && ents[i].m == m ? &ents[i] : NULL;
+	uint8_t type = e && e->c1 ? PJ_FRAME_C1 : PJ_FRAME_JIT;
+	unsigned int k, len;
+
+	if (e)
+		r = record_at(e, pc, exact);
+	if (r < 0) { /* no record (or the code is gone): the method alone */
+		out[0].method = m;
+		out[0].lineno = 0;
+		types[0] = type;
+		return 1;
+	}
+	len = e->roff[r + 1] - e->roff[r];
+	for (k = 0; k < len && k < cap; k++) {
+		out[k].method = e->rm[e->roff[r] + k];
+		out[k].lineno = e->rb[e->roff[r] + k];
+		types[k] = k + 1 < len ? PJ_FRAME_INLINED : type;
+	}
+	return k;
+}
+
+unsigned int codemap_expand(const struct asgct_frame *raw, unsigned int n,
+			    struct asgct_frame *out, uint8_t *types,
+			    unsigned int cap, int *truncated)
+{
+	unsigned int j, k = 0;
+
+	pthread_mutex_lock(&cm_lock);
+	for (j = 0; j < n && k < cap; j++) {
+		jint b = raw[j].lineno;
+
+		if ((b == PJA_RAW_EXACT || b == PJA_RAW_NEAR) && j + 1 < n &&
+		    raw[j + 1].lineno == PJA_RAW_PC) {
+			k += expand_code(raw[j].method,
+					 (uintptr_t)raw[j + 1].method,
+					 b == PJA_RAW_EXACT, out + k, types + k,
+					 cap - k);
+			j++;
+			continue;
+		}
+		out[k].method = raw[j].method;
+		if (b == ASGCT_NATIVE_BCI) {
+			out[k].lineno = b;
+			types[k] = PJ_FRAME_JAVA_NATIVE;
+		} else {
+			out[k].lineno = b & (PJA_SEEN_BCI_MAX - 1);
+			types[k] = PJ_FRAME_INTERPRETED;
+		}
+		k++;
+	}
+	*truncated = j < n;
+	pthread_mutex_unlock(&cm_lock);
+	return k;
 }

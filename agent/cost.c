@@ -17,7 +17,7 @@
 #define NBUCKET (8 + 29 * 8)
 
 static struct {
-	uint64_t timed, sum[PJW_PARTS], walks, pump_ns;
+	uint64_t timed, own, sum[PJW_PARTS], walks, pump_ns;
 	uint32_t hist[PJW_PARTS][NBUCKET];
 } c;
 
@@ -44,11 +44,12 @@ static uint64_t edge(unsigned int b)
 	return (uint64_t)(8 + (b - 8) % 8) << ((b - 8) / 8);
 }
 
-void cost_walk(const uint32_t *ticks)
+void cost_walk(const uint32_t *ticks, int own)
 {
 	unsigned int i;
 
 	c.timed++;
+	c.own += own != 0;
 	for (i = 0; i < PJW_PARTS; i++) {
 		c.sum[i] += ticks[i];
 		c.hist[i][bucket(ticks[i])]++;
@@ -79,6 +80,7 @@ void cost_put(struct pjw_head *hd)
 	unsigned int i;
 
 	__atomic_store_n(&hd->timed, c.timed, __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->own, c.own, __ATOMIC_RELAXED);
 	for (i = 0; i < PJW_PARTS; i++) {
 		__atomic_store_n(&hd->part_ns[i], pja_ticks_ns(c.sum[i]),
 				 __ATOMIC_RELAXED);

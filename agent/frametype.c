@@ -123,8 +123,7 @@ void frametype_mark(struct asgct_frame *f, int n, uint64_t pc, uint64_t sp,
 	}
 }
 
-/* The jmethodID of Method* m, checked to point back at m; NULL if none. */
-static jmethodID method_id(const void *m)
+jmethodID frametype_method_id(const void *m)
 {
 	const char *cm, *cp, *ik;
 	jmethodID const *ids;
@@ -150,8 +149,7 @@ static jmethodID method_id(const void *m)
 	return id && *(const void *const *)id == m ? id : NULL;
 }
 
-/* An interpreter frame's bci from its bcp; 0 when it is not in the code. */
-static jint bci_of(const void *m, uint64_t bcp)
+jint frametype_bci(const void *m, uint64_t bcp)
 {
 	const char *cm;
 	uint64_t code;
@@ -177,12 +175,12 @@ int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
 		if (!pframe_read(&p))
 			break;
 		if (p.method) {
-			id = method_id(p.method);
+			id = frametype_method_id(p.method);
 			if (!id)
 				break;
 			f[n].method = id;
 			f[n].lineno = p.kind == PJA_SEEN_INTERPRETED
-					  ? bci_of(p.method, p.bcp)
+					  ? frametype_bci(p.method, p.bcp)
 					  : 0;
 			f[n].lineno |= p.kind << PJA_SEEN_SHIFT;
 			n++;

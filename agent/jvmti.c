@@ -222,6 +222,32 @@ void method_frames(uint64_t pc, struct asgct_frame *raw, struct pja_frame *out,
 	}
 }
 
+unsigned int walk_frames(uint64_t pc, uint32_t *flags, struct asgct_frame *raw,
+			 unsigned int n, struct pja_frame *out)
+{
+	static struct asgct_frame x[PJA_MAX_DEPTH];
+	static uint8_t types[PJA_MAX_DEPTH];
+	unsigned int i;
+	int cut;
+
+	if (!(*flags & PJA_WALK_RAW)) {
+		n = walk_top(pc, PJA_WALK_HOW(*flags), raw, n, flags);
+		method_frames(pc, raw, out, n);
+		return n;
+	}
+	*flags &= ~PJA_WALK_RAW;
+	n = codemap_expand(raw, n, x, types, pja.depth, &cut);
+	if (cut || n >= pja.depth)
+		*flags |= PJA_WALK_TRUNCATED;
+	for (i = 0; i < n; i++) {
+		method_send(x[i].method);
+		out[i] = (struct pja_frame){ .method = (uintptr_t)x[i].method,
+					     .bci = x[i].lineno,
+					     .type = types[i] };
+	}
+	return n;
+}
+
 static void send_code(const void *addr, jint size, jmethodID m,
 		      const char *name, int type)
 {

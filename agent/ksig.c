@@ -164,7 +164,8 @@ static void put_head(const struct priv_rec *p, uint64_t pos, uint32_t extlen)
 	    len << 32 | pjw_seal(pos), memory_order_release);
 }
 
-static void append(const struct pja_walk *w, int fd, uint64_t start)
+static void append(const struct pja_walk *w, int fd, uint64_t start,
+		   uint32_t flags)
 {
 	unsigned int n = w->status == PJA_WALK_OK && w->num > 0 ? w->num : 0;
 	uint64_t prev = start, now, pos;
@@ -179,7 +180,9 @@ static void append(const struct pja_walk *w, int fd, uint64_t start)
 		.status = w->status,
 		.asgct = w->asgct,
 		.nframes = n,
-		.flags = (n >= w->depth ? PJA_WALK_TRUNCATED : 0) |
+		.flags = (n >= w->depth || w->truncated ? PJA_WALK_TRUNCATED
+							 : 0) |
+			 (w->raw ? PJA_WALK_RAW : 0) | flags |
 			 (w->how & 0xffu) << PJA_WALK_HOW_SHIFT,
 	    },
 	};
@@ -242,7 +245,15 @@ void ksig_on_sample(int fd, void *uc)
 	w.frames = bufs[i].frames;
 	w.depth = pja.depth;
 	stackwalk_here(uc, &w);
-	append(&w, fd, start);
+	append(&w, fd, start, 0);
+	if (pja.walkcheck && w.raw) { /* tests: AsyncGetCallTrace's too */
+		uint64_t t = w.time;
+
+		w.asgct_only = 1;
+		stackwalk_here(uc, &w);
+		w.time = t; /* the twin's key: its thread and time */
+		append(&w, fd, start, PJA_WALK_CHECK);
+	}
 	atomic_store(&bufs[i].used, 0);
 out:
 	atomic_fetch_sub(&inflight, 1);

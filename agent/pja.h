@@ -58,6 +58,9 @@ struct pja {
 	unsigned int depth;
 	unsigned int timeout_us;
 	int testfault; /* every Nth walk reads a bad address (tests) */
+	int walkcheck; /* each walk at the sample twice: ours and
+			  AsyncGetCallTrace's, compared (tests) */
+	int asgct_only; /* no walk of our own (tests) */
 	int signo; /* our real-time signal (ksig.c), chosen once */
 	int traps; /* our SIGTRAP handler is installed (ksig.c) */
 };
@@ -90,6 +93,13 @@ void method_frames(uint64_t pc, struct asgct_frame *raw, struct pja_frame *out,
  * session's depth. */
 unsigned int walk_top(uint64_t pc, uint32_t how, struct asgct_frame *raw,
 		      unsigned int n, uint32_t *flags);
+/* A walk's frames as they go on the wire, each method's PJA_METHOD sent
+ * first: vmwalk's raw slots (PJA_WALK_RAW in *flags, then cleared) named and
+ * typed by codemap_expand, or AsyncGetCallTrace's by walk_top and
+ * method_frames; PJA_WALK_TRUNCATED added when the depth cut it. Returns
+ * the count in out. On the session thread. */
+unsigned int walk_frames(uint64_t pc, uint32_t *flags, struct asgct_frame *raw,
+			 unsigned int n, struct pja_frame *out);
 void methods_reset(void);
 /* "java.util.zip.Deflater.deflate([BIII)I" into buf (without the
  * signature when it would not fit); 0 on success. */
@@ -113,6 +123,15 @@ int codemap_in_interpreter(uint64_t pc);
  * past cap frames. Returns the walk's new length. */
 unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 			 unsigned int n, unsigned int cap);
+/* vmwalk's raw slots raw[0..n) as frames, named and typed: a compiled frame
+ * as the methods it inlined at its pc (its inlining record after the
+ * interrupted pc for the top frame, at the return address for a caller)
+ * down to itself, C1 or JIT, the others inlined; an interpreter frame
+ * interpreted; a native method Java-native. Into out and types (PJ_FRAME_*),
+ * at most cap; *truncated when cap cut it. Returns the count. */
+unsigned int codemap_expand(const struct asgct_frame *raw, unsigned int n,
+			    struct asgct_frame *out, uint8_t *types,
+			    unsigned int cap, int *truncated);
 /* Sets pja_frame types for frames[0..n-1] given the top frame's pc. */
 void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n);
@@ -132,6 +151,34 @@ struct pja_vmm {
 	int const_method, constants, idnum, code_size, holder, ids, size;
 };
 extern struct pja_vmm pja_vmm;
+/* For the agent's own walk (vmwalk.c): JavaThread's _thread_state,
+ * _stack_base and _stack_size, JavaCallWrapper's _anchor, Method's
+ * _access_flags, nmethod's _stub_offset (-1 unknown); the thread states
+ * (-1 unknown); the call stub's return address (0 unknown); an entry frame's
+ * JavaCallWrapper slot from its frame pointer (words; 1 unknown). */
+struct pja_vmw {
+	int state, stack_base, stack_size, jcw_anchor, access, stub_offset;
+	int in_java, in_vm, in_native, blocked;
+	int wrapper_slot;
+	uint64_t call_stub_ret;
+};
+extern struct pja_vmw pja_vmw;
+/* A code blob, as vmstructs_blob reads it. */
+struct pja_blob {
+	const char *name; /* the JVM's name for it */
+	uint64_t code; /* its code's begin */
+	uint64_t complete; /* where its frame is complete, 0 never/unknown */
+	uint64_t stub; /* an nmethod's stubs (deoptimization, exceptions), 0
+			  unknown */
+	int words; /* frame size, 0 for frameless or out of bounds */
+	int nmethod; /* a compiled Java method's: */
+	const void *method; /* its Method* */
+};
+/* The blob holding pc: 0 and *b, or -1. Only reads: call it inside the
+ * walk's fault protection. */
+int vmstructs_blob(uint64_t pc, struct pja_blob *b);
+/* Whether Method* method is native (same rule). */
+int vmstructs_native(const void *method);
 /* Reads the offsets (once, not in a signal handler). 0 when all found. */
 int vmstructs_init(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */
@@ -168,6 +215,29 @@ void frametype_mark(struct asgct_frame *f, int n, uint64_t pc, uint64_t sp,
  * their own method. Returns the frames walked. Same rules. */
 int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
 		   uint64_t fp);
+/* The jmethodID of Method* m, checked to point back at m; NULL if none. An
+ * interpreter frame's bci from its bcp in m; 0 when it is not in the code.
+ * Same rules. */
+jmethodID frametype_method_id(const void *m);
+jint frametype_bci(const void *m, uint64_t bcp);
+
+/* vmwalk.c: the agent's own walk of the calling thread, from uc (its
+ * signal context) and env (its JNIEnv), into f (depth slots): the number of
+ * slots, *truncated when the depth cut it; -1 where it is not sure of every
+ * frame (AsyncGetCallTrace walks it instead). Slots: an interpreter frame
+ * {bci | PJA_SEEN_INTERPRETED mark, method}, a native method's
+ * {ASGCT_NATIVE_BCI, method}, a compiled frame {PJA_RAW_NEAR for the
+ * interrupted pc or PJA_RAW_EXACT for a return address, method} then
+ * {PJA_RAW_PC, (jmethodID)pc}. Same rules as frametype.c. */
+#define PJA_RAW_EXACT (-100)
+#define PJA_RAW_NEAR (-101)
+#define PJA_RAW_PC (-102)
+int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int depth,
+	   int *truncated);
+/* A walk's flags in the private ring (never in the reader's): raw slots;
+ * AsyncGetCallTrace's twin of the walk before it (pja.walkcheck). */
+#define PJA_WALK_RAW (1u << 30)
+#define PJA_WALK_CHECK (1u << 29)
 
 /* stackwalk.c: fn(arg) under the walk's fault protection on the calling
  * thread (for reads of the JVM's structures outside a walk): a SIGSEGV or
@@ -185,6 +255,9 @@ struct pja_walk {
 	int status; /* enum pja_walk_status */
 	int asgct; /* AsyncGetCallTrace's num_frames when <= 0, else 0 */
 	uint32_t how; /* enum pja_walk_how: how the walk was recovered */
+	int raw; /* vmwalk's slots, not AsyncGetCallTrace's frames */
+	int asgct_only; /* in: no vmwalk (the check's twin) */
+	int truncated; /* vmwalk stopped at the depth */
 	uint64_t pc; /* the interrupted pc */
 	uint64_t time; /* pja_now() when the walk started */
 	pid_t tid; /* the walked (calling) thread */
@@ -237,9 +310,20 @@ void ksig_clear_full(uint64_t counted);
  * parts per walk (their means and medians) and the session thread's CPU
  * time moving walks to the reader. */
 void cost_reset(void);
-void cost_walk(const uint32_t *ticks); /* ticks[PJW_PARTS] of one walk */
+/* ticks[PJW_PARTS] of one walk, own when vmwalk took it */
+void cost_walk(const uint32_t *ticks, int own);
 void cost_pump(uint64_t cpu_ns, uint64_t walks);
 void cost_put(struct pjw_head *hd);
+
+/* walkcheck.c (tests, pja.walkcheck): a walk of vmwalk's kept, then
+ * compared with its AsyncGetCallTrace twin (PJA_WALK_CHECK: the same thread
+ * and time); counts into the ring's head. On the session thread. */
+void walkcheck_reset(void);
+void walkcheck_keep(const struct pjw_rec *r, const struct pja_frame *f,
+		    unsigned int n);
+void walkcheck_twin(const struct pjw_rec *r, const struct pja_frame *f,
+		    unsigned int n);
+void walkcheck_put(struct pjw_head *hd);
 
 /* wring.c: the reader's shared walk ring, fed by the session thread. */
 struct pja_ring;

@@ -357,6 +357,8 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	w->num = 0;
 	w->asgct = 0;
 	w->how = 0;
+	w->raw = 0;
+	w->truncated = 0;
 	memset(w->mark, 0, sizeof(w->mark));
 	if ((*pja.vm)->GetEnv(pja.vm, (void **)&env, JNI_VERSION_1_6) !=
 	    JNI_OK) {
@@ -388,6 +390,18 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 		w->num = (int)*(volatile long *)bad_addr;
 	}
 	w->mark[PJW_PART_ENTRY] = pja_ticks();
+	first = w->asgct_only || pja.asgct_only
+		    ? -1
+		    : vmwalk(env, uc, w->frames, w->depth, &w->truncated);
+	if (first > 0) { /* its own walk: nothing to recover or type */
+		w->mark[PJW_PART_WALK] = pja_ticks();
+		atomic_fetch_sub(&nprotected, 1);
+		atomic_store(&prot[slot].tid, 0);
+		w->raw = 1;
+		w->num = first;
+		w->status = PJA_WALK_OK;
+		return;
+	}
 	pja.asgct(&trace, (jint)w->depth, uc);
 	w->mark[PJW_PART_WALK] = pja_ticks();
 	first = trace.num_frames;

@@ -14,6 +14,17 @@
 
 struct pja_vmm pja_vmm = { -1, -1, -1, -1, -1, -1, -1 };
 
+struct pja_vmw pja_vmw = { .state = -1,
+			   .stack_base = -1,
+			   .stack_size = -1,
+			   .jcw_anchor = -1,
+			   .access = -1,
+			   .stub_offset = -1,
+			   .in_java = -1,
+			   .in_vm = -1,
+			   .in_native = -1,
+			   .blocked = -1 };
+
 struct pja_vm pja_vm = { .env_offset = -1,
 			 .anchor = -1,
 			 .anchor_sp = -1,
@@ -127,7 +138,51 @@ static const struct want {
 	{ &pja_vm.osthread, "JavaThread", "_osthread" },
 	{ &pja_vm.osthread, "Thread", "_osthread" },
 	{ &pja_vm.thread_id, "OSThread", "_thread_id" },
+	{ &pja_vmw.state, "JavaThread", "_thread_state" },
+	{ &pja_vmw.stack_base, "JavaThread", "_stack_base" },
+	{ &pja_vmw.stack_size, "JavaThread", "_stack_size" },
+	{ &pja_vmw.jcw_anchor, "JavaCallWrapper", "_anchor" },
+	{ &pja_vmw.access, "Method", "_access_flags" },
+	{ &pja_vmw.stub_offset, "nmethod", "_stub_offset" },
 };
+
+/* The integer constants read, by name. */
+static const struct want_int {
+	int *dst;
+	const char *name;
+} want_ints[] = {
+	{ &pja_vmw.in_java, "_thread_in_Java" },
+	{ &pja_vmw.in_vm, "_thread_in_vm" },
+	{ &pja_vmw.in_native, "_thread_in_native" },
+	{ &pja_vmw.blocked, "_thread_blocked" },
+	{ &pja_vmw.wrapper_slot, "frame::entry_frame_call_wrapper_offset" },
+};
+
+static void int_constants(void)
+{
+	uint64_t stride, name_off, value_off;
+	const char *const *base = jvm_sym("gHotSpotVMIntConstants");
+	const char *e;
+
+	pja_vmw.wrapper_slot = 1; /* no such slot: above the frame pointer */
+	if (!base || !*base ||
+	    read_u64("gHotSpotVMIntConstantEntryArrayStride", &stride) ||
+	    read_u64("gHotSpotVMIntConstantEntryNameOffset", &name_off) ||
+	    read_u64("gHotSpotVMIntConstantEntryValueOffset", &value_off) ||
+	    stride < 8)
+		return;
+	for (e = *base;; e += stride) {
+		const char *name = *(const char *const *)(e + name_off);
+
+		if (!name)
+			break;
+		for (unsigned int i = 0;
+		     i < sizeof(want_ints) / sizeof(want_ints[0]); i++)
+			if (!strcmp(name, want_ints[i].name))
+				*want_ints[i].dst =
+				    *(const int32_t *)(e + value_off);
+	}
+}
 
 int vmstructs_init(void)
 {
@@ -161,6 +216,11 @@ int vmstructs_init(void)
 			    !strcmp(field, "_heaps"))
 				cc.heaps =
 				    *(char *const *const *)(e + addr_off);
+			/* generated before any agent can attach */
+			if (!strcmp(type, "StubRoutines") &&
+			    !strcmp(field, "_call_stub_return_address"))
+				pja_vmw.call_stub_ret =
+				    **(const uint64_t *const *)(e + addr_off);
 			continue;
 		}
 		off = (int32_t) * (const uint64_t *)(e + off_off);
@@ -178,6 +238,7 @@ int vmstructs_init(void)
 		}
 	}
 	const_method_size();
+	int_constants();
 	return pja_vm.anchor >= 0 && pja_vm.anchor_sp >= 0 &&
 		       pja_vm.anchor_pc >= 0
 		   ? 0
@@ -285,11 +346,14 @@ static const char *find_blob(const unsigned char *pc)
 	return NULL;
 }
 
+/* A compiled Java method's blob, a native method's wrapper included. */
 static int is_nmethod(const char *blob)
 {
 	const char *name = *(const char *const *)(blob + cc.name);
 
-	return name && !memcmp(name, "nmethod", sizeof("nmethod"));
+	return name &&
+	       (!memcmp(name, "nmethod", sizeof("nmethod")) ||
+		!memcmp(name, "native nmethod", sizeof("native nmethod")));
 }
 
 /* A blob's frame size in words; 0 for a frame of a word or more than
@@ -322,47 +386,70 @@ int vmstructs_comp_level(const void *code, jmethodID m)
 	return level >= 1 && level <= 4 ? level : -1;
 }
 
+int vmstructs_blob(uint64_t pc, struct pja_blob *b)
+{
+	const char *blob;
+	int off;
+
+	memset(b, 0, sizeof(*b));
+	if (cc.name < 0 || cc.frame_size < 0 || cc.method < 0 ||
+	    (cc.code_begin < 0 && cc.code_offset < 0))
+		return -1;
+	blob = find_blob((const unsigned char *)pc);
+	if (!blob)
+		return -1;
+	b->name = *(const char *const *)(blob + cc.name);
+	b->nmethod = is_nmethod(blob);
+	b->words = frame_words(blob);
+	if (cc.code_begin >= 0)
+		b->code = *(const uint64_t *)(blob + cc.code_begin);
+	else
+		b->code =
+		    (uintptr_t)blob + *(const int *)(blob + cc.code_offset);
+	if (cc.complete >= 0) {
+		off = cc.complete16 ? *(const int16_t *)(blob + cc.complete)
+				    : *(const int *)(blob + cc.complete);
+		/* frame_never_safe is -1 */
+		b->complete = off >= 0 ? b->code + (unsigned int)off : 0;
+	}
+	if (!b->nmethod)
+		return 0;
+	b->method = *(const void *const *)(blob + cc.method);
+	if (pja_vmw.stub_offset >= 0) {
+		b->stub =
+		    (uintptr_t)blob +
+		    (unsigned int)*(const int *)(blob + pja_vmw.stub_offset);
+		if (b->stub < b->code)
+			b->stub = 0; /* not what it seems: unknown */
+	}
+	return 0;
+}
+
 int vmstructs_nmethod_frame(uint64_t pc, int *complete)
 {
-	const char *nm, *begin;
-	int size, off;
+	struct pja_blob b;
 
 	*complete = 0;
-	if (cc.name < 0 || cc.frame_size < 0 || cc.complete < 0 ||
-	    (cc.code_begin < 0 && cc.code_offset < 0))
+	if (vmstructs_blob(pc, &b) || !b.nmethod || !b.words || pc < b.code)
 		return 0;
-	nm = find_blob((const unsigned char *)pc);
-	if (!nm || !is_nmethod(nm))
-		return 0;
-	if (cc.code_begin >= 0)
-		begin = *(const char *const *)(nm + cc.code_begin);
-	else
-		begin = nm + *(const int *)(nm + cc.code_offset);
-	off = cc.complete16 ? *(const int16_t *)(nm + cc.complete)
-			    : *(const int *)(nm + cc.complete);
-	size = frame_words(nm);
-	if (!size || pc < (uintptr_t)begin)
-		return 0;
-	/* frame_never_safe is -1 */
-	*complete = off >= 0 && pc >= (uintptr_t)begin + (unsigned int)off;
-	return size;
+	*complete = b.complete && pc >= b.complete;
+	return b.words;
 }
 
 int vmstructs_code_frame(uint64_t pc, const void **method)
 {
-	const char *blob;
-	int size;
+	struct pja_blob b;
 
 	*method = NULL;
-	if (cc.name < 0 || cc.frame_size < 0 || cc.method < 0)
+	if (vmstructs_blob(pc, &b) || !b.words)
 		return 0;
-	blob = find_blob((const unsigned char *)pc);
-	if (!blob)
-		return 0;
-	size = frame_words(blob);
-	if (!size)
-		return 0;
-	if (is_nmethod(blob))
-		*method = *(const void *const *)(blob + cc.method);
-	return size;
+	*method = b.method;
+	return b.words;
+}
+
+int vmstructs_native(const void *method)
+{
+	return pja_vmw.access >= 0 &&
+	       (*(const uint16_t *)((const char *)method + pja_vmw.access) &
+		0x0100); /* JVM_ACC_NATIVE */
 }

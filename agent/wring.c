@@ -60,6 +60,7 @@ int wring_attach(int fd, const struct pja_ring *req)
 	whead = __atomic_load_n(&hd->head, __ATOMIC_ACQUIRE);
 	stage_len = 0;
 	cost_reset();
+	walkcheck_reset();
 	pja_ticks_ns(0); /* the clocks' calibration starts */
 	ksig_start();
 	return 0;
@@ -127,18 +128,30 @@ int wring_pump(void)
 	start = cpu_now();
 	while (ksig_take(&r, ticks, ext, &extlen, raw, PJA_MAX_DEPTH)) {
 		struct pjw_event ev;
-		unsigned int n = r.nframes = walk_top(
-		    r.pc, PJA_WALK_HOW(r.flags), raw, r.nframes, &r.flags);
+		int own = !!(r.flags & PJA_WALK_RAW);
+		unsigned int n;
 		uint64_t len;
 
+		if (r.flags & PJA_WALK_CHECK) { /* tests: compared, not sent */
+			r.flags &= ~PJA_WALK_CHECK;
+			n = walk_frames(r.pc, &r.flags, raw, r.nframes, named);
+			walkcheck_twin(&r, named, n);
+			continue;
+		}
 		/* an event's class named first (PJA_CLASS) */
 		if (!(r.flags & PJW_REC_EVENT) ||
 		    jevents_name(ext, extlen, &ev))
 			r.flags &= ~PJW_REC_EVENT;
-		len = pjw_rec_len_ext(n, r.flags);
-		if (stage_len + len > STAGE_BYTES && flush_stage())
+		/* the most a record can take: its depth, named */
+		if (stage_len + pjw_rec_len_ext(pja.depth, r.flags) >
+			STAGE_BYTES &&
+		    flush_stage())
 			return -1;
-		method_frames(r.pc, raw, named, n);
+		n = r.nframes =
+		    walk_frames(r.pc, &r.flags, raw, r.nframes, named);
+		len = pjw_rec_len_ext(n, r.flags);
+		if (pja.walkcheck && own)
+			walkcheck_keep(&r, named, n);
 		memcpy(stage + stage_len, &r, sizeof(r));
 		if (r.flags & PJW_REC_EVENT)
 			memcpy(stage + stage_len + sizeof(r), &ev, sizeof(ev));
@@ -146,7 +159,7 @@ int wring_pump(void)
 		       n * sizeof(named[0]));
 		stage_len += len;
 		if (!(r.flags & PJW_REC_EVENT) || ev.kind == PJW_EV_CPU) {
-			cost_walk(ticks); /* a walk at a sample */
+			cost_walk(ticks, own); /* a walk at a sample */
 			pumped++;
 		}
 	}
@@ -160,6 +173,8 @@ int wring_pump(void)
 	ret = stage_len ? flush_stage() : 0;
 	cost_pump(cpu_now() - start, pumped);
 	cost_put(hd);
+	if (pja.walkcheck)
+		walkcheck_put(hd);
 	return ret;
 }
 

@@ -57,10 +57,15 @@ struct pjw_head {
 	 * the median walk's, and its session thread's CPU time moving walks
 	 * into this ring */
 	uint64_t timed; /* walks timed */
+	uint64_t own; /* of them, walked by the agent itself (not ASGCT) */
 	uint64_t part_ns[8];
 	uint64_t part_med_ns[8];
 	uint64_t pumped; /* walks the session thread moved */
 	uint64_t pump_ns;
+	/* tests (PERFJAVA_AGENT_WALKCHECK in the JVM's environment): the
+	 * agent's own walks also walked by AsyncGetCallTrace, and how many of
+	 * those named the same frames */
+	uint64_t checked, check_same;
 };
 
 /* The parts of a walk at the sample, as the handler times them. */

@@ -158,9 +158,11 @@ struct agent_ring_stats {
 	uint64_t busy; /* signals the agent could not walk */
 	/* the agent's own cost, as it says (perfjava/walk_ring.h) */
 	uint64_t timed; /* walks its handler timed */
+	uint64_t own; /* of them, walked by itself (not AsyncGetCallTrace) */
 	uint64_t part_ns[PJW_PARTS]; /* their time by part */
 	uint64_t part_med_ns[PJW_PARTS]; /* the median walk's */
 	uint64_t pumped, pump_ns; /* walks its session thread moved, time */
+	uint64_t checked, check_same; /* tests: its walks against ASGCT's */
 };
 void agent_ring_get_stats(const struct agent *a, struct agent_ring_stats *st);
 

@@ -248,6 +248,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 	r->st.full = __atomic_load_n(&hd->full, __ATOMIC_RELAXED);
 	r->st.busy = __atomic_load_n(&hd->busy, __ATOMIC_RELAXED);
 	r->st.timed = __atomic_load_n(&hd->timed, __ATOMIC_RELAXED);
+	r->st.own = __atomic_load_n(&hd->own, __ATOMIC_RELAXED);
 	for (unsigned int i = 0; i < PJW_PARTS; i++) {
 		r->st.part_ns[i] =
 		    __atomic_load_n(&hd->part_ns[i], __ATOMIC_RELAXED);
@@ -256,6 +257,8 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 	}
 	r->st.pumped = __atomic_load_n(&hd->pumped, __ATOMIC_RELAXED);
 	r->st.pump_ns = __atomic_load_n(&hd->pump_ns, __ATOMIC_RELAXED);
+	r->st.checked = __atomic_load_n(&hd->checked, __ATOMIC_RELAXED);
+	r->st.check_same = __atomic_load_n(&hd->check_same, __ATOMIC_RELAXED);
 	return count;
 }
 

@@ -447,6 +447,7 @@ void ksig_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_ring_bad", k->rs.bad);
 	/* the agent's own cost, its numbers (untrusted: shown, never used) */
 	pj_writer_stat(rec->w, "walk_agent_timed", k->rs.timed);
+	pj_writer_stat(rec->w, "walk_agent_own", k->rs.own);
 	for (i = 0; i < PJW_PARTS; i++) {
 		char key[64];
 
@@ -458,4 +459,8 @@ void ksig_write_stats(struct recorder *rec)
 	}
 	pj_writer_stat(rec->w, "walk_agent_pumped", k->rs.pumped);
 	pj_writer_stat(rec->w, "walk_agent_pump_ns", k->rs.pump_ns);
+	if (k->rs.checked) { /* tests: PERFJAVA_AGENT_WALKCHECK */
+		pj_writer_stat(rec->w, "walk_check_walks", k->rs.checked);
+		pj_writer_stat(rec->w, "walk_check_same", k->rs.check_same);
+	}
 }

@@ -27,12 +27,16 @@ static int parse_line(const char *line, size_t len, struct pj_map *m)
 {
 	unsigned long long start, end, pgoff, inode;
 	unsigned int maj, min;
-	char perms[8];
+	char perms[8], head[256];
 	int n = 0;
 	const char *p;
 	size_t plen, slen = strlen(DELETED_SUFFIX);
 
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end, perms,
+	/* sscanf on a copy of the line's head: on the whole text it would
+	 * measure all that follows, for every line (quadratic in the maps) */
+	memcpy(head, line, len < sizeof(head) - 1 ? len : sizeof(head) - 1);
+	head[len < sizeof(head) - 1 ? len : sizeof(head) - 1] = 0;
+	if (sscanf(head, "%llx-%llx %7s %llx %x:%x %llu%n", &start, &end, perms,
 		   &pgoff, &maj, &min, &inode, &n) != 7 ||
 	    n <= 0 || (size_t)n > len || end < start)
 		return -1;

@@ -43,7 +43,7 @@ static uint32_t reader_pid; /* the session's reader (SO_PEERCRED) */
 static char load_options[1100];
 
 static JNIEnv *sess_jni; /* the session thread's */
-static struct asgct_frame frames[PJA_MAX_DEPTH];
+static struct asgct_frame frames[PJA_MAX_SLOTS];
 static struct pja_frame out_frames[PJA_MAX_DEPTH];
 
 static void opt_value(const char *opts, const char *key, char *buf, size_t len)

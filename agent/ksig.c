@@ -39,7 +39,7 @@
 
 static struct {
 	atomic_int used;
-	struct asgct_frame *frames; /* PJA_MAX_DEPTH entries */
+	struct asgct_frame *frames; /* PJA_MAX_SLOTS entries */
 } bufs[NBUF];
 
 static char *priv; /* PRIV_SIZE bytes of records */
@@ -101,7 +101,7 @@ int ksig_init(void)
 	}
 	for (i = 0; i < NBUF; i++) {
 		bufs[i].frames =
-		    calloc(PJA_MAX_DEPTH, sizeof(struct asgct_frame));
+		    calloc(PJA_MAX_SLOTS, sizeof(struct asgct_frame));
 		if (!bufs[i].frames)
 			return -1;
 	}
@@ -244,6 +244,7 @@ void ksig_on_sample(int fd, void *uc)
 	}
 	w.frames = bufs[i].frames;
 	w.depth = pja.depth;
+	w.slots = PJA_MAX_SLOTS;
 	stackwalk_here(uc, &w);
 	append(&w, fd, start, 0);
 	if (pja.walkcheck && w.raw) { /* tests: AsyncGetCallTrace's too */

@@ -222,8 +222,9 @@ jmethodID frametype_method_id(const void *m);
 jint frametype_bci(const void *m, uint64_t bcp);
 
 /* vmwalk.c: the agent's own walk of the calling thread, from uc (its
- * signal context) and env (its JNIEnv), into f (depth slots): the number of
- * slots, *truncated when the depth cut it; -1 where it is not sure of every
+ * signal context) and env (its JNIEnv), into f (cap slots) up to depth
+ * frames: the number of slots, *truncated when either cut it (a compiled
+ * frame takes two: cap should be twice depth); -1 where it is not sure of every
  * frame (AsyncGetCallTrace walks it instead). Slots: an interpreter frame
  * {bci | PJA_SEEN_INTERPRETED mark, method}, a native method's
  * {ASGCT_NATIVE_BCI, method}, a compiled frame {PJA_RAW_NEAR for the
@@ -232,8 +233,10 @@ jint frametype_bci(const void *m, uint64_t bcp);
 #define PJA_RAW_EXACT (-100)
 #define PJA_RAW_NEAR (-101)
 #define PJA_RAW_PC (-102)
-int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int depth,
-	   int *truncated);
+int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
+	   unsigned int depth, int *truncated);
+/* A walk buffer's slots: a raw walk of depth frames may take twice. */
+#define PJA_MAX_SLOTS (2 * PJA_MAX_DEPTH)
 /* A walk's flags in the private ring (never in the reader's): raw slots;
  * AsyncGetCallTrace's twin of the walk before it (pja.walkcheck). */
 #define PJA_WALK_RAW (1u << 30)
@@ -248,7 +251,9 @@ int pja_protected(int (*fn)(const void *), const void *arg);
 /* stackwalk.c: the walk of the calling thread from its signal context. */
 struct pja_walk {
 	/* in */
-	struct asgct_frame *frames; /* depth entries, owned by the caller */
+	struct asgct_frame *frames; /* slots entries, owned by the caller */
+	unsigned int slots; /* at least depth; vmwalk's raw walk may take up
+			       to twice depth */
 	unsigned int depth;
 	/* out */
 	int num; /* frames filled (0 unless status is PJA_WALK_OK) */

@@ -390,9 +390,10 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 		w->num = (int)*(volatile long *)bad_addr;
 	}
 	w->mark[PJW_PART_ENTRY] = pja_ticks();
-	first = w->asgct_only || pja.asgct_only
-		    ? -1
-		    : vmwalk(env, uc, w->frames, w->depth, &w->truncated);
+	first =
+	    w->asgct_only || pja.asgct_only
+		? -1
+		: vmwalk(env, uc, w->frames, w->slots, w->depth, &w->truncated);
 	if (first > 0) { /* its own walk: nothing to recover or type */
 		w->mark[PJW_PART_WALK] = pja_ticks();
 		atomic_fetch_sub(&nprotected, 1);

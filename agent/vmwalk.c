@@ -36,7 +36,8 @@
 
 struct vw {
 	struct asgct_frame *f;
-	unsigned int n, depth;
+	unsigned int n, cap; /* slots filled, and there are */
+	unsigned int frames, depth; /* frames put, and the most wanted */
 	uint64_t lo, hi; /* the thread's stack */
 	int full; /* the depth was reached */
 };
@@ -48,13 +49,14 @@ static int on_stack(const struct vw *v, uint64_t a)
 
 static int put(struct vw *v, jint lineno, jmethodID m)
 {
-	if (v->n >= v->depth) {
+	if (v->n >= v->cap || v->frames >= v->depth) {
 		v->full = 1;
 		return 0;
 	}
 	v->f[v->n].lineno = lineno;
 	v->f[v->n].method = m;
 	v->n++;
+	v->frames++;
 	return 1;
 }
 
@@ -67,12 +69,17 @@ static int put_code(struct vw *v, const void *method, uint64_t pc, int near)
 		return -1;
 	if (vmstructs_native(method))
 		return put(v, ASGCT_NATIVE_BCI, id);
-	if (v->n + 2 > v->depth) {
+	if (v->n + 2 > v->cap || v->frames >= v->depth) {
 		v->full = 1;
 		return 0;
 	}
-	put(v, near ? PJA_RAW_NEAR : PJA_RAW_EXACT, id);
-	return put(v, PJA_RAW_PC, (jmethodID)(uintptr_t)pc);
+	v->f[v->n].lineno = near ? PJA_RAW_NEAR : PJA_RAW_EXACT;
+	v->f[v->n].method = id;
+	v->f[v->n + 1].lineno = PJA_RAW_PC;
+	v->f[v->n + 1].method = (jmethodID)(uintptr_t)pc;
+	v->n += 2;
+	v->frames++;
+	return 1;
 }
 
 /* An interpreter frame at fp: 1 and its method put, 0 when full, -1 when
@@ -261,11 +268,11 @@ static int anchored(const char *anchor, uint64_t *pc, uint64_t *sp,
 	return 1;
 }
 
-int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int depth,
-	   int *truncated)
+int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
+	   unsigned int depth, int *truncated)
 {
 	const char *t = (const char *)env - pja_vm.env_offset;
-	struct vw v = { .f = f, .depth = depth };
+	struct vw v = { .f = f, .cap = cap, .depth = depth };
 	uint64_t pc, sp, fp, prev;
 	unsigned int steps;
 	int state, r;

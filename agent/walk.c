@@ -54,7 +54,7 @@ struct slot {
 	bool owned; /* part of a batch not collected yet */
 	uint32_t token;
 	uint64_t deadline;
-	/* results; walk.frames is PJA_MAX_DEPTH entries, never freed */
+	/* results; walk.frames is PJA_MAX_SLOTS entries, never freed */
 	struct pja_walk walk;
 	JNIEnv *env;
 };
@@ -134,7 +134,7 @@ int walk_init(void)
 
 	for (i = 0; i < NSLOTS; i++) {
 		slots[i].walk.frames =
-		    calloc(PJA_MAX_DEPTH, sizeof(struct asgct_frame));
+		    calloc(PJA_MAX_SLOTS, sizeof(struct asgct_frame));
 		if (!slots[i].walk.frames)
 			return -1;
 	}
@@ -207,6 +207,7 @@ static struct slot *start(pid_t tid, int kind, unsigned int depth, int *status)
 	s->tid = tid;
 	s->kind = kind;
 	s->walk.depth = depth;
+	s->walk.slots = PJA_MAX_SLOTS;
 	s->walk.status = PJA_WALK_NOT_JAVA;
 	s->walk.num = 0;
 	s->token = token;

@@ -29,7 +29,7 @@ static uint64_t shm_size, whead;
 static struct pjw_head *hd;
 static char stage[STAGE_BYTES];
 static size_t stage_len;
-static struct asgct_frame raw[PJA_MAX_DEPTH];
+static struct asgct_frame raw[PJA_MAX_SLOTS];
 static struct pja_frame named[PJA_MAX_DEPTH];
 static char ext[KSIG_EXT_MAX];
 static uint32_t extlen;
@@ -126,7 +126,7 @@ int wring_pump(void)
 	if (!shm)
 		return 0;
 	start = cpu_now();
-	while (ksig_take(&r, ticks, ext, &extlen, raw, PJA_MAX_DEPTH)) {
+	while (ksig_take(&r, ticks, ext, &extlen, raw, PJA_MAX_SLOTS)) {
 		struct pjw_event ev;
 		int own = !!(r.flags & PJA_WALK_RAW);
 		unsigned int n;

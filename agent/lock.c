@@ -39,12 +39,17 @@ static int hooked;
 
 void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
 {
-	if (!jevents_on(PJA_EV_LOCK))
+	void *p = NULL;
+
+	if (!jevents_on(PJA_EV_LOCK)) {
 		jevents_stray();
-	else
-		(*j)->SetThreadLocalStorage(
-		    j, NULL,
-		    (void *)(uintptr_t)(pja_now() << TLS_SHIFT | TLS_MONITOR));
+		return;
+	}
+	(*j)->GetThreadLocalStorage(j, NULL, &p);
+	(*j)->SetThreadLocalStorage(
+	    j, NULL,
+	    (void *)(uintptr_t)(pja_now() << TLS_SHIFT | TLS_MONITOR |
+				((uintptr_t)p & TLS_TAGS)));
 }
 
 void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
@@ -57,8 +62,8 @@ void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
 	if (!jevents_on(PJA_EV_LOCK) ||
 	    (*j)->GetThreadLocalStorage(j, NULL, &p) || !p)
 		return;
-	(*j)->SetThreadLocalStorage(j, NULL, NULL);
 	v = (uintptr_t)p;
+	(*j)->SetThreadLocalStorage(j, NULL, (void *)(v & TLS_TAGS));
 	start = v >> TLS_SHIFT;
 	if ((v & TLS_KIND) != TLS_MONITOR || now < start ||
 	    !jevents_wait_kept(now - start, &ev.value))

@@ -413,11 +413,14 @@ int jevents_report(void);
 
 /* JVMTI thread-local storage of a wait (lock.c, vthread.c): its start in
  * ns above TLS_SHIFT, what it is in TLS_KIND. */
-#define TLS_SHIFT 3
+#define TLS_SHIFT 8
 #define TLS_KIND 3u
 #define TLS_MONITOR 1u /* entering a contended monitor */
 #define TLS_PARK 2u /* a virtual thread unmounted */
 #define TLS_UNMOUNTED 4u /* a monitor wait that unmounted (JDK 24+) */
+/* the session (vthread_tag) that has its virtual thread's name: kept
+ * through the waits */
+#define TLS_TAGS 0x78u
 extern uint64_t lock_threshold_ns;
 
 /* alloc.c, lock.c: the callbacks of SampledObjectAlloc, of contended

@@ -37,6 +37,7 @@ static jclass vt_class;
 static jfieldID tid_field, name_field, blocker_field;
 static jint ext_mount = -1, ext_unmount = -1;
 static int started;
+static uintptr_t tag; /* this session's in TLS_TAGS */
 
 /* Thread tid's slot; NULL when the table is full (or, not add, none). */
 static _Atomic uint64_t *slot_of(int32_t tid, int add)
@@ -102,11 +103,12 @@ void vthread_name(JNIEnv *env, jthread t, uint64_t id)
 	if (!s)
 		return; /* unnamed: "#id" */
 	c = (*env)->GetStringUTFChars(env, s, NULL);
-	if (c) {
+	if (c && *c) { /* "": unnamed too */
 		m.name_len = strnlen(c, 256);
 		out_msg(PJA_VTHREAD, &m, sizeof(m), c, m.name_len, NULL, 0);
-		(*env)->ReleaseStringUTFChars(env, s, c);
 	}
+	if (c)
+		(*env)->ReleaseStringUTFChars(env, s, c);
 	(*env)->DeleteLocalRef(env, s);
 }
 
@@ -120,8 +122,10 @@ static void JNICALL on_start(jvmtiEnv *j, JNIEnv *env, jthread t)
 	uint64_t id = vthread_id(env, t);
 
 	set_mounted(id);
-	if (id)
+	if (id) {
 		vthread_name(env, t, id);
+		(*j)->SetThreadLocalStorage(j, t, (void *)tag);
+	}
 }
 
 static void JNICALL on_end(jvmtiEnv *j, JNIEnv *env, jthread t)
@@ -142,7 +146,7 @@ static void JNICALL on_unmount(jvmtiEnv *j, JNIEnv *env, jthread t)
 	if ((v & TLS_KIND) == TLS_MONITOR)
 		v |= TLS_UNMOUNTED; /* lock.c times it whole */
 	else
-		v = pja_now() << TLS_SHIFT | TLS_PARK;
+		v = pja_now() << TLS_SHIFT | TLS_PARK | (v & TLS_TAGS);
 	(*j)->SetThreadLocalStorage(j, t, (void *)v);
 }
 
@@ -156,12 +160,18 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 	uintptr_t v;
 
 	set_mounted(id);
-	if ((*j)->GetThreadLocalStorage(j, t, &p) || !p)
+	if ((*j)->GetThreadLocalStorage(j, t, &p))
 		return;
 	v = (uintptr_t)p;
+	if ((v & TLS_TAGS) != tag) { /* named once a session */
+		vthread_name(env, t, id);
+		v = (v & ~(uintptr_t)TLS_TAGS) | tag;
+		if ((v & TLS_KIND) != TLS_PARK)
+			(*j)->SetThreadLocalStorage(j, t, (void *)v);
+	}
 	if ((v & TLS_KIND) != TLS_PARK)
 		return;
-	(*j)->SetThreadLocalStorage(j, t, NULL);
+	(*j)->SetThreadLocalStorage(j, t, (void *)(uintptr_t)tag);
 	start = v >> TLS_SHIFT;
 	if (now < start)
 		return;
@@ -255,6 +265,7 @@ int vthread_start(JNIEnv *env)
 					     (jvmtiExtensionEvent)on_unmount))
 		return -1;
 	started = 1;
+	tag = ((tag >> 3) % 15 + 1) << 3;
 	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
 					JVMTI_EVENT_VIRTUAL_THREAD_START, NULL);
 	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,

@@ -60,6 +60,9 @@
  *                     freq != 0 when sampled by frequency (period = hz)
  *   PJ_CHUNK_STATS    { str key; uv value; }*       later keys override
  *   PJ_CHUNK_END      empty; the recorder stopped cleanly
+ *   PJ_CHUNK_VTHREADS { uv id; str name; }*   a virtual thread's name
+ *                     (samples' vthread); later entries rename; an id
+ *                     without one is unnamed ("#id")
  *   PJ_CHUNK_ADDRS    { uv frame; uv addr; }*   a frame's address, as perf
  *                     shows it: a native function's in its file (as nm
  *                     shows it; a nameless frame's, the first address seen
@@ -109,6 +112,7 @@ enum pj_chunk_type {
 	PJ_CHUNK_STATS = 8,
 	PJ_CHUNK_END = 9,
 	PJ_CHUNK_ADDRS = 10,
+	PJ_CHUNK_VTHREADS = 11,
 };
 
 /* Sample record flags: which fields follow dtime. */

@@ -251,9 +251,9 @@ static int read_samples(struct priv *d, struct cur *c)
 		uint8_t flags = *c->p++;
 		int64_t dt;
 
-		if (flags & ~(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT | PJ_S_PERIOD |
-			      PJ_S_INFO | PJ_S_SWITCHES | PJ_S_COUNT |
-			      PJ_S_VTHREAD))
+		if (flags &
+		    ~(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT | PJ_S_PERIOD |
+		      PJ_S_INFO | PJ_S_SWITCHES | PJ_S_COUNT | PJ_S_VTHREAD))
 			return profile_damaged(
 			    c, at, "unknown sample flags 0x%x", flags);
 		if (pj_get_sv(&c->p, c->end, &dt))
@@ -281,6 +281,25 @@ static int read_samples(struct priv *d, struct cur *c)
 		if (GROW(p->samples, d->samples_cap, (size_t)p->nsamples + 1))
 			return profile_oom(c);
 		p->samples[p->nsamples++] = s;
+	}
+	return 0;
+}
+
+static int read_vthreads(struct priv *d, struct cur *c)
+{
+	struct pj_profile *p = &d->p;
+
+	while (c->p < c->end) {
+		struct pj_vthread v;
+		char *name;
+
+		if (get_uv(c, &v.id) || get_str(d, c, &name))
+			return -1;
+		v.name = name;
+		v.order = p->nvthreads;
+		if (GROW(p->vthreads, d->vthreads_cap, p->nvthreads + 1))
+			return profile_oom(c);
+		p->vthreads[p->nvthreads++] = v;
 	}
 	return 0;
 }
@@ -369,6 +388,8 @@ int profile_read_chunk(struct priv *d, struct cur *c, unsigned int type)
 		return read_samples(d, c);
 	case PJ_CHUNK_THREADS:
 		return read_threads(d, c);
+	case PJ_CHUNK_VTHREADS:
+		return read_vthreads(d, c);
 	case PJ_CHUNK_EVENTS:
 		return read_events(d, c);
 	case PJ_CHUNK_STATS:

@@ -30,6 +30,7 @@ struct priv {
 	struct pool_block *pool;
 	size_t strings_cap, frames_cap, stack_start_cap, stack_frames_cap;
 	size_t samples_cap, events_cap, meta_cap, stats_cap, threads_cap;
+	size_t vthreads_cap;
 	size_t nstack_frames;
 	struct thread_ent *threads;
 	size_t nthreads;

@@ -51,6 +51,12 @@ struct pj_thread {
 	uint32_t name; /* string id */
 };
 
+struct pj_vthread {
+	uint64_t id;
+	const char *name;
+	size_t order;
+};
+
 struct pj_kv {
 	char *key;
 	char *value; /* META */
@@ -86,6 +92,7 @@ uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 			 unsigned int n);
 int pj_writer_meta(struct pj_writer *w, const char *key, const char *value);
 int pj_writer_event(struct pj_writer *w, const struct pj_event_desc *ev);
+int pj_writer_vthread(struct pj_writer *w, uint64_t id, const char *name);
 int pj_writer_thread(struct pj_writer *w, uint32_t tid, uint32_t pid,
 		     const char *name);
 int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s);
@@ -118,6 +125,8 @@ struct pj_profile {
 	size_t nsamples;
 	struct pj_thread *threads;
 	uint32_t nthreads;
+	struct pj_vthread *vthreads; /* by id; see pj_profile_vthread_name */
+	size_t nvthreads;
 	struct pj_event_desc *events;
 	uint32_t nevents;
 	struct pj_kv *meta;
@@ -140,6 +149,8 @@ void pj_profile_free(struct pj_profile *p);
 const char *pj_profile_meta(const struct pj_profile *p, const char *key);
 uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
 			 uint64_t def);
+/* Name of virtual thread id, NULL when unnamed. */
+const char *pj_profile_vthread_name(const struct pj_profile *p, uint64_t id);
 /* Name of thread tid ("" when unknown). */
 const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t tid);
 static inline const char *pj_str(const struct pj_profile *p, uint32_t id)

@@ -25,11 +25,12 @@
 #include "profile/jfr.h"
 
 static const char *const chunk_names[] = {
-	[PJ_CHUNK_META] = "META",	[PJ_CHUNK_STRINGS] = "STRINGS",
-	[PJ_CHUNK_FRAMES] = "FRAMES",	[PJ_CHUNK_STACKS] = "STACKS",
-	[PJ_CHUNK_SAMPLES] = "SAMPLES", [PJ_CHUNK_THREADS] = "THREADS",
-	[PJ_CHUNK_EVENTS] = "EVENTS",	[PJ_CHUNK_STATS] = "STATS",
-	[PJ_CHUNK_END] = "END",		[PJ_CHUNK_ADDRS] = "ADDRS",
+	[PJ_CHUNK_META] = "META",	  [PJ_CHUNK_STRINGS] = "STRINGS",
+	[PJ_CHUNK_FRAMES] = "FRAMES",	  [PJ_CHUNK_STACKS] = "STACKS",
+	[PJ_CHUNK_SAMPLES] = "SAMPLES",	  [PJ_CHUNK_THREADS] = "THREADS",
+	[PJ_CHUNK_EVENTS] = "EVENTS",	  [PJ_CHUNK_STATS] = "STATS",
+	[PJ_CHUNK_END] = "END",		  [PJ_CHUNK_ADDRS] = "ADDRS",
+	[PJ_CHUNK_VTHREADS] = "VTHREADS",
 };
 
 static int cmp_thread(const void *a, const void *b)
@@ -78,6 +79,28 @@ static int dedupe_kv(struct pj_kv *kv, uint32_t *n)
 	free(idx);
 	free(tmp);
 	return 0;
+}
+
+static int cmp_vthread(const void *a, const void *b)
+{
+	const struct pj_vthread *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* By id, the last entry of an id kept (it renames). */
+static void finish_vthreads(struct pj_profile *p)
+{
+	size_t o = 0;
+
+	qsort(p->vthreads, p->nvthreads, sizeof(*p->vthreads), cmp_vthread);
+	for (size_t i = 0; i < p->nvthreads; i++)
+		if (i + 1 == p->nvthreads ||
+		    p->vthreads[i + 1].id != p->vthreads[i].id)
+			p->vthreads[o++] = p->vthreads[i];
+	p->nvthreads = o;
 }
 
 /*
@@ -138,6 +161,7 @@ static int finish(struct priv *d, struct cur *c)
 {
 	struct pj_profile *p = &d->p;
 
+	finish_vthreads(p);
 	if (finish_threads(d) || dedupe_kv(p->meta, &p->nmeta) ||
 	    dedupe_kv(p->stats, &p->nstats))
 		return profile_oom(c);
@@ -271,6 +295,7 @@ void pj_profile_free(struct pj_profile *p)
 	free(p->stack_frames);
 	free(p->samples);
 	free(p->threads);
+	free(p->vthreads);
 	free(p->events);
 	free(p->meta);
 	free(p->stats);
@@ -293,6 +318,23 @@ uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
 		if (!strcmp(p->stats[i].key, key))
 			return p->stats[i].num;
 	return def;
+}
+
+const char *pj_profile_vthread_name(const struct pj_profile *p, uint64_t id)
+{
+	size_t lo = 0, hi = p->nvthreads;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->vthreads[mid].id == id)
+			return p->vthreads[mid].name;
+		if (p->vthreads[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t tid)

@@ -64,6 +64,7 @@ enum {
 	B_ADDRS,
 	B_STACKS,
 	B_THREADS,
+	B_VTHREADS,
 	B_SAMPLES,
 	B_STATS,
 	B_END,
@@ -71,11 +72,12 @@ enum {
 };
 
 static const unsigned int buf_type[B_NR] = {
-	[B_META] = PJ_CHUNK_META,	[B_EVENTS] = PJ_CHUNK_EVENTS,
-	[B_STRINGS] = PJ_CHUNK_STRINGS, [B_FRAMES] = PJ_CHUNK_FRAMES,
-	[B_ADDRS] = PJ_CHUNK_ADDRS,	[B_STACKS] = PJ_CHUNK_STACKS,
-	[B_THREADS] = PJ_CHUNK_THREADS, [B_SAMPLES] = PJ_CHUNK_SAMPLES,
-	[B_STATS] = PJ_CHUNK_STATS,	[B_END] = PJ_CHUNK_END,
+	[B_META] = PJ_CHUNK_META,	  [B_EVENTS] = PJ_CHUNK_EVENTS,
+	[B_STRINGS] = PJ_CHUNK_STRINGS,	  [B_FRAMES] = PJ_CHUNK_FRAMES,
+	[B_ADDRS] = PJ_CHUNK_ADDRS,	  [B_STACKS] = PJ_CHUNK_STACKS,
+	[B_THREADS] = PJ_CHUNK_THREADS,	  [B_SAMPLES] = PJ_CHUNK_SAMPLES,
+	[B_VTHREADS] = PJ_CHUNK_VTHREADS, [B_STATS] = PJ_CHUNK_STATS,
+	[B_END] = PJ_CHUNK_END,
 };
 
 struct pj_writer {
@@ -427,6 +429,18 @@ int pj_writer_thread(struct pj_writer *w, uint32_t tid, uint32_t pid,
 		fail(w, ENOMEM);
 	free(n);
 	maybe_flush(w, B_THREADS);
+	return check(w);
+}
+
+int pj_writer_vthread(struct pj_writer *w, uint64_t id, const char *name)
+{
+	char *n = clean_copy(w, name);
+
+	if (!n || put_uv(w, B_VTHREADS, id) ||
+	    put_str(w, B_VTHREADS, n, cut(n)))
+		fail(w, ENOMEM);
+	free(n);
+	maybe_flush(w, B_VTHREADS);
 	return check(w);
 }
 

@@ -55,6 +55,8 @@ void emit_write(struct recorder *rec, struct sample *smp, uint32_t stack)
 	smp->s.stack = stack;
 	if (smp->tp)
 		smp->s.info = pj_writer_string(rec->w, smp->tp);
+	if (smp->s.vthread)
+		record_vthread_name(rec, smp->s.vthread);
 	pj_writer_sample(rec->w, &smp->s);
 	rec->st.samples++;
 	if (smp->s.event < RING_MAX_EVENTS)

@@ -102,8 +102,11 @@ int jevents_setup(struct recorder *rec, const uint8_t *kind)
 			j->lock_ns = ev->period;
 		ev->freq = 0;
 	}
+	/* virtual threads are asked for in every JVM's recording */
+	if (!j && (j = calloc(1, sizeof(*j))))
+		j->ev[0] = j->ev[1] = j->ev[2] = -1;
 	rec->jev = j;
-	return 0;
+	return j ? 0 : -1;
 }
 
 void jevents_free(struct recorder *rec)
@@ -120,6 +123,7 @@ bool jevents_is(const struct recorder *rec, uint32_t ev)
 void jevents_tick(struct recorder *rec)
 {
 	struct jevents *j = rec->jev;
+	const char *env = getenv("PERFJAVA_VTHREADS");
 	uint32_t flags = 0;
 	int on;
 
@@ -129,7 +133,12 @@ void jevents_tick(struct recorder *rec)
 		if (j->ev[JEV_ALLOC] >= 0)
 			flags |= PJA_EV_ALLOC;
 		if (j->ev[JEV_LOCK] >= 0)
-			flags |= PJA_EV_LOCK | PJA_EV_VTHREADS;
+			flags |= PJA_EV_LOCK;
+		/* which virtual thread each carrier's sample ran (JDK 21+);
+		 * PERFJAVA_VTHREADS=0 leaves the JVM's mounts alone, to
+		 * measure what that costs */
+		if (!env || strcmp(env, "0"))
+			flags |= PJA_EV_VTHREADS;
 		j->asked = true;
 		if (agent_events_ask(rec->agent, j->interval, j->lock_ns,
 				     flags)) {
@@ -224,9 +233,9 @@ void jevents_summary(const struct recorder *rec)
 {
 	const struct jevents *j = rec->jev;
 
-	if (!j)
+	if (!j || (j->ev[JEV_ALLOC] < 0 && j->ev[JEV_LOCK] < 0))
 		return;
-	if (!j->asked || j->failed) {
+	if (!j->asked || (j->failed & (PJA_EV_ALLOC | PJA_EV_LOCK))) {
 		fprintf(stderr, "perfjava: %s%s%s unavailable: %s\n",
 			j->failed & PJA_EV_ALLOC || !j->asked ? "alloc " : "",
 			(j->failed & PJA_EV_LOCK) ? "lock " : "", "events",

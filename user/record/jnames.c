@@ -33,6 +33,25 @@ bool record_java_name(struct recorder *rec, uint32_t tid)
 	return v & IS_AGENT;
 }
 
+/* Virtual threads come by the million: the ids written are forgotten past
+ * this many (a name written twice only renames). */
+#define VNAMES_MAX 65536
+
+void record_vthread_name(struct recorder *rec, uint64_t id)
+{
+	const char *n = agent_vthread_name(rec->agent, id);
+	uint32_t v;
+
+	if (!n || u64map_get(&rec->vnames, id, &v))
+		return;
+	if (rec->vnames.n >= VNAMES_MAX) {
+		u64map_free(&rec->vnames);
+		memset(&rec->vnames, 0, sizeof(rec->vnames));
+	}
+	if (!u64map_put(&rec->vnames, id, 1))
+		pj_writer_vthread(rec->w, id, n);
+}
+
 bool record_has_java_name(const struct recorder *rec, uint32_t tid)
 {
 	uint32_t v;

@@ -126,6 +126,8 @@ static void forget_ids(struct recorder *rec)
 	symbolizer_new_file(&rec->sym, rec->w);
 	u64map_free(&rec->jnames);
 	memset(&rec->jnames, 0, sizeof(rec->jnames));
+	u64map_free(&rec->vnames);
+	memset(&rec->vnames, 0, sizeof(rec->vnames));
 	record_forget_bases(rec);
 	wall_forget(rec);
 }

@@ -83,6 +83,7 @@ struct recorder {
 	struct agent *agent;
 	struct agent_stats ast; /* the agent's counters when it stopped */
 	struct u64map jnames; /* tid -> Java name written (record/jnames.c) */
+	struct u64map vnames; /* virtual thread id -> its name written */
 	struct umap bases; /* tid + 1 -> struct merge_base (record/bases.c) */
 	uint64_t self_lo,
 	    self_hi; /* the agent library's code (record/self.c) */
@@ -150,6 +151,8 @@ void record_file_header(struct recorder *rec, uint64_t now);
 /* record/jnames.c: writes tid's Java thread name when the agent has a new
  * one; true when tid is the agent's own thread. */
 bool record_java_name(struct recorder *rec, uint32_t tid);
+/* Writes the name of virtual thread id once per file (named ones). */
+void record_vthread_name(struct recorder *rec, uint64_t id);
 /* Whether a Java name was written for tid (a comm must not replace it). */
 bool record_has_java_name(const struct recorder *rec, uint32_t tid);
 /* record/bases.c: tid's native base with --native-base, else NULL; all of

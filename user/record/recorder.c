@@ -206,6 +206,7 @@ void recorder_free(struct recorder *rec)
 	rec->nevents = 0;
 	free(rec->st.lat);
 	u64map_free(&rec->jnames);
+	u64map_free(&rec->vnames);
 	record_forget_bases(rec);
 	rec->st.lat = NULL;
 	rec->st.nlat = rec->st.caplat = 0;

@@ -32,7 +32,9 @@ static const char usage[] =
     "  --state S[,S...]   off-CPU/wall: only samples in these states: running,\n"
     "                     sleep, io, lock, runnable (preempted), blocked\n"
     "  --tid N[,N...]     only these threads\n"
-    "  --threads          one root frame per thread\n"
+    "  --threads          one root frame per thread (a virtual thread's:\n"
+    "                     its name or #id and its carrier)\n"
+    "  --vthreads=merge   --threads with every virtual thread under one root\n"
     "  --include REGEX    only stacks with a frame matching REGEX (repeatable)\n"
     "  --exclude REGEX    no stacks with a frame matching REGEX (repeatable)\n"
     "  --from SECS        samples from SECS after the start of recording\n"
@@ -57,6 +59,7 @@ static const char usage[] =
 enum {
 	OPT_FORMAT = 0x100,
 	OPT_THREADS,
+	OPT_VTHREADS,
 	OPT_TOP,
 	OPT_LINES,
 	OPT_TOTAL,
@@ -82,6 +85,7 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "vthreads", required_argument, NULL, OPT_VTHREADS },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "lines", no_argument, NULL, OPT_LINES },
 	{ "total", no_argument, NULL, OPT_TOTAL },
@@ -239,6 +243,18 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 			format = optarg;
 			break;
 		case OPT_THREADS:
+			o->threads = true;
+			break;
+		case OPT_VTHREADS: /* virtual threads with --threads */
+			if (strcmp(optarg, "merge") && strcmp(optarg, "each")) {
+				fprintf(
+				    stderr,
+				    "perfjava report: --vthreads takes "
+				    "merge (one root for all) or each "
+				    "(one per virtual thread and carrier)\n");
+				return -1;
+			}
+			o->vmerge = !strcmp(optarg, "merge");
 			o->threads = true;
 			break;
 		case OPT_LINES:

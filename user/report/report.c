@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/u64map.h"
 #include "report/multi.h"
@@ -126,6 +127,45 @@ void report_thread_label(const struct pj_profile *p, uint32_t tid, char *buf,
 		snprintf(buf, len, "[tid=%u]", tid);
 }
 
+/* The --threads root of a virtual thread's sample: REPORT_VMERGE, or one
+ * per virtual thread and carrier; tid itself when it cannot be kept. */
+static uint32_t vthread_key(struct report *r, const struct pj_sample *s)
+{
+	uint64_t k = (uint64_t)s->tid << 44 | (s->vthread & ((1ull << 44) - 1));
+	uint32_t v;
+
+	if (r->o->vmerge)
+		return REPORT_VMERGE;
+	if (u64map_get(&r->vkey_of, k, &v))
+		return REPORT_VKEY | v;
+	if (r->nvkeys >= REPORT_VKEY - 1 ||
+	    GROW(r->vkeys, r->capvkeys, r->nvkeys + 1) ||
+	    u64map_put(&r->vkey_of, k, (uint32_t)r->nvkeys))
+		return s->tid;
+	r->vkeys[r->nvkeys] = (struct report_vkey){ s->vthread, s->tid };
+	return REPORT_VKEY | (uint32_t)r->nvkeys++;
+}
+
+/* A virtual thread's root: "[vt-3 #45 virtual, on worker-1 tid=12]". */
+static void vthread_label(const struct report *r, uint32_t key, char *buf,
+			  size_t len)
+{
+	const struct report_vkey *v;
+	const char *name, *carrier;
+
+	if (key == REPORT_VMERGE) {
+		snprintf(buf, len, "[virtual threads]");
+		return;
+	}
+	v = &r->vkeys[key & ~REPORT_VKEY];
+	name = pj_profile_vthread_name(r->p, v->vthread);
+	carrier = pj_profile_thread_name(r->p, v->tid);
+	snprintf(buf, len, "[%s%s#%llu virtual, on %s tid=%u]",
+		 name ? name : "", name ? " " : "",
+		 (unsigned long long)v->vthread, *carrier ? carrier : "?",
+		 v->tid);
+}
+
 /* Thread root frames for --threads: labels for the sorted distinct tids. */
 static int thread_labels(struct report *r, const struct stackfold *f,
 			 uint32_t **tids, size_t *ntids, uint32_t *first)
@@ -148,7 +188,10 @@ static int thread_labels(struct report *r, const struct stackfold *f,
 		char buf[512];
 		uint32_t id;
 
-		report_thread_label(r->p, t[i], buf, sizeof(buf));
+		if (t[i] & REPORT_VKEY)
+			vthread_label(r, t[i], buf, sizeof(buf));
+		else
+			report_thread_label(r->p, t[i], buf, sizeof(buf));
 		if (add_label(r, buf, &id))
 			return -1;
 	}
@@ -171,7 +214,10 @@ static int build(struct report *r)
 		if (!report_sample_selected(r, s))
 			continue;
 		if (stackfold_add(&f, s->stack,
-				  r->o->threads || r->o->fold_tid ? s->tid : 0,
+				  r->o->threads && s->vthread
+				      ? vthread_key(r, s)
+				  : r->o->threads || r->o->fold_tid ? s->tid
+								    : 0,
 				  s->period, s->count > 1 ? s->count : 1))
 			goto out;
 		r->total_weight += s->period;
@@ -266,6 +312,8 @@ static void free_report(struct report *r)
 	for (uint32_t i = 0; i < r->nlabels; i++)
 		free(r->labels[i]);
 	free(r->labels);
+	free(r->vkeys);
+	u64map_free(&r->vkey_of);
 	free(r->stacks);
 	free(r->frame_pool);
 	free(r->stack_ok);

@@ -14,6 +14,8 @@
 #define PJ_USER_REPORT_H
 
 #include <regex.h>
+
+#include "lib/u64map.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +37,7 @@ struct report_opts {
 	const char *title; /* flame graph / tree page title */
 	unsigned int top; /* stacks / rows in text output */
 	bool threads; /* thread as root frame */
+	bool vmerge; /* --vthreads=merge: one root for virtual threads */
 	bool lines; /* name:line */
 	bool total; /* counts are weights (periods), not samples */
 	bool reverse; /* stacks leaf first: callers of the leaves */
@@ -93,7 +96,19 @@ struct report {
 	unsigned int nfiles;
 	bool all_events; /* --wall files: on-CPU and off-CPU samples */
 	uint8_t *stack_state; /* per stack id, with --state */
+	/* --threads: the roots of virtual threads (REPORT_VKEY | index):
+	 * each virtual thread on each carrier */
+	struct report_vkey {
+		uint64_t vthread;
+		uint32_t tid;
+	} * vkeys;
+	size_t nvkeys, capvkeys;
+	struct u64map vkey_of; /* (carrier, vthread) -> index */
 };
+/* A --threads root of a virtual thread (below it, its index in vkeys), or
+ * of them all (--vthreads=merge). */
+#define REPORT_VKEY 0x80000000u
+#define REPORT_VMERGE 0xffffffffu
 
 /* Off-CPU and wall-clock files (report/wallview.c). */
 #define REPORT_NSTATES 6 /* running, sleep, io, lock, runnable, blocked */

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Virtual threads as threads (JDK 21+): named and unnamed virtual threads
+# computing in known chains (VThreads.java: vt-a-N run vtEntryA ->
+# vtMiddleA -> vtComputeA, unnamed ones the B chain): >= 95% of their CPU
+# samples name the right virtual thread (--threads: "[vt-a-3 #41 virtual,
+# on CARRIER tid=N]", "[#42 virtual, ...]"), >= 99% keep the chain;
+# --vthreads=merge folds them into one root; a million short-lived virtual
+# threads a minute leave the reader's memory flat (within 3 MB).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/jvm.sh"
+
+java_suite "virtual threads"
+
+n=0
+for jdk in "${JDKS[@]}"; do
+	J=$(jdk_name "$jdk")
+	ver=$("$jdk/bin/java" -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print v[1]; exit }')
+	[ "${ver:-0}" -ge 21 ] || continue
+	n=$((n + 1))
+	D=$TMP/$J
+	mkdir -p "$D"
+	start_jvm "$jdk" "$D/v.out" -- VThreads 4 6000
+	"$PJ_BIN" record -p "$JPID" -e cpu-clock -d 3 -o "$D/v.data" 2>"$D/v.err"
+	check "$J: record exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/v.err"
+	"$PJ_BIN" report -i "$D/v.data" --threads --format collapsed >"$D/v.folded"
+	line=$(awk -f "$PJ_TOP/selftests/java/vthreads_check.awk" "$D/v.folded")
+	echo "# $J: $line"
+	right=$(echo "$line" | awk '{ sub(/%/, "", $4); print int($4) }')
+	chain=$(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i == "chain") { sub(/%/, "", $(i + 1)); print int($(i + 1)) } }')
+	check "$J: >= 95% of the virtual threads' samples name the right one ($right%)" [ "${right:-0}" -ge 95 ]
+	check "$J: >= 99% keep the chain vtEntry;vtMiddle;vtCompute ($chain%)" [ "${chain:-0}" -ge 99 ]
+	check "$J: a named one shows its name, id and carrier" \
+		grep -qE '^\[vt-a-[0-9]+ #[0-9]+ virtual, on ForkJoinPool-[0-9]+-worker-[0-9]+ tid=[0-9]+\]' "$D/v.folded"
+	"$PJ_BIN" report -i "$D/v.data" --vthreads=merge --format collapsed >"$D/m.folded"
+	check "$J: --vthreads=merge: one root for them all" \
+		bash -c "grep vtCompute '$D/m.folded' | grep -qv '^\[virtual threads\];' && exit 1; grep -q '^\[virtual threads\];.*vtComputeA' '$D/m.folded'"
+	wait_for 30 grep -q '^done' "$D/v.out"
+
+	# --- churn: short-lived virtual threads as fast as they start
+	start_jvm "$jdk" "$D/c.out" -- VThreads 1 16000 churn
+	"$PJ_BIN" record -p "$JPID" -e cpu-clock -d 12 -o "$D/c.data" 2>"$D/c.err" &
+	rp=$!
+	track $rp
+	wait_for 20 grep -q 'recording' "$D/c.err"
+	t0=$(date +%s)
+	wait_for 10 bash -c "[ \$(date +%s) -ge $((t0 + 3)) ]" # a time, not an event
+	r1=$(awk '/^VmRSS/ { print $2 }' "/proc/$rp/status")
+	wait_for 15 bash -c "[ \$(date +%s) -ge $((t0 + 10)) ]"
+	r2=$(awk '/^VmRSS/ { print $2 }' "/proc/$rp/status")
+	wait $rp
+	wait_for 30 grep -q '^done' "$D/c.out"
+	started=$(awk '/^started/ { print $2 }' "$D/c.out")
+	echo "# $J: churn: $started virtual threads in 16 s ($((${started:-0} * 60 / 16)) a minute); reader RSS $r1 KB at 3 s, $r2 KB at 10 s"
+	check "$J: churn: the reader's memory stays flat (within 3 MB: $r1 -> $r2 KB)" \
+		[ $((${r2:-999999} - ${r1:-0})) -le 3072 ]
+	check "$J: churn: at least a million virtual threads a minute (${started:-0} in 16 s)" \
+		[ "${started:-0}" -ge 266667 ]
+done
+[ $n -gt 0 ] || skip "virtual threads" "no JDK 21+ here"

@@ -70,17 +70,10 @@ static void opt_value(const char *opts, const char *key, char *buf, size_t len)
 
 static int setup_once(JavaVM *vm)
 {
-	void *jvm;
-
 	if (pja.ready)
 		return 0;
 	pja.vm = vm;
-	pja.asgct = dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
-	if (!pja.asgct) {
-		jvm = dlopen("libjvm.so", RTLD_NOW | RTLD_NOLOAD);
-		if (jvm)
-			pja.asgct = dlsym(jvm, "AsyncGetCallTrace");
-	}
+	pja.asgct = vmstructs_sym("AsyncGetCallTrace");
 	if (!pja.asgct) {
 		fprintf(
 		    stderr,

@@ -179,6 +179,12 @@ struct pja_blob {
 int vmstructs_blob(uint64_t pc, struct pja_blob *b);
 /* Whether Method* method is native (same rule). */
 int vmstructs_native(const void *method);
+/* A symbol of libjvm's (dlsym), however it was loaded; NULL if none. */
+void *vmstructs_sym(const char *name);
+/* Quiet attach (quiet.c): sets EnableDynamicAgentLoading's "set on the
+ * command line" bit where it is on by default on JDK 21+, so that HotSpot
+ * prints no warning for this load. 0 when set; after vmstructs_init. */
+int vmstructs_quiet_attach(void);
 /* Reads the offsets (once, not in a signal handler). 0 when all found. */
 int vmstructs_init(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */

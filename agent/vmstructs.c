@@ -33,21 +33,27 @@ struct pja_vm pja_vm = { .env_offset = -1,
 			 .osthread = -1,
 			 .thread_id = -1 };
 
-static void *jvm_sym(const char *name)
+void *vmstructs_sym(const char *name)
 {
 	Dl_info info;
 	void *h, *p = dlsym(RTLD_DEFAULT, name);
 
-	if (p || !pja.asgct || !dladdr((void *)pja.asgct, &info) ||
-	    !info.dli_fname)
+	if (p)
 		return p;
-	h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+	/* libjvm loaded without RTLD_GLOBAL: by the file AsyncGetCallTrace
+	 * is in, or by its name */
+	if (pja.asgct && dladdr((void *)pja.asgct, &info) && info.dli_fname)
+		h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+	else
+		h = dlopen("libjvm.so", RTLD_LAZY | RTLD_NOLOAD);
 	if (!h)
 		return NULL;
 	p = dlsym(h, name);
 	dlclose(h);
 	return p;
 }
+
+#define jvm_sym vmstructs_sym
 
 static int read_u64(const char *name, uint64_t *v)
 {
@@ -78,8 +84,20 @@ static struct {
 	NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1
 };
 
-/* sizeof(ConstMethod), from gHotSpotVMTypes: the bytecodes follow it. */
-static void const_method_size(void)
+/* The JVM's flags (quiet attach): where the table is and how many, each
+ * entry's size and its name, value and flags fields, the flags' bits. */
+static struct {
+	char *const *table; /* &JVMFlag::flags */
+	const size_t *count; /* &JVMFlag::numFlags */
+	int size, name, addr, flags, flags_size;
+	int cmdline,
+	    origin_mask; /* WAS_SET_ON_COMMAND_LINE, VALUE_ORIGIN_MASK */
+	const int *major; /* &Abstract_VM_Version::_vm_major_version */
+} fl = { NULL, NULL, -1, -1, -1, -1, -1, -1, -1, NULL };
+
+/* Type sizes from gHotSpotVMTypes: sizeof(ConstMethod) (the bytecodes
+ * follow it), of a JVMFlag and of its flags field. */
+static void type_sizes(void)
 {
 	uint64_t stride, name_off, size_off;
 	const char *const *base = jvm_sym("gHotSpotVMTypes");
@@ -92,13 +110,17 @@ static void const_method_size(void)
 		return;
 	for (e = *base;; e += stride) {
 		const char *name = *(const char *const *)(e + name_off);
+		int size;
 
 		if (!name)
 			break;
-		if (!strcmp(name, "ConstMethod")) {
-			pja_vmm.size = (int)*(const uint64_t *)(e + size_off);
-			break;
-		}
+		size = (int)*(const uint64_t *)(e + size_off);
+		if (!strcmp(name, "ConstMethod"))
+			pja_vmm.size = size;
+		else if (!strcmp(name, "JVMFlag"))
+			fl.size = size;
+		else if (!strcmp(name, "JVMFlag::Flags"))
+			fl.flags_size = size;
 	}
 }
 
@@ -144,6 +166,9 @@ static const struct want {
 	{ &pja_vmw.jcw_anchor, "JavaCallWrapper", "_anchor" },
 	{ &pja_vmw.access, "Method", "_access_flags" },
 	{ &pja_vmw.stub_offset, "nmethod", "_stub_offset" },
+	{ &fl.name, "JVMFlag", "_name" },
+	{ &fl.addr, "JVMFlag", "_addr" },
+	{ &fl.flags, "JVMFlag", "_flags" },
 };
 
 /* The integer constants read, by name. */
@@ -156,6 +181,8 @@ static const struct want_int {
 	{ &pja_vmw.in_native, "_thread_in_native" },
 	{ &pja_vmw.blocked, "_thread_blocked" },
 	{ &pja_vmw.wrapper_slot, "frame::entry_frame_call_wrapper_offset" },
+	{ &fl.cmdline, "JVMFlag::WAS_SET_ON_COMMAND_LINE" },
+	{ &fl.origin_mask, "JVMFlag::VALUE_ORIGIN_MASK" },
 };
 
 static void int_constants(void)
@@ -221,6 +248,16 @@ int vmstructs_init(void)
 			    !strcmp(field, "_call_stub_return_address"))
 				pja_vmw.call_stub_ret =
 				    **(const uint64_t *const *)(e + addr_off);
+			if (!strcmp(type, "JVMFlag") && !strcmp(field, "flags"))
+				fl.table =
+				    *(char *const *const *)(e + addr_off);
+			if (!strcmp(type, "JVMFlag") &&
+			    !strcmp(field, "numFlags"))
+				fl.count =
+				    *(const size_t *const *)(e + addr_off);
+			if (!strcmp(type, "Abstract_VM_Version") &&
+			    !strcmp(field, "_vm_major_version"))
+				fl.major = *(const int *const *)(e + addr_off);
 			continue;
 		}
 		off = (int32_t) * (const uint64_t *)(e + off_off);
@@ -237,7 +274,7 @@ int vmstructs_init(void)
 			cc.complete16 = ts && !strcmp(ts, "int16_t");
 		}
 	}
-	const_method_size();
+	type_sizes();
 	int_constants();
 	return pja_vm.anchor >= 0 && pja_vm.anchor_sp >= 0 &&
 		       pja_vm.anchor_pc >= 0
@@ -452,4 +489,36 @@ int vmstructs_native(const void *method)
 	return pja_vmw.access >= 0 &&
 	       (*(const uint16_t *)((const char *)method + pja_vmw.access) &
 		0x0100); /* JVM_ACC_NATIVE */
+}
+
+int vmstructs_quiet_attach(void)
+{
+	const char *f;
+	uint32_t *bits;
+	size_t i, n;
+
+	/* the warning came with JDK 21 (JEP 451) */
+	if (!fl.major || *fl.major < 21 || !fl.table || !*fl.table ||
+	    !fl.count || fl.size < 16 || fl.name < 0 || fl.addr < 0 ||
+	    fl.flags < 0 || fl.flags_size != 4 || fl.cmdline <= 0 ||
+	    fl.origin_mask <= 0)
+		return -1;
+	n = *fl.count;
+	for (i = 0, f = *fl.table; i < n && i < 4096; i++, f += fl.size) {
+		const char *name = *(const char *const *)(f + fl.name);
+		const unsigned char *value;
+
+		if (!name || strcmp(name, "EnableDynamicAgentLoading"))
+			continue;
+		value = *(const unsigned char *const *)(f + fl.addr);
+		bits = (uint32_t *)(f + fl.flags);
+		/* on (else no agent loads), its default, not said yet */
+		if (!value || *value != 1 ||
+		    (*bits & (uint32_t)fl.origin_mask) ||
+		    (*bits & (uint32_t)fl.cmdline))
+			return -1;
+		__atomic_fetch_or(bits, (uint32_t)fl.cmdline, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return -1;
 }

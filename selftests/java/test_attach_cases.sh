@@ -2,7 +2,8 @@
 # A JVM whose JDK was removed under it (libjvm.so "(deleted)" in its maps,
 # as after a JDK upgrade) is still a JVM, with symbols from map_files; a
 # second recorder on a JVM that is being recorded says who has the agent and
-# never takes it away from the first.
+# never takes it away from the first; attaching prints nothing into the
+# JVM's output (JDK 21+ warns of dynamically loaded agents, agent/quiet.c).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -57,5 +58,22 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: second recorder: the first one has Java frames" \
 		grep -q 'Workload.method[ABC]_\[[j0i]\]' "$D/s1.folded"
 	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+
+	# --- quiet attach: nothing of ours in the application's output (JDK
+	# 21+ prints its dynamic-agent warning unless the flag says a tool
+	# was meant to attach: the agent says so for its own load)
+	start_jvm "$jdk" "$D/q.out" -- Workload 5 1
+	for i in 1 2; do
+		"$PJ_BIN" record -q -p "$JPID" -d 0.5 -o "$D/q$i.data" 2>"$D/q$i.err"
+	done
+	"$jdk/bin/jcmd" "$JPID" VM.flags -all >"$D/q.flags" 2>&1
+	wait "$JWAIT"
+	sed 's/^/# stderr: /' "$D/q.out.err" | head -5
+	check "$J: quiet attach: two attaches print nothing on the JVM's stderr" \
+		[ ! -s "$D/q.out.err" ]
+	extra=$(grep -vcE '^(ready [0-9]+|truth Workload\.method[ABC] [0-9.]+|ops [0-9]+)$' "$D/q.out")
+	check "$J: quiet attach: ... nor on its stdout ($extra extra lines)" [ "$extra" -eq 0 ]
+	check "$J: quiet attach: EnableDynamicAgentLoading keeps its value and origin" \
+		grep -qE 'bool EnableDynamicAgentLoading += true .*\{default\}' "$D/q.flags"
 done
 exit 0

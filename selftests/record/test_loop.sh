@@ -52,6 +52,7 @@ for f in "$TMP"/j/w-*.data; do
 done
 check "$J: Java frames in every full file ($withjava of $files)" \
 	eval '[ "$files" -ge 3 ] && [ "$withjava" -ge $((files - 1)) ]'
+# each attach maps a copy of the agent of its own (jvm/rendezvous.c)
+copies=$(grep -oE '[^ /]*perfjava-agent[^ /]*\.so' "/proc/$JPID/maps" 2>/dev/null | sort -u | wc -l)
 wait "$JWAIT"
-warns=$(grep -c 'A JVM ?TI agent has been loaded dynamically\|An agent has been loaded dynamically\|agent has been loaded dynamically' "$TMP/w.out.err")
-check "$J: the agent was attached once (dynamic-agent warnings: $warns)" [ "$warns" -le 1 ]
+check "$J: the agent was attached once ($copies copies mapped)" [ "$copies" -eq 1 ]

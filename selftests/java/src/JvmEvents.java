@@ -19,6 +19,7 @@ public class JvmEvents {
 	static final Object mon = new Object();
 	static final ReentrantLock rl = new ReentrantLock();
 	static final AtomicLong[] truth = { new AtomicLong(), new AtomicLong(), new AtomicLong() };
+	static final AtomicLong ops = new AtomicLong(); /* loops done, counted */
 	static final String[] SITES = { "allocSmall", "allocLarge", "allocBytes" };
 	static final String[] LOCKS = { "lockMonitor", "lockReentrant" };
 	static final com.sun.management.ThreadMXBean MX =
@@ -57,7 +58,9 @@ public class JvmEvents {
 	static void allocLoop(long end, boolean count) {
 		long[] by = new long[3];
 		boolean own = allocated() >= 0;
+		long loops = 0;
 		while (System.nanoTime() < end) {
+			loops++;
 			long b0 = allocated();
 			for (int i = 0; i < 1000; i++) allocSmall();
 			long b1 = allocated();
@@ -73,14 +76,20 @@ public class JvmEvents {
 		}
 		if (count)
 			for (int i = 0; i < 3; i++) truth[i].addAndGet(by[i]);
+		if (count)
+			ops.addAndGet(loops);
 	}
 
 	static void lockLoop(long end, boolean count) {
+		long n = 0;
 		while (System.nanoTime() < end) {
 			lockMonitor(count);
 			lockReentrant(count);
 			work(5000);
+			n++;
 		}
+		if (count)
+			ops.addAndGet(n);
 	}
 
 	static Thread start(boolean virt, String name, Runnable r) throws Exception {
@@ -120,6 +129,7 @@ public class JvmEvents {
 		for (int i = 0; i < names.length; i++) tot += truth[i].get();
 		for (int i = 0; i < names.length; i++)
 			System.out.printf("truth %s %.2f%n", names[i], tot > 0 ? 100.0 * truth[i].get() / tot : 0);
+		System.out.println("ops " + ops.get());
 		System.out.println("done");
 	}
 }

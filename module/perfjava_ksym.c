@@ -6,8 +6,9 @@
  * The misc device /dev/perfjava_ksym (mode 0600) resolves batches of kernel
  * addresses to "symbol+offset/size [module]", the answer of %pS. It only
  * ever returns names, offsets and sizes, never an address, and only to a
- * caller with CAP_SYSLOG, the capability that lets /proc/kallsyms show real
- * addresses under kptr_restrict=1. The ABI is include/perfjava/ksym.h.
+ * caller with CAP_SYSLOG (the capability that lets /proc/kallsyms show real
+ * addresses under kptr_restrict=1) or in the group the administrator gave
+ * the device to. The ABI is include/perfjava/ksym.h.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -33,18 +34,26 @@ struct pj_ksym_work {
 };
 
 /*
- * Both the task that opened the device and the task calling now must hold
- * CAP_SYSLOG: a descriptor passed to a less privileged process is useless.
+ * Who may name kernel addresses: a member of the device's group when the
+ * group may read it (the administrator's grant, by a udev rule), or a holder
+ * of CAP_SYSLOG. The permission bits for others never grant: a chmod 0666
+ * does not open it to every user. The task calling is checked at open and
+ * at every ioctl: a descriptor passed to a process that has neither right is
+ * refused, and taking the group's permission away refuses the next call.
+ * The group comes first so that its members cause no capability audit.
  */
 static bool pj_ksym_allowed(struct file *file)
 {
-	return file_ns_capable(file, &init_user_ns, CAP_SYSLOG) &&
-	       capable(CAP_SYSLOG);
+	struct inode *inode = file_inode(file);
+
+	if ((inode->i_mode & 0040) && in_group_p(inode->i_gid))
+		return true;
+	return capable(CAP_SYSLOG);
 }
 
 static int pj_ksym_open(struct inode *inode, struct file *file)
 {
-	if (!capable(CAP_SYSLOG))
+	if (!pj_ksym_allowed(file))
 		return -EPERM;
 	return nonseekable_open(inode, file);
 }

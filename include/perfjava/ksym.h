@@ -3,9 +3,11 @@
  * The perfjava_ksym module's ioctl ABI, version 1.
  *
  * The module (module/perfjava_ksym.c) registers the misc device
- * /dev/perfjava_ksym, mode 0600. Opening it requires CAP_SYSLOG, and every
- * ioctl checks again that both the opener and the caller have CAP_SYSLOG:
- * an fd handed to a process without it gets EPERM. Through it a reader
+ * /dev/perfjava_ksym, mode 0600. Opening it and every ioctl require that the
+ * caller hold CAP_SYSLOG or be in the device's group while that group may
+ * read it (an administrator's grant); the permission bits for others never
+ * grant. An fd handed to a process with neither right gets EPERM. Through
+ * it a reader
  * resolves kernel addresses (kernel image, modules, BPF, ftrace
  * trampolines) to what /proc/kallsyms would say with real addresses:
  * symbol, offset, size and module, the answer of the kernel's %pS format
@@ -22,7 +24,7 @@
  *                        the rest; the module fills every entry and sets
  *                        resolved to the number found.
  *
- * Errors: EPERM without CAP_SYSLOG; EINVAL for a wrong abi_version, a count
+ * Errors: EPERM without that right; EINVAL for a wrong abi_version, a count
  * of 0 or above max_batch, or non-zero reserved fields; EFAULT for a bad
  * pointer; ENOTTY for an unknown command. A later ABI version changes
  * PJ_KSYM_ABI_VERSION and the ioctl numbers together.

@@ -11,6 +11,7 @@
  *   guest_test /path/to/perfjava_ksym.ko
  */
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@
 
 #define MODNAME "perfjava_ksym"
 #define NOBODY 65534
+#define GRANTED 1000 /* the group the device is given to */
 
 struct sym {
 	uint64_t addr;
@@ -266,18 +268,27 @@ static bool drop_cap(int cap)
 	return syscall(SYS_capset, &hdr, data) == 0;
 }
 
+/* Takes uid (and gid uid) with group as its only supplementary group
+ * (none when 0), or stays root without CAP_SYSLOG when uid < 0. */
+static bool become(int uid, gid_t group)
+{
+	if (group ? setgroups(1, &group) : setgroups(0, NULL))
+		return false;
+	return uid < 0 ? drop_cap(CAP_SYSLOG) : !setgid(uid) && !setuid(uid);
+}
+
 /*
- * Runs fn in a child as root without CAP_SYSLOG (uid < 0) or as uid; the
- * child's exit status is fn's result: 0 refused as expected, else errno.
+ * Runs fn in a child as root without CAP_SYSLOG (uid < 0) or as uid, in
+ * group when not 0; the child's exit status is fn's result: 0 as expected,
+ * else errno or a code.
  */
-static int in_child(int uid, int (*fn)(int), int arg)
+static int in_child(int uid, gid_t group, int (*fn)(int), int arg)
 {
 	int status;
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		if (uid < 0 ? !drop_cap(CAP_SYSLOG)
-			    : setgid(uid) || setuid(uid))
+		if (!become(uid, group))
 			_exit(100);
 		_exit(fn(arg));
 	}
@@ -315,19 +326,84 @@ static void check_refusals(int fd)
 {
 	int rc;
 
-	rc = in_child(-1, try_open, EPERM);
+	rc = in_child(-1, 0, try_open, EPERM);
 	check(rc == 0, "root without CAP_SYSLOG cannot open (rc %d)", rc);
-	rc = in_child(NOBODY, try_open, EACCES);
+	rc = in_child(NOBODY, 0, try_open, EACCES);
 	check(rc == 0, "nobody cannot open the 0600 device (rc %d)", rc);
 	chmod(PJ_KSYM_DEVICE, 0666);
-	rc = in_child(NOBODY, try_open, EPERM);
+	rc = in_child(NOBODY, 0, try_open, EPERM);
 	check(rc == 0, "nobody cannot open it even at mode 0666 (rc %d)", rc);
 	chmod(PJ_KSYM_DEVICE, 0600);
-	rc = in_child(-1, try_ioctl, fd);
+	rc = in_child(-1, 0, try_ioctl, fd);
 	check(rc == 0, "inherited fd, CAP_SYSLOG dropped: ioctls EPERM (rc %d)",
 	      rc);
-	rc = in_child(NOBODY, try_ioctl, fd);
+	rc = in_child(NOBODY, 0, try_ioctl, fd);
 	check(rc == 0, "inherited fd, as nobody: ioctls EPERM (rc %d)", rc);
+}
+
+static uint64_t named_addr; /* vfs_read, for try_named */
+
+/* Opens the device and names vfs_read; 0 when it could. */
+static int try_named(int unused)
+{
+	struct ksym_module_sym r;
+	int fd = ksym_module_open(), rc;
+
+	(void)unused;
+	if (fd < 0)
+		return errno;
+	rc = resolve1(fd, named_addr, &r) == 1 && r.found &&
+		     !strcmp(r.name, "vfs_read")
+		 ? 0
+		 : 204;
+	close(fd);
+	return rc;
+}
+
+/* Opens the device, takes the group's read permission away, and calls. */
+static int try_revoked(int unused)
+{
+	struct pj_ksym_info info;
+	int fd = ksym_module_open();
+
+	(void)unused;
+	if (fd < 0)
+		return errno;
+	if (chmod(PJ_KSYM_DEVICE, 0600))
+		return 205;
+	return ioctl(fd, PJ_KSYM_IOC_INFO, &info) < 0 && errno == EPERM ? 0
+									: 206;
+}
+
+/*
+ * The administrator's grant: the device given to a group that may read it
+ * (a udev rule's GROUP= and MODE="0640"). Its members need no CAP_SYSLOG;
+ * others' permission bits never grant; taking the group's bit away refuses
+ * an open descriptor's next call.
+ */
+static void check_group_grant(const struct sym *vfs_read)
+{
+	int rc;
+
+	named_addr = vfs_read->addr;
+	rc = chown(PJ_KSYM_DEVICE, 0, GRANTED) || chmod(PJ_KSYM_DEVICE, 0640);
+	check(rc == 0, "device given to group %d, mode 0640", GRANTED);
+	rc = in_child(NOBODY, GRANTED, try_named, 0);
+	check(rc == 0, "nobody in group %d opens it and names vfs_read (rc %d)",
+	      GRANTED, rc);
+	rc = in_child(NOBODY, 0, try_open, EACCES);
+	check(rc == 0, "nobody outside the group cannot open it (rc %d)", rc);
+	chmod(PJ_KSYM_DEVICE, 0604);
+	rc = in_child(NOBODY, 0, try_open, EPERM);
+	check(rc == 0, "mode 0604: others' read bit does not grant (rc %d)",
+	      rc);
+	chmod(PJ_KSYM_DEVICE, 0640);
+	rc = in_child(-1, GRANTED, try_revoked, 0);
+	check(rc == 0,
+	      "group's bit taken away: the member's open fd gets EPERM (rc %d)",
+	      rc);
+	rc = chown(PJ_KSYM_DEVICE, 0, 0) || chmod(PJ_KSYM_DEVICE, 0600);
+	check(rc == 0, "device back to root, mode 0600");
 }
 
 /* The kernel log must show no BUG, WARNING or Oops. */
@@ -397,7 +473,7 @@ int main(int argc, char **argv)
 		goto out;
 
 	set_kptr_restrict(1);
-	rc = in_child(NOBODY, kallsyms_child, 0);
+	rc = in_child(NOBODY, 0, kallsyms_child, 0);
 	check(rc == 0, "kptr_restrict=1: zero addresses without CAP_SYSLOG");
 	check(set_kptr_restrict(2), "set kptr_restrict=2");
 	nonzero = kallsyms_nonzero();
@@ -429,6 +505,7 @@ int main(int argc, char **argv)
 	check_batch(fd);
 	check_bad_requests(fd);
 	check_refusals(fd);
+	check_group_grant(vfs_read);
 
 	/* A module's function: its address only shows with kptr_restrict=0. */
 	set_kptr_restrict(0);

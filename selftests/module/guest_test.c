@@ -3,15 +3,17 @@
  * Runs inside the test's virtual machine as root (see test_module.sh):
  * hides kallsyms with kptr_restrict, loads perfjava_ksym.ko, resolves
  * kernel and module functions through the reader's own client
- * (user/ksym_module.c) and compares with what /proc/kallsyms said while it
- * showed real addresses, checks that callers without CAP_SYSLOG are refused,
- * and unloads the module. Prints "PJKSYM ok|not ok <what>" per check and
- * "PJKSYM RESULT pass=N fail=M" last.
+ * (user/sym/ksym_module.c) and compares with what /proc/kallsyms said while
+ * it showed real addresses, checks that callers without CAP_SYSLOG or the
+ * device's group are refused, and unloads the module. Prints "PJKSYM ok|not
+ * ok <what>" per check and "PJKSYM RESULT guest_test pass=N fail=M" last.
  *
  *   guest_test /path/to/perfjava_ksym.ko
+ *
+ * It also serves guest_record.sh (guest_tools.c): `guest_test syscalls
+ * SECONDS`, `guest_test as` and `guest_test named`.
  */
 #include <errno.h>
-#include <grp.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <stdarg.h>
@@ -27,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "guest_tools.h"
 #include "sym/ksym_module.h"
 
 #define MODNAME "perfjava_ksym"
@@ -254,29 +257,6 @@ static void check_bad_requests(int fd)
 	check(lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE, "lseek: ESPIPE");
 }
 
-static bool drop_cap(int cap)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3,
-						0 };
-	struct __user_cap_data_struct data[2];
-
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
-	data[CAP_TO_INDEX(cap)].permitted &= ~CAP_TO_MASK(cap);
-	data[CAP_TO_INDEX(cap)].inheritable &= ~CAP_TO_MASK(cap);
-	return syscall(SYS_capset, &hdr, data) == 0;
-}
-
-/* Takes uid (and gid uid) with group as its only supplementary group
- * (none when 0), or stays root without CAP_SYSLOG when uid < 0. */
-static bool become(int uid, gid_t group)
-{
-	if (group ? setgroups(1, &group) : setgroups(0, NULL))
-		return false;
-	return uid < 0 ? drop_cap(CAP_SYSLOG) : !setgid(uid) && !setuid(uid);
-}
-
 /*
  * Runs fn in a child as root without CAP_SYSLOG (uid < 0) or as uid, in
  * group when not 0; the child's exit status is fn's result: 0 as expected,
@@ -459,8 +439,18 @@ int main(int argc, char **argv)
 	long nonzero;
 	int kofd, fd, rc;
 
+	if (argc == 3 && !strcmp(argv[1], "syscalls"))
+		return run_syscalls(atof(argv[2]));
+	if (argc >= 5 && !strcmp(argv[1], "as"))
+		return run_as(argv + 2);
+	if (argc >= 3 && !strcmp(argv[1], "named"))
+		return run_named(argc - 2, argv + 2);
 	if (argc != 2) {
-		fprintf(stderr, "usage: guest_test perfjava_ksym.ko\n");
+		fprintf(stderr,
+			"usage: guest_test perfjava_ksym.ko\n"
+			"       guest_test syscalls SECONDS\n"
+			"       guest_test named SCRIPT...\n"
+			"       guest_test as UID GROUP PROG ARGS...\n");
 		return 2;
 	}
 	check(set_kptr_restrict(0) && load_kallsyms(),
@@ -529,7 +519,7 @@ unload:
 	check_kernel_log();
 out:
 	info("kernel symbols read: %zu", nsyms);
-	printf("PJKSYM RESULT pass=%d fail=%d\n", npass, nfail);
+	printf("PJKSYM RESULT guest_test pass=%d fail=%d\n", npass, nfail);
 	fflush(stdout);
 	return nfail ? 1 : 0;
 }

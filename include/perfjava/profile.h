@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The perfjava profile file (perfjava.data), version 1.
+ * The perfjava profile file (perfjava.data), version 2 (readers also take
+ * version 1, whose sample flags are one byte and whose samples carry no
+ * pid: a v1 sample's pid is its thread's, from THREADS).
  *
  * Self-contained: every name a report shows is stored in the file. Append-only:
  * the recorder writes chunks as it goes, so a recorder killed with SIGKILL
@@ -34,14 +36,17 @@
  *                     pj_frame_type; module is the DSO path for native frames
  *                     and the module name for kernel frames; line 0 = unknown
  *   PJ_CHUNK_STACKS   { uv nframes; uv frame[nframes]; }*   leaf first
- *   PJ_CHUNK_SAMPLES  { u8 flags; sv dtime; [uv tid]; [uv cpu]; [uv event];
+ *   PJ_CHUNK_SAMPLES  { uv flags; sv dtime; [uv tid]; [uv cpu]; [uv event];
  *                       [uv period]; uv stack; [uv info]; [uv switches];
- *                       [uv count]; [uv vthread]; }*
+ *                       [uv count]; [uv vthread]; [uv pid]; }*
  *                     Fields in [] are present when their PJ_S_* flag is
  *                     set; otherwise they repeat the previous sample's value.
  *                     dtime is the difference to the previous sample's time.
  *                     Every SAMPLES chunk starts from time 0, tid 0, cpu 0,
- *                     event 0, period 0, info 0. Time is CLOCK_MONOTONIC ns
+ *                     event 0, period 0, info 0, pid 0. (Version 1: flags
+ *                     is one byte, and there is no pid.) pid is the
+ *                     sample's process (0: the idle task, or not known:
+ *                     then its thread's). Time is CLOCK_MONOTONIC ns
  *                     (the perf_event clock). info is a string id with
  *                     per-sample detail (decoded tracepoint fields), 0 = none.
  *                     switches (present when not 0, else 0): the thread's
@@ -54,6 +59,14 @@
  *                     not 0, else 0): the id of the virtual thread that
  *                     ran on the thread tid (its carrier).
  *   PJ_CHUNK_THREADS  { uv tid; uv pid; str name; }*   later entries rename
+ *                     (per pid and tid)
+ *   PJ_CHUNK_PROCESSES { uv pid; uv kind; uv flags; str comm; str cmdline;
+ *                       str container; }*   later entries of a pid replace
+ *                     the recorded processes: kind is enum pj_process_kind,
+ *                     flags PJ_PROC_F_*; comm its program's name, cmdline
+ *                     its arguments separated by spaces, container the
+ *                     name of its container ("" for none). Optional (files of one
+ *                     target made before it have only META's pid).
  *   PJ_CHUNK_EVENTS   { uv index; str name; str unit; uv type; uv config;
  *                       uv period; uv freq; }*
  *                     unit is what a period counts ("ns", "events", ...);
@@ -81,7 +94,8 @@
 #include <stdint.h>
 
 #define PJ_FILE_MAGIC "PJAVAPRF"
-#define PJ_FILE_VERSION 1
+#define PJ_FILE_VERSION 2
+#define PJ_FILE_VERSION_MIN 1 /* the oldest a reader takes */
 #define PJ_CHUNK_MAGIC 0x4b434a50u /* "PJCK" little-endian */
 #define PJ_CHUNK_MAX (64u << 20)
 
@@ -113,6 +127,21 @@ enum pj_chunk_type {
 	PJ_CHUNK_END = 9,
 	PJ_CHUNK_ADDRS = 10,
 	PJ_CHUNK_VTHREADS = 11,
+	PJ_CHUNK_PROCESSES = 12,
+};
+
+/* What a recorded process is (PJ_CHUNK_PROCESSES). */
+enum pj_process_kind {
+	PJ_PROC_USER = 0, /* a program */
+	PJ_PROC_JVM = 1, /* a program running a JVM (libjvm.so) */
+	PJ_PROC_KERNEL = 2, /* a kernel thread (kthreadd's) */
+	PJ_PROC_IDLE = 3, /* pid 0: the CPUs' idle tasks */
+	PJ_PROC_KIND_MAX
+};
+
+/* Process flags (PJ_CHUNK_PROCESSES). */
+enum {
+	PJ_PROC_F_TARGET = 1 << 0, /* named by the command (-p, -t, CMD) */
 };
 
 /* Sample record flags: which fields follow dtime. */
@@ -125,6 +154,7 @@ enum {
 	PJ_S_SWITCHES = 1 << 5,
 	PJ_S_COUNT = 1 << 6,
 	PJ_S_VTHREAD = 1 << 7,
+	PJ_S_PID = 1 << 8, /* version 2 on */
 };
 
 /* Frame kinds; collapsed output suffixes follow async-profiler. */

@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	for (i = 0; i < p->nthreads; i++)
-		sum += strlen(pj_profile_thread_name(p, p->threads[i].tid));
+		sum += strlen(pj_profile_thread_name(p, p->threads[i].pid,
+						     p->threads[i].tid));
 	sum += strlen(pj_profile_meta(p, "cmdline") ?: "");
 	pj_profile_free(p);
 	return sum == (size_t)-1;

@@ -34,7 +34,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < p->nframes; i++)
 		sum += strlen(pj_str(p, p->frames[i].name));
 	for (i = 0; i < p->nthreads; i++)
-		sum += strlen(pj_profile_thread_name(p, p->threads[i].tid));
+		sum += strlen(pj_profile_thread_name(p, p->threads[i].pid,
+						     p->threads[i].tid));
+	for (i = 0; i < p->nprocs; i++) {
+		const struct pj_process *pr =
+		    pj_profile_process(p, p->procs[i].pid);
+
+		sum += strlen(pj_str(p, pr->comm)) +
+		       strlen(pj_str(p, pr->cmdline)) +
+		       strlen(pj_str(p, pr->container));
+	}
 	for (i = 0; i < p->nstacks; i++)
 		sum += p->stack_start[i + 1] - p->stack_start[i];
 	sum += strlen(pj_profile_meta(p, "cmdline") ?: "");

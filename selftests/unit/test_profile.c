@@ -132,9 +132,9 @@ static void test_round_trip(void)
 	}
 	ok(ok_all, "samples: every field, across two SAMPLES chunks");
 	ok(p->nthreads == 3 &&
-	       !strcmp(pj_profile_thread_name(p, 11), "renamed-main") &&
-	       !strcmp(pj_profile_thread_name(p, 12), "worker-1") &&
-	       !strcmp(pj_profile_thread_name(p, 13), "") &&
+	       !strcmp(pj_profile_thread_name(p, 0, 11), "renamed-main") &&
+	       !strcmp(pj_profile_thread_name(p, 0, 12), "worker-1") &&
+	       !strcmp(pj_profile_thread_name(p, 0, 13), "") &&
 	       p->threads[0].pid == 10,
 	   "threads, renamed by a later entry");
 	ok(p->nevents == 2 && !strcmp(p->events[1].name, "cycles") &&

@@ -167,10 +167,10 @@ static void test_damage(void)
 	expect_damage(b2, 0, "empty file", "empty file");
 
 	memcpy(b2, buf, size);
-	b2[8] = 2;
+	b2[8] = 3;
 	expect_damage(b2, size,
-		      "unsupported profile version 2 (this perfjava reads "
-		      "version 1)",
+		      "unsupported profile version 3 (this perfjava reads "
+		      "versions 1 to 2: a newer perfjava wrote it)",
 		      "wrong version");
 
 	memcpy(b2, buf, size);

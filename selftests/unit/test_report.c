@@ -18,8 +18,8 @@
 #include "report/report.h"
 #include "tap.h"
 
-static char dir[] = "/tmp/pj-report-XXXXXX";
-static char data[300], out[300], errf[300];
+static char data[300];
+#include "report_util.h"
 
 /*
  * Stacks (leaf first), threads 10 "main" and 11 "worker", period 1 ms:
@@ -30,20 +30,14 @@ static char data[300], out[300], errf[300];
  */
 static int make_counts(const char *path, int na, int nb, int nc, int nd)
 {
-	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
 	uint32_t inl, work, mn, c1, start, k, semi, anon, unk;
 	uint32_t a, b, c, d;
-	struct pj_writer *w;
-	char err[256];
+	struct pj_writer *w = report_writer(path);
 	uint64_t t = 1000000000;
 
-	w = pj_writer_open(path, err, sizeof(err));
-	if (!w) {
-		printf("# %s\n", err);
+	if (!w)
 		return -1;
-	}
 	pj_writer_meta(w, "command", "java App");
-	pj_writer_event(w, &ev);
 	inl = pj_writer_frame(w, PJ_FRAME_INLINED, "App.inner", NULL,
 			      "App.java", 30);
 	work =
@@ -101,46 +95,6 @@ static int make_profile(const char *path)
 static int make_old_profile(const char *path)
 {
 	return make_counts(path, 2, 6, 1, 1);
-}
-
-static char *slurp(const char *path)
-{
-	static char bufs[4][65536];
-	static int k;
-	char *buf = bufs[k++ % 4];
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(bufs[0]) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	return buf;
-}
-
-/* Runs cmd_report with args (NULL-terminated), stderr into errf. */
-static int report(const char *first, ...)
-{
-	char *argv[32] = { "report" };
-	int argc = 1, saved, fd, rc;
-	va_list ap;
-
-	va_start(ap, first);
-	for (const char *a = first; a && argc < 31; a = va_arg(ap, char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	argv[argc] = NULL;
-	unlink(out);
-	fflush(stdout);
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	dup2(fd, 2);
-	close(fd);
-	rc = cmd_report(argc, argv);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	return rc;
 }
 
 static const char text_expected[] =
@@ -437,25 +391,15 @@ int main(int argc, char **argv)
 		return make_profile(argv[2]) ? 1 : 0;
 	if (argc == 3 && !strcmp(argv[1], "--make-old-profile"))
 		return make_old_profile(argv[2]) ? 1 : 0;
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (report_dir_make())
 		return 1;
-	}
 	snprintf(data, sizeof(data), "%s/known.data", dir);
-	snprintf(out, sizeof(out), "%s/out.txt", dir);
-	snprintf(errf, sizeof(errf), "%s/err.txt", dir);
 	if (ok(make_profile(data) == 0, "profile of known content written")) {
 		test_text();
 		test_collapsed();
 		test_switch_cost();
 		test_errors();
 	}
-	{
-		char cmd[300];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		if (system(cmd))
-			printf("# could not remove %s\n", dir);
-	}
+	report_dir_remove();
 	return tap_done();
 }

@@ -241,25 +241,40 @@ static int read_stacks(struct priv *d, struct cur *c)
 	return 0;
 }
 
+/* A sample's flags: one byte in version 1, a uv from version 2 on. */
+static int get_flags(struct priv *d, struct cur *c, uint64_t *flags)
+{
+	const uint8_t *at = c->p;
+
+	if (d->version == 1)
+		*flags = *c->p++;
+	else if (get_uv(c, flags))
+		return -1;
+	if (*flags & ~(uint64_t)(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT |
+				 PJ_S_PERIOD | PJ_S_INFO | PJ_S_SWITCHES |
+				 PJ_S_COUNT | PJ_S_VTHREAD | PJ_S_PID) ||
+	    (d->version == 1 && (*flags & PJ_S_PID)))
+		return profile_damaged(c, at, "unknown sample flags 0x%llx",
+				       (unsigned long long)*flags);
+	return 0;
+}
+
 static int read_samples(struct priv *d, struct cur *c)
 {
 	struct pj_profile *p = &d->p;
 	struct pj_sample s = { 0 };
 
 	while (c->p < c->end) {
-		const uint8_t *at = c->p;
-		uint8_t flags = *c->p++;
+		const uint8_t *at;
+		uint64_t flags;
 		int64_t dt;
 
-		if (flags &
-		    ~(PJ_S_TID | PJ_S_CPU | PJ_S_EVENT | PJ_S_PERIOD |
-		      PJ_S_INFO | PJ_S_SWITCHES | PJ_S_COUNT | PJ_S_VTHREAD))
-			return profile_damaged(
-			    c, at, "unknown sample flags 0x%x", flags);
+		if (get_flags(d, c, &flags))
+			return -1;
+		at = c->p;
 		if (pj_get_sv(&c->p, c->end, &dt))
-			return profile_damaged(c, at + 1,
-					       "malformed varint in %s chunk",
-					       c->chunk);
+			return profile_damaged(
+			    c, at, "malformed varint in %s chunk", c->chunk);
 		s.time += (uint64_t)dt;
 		if (((flags & PJ_S_TID) && get_u32(c, &s.tid, "tid")) ||
 		    ((flags & PJ_S_CPU) && get_u32(c, &s.cpu, "cpu")) ||
@@ -276,7 +291,8 @@ static int read_samples(struct priv *d, struct cur *c)
 		s.count = 1; /* neither carried over */
 		s.vthread = 0;
 		if (((flags & PJ_S_COUNT) && get_uv(c, &s.count)) ||
-		    ((flags & PJ_S_VTHREAD) && get_uv(c, &s.vthread)))
+		    ((flags & PJ_S_VTHREAD) && get_uv(c, &s.vthread)) ||
+		    ((flags & PJ_S_PID) && get_u32(c, &s.pid, "pid")))
 			return -1;
 		if (GROW(p->samples, d->samples_cap, (size_t)p->nsamples + 1))
 			return profile_oom(c);
@@ -318,6 +334,32 @@ static int read_threads(struct priv *d, struct cur *c)
 		if (GROW(d->threads, d->threads_cap, d->nthreads + 1))
 			return profile_oom(c);
 		d->threads[d->nthreads++] = t;
+	}
+	return 0;
+}
+
+static int read_processes(struct priv *d, struct cur *c)
+{
+	while (c->p < c->end) {
+		const uint8_t *at = c->p;
+		struct proc_ent e = { 0 };
+		char *str[3];
+
+		if (get_u32(c, &e.pid, "pid") || get_u32(c, &e.kind, "kind") ||
+		    get_u32(c, &e.flags, "flags") || get_str(d, c, &str[0]) ||
+		    get_str(d, c, &str[1]) || get_str(d, c, &str[2]))
+			return -1;
+		if (e.kind >= PJ_PROC_KIND_MAX)
+			e.kind = PJ_PROC_USER; /* a kind of a newer writer */
+		if (d->nprocs >= UINT32_MAX)
+			return profile_damaged(c, at, "too many processes");
+		e.comm = str[0];
+		e.cmdline = str[1];
+		e.container = str[2];
+		e.order = d->nprocs;
+		if (GROW(d->procs, d->procs_cap, d->nprocs + 1))
+			return profile_oom(c);
+		d->procs[d->nprocs++] = e;
 	}
 	return 0;
 }
@@ -390,6 +432,8 @@ int profile_read_chunk(struct priv *d, struct cur *c, unsigned int type)
 		return read_threads(d, c);
 	case PJ_CHUNK_VTHREADS:
 		return read_vthreads(d, c);
+	case PJ_CHUNK_PROCESSES:
+		return read_processes(d, c);
 	case PJ_CHUNK_EVENTS:
 		return read_events(d, c);
 	case PJ_CHUNK_STATS:

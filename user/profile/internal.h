@@ -25,15 +25,25 @@ struct thread_ent {
 	size_t order;
 };
 
+struct proc_ent {
+	uint32_t pid, kind, flags;
+	const char *comm, *cmdline, *container;
+	size_t order;
+};
+
 struct priv {
 	struct pj_profile p; /* first: pj_profile_free() casts back */
 	struct pool_block *pool;
 	size_t strings_cap, frames_cap, stack_start_cap, stack_frames_cap;
 	size_t samples_cap, events_cap, meta_cap, stats_cap, threads_cap;
 	size_t vthreads_cap;
+	size_t procs_cap;
+	uint32_t version; /* the file's: 1 has one-byte sample flags */
 	size_t nstack_frames;
 	struct thread_ent *threads;
 	size_t nthreads;
+	struct proc_ent *procs;
+	size_t nprocs;
 };
 
 /* Decoding state of one chunk. */

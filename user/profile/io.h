@@ -28,6 +28,7 @@ struct pj_sample {
 	uint32_t switches; /* context switches since the thread's last sample */
 	uint64_t count; /* occurrences it stands for; 0 or 1: one */
 	uint64_t vthread; /* the virtual thread on the carrier tid, 0 none */
+	uint32_t pid; /* its process; 0: the idle task, or not known */
 };
 
 struct pj_frame {
@@ -55,6 +56,14 @@ struct pj_vthread {
 	uint64_t id;
 	const char *name;
 	size_t order;
+};
+
+/* A recorded process (PJ_CHUNK_PROCESSES). */
+struct pj_process {
+	uint32_t pid;
+	uint8_t kind; /* enum pj_process_kind */
+	uint32_t flags; /* PJ_PROC_F_* */
+	uint32_t comm, cmdline, container; /* string ids */
 };
 
 struct pj_kv {
@@ -95,6 +104,13 @@ int pj_writer_event(struct pj_writer *w, const struct pj_event_desc *ev);
 int pj_writer_vthread(struct pj_writer *w, uint64_t id, const char *name);
 int pj_writer_thread(struct pj_writer *w, uint32_t tid, uint32_t pid,
 		     const char *name);
+/* A recorded process: what it is (flags PJ_PROC_F_*), its name, command
+ * line and container (NULL or "" for none); written again when one of
+ * them changes. */
+int pj_writer_process(struct pj_writer *w, uint32_t pid,
+		      enum pj_process_kind kind, uint32_t flags,
+		      const char *comm, const char *cmdline,
+		      const char *container);
 int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s);
 int pj_writer_stat(struct pj_writer *w, const char *key, uint64_t value);
 /* Bytes buffered but not yet written; callers flush when it grows. */
@@ -123,10 +139,13 @@ struct pj_profile {
 	uint32_t nstacks;
 	struct pj_sample *samples;
 	size_t nsamples;
-	struct pj_thread *threads;
+	struct pj_thread *threads; /* by tid, then pid */
 	uint32_t nthreads;
 	struct pj_vthread *vthreads; /* by id; see pj_profile_vthread_name */
 	size_t nvthreads;
+	struct pj_process *procs; /* by pid */
+	uint32_t nprocs;
+	uint32_t npids; /* processes named by samples, threads, procs */
 	struct pj_event_desc *events;
 	uint32_t nevents;
 	struct pj_kv *meta;
@@ -151,8 +170,16 @@ uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
 			 uint64_t def);
 /* Name of virtual thread id, NULL when unnamed. */
 const char *pj_profile_vthread_name(const struct pj_profile *p, uint64_t id);
-/* Name of thread tid ("" when unknown). */
-const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t tid);
+/* Name of thread tid of process pid (pid 0: of any process; "" when
+ * unknown). */
+const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t pid,
+				   uint32_t tid);
+/* The process pid, or NULL when the file says nothing of it. */
+const struct pj_process *pj_profile_process(const struct pj_profile *p,
+					    uint32_t pid);
+/* Sets p->npids: how many processes its samples, threads and processes
+ * table name (after a change of them: report/multi.c). */
+void pj_profile_count_pids(struct pj_profile *p);
 static inline const char *pj_str(const struct pj_profile *p, uint32_t id)
 {
 	return id < p->nstrings ? p->strings[id] : "";

@@ -21,6 +21,7 @@
 
 #include "lib/file.h"
 #include "lib/grow.h"
+#include "lib/u64map.h"
 #include "profile/internal.h"
 #include "profile/jfr.h"
 
@@ -30,7 +31,7 @@ static const char *const chunk_names[] = {
 	[PJ_CHUNK_SAMPLES] = "SAMPLES",	  [PJ_CHUNK_THREADS] = "THREADS",
 	[PJ_CHUNK_EVENTS] = "EVENTS",	  [PJ_CHUNK_STATS] = "STATS",
 	[PJ_CHUNK_END] = "END",		  [PJ_CHUNK_ADDRS] = "ADDRS",
-	[PJ_CHUNK_VTHREADS] = "VTHREADS",
+	[PJ_CHUNK_VTHREADS] = "VTHREADS", [PJ_CHUNK_PROCESSES] = "PROCESSES",
 };
 
 static int cmp_thread(const void *a, const void *b)
@@ -39,6 +40,17 @@ static int cmp_thread(const void *a, const void *b)
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct proc_ent *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
@@ -103,10 +115,25 @@ static void finish_vthreads(struct pj_profile *p)
 	p->nvthreads = o;
 }
 
+/* s appended to the string table (after every string of the file, so
+ * that the file's ids do not move): its id (0 for ""), UINT32_MAX when out
+ * of memory. */
+static uint32_t add_string(struct priv *d, const char *s)
+{
+	struct pj_profile *p = &d->p;
+
+	if (!*s)
+		return 0;
+	if (p->nstrings == UINT32_MAX ||
+	    GROW(p->strings, d->strings_cap, (size_t)p->nstrings + 1))
+		return UINT32_MAX;
+	p->strings[p->nstrings] = (char *)s;
+	return p->nstrings++;
+}
+
 /*
- * Threads: later entries rename. Keeps the last entry per tid, sorted by tid,
- * and appends the names to the string table (after every string of the
- * file, so that the file's ids do not move).
+ * Threads: later entries rename. Keeps the last entry per tid and pid,
+ * sorted by tid then pid, their names appended to the string table.
  */
 static int finish_threads(struct priv *d)
 {
@@ -122,18 +149,114 @@ static int finish_threads(struct priv *d)
 	for (size_t i = 0; i < d->nthreads; i++) {
 		struct thread_ent *t = &d->threads[i];
 
-		if (i + 1 < d->nthreads && t[1].tid == t->tid)
+		uint32_t name;
+
+		if (i + 1 < d->nthreads && t[1].tid == t->tid &&
+		    t[1].pid == t->pid)
 			continue;
-		if (p->nstrings == UINT32_MAX ||
-		    GROW(p->strings, d->strings_cap, (size_t)p->nstrings + 1))
+		name = add_string(d, t->name);
+		if (name == UINT32_MAX)
 			return -1;
-		p->strings[p->nstrings] = (char *)t->name;
 		p->threads[o++] = (struct pj_thread){ .tid = t->tid,
 						      .pid = t->pid,
-						      .name = p->nstrings++ };
+						      .name = name };
 	}
 	p->nthreads = (uint32_t)o;
 	return 0;
+}
+
+/* Processes: the last entry of each pid, sorted by pid. */
+static int finish_procs(struct priv *d)
+{
+	struct pj_profile *p = &d->p;
+	size_t o = 0;
+
+	if (!d->nprocs)
+		return 0;
+	qsort(d->procs, d->nprocs, sizeof(*d->procs), cmp_proc);
+	p->procs = malloc(d->nprocs * sizeof(*p->procs));
+	if (!p->procs)
+		return -1;
+	for (size_t i = 0; i < d->nprocs; i++) {
+		const struct proc_ent *e = &d->procs[i];
+		struct pj_process pr = { .pid = e->pid,
+					 .kind = (uint8_t)e->kind,
+					 .flags = e->flags };
+
+		if (i + 1 < d->nprocs && e[1].pid == e->pid)
+			continue;
+		pr.comm = add_string(d, e->comm);
+		pr.cmdline = add_string(d, e->cmdline);
+		pr.container = add_string(d, e->container);
+		if (pr.comm == UINT32_MAX || pr.cmdline == UINT32_MAX ||
+		    pr.container == UINT32_MAX)
+			return -1;
+		p->procs[o++] = pr;
+	}
+	p->nprocs = (uint32_t)o;
+	return 0;
+}
+
+/* The first thread entry of tid, or p->nthreads. */
+static uint32_t first_thread(const struct pj_profile *p, uint32_t tid)
+{
+	uint32_t lo = 0, hi = p->nthreads;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->threads[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nthreads && p->threads[lo].tid == tid ? lo : p->nthreads;
+}
+
+static const struct pj_thread *thread_of(const struct pj_profile *p,
+					 uint32_t pid, uint32_t tid)
+{
+	for (uint32_t i = first_thread(p, tid);
+	     i < p->nthreads && p->threads[i].tid == tid; i++)
+		if (!pid || p->threads[i].pid == pid)
+			return &p->threads[i];
+	return NULL;
+}
+
+void pj_profile_count_pids(struct pj_profile *p)
+{
+	struct u64map seen = { 0 };
+	uint64_t last = UINT64_MAX;
+
+	for (uint32_t i = 0; i < p->nprocs; i++)
+		u64map_put(&seen, (uint64_t)p->procs[i].pid + 1, 1);
+	for (uint32_t i = 0; i < p->nthreads; i++)
+		u64map_put(&seen, (uint64_t)p->threads[i].pid + 1, 1);
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (p->samples[i].pid != last) {
+			last = p->samples[i].pid;
+			u64map_put(&seen, last + 1, 1);
+		}
+	p->npids = seen.n;
+	u64map_free(&seen);
+}
+
+/* A sample without a pid (version 1, JFR) has its thread's, else the
+ * file's one target's (META pid). */
+static void fill_pids(struct pj_profile *p)
+{
+	const char *m = pj_profile_meta(p, "pid");
+	uint32_t target = m ? (uint32_t)strtoul(m, NULL, 10) : 0;
+
+	for (size_t i = 0; i < p->nsamples; i++) {
+		struct pj_sample *s = &p->samples[i];
+		const struct pj_thread *t;
+
+		if (s->pid || !s->tid)
+			continue;
+		t = thread_of(p, 0, s->tid);
+		s->pid = t ? t->pid : target;
+	}
 }
 
 /* Bound of a profile file: it is read whole into memory. */
@@ -162,9 +285,11 @@ static int finish(struct priv *d, struct cur *c)
 	struct pj_profile *p = &d->p;
 
 	finish_vthreads(p);
-	if (finish_threads(d) || dedupe_kv(p->meta, &p->nmeta) ||
-	    dedupe_kv(p->stats, &p->nstats))
+	if (finish_threads(d) || finish_procs(d) ||
+	    dedupe_kv(p->meta, &p->nmeta) || dedupe_kv(p->stats, &p->nstats))
 		return profile_oom(c);
+	fill_pids(p);
+	pj_profile_count_pids(p);
 	return 0;
 }
 
@@ -177,6 +302,7 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 	size_t off;
 
 	if (size >= 4 && !memcmp(buf, "FLR\0", 4)) { /* JDK Flight Recorder */
+		d->version = PJ_FILE_VERSION;
 		if (setup(d, &c) ||
 		    profile_jfr_parse(d, buf, size, err, errlen))
 			return -1;
@@ -197,13 +323,15 @@ static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
 		return -1;
 	}
 	memcpy(&h, buf, sizeof(h));
-	if (h.version != PJ_FILE_VERSION) {
+	if (h.version < PJ_FILE_VERSION_MIN || h.version > PJ_FILE_VERSION) {
 		snprintf(err, errlen,
 			 "unsupported profile version %u (this perfjava reads "
-			 "version %u)",
-			 h.version, (unsigned int)PJ_FILE_VERSION);
+			 "versions %u to %u: a newer perfjava wrote it)",
+			 h.version, (unsigned int)PJ_FILE_VERSION_MIN,
+			 (unsigned int)PJ_FILE_VERSION);
 		return -1;
 	}
+	d->version = h.version;
 	if (h.header_size < sizeof(h) || h.header_size > size)
 		return profile_damaged(&c, buf + 12, "bad header size %u",
 				       h.header_size);
@@ -274,6 +402,8 @@ int pj_profile_load(const char *path, struct pj_profile **out, char *err,
 	free(buf);
 	free(d->threads);
 	d->threads = NULL;
+	free(d->procs);
+	d->procs = NULL;
 	if (ret) {
 		pj_profile_free(&d->p);
 		return -1;
@@ -295,11 +425,13 @@ void pj_profile_free(struct pj_profile *p)
 	free(p->stack_frames);
 	free(p->samples);
 	free(p->threads);
+	free(p->procs);
 	free(p->vthreads);
 	free(p->events);
 	free(p->meta);
 	free(p->stats);
 	free(d->threads);
+	free(d->procs);
 	free(d);
 }
 
@@ -337,19 +469,28 @@ const char *pj_profile_vthread_name(const struct pj_profile *p, uint64_t id)
 	return NULL;
 }
 
-const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t tid)
+const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t pid,
+				   uint32_t tid)
 {
-	uint32_t lo = 0, hi = p->nthreads;
+	const struct pj_thread *t = thread_of(p, pid, tid);
+
+	return t ? pj_str(p, t->name) : "";
+}
+
+const struct pj_process *pj_profile_process(const struct pj_profile *p,
+					    uint32_t pid)
+{
+	uint32_t lo = 0, hi = p->nprocs;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (p->threads[mid].tid == tid)
-			return pj_str(p, p->threads[mid].name);
-		if (p->threads[mid].tid < tid)
+		if (p->procs[mid].pid == pid)
+			return &p->procs[mid];
+		if (p->procs[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return "";
+	return NULL;
 }

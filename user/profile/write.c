@@ -65,6 +65,7 @@ enum {
 	B_STACKS,
 	B_THREADS,
 	B_VTHREADS,
+	B_PROCESSES,
 	B_SAMPLES,
 	B_STATS,
 	B_END,
@@ -72,12 +73,12 @@ enum {
 };
 
 static const unsigned int buf_type[B_NR] = {
-	[B_META] = PJ_CHUNK_META,	  [B_EVENTS] = PJ_CHUNK_EVENTS,
-	[B_STRINGS] = PJ_CHUNK_STRINGS,	  [B_FRAMES] = PJ_CHUNK_FRAMES,
-	[B_ADDRS] = PJ_CHUNK_ADDRS,	  [B_STACKS] = PJ_CHUNK_STACKS,
-	[B_THREADS] = PJ_CHUNK_THREADS,	  [B_SAMPLES] = PJ_CHUNK_SAMPLES,
-	[B_VTHREADS] = PJ_CHUNK_VTHREADS, [B_STATS] = PJ_CHUNK_STATS,
-	[B_END] = PJ_CHUNK_END,
+	[B_META] = PJ_CHUNK_META,	    [B_EVENTS] = PJ_CHUNK_EVENTS,
+	[B_STRINGS] = PJ_CHUNK_STRINGS,	    [B_FRAMES] = PJ_CHUNK_FRAMES,
+	[B_ADDRS] = PJ_CHUNK_ADDRS,	    [B_STACKS] = PJ_CHUNK_STACKS,
+	[B_THREADS] = PJ_CHUNK_THREADS,	    [B_SAMPLES] = PJ_CHUNK_SAMPLES,
+	[B_VTHREADS] = PJ_CHUNK_VTHREADS,   [B_STATS] = PJ_CHUNK_STATS,
+	[B_PROCESSES] = PJ_CHUNK_PROCESSES, [B_END] = PJ_CHUNK_END,
 };
 
 struct pj_writer {
@@ -444,55 +445,76 @@ int pj_writer_vthread(struct pj_writer *w, uint64_t id, const char *name)
 	return check(w);
 }
 
+int pj_writer_process(struct pj_writer *w, uint32_t pid,
+		      enum pj_process_kind kind, uint32_t flags,
+		      const char *comm, const char *cmdline,
+		      const char *container)
+{
+	char *c[3] = { clean_copy(w, comm), clean_copy(w, cmdline),
+		       clean_copy(w, container) };
+
+	if (!c[0] || !c[1] || !c[2] || put_uv(w, B_PROCESSES, pid) ||
+	    put_uv(w, B_PROCESSES, kind) || put_uv(w, B_PROCESSES, flags) ||
+	    put_str(w, B_PROCESSES, c[0], cut(c[0])) ||
+	    put_str(w, B_PROCESSES, c[1], cut(c[1])) ||
+	    put_str(w, B_PROCESSES, c[2], cut(c[2])))
+		fail(w, ENOMEM);
+	for (int i = 0; i < 3; i++)
+		free(c[i]);
+	maybe_flush(w, B_PROCESSES);
+	return check(w);
+}
+
+/* Which fields of s follow its dtime (PJ_S_*): those that changed from
+ * the previous sample o, and those present when not their default. */
+static uint32_t sample_flags(const struct pj_sample *s,
+			     const struct pj_sample *o)
+{
+	return (s->tid != o->tid ? PJ_S_TID : 0) |
+	       (s->cpu != o->cpu ? PJ_S_CPU : 0) |
+	       (s->event != o->event ? PJ_S_EVENT : 0) |
+	       (s->period != o->period ? PJ_S_PERIOD : 0) |
+	       (s->info != o->info ? PJ_S_INFO : 0) |
+	       (s->switches ? PJ_S_SWITCHES : 0) |
+	       (s->count > 1 ? PJ_S_COUNT : 0) |
+	       (s->vthread ? PJ_S_VTHREAD : 0) |
+	       (s->pid != o->pid ? PJ_S_PID : 0);
+}
+
 int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s)
 {
 	struct pj_sample *o = &w->prev;
+	uint32_t flags = sample_flags(s, o);
 	uint8_t *p, *q;
-	uint8_t flags = 0;
 
 	if (check(w))
 		return -1;
-	p = buf_room(w, B_SAMPLES, 1 + 10 * PJ_VARINT_MAX);
+	p = buf_room(w, B_SAMPLES, 12 * PJ_VARINT_MAX);
 	if (!p) {
 		fail(w, ENOMEM);
 		return -1;
 	}
-	q = p + 1;
+	q = p + pj_put_uv(p, flags);
 	q += pj_put_sv(q, (int64_t)(s->time - o->time));
-	if (s->tid != o->tid) {
-		flags |= PJ_S_TID;
+	if (flags & PJ_S_TID)
 		q += pj_put_uv(q, s->tid);
-	}
-	if (s->cpu != o->cpu) {
-		flags |= PJ_S_CPU;
+	if (flags & PJ_S_CPU)
 		q += pj_put_uv(q, s->cpu);
-	}
-	if (s->event != o->event) {
-		flags |= PJ_S_EVENT;
+	if (flags & PJ_S_EVENT)
 		q += pj_put_uv(q, s->event);
-	}
-	if (s->period != o->period) {
-		flags |= PJ_S_PERIOD;
+	if (flags & PJ_S_PERIOD)
 		q += pj_put_uv(q, s->period);
-	}
 	q += pj_put_uv(q, s->stack);
-	if (s->info != o->info) {
-		flags |= PJ_S_INFO;
+	if (flags & PJ_S_INFO)
 		q += pj_put_uv(q, s->info);
-	}
-	if (s->switches) {
-		flags |= PJ_S_SWITCHES;
+	if (flags & PJ_S_SWITCHES)
 		q += pj_put_uv(q, s->switches);
-	}
-	if (s->count > 1) {
-		flags |= PJ_S_COUNT;
+	if (flags & PJ_S_COUNT)
 		q += pj_put_uv(q, s->count);
-	}
-	if (s->vthread) {
-		flags |= PJ_S_VTHREAD;
+	if (flags & PJ_S_VTHREAD)
 		q += pj_put_uv(q, s->vthread);
-	}
-	*p = flags;
+	if (flags & PJ_S_PID)
+		q += pj_put_uv(q, s->pid);
 	w->bufs[B_SAMPLES].len += (size_t)(q - p);
 	*o = *s;
 	maybe_flush(w, B_SAMPLES);

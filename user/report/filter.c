@@ -5,8 +5,9 @@
  * from its frames, so that selecting a sample is one table look-up.
  * A stack passes when it has a frame matching any --include (or there is
  * none) and no frame matching any --exclude. With --threads the thread root
- * ("[main tid=10]") is one of its frames: each thread's label is matched
- * once, and a sample passes on its stack's matches and its thread's.
+ * ("[main tid=10]") is one of its frames, with --processes the process's
+ * ("[java pid=9]"): each thread's labels are matched once, and a sample
+ * passes on its stack's matches and its roots'.
  */
 #include <stdlib.h>
 
@@ -17,7 +18,7 @@
 enum { MATCH_INCLUDE = 1, MATCH_EXCLUDE = 2 };
 
 struct report_tmatch {
-	uint32_t tid;
+	uint64_t key; /* pid << 32 | tid */
 	uint8_t match;
 };
 
@@ -41,16 +42,22 @@ static bool passes(const struct report_opts *o, uint8_t seen)
 	       !(seen & MATCH_EXCLUDE);
 }
 
-static int by_tid(const void *a, const void *b)
+static int by_key(const void *a, const void *b)
 {
-	uint32_t x = ((const struct report_tmatch *)a)->tid;
-	uint32_t y = ((const struct report_tmatch *)b)->tid;
+	uint64_t x = ((const struct report_tmatch *)a)->key;
+	uint64_t y = ((const struct report_tmatch *)b)->key;
 
 	return x < y ? -1 : x > y;
 }
 
-/* --threads: the matches of each thread's root label, sorted by tid. */
-static int match_threads(struct report *r, char *name)
+static uint64_t key_of(const struct pj_sample *s)
+{
+	return (uint64_t)s->pid << 32 | s->tid;
+}
+
+/* --threads, --processes: the matches of each thread's root labels,
+ * sorted by pid and tid. */
+static int match_roots(struct report *r, char *name)
 {
 	const struct pj_profile *p = r->p;
 	struct report_tmatch *t =
@@ -60,14 +67,24 @@ static int match_threads(struct report *r, char *name)
 	if (!t)
 		return -1;
 	for (size_t i = 0; i < p->nsamples; i++)
-		t[i].tid = p->samples[i].tid;
-	qsort(t, p->nsamples, sizeof(*t), by_tid);
+		t[i].key = key_of(&p->samples[i]);
+	qsort(t, p->nsamples, sizeof(*t), by_key);
 	for (size_t i = 0; i < p->nsamples; i++)
-		if (!n || t[n - 1].tid != t[i].tid)
+		if (!n || t[n - 1].key != t[i].key)
 			t[n++] = t[i];
 	for (size_t i = 0; i < n; i++) {
-		report_thread_label(p, t[i].tid, name, NAME_LEN);
-		t[i].match = match_of(r->o, name);
+		uint32_t pid = (uint32_t)(t[i].key >> 32);
+
+		t[i].match = 0;
+		if (r->o->threads) {
+			report_thread_label(p, pid, (uint32_t)t[i].key, name,
+					    NAME_LEN);
+			t[i].match |= match_of(r->o, name);
+		}
+		if (r->o->processes) {
+			report_process_label(p, pid, name, NAME_LEN);
+			t[i].match |= match_of(r->o, name);
+		}
 	}
 	r->tmatch = t;
 	r->ntmatch = n;
@@ -87,7 +104,8 @@ int report_filter_stacks(struct report *r)
 	match = calloc(p->nframes ? p->nframes : 1, 1);
 	ok = malloc(p->nstacks ? p->nstacks : 1);
 	name = malloc(NAME_LEN);
-	if (!match || !ok || !name || (o->threads && match_threads(r, name)))
+	if (!match || !ok || !name ||
+	    ((o->threads || o->processes) && match_roots(r, name)))
 		goto out;
 	for (uint32_t f = 0; f < p->nframes; f++) {
 		report_frame_name(r, f, REPORT_PLAIN, name, NAME_LEN);
@@ -114,7 +132,7 @@ out:
 
 bool report_filter_pass(const struct report *r, const struct pj_sample *s)
 {
-	struct report_tmatch key = { .tid = s->tid }, *t;
+	struct report_tmatch key = { .key = key_of(s) }, *t;
 	uint8_t seen;
 
 	if (!r->stack_ok)
@@ -123,7 +141,7 @@ bool report_filter_pass(const struct report *r, const struct pj_sample *s)
 		return false;
 	if (!r->tmatch)
 		return r->stack_ok[s->stack];
-	t = bsearch(&key, r->tmatch, r->ntmatch, sizeof(key), by_tid);
+	t = bsearch(&key, r->tmatch, r->ntmatch, sizeof(key), by_key);
 	seen = r->stack_ok[s->stack] | (t ? t->match : 0);
 	return passes(r->o, seen);
 }

@@ -29,7 +29,9 @@ static const char *const shown[] = { "pid",
 				     "kernel_symbols",
 				     "kernel_symbols_why",
 				     "start_realtime",
-				     "start_realtime_ns" };
+				     "start_realtime_ns",
+				     "system_wide",
+				     "tids" };
 
 static bool is_shown(const char *key)
 {
@@ -46,8 +48,7 @@ static const char *meta(const struct pj_profile *p, const char *key)
 	return v ? v : "";
 }
 
-/* Prints s on one line, control characters replaced, at most max bytes. */
-static void put_line(FILE *out, const char *s, size_t max)
+void report_put_line(FILE *out, const char *s, size_t max)
 {
 	size_t n = 0;
 
@@ -57,40 +58,99 @@ static void put_line(FILE *out, const char *s, size_t max)
 		fputs("...", out);
 }
 
-/* "Target: pid 10 (java): java App", one line per target of the inputs. */
-static void target(FILE *out, const struct pj_profile *p)
+/* A target of a file: a process named by its command (-p, -t, CMD). */
+struct target {
+	uint32_t pid;
+	const char *comm, *cmdline;
+};
+
+#define TARGETS_MAX 64 /* Target lines per file, at most */
+
+/* The targets of p: its PROCESSES entries flagged so, or the META pid of
+ * an older file. */
+static unsigned int targets_of(const struct pj_profile *p, struct target *t)
 {
-	if (!*meta(p, "pid"))
-		return;
-	fprintf(out, KEY "pid ", "Target");
-	put_line(out, meta(p, "pid"), 16);
-	if (*meta(p, "comm")) {
+	unsigned int n = 0;
+
+	for (uint32_t i = 0; i < p->nprocs && n < TARGETS_MAX; i++)
+		if (p->procs[i].flags & PJ_PROC_F_TARGET)
+			t[n++] =
+			    (struct target){ p->procs[i].pid,
+					     pj_str(p, p->procs[i].comm),
+					     pj_str(p, p->procs[i].cmdline) };
+	if (!n && *meta(p, "pid") && !p->nprocs)
+		t[n++] = (struct target){ (uint32_t)strtoul(meta(p, "pid"),
+							    NULL, 10),
+					  meta(p, "comm"), meta(p, "cmdline") };
+	return n;
+}
+
+/* "Target: pid 10 (java): java App" */
+static void target(FILE *out, const struct target *t)
+{
+	fprintf(out, KEY "pid %u", "Target", t->pid);
+	if (*t->comm) {
 		fputs(" (", out);
-		put_line(out, meta(p, "comm"), 16);
+		report_put_line(out, t->comm, 16);
 		fputs(")", out);
 	}
-	if (*meta(p, "cmdline")) {
+	if (*t->cmdline) {
 		fputs(": ", out);
-		put_line(out, meta(p, "cmdline"), CMDLINE_MAX);
+		report_put_line(out, t->cmdline, CMDLINE_MAX);
 	}
 	fputc('\n', out);
 }
 
-/* Whether input i recorded a target no earlier input did (a --loop
- * series is one). */
-static bool new_target(const struct report *r, unsigned int i)
+/* Whether file i recorded target t (or, t NULL, the same value of meta
+ * key: the CPUs of -a, the threads of -t) and no earlier one did (a --loop
+ * series is one recording). */
+static bool new_target(const struct report *r, unsigned int i,
+		       const struct target *t, const char *key)
 {
-	const char *pid, *cmd;
+	const char *v = key ? meta(r->nfiles ? r->files[i] : r->p, key) : "";
+	struct target seen[TARGETS_MAX];
 
-	if (!i)
-		return true;
-	pid = meta(r->files[i], "pid");
-	cmd = meta(r->files[i], "cmdline");
-	for (unsigned int j = 0; j < i; j++)
-		if (!strcmp(pid, meta(r->files[j], "pid")) &&
-		    !strcmp(cmd, meta(r->files[j], "cmdline")))
+	if (key && !*v)
+		return false;
+	for (unsigned int j = 0; j < i; j++) {
+		unsigned int n = t ? targets_of(r->files[j], seen) : 0;
+
+		if (key && !strcmp(v, meta(r->files[j], key)))
 			return false;
+		for (unsigned int k = 0; k < n; k++)
+			if (seen[k].pid == t->pid &&
+			    !strcmp(seen[k].cmdline, t->cmdline))
+				return false;
+	}
 	return true;
+}
+
+/* One line per target of the inputs: each process named, or the CPUs of
+ * a system-wide recording (-a, -C); the threads of -t. */
+static void targets(FILE *out, const struct report *r)
+{
+	struct target t[TARGETS_MAX];
+
+	for (unsigned int i = 0; i < (r->nfiles ? r->nfiles : 1); i++) {
+		const struct pj_profile *f = r->nfiles ? r->files[i] : r->p;
+		unsigned int n = targets_of(f, t);
+
+		if (new_target(r, i, NULL, "system_wide")) {
+			fprintf(out, KEY "every process, ", "Target");
+			report_put_line(out, meta(f, "system_wide"), 100);
+			fputc('\n', out);
+		}
+		if (new_target(r, i, NULL, "tids")) {
+			fprintf(out, KEY "threads ", "Target");
+			report_put_line(out, meta(f, "tids"), CMDLINE_MAX);
+			fputc('\n', out);
+		}
+		for (unsigned int k = 0; k < n; k++)
+			if (new_target(r, i, &t[k], NULL))
+				target(out, &t[k]);
+	}
+	if (r->p->npids > 1)
+		fprintf(out, KEY "%u\n", "Processes", r->p->npids);
 }
 
 static void recorded(FILE *out, const struct pj_profile *p,
@@ -110,19 +170,17 @@ static void recorded(FILE *out, const struct pj_profile *p,
 			*when && *host ? " " : "");
 		if (*host) {
 			fputs("on ", out);
-			put_line(out, host, 64);
+			report_put_line(out, host, 64);
 			if (*meta(p, "kernel")) {
 				fputs(" (kernel ", out);
-				put_line(out, meta(p, "kernel"), 64);
+				report_put_line(out, meta(p, "kernel"), 64);
 				fputs(")", out);
 			}
 		}
 		fputc('\n', out);
 	}
 	fprintf(out, KEY "%.3f s\n", "Duration", (double)dur / 1e9);
-	for (unsigned int i = 0; i < (r->nfiles ? r->nfiles : 1); i++)
-		if (new_target(r, i))
-			target(out, i ? r->files[i] : p);
+	targets(out, r);
 }
 
 /* How often ev was sampled: " at 99 Hz", " every 250 us", " every 10
@@ -224,7 +282,7 @@ static void java(FILE *out, const struct pj_profile *p)
 
 	if (*meta(p, "java_error")) {
 		fprintf(out, KEY "unavailable: ", "Java stacks");
-		put_line(out, meta(p, "java_error"), 200);
+		report_put_line(out, meta(p, "java_error"), 200);
 		fputc('\n', out);
 		return;
 	}
@@ -271,10 +329,11 @@ void report_header(FILE *out, const struct report *r)
 	if (*meta(p, "kernel_symbols")) {
 		/* the source; unless kallsyms, why (kernel frames ...) */
 		fprintf(out, KEY, "Kernel symbols");
-		put_line(out, meta(p, "kernel_symbols"), 40);
+		report_put_line(out, meta(p, "kernel_symbols"), 40);
 		if (*meta(p, "kernel_symbols_why")) {
 			fputs(": kernel frames ", out);
-			put_line(out, meta(p, "kernel_symbols_why"), 400);
+			report_put_line(out, meta(p, "kernel_symbols_why"),
+					400);
 		}
 		fputc('\n', out);
 	}
@@ -285,7 +344,7 @@ void report_header(FILE *out, const struct report *r)
 		    !strcmp(p->meta[i].key, "java_error"))
 			continue;
 		fprintf(out, KEY, p->meta[i].key);
-		put_line(out, p->meta[i].value, 200);
+		report_put_line(out, p->meta[i].value, 200);
 		fputc('\n', out);
 	}
 	if (p->truncated || !p->finished)
@@ -301,7 +360,7 @@ int report_meta(FILE *out, const struct report *r)
 
 	for (uint32_t i = 0; i < p->nmeta; i++) {
 		fprintf(out, "meta %s ", p->meta[i].key);
-		put_line(out, p->meta[i].value, 4096);
+		report_put_line(out, p->meta[i].value, 4096);
 		fputc('\n', out);
 	}
 	for (uint32_t i = 0; i < p->nstats; i++)

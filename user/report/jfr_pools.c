@@ -308,7 +308,7 @@ static unsigned int write_threads(struct jfr_pools *pl, struct jfr_buf *b)
 		if (!m->keys[i])
 			continue;
 		tid = (uint32_t)(m->keys[i] - 1);
-		name = pj_profile_thread_name(p, tid);
+		name = pj_profile_thread_name(p, 0, tid);
 		jfr_varint(b, m->keys[i]);
 		jfr_str(b, name);
 		jfr_varint(b, tid);

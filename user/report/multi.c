@@ -5,7 +5,8 @@
  * string, frame, stack and event ids renumbered. Strings stay in the pools
  * of their own profiles, which live as long as the merged one (freed by
  * report_merged_free()). Stats add up (counts, durations; start_ns is the
- * earliest); meta is the first file's; a thread's name is the latest file's.
+ * earliest); meta is the first file's; a thread's name and a process's
+ * entry are the latest file's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,16 @@ static int cmp_thread(const void *a, const void *b)
 {
 	const struct pj_thread *x = a, *y = b;
 
-	return x->tid < y->tid ? -1 : x->tid > y->tid;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct pj_process *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
 static int add_strings(struct pj_profile *m, const struct pj_profile *o,
@@ -119,7 +129,8 @@ static int add_threads(struct pj_profile *m, const struct pj_profile *o,
 		uint32_t j = 0;
 
 		t.name = smap(sm, o, t.name);
-		while (j < m->nthreads && m->threads[j].tid != t.tid)
+		while (j < m->nthreads && (m->threads[j].tid != t.tid ||
+					   m->threads[j].pid != t.pid))
 			j++;
 		if (j < m->nthreads)
 			m->threads[j] = t; /* the latest name */
@@ -127,6 +138,30 @@ static int add_threads(struct pj_profile *m, const struct pj_profile *o,
 			m->threads[m->nthreads++] = t;
 	}
 	qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
+	return 0;
+}
+
+static int add_procs(struct pj_profile *m, const struct pj_profile *o,
+		     const uint32_t *sm)
+{
+	uint32_t n = m->nprocs;
+
+	if (GROW_TO(m->procs, (size_t)m->nprocs + o->nprocs))
+		return -1;
+	for (uint32_t i = 0; i < o->nprocs; i++) {
+		struct pj_process pr = o->procs[i];
+		struct pj_process *had =
+		    bsearch(&pr, m->procs, n, sizeof(pr), cmp_proc);
+
+		pr.comm = smap(sm, o, pr.comm);
+		pr.cmdline = smap(sm, o, pr.cmdline);
+		pr.container = smap(sm, o, pr.container);
+		if (had)
+			*had = pr; /* the latest */
+		else
+			m->procs[m->nprocs++] = pr;
+	}
+	qsort(m->procs, m->nprocs, sizeof(*m->procs), cmp_proc);
 	return 0;
 }
 
@@ -157,7 +192,7 @@ static int append(struct pj_profile *m, const struct pj_profile *o)
 
 	if (add_strings(m, o, &sm) || add_frames(m, o, sm) ||
 	    add_stacks(m, o, frame_base) || add_events(m, o, emap, 256) ||
-	    add_threads(m, o, sm) ||
+	    add_threads(m, o, sm) || add_procs(m, o, sm) ||
 	    GROW_TO(m->samples, m->nsamples + o->nsamples))
 		goto out;
 	for (size_t i = 0; i < o->nsamples; i++) {
@@ -172,6 +207,7 @@ static int append(struct pj_profile *m, const struct pj_profile *o)
 	m->finished = m->finished && o->finished;
 	m->truncated = m->truncated || o->truncated;
 	m->file_size += o->file_size;
+	pj_profile_count_pids(m);
 	ret = 0;
 out:
 	free(sm);

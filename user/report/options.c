@@ -31,9 +31,13 @@ static const char usage[] =
     "                     for --wall recordings wall: on-CPU and off-CPU)\n"
     "  --state S[,S...]   off-CPU/wall: only samples in these states: running,\n"
     "                     sleep, io, lock, runnable (preempted), blocked\n"
+    "  --pid N[,N...]     only these processes\n"
     "  --tid N[,N...]     only these threads\n"
+    "  --processes        one root frame per process ([java pid=1234]); in\n"
+    "                     text, a table of processes with their command lines\n"
     "  --threads          one root frame per thread (a virtual thread's:\n"
-    "                     its name or #id and its carrier)\n"
+    "                     its name or #id and its carrier; under its\n"
+    "                     process's with --processes)\n"
     "  --vthreads=merge   --threads with every virtual thread under one root\n"
     "  --include REGEX    only stacks with a frame matching REGEX (repeatable)\n"
     "  --exclude REGEX    no stacks with a frame matching REGEX (repeatable)\n"
@@ -78,6 +82,8 @@ enum {
 	OPT_SIGNATURES,
 	OPT_RAW_NAMES,
 	OPT_STATE,
+	OPT_PROCESSES,
+	OPT_PID,
 };
 
 static const struct option long_opts[] = {
@@ -105,6 +111,8 @@ static const struct option long_opts[] = {
 	{ "sig", no_argument, NULL, OPT_SIGNATURES }, /* asprof's */
 	{ "raw-names", no_argument, NULL, OPT_RAW_NAMES },
 	{ "state", required_argument, NULL, OPT_STATE },
+	{ "processes", no_argument, NULL, OPT_PROCESSES },
+	{ "pid", required_argument, NULL, OPT_PID },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -174,7 +182,9 @@ static int add_regex(regex_t **arr, unsigned int *n, const char *opt,
 	return 0;
 }
 
-static int add_tids(struct report_opts *o, const char *arg)
+/* "123,456" appended to ids; opt and what for the message. */
+static int add_ids(uint32_t **ids, unsigned int *n, const char *opt,
+		   const char *what, const char *arg)
 {
 	const char *s = arg;
 
@@ -187,12 +197,12 @@ static int add_tids(struct report_opts *o, const char *arg)
 		v = strtoul(s, &end, 10);
 		if (errno || end == s || v > UINT32_MAX || *s == '-' ||
 		    (*end && *end != ','))
-			return bad("--tid", "thread ids like 123,456", arg);
-		t = realloc(o->tids, (o->ntids + 1) * sizeof(*t));
+			return bad(opt, what, arg);
+		t = realloc(*ids, (*n + 1) * sizeof(*t));
 		if (!t)
-			return bad("--tid", "memory", arg);
-		o->tids = t;
-		t[o->ntids++] = (uint32_t)v;
+			return bad(opt, "memory", arg);
+		*ids = t;
+		t[(*n)++] = (uint32_t)v;
 		s = *end ? end + 1 : end;
 	} while (*s);
 	return 0;
@@ -296,7 +306,15 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 					optarg);
 			break;
 		case OPT_TID:
-			rc = add_tids(o, optarg);
+			rc = add_ids(&o->tids, &o->ntids, "--tid",
+				     "thread ids like 123,456", optarg);
+			break;
+		case OPT_PID:
+			rc = add_ids(&o->pids, &o->npids, "--pid",
+				     "process ids like 123,456", optarg);
+			break;
+		case OPT_PROCESSES:
+			o->processes = true;
 			break;
 		case OPT_INCLUDE:
 			rc = add_regex(&o->include, &o->ninclude, "--include",
@@ -389,9 +407,10 @@ void report_opts_free(struct report_opts *o)
 	free(o->include);
 	free(o->exclude);
 	free(o->tids);
+	free(o->pids);
 	o->include = o->exclude = NULL;
-	o->tids = NULL;
-	o->ninclude = o->nexclude = o->ntids = 0;
+	o->tids = o->pids = NULL;
+	o->ninclude = o->nexclude = o->ntids = o->npids = 0;
 }
 
 const char *report_usage(void)

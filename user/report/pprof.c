@@ -352,12 +352,34 @@ static void header(struct pprof *pp)
 		r->o->total ? weight_type : str(pp, count));
 }
 
+/* The labels of process pid: its pid, and its name ("process") and
+ * container when recorded. */
+static void process_labels(struct pprof *pp, uint32_t pid)
+{
+	const struct pj_profile *p = pp->r->p;
+	const struct pj_process *pr = pj_profile_process(p, pid);
+
+	pb_uint(&pp->sub, LABEL_KEY, str(pp, "pid"));
+	pb_uint(&pp->sub, LABEL_NUM, pid);
+	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	if (pr && pr->comm) {
+		pb_uint(&pp->sub, LABEL_KEY, str(pp, "process"));
+		pb_uint(&pp->sub, LABEL_STR, str(pp, pj_str(p, pr->comm)));
+		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	}
+	if (pr && pr->container) {
+		pb_uint(&pp->sub, LABEL_KEY, str(pp, "container"));
+		pb_uint(&pp->sub, LABEL_STR, str(pp, pj_str(p, pr->container)));
+		pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	}
+}
+
 static void sample(struct pprof *pp, const struct report_stack *s)
 {
 	const struct pj_profile *p = pp->r->p;
 	struct pb ids = { 0 };
 	uint64_t tid_key = str(pp, "tid"), thread_key = str(pp, "thread");
-	const char *tname = pj_profile_thread_name(p, s->tid);
+	const char *tname = pj_profile_thread_name(p, s->pid, s->tid);
 
 	/* Locations leaf first: the report's frames are root first. */
 	for (uint32_t j = s->nframes; j > 0; j--)
@@ -376,6 +398,8 @@ static void sample(struct pprof *pp, const struct report_stack *s)
 	pb_uint(&pp->sub, LABEL_KEY, tid_key);
 	pb_uint(&pp->sub, LABEL_NUM, s->tid);
 	pb_msg(&pp->msg, SAMPLE_LABEL, &pp->sub);
+	if (s->pid) /* a process's samples apart (pprof -tagfocus=pid=N) */
+		process_labels(pp, s->pid);
 	pb_msg(&pp->out, PROFILE_SAMPLE, &pp->msg);
 }
 

@@ -40,14 +40,10 @@ bool report_sample_selected(const struct report *r, const struct pj_sample *s)
 		return false;
 	if (o->states && !report_state_selected(r, s))
 		return false;
-	if (o->ntids) {
-		unsigned int i = 0;
-
-		while (i < o->ntids && o->tids[i] != s->tid)
-			i++;
-		if (i == o->ntids)
-			return false;
-	}
+	if (o->ntids && !report_has_id(o->tids, o->ntids, s->tid))
+		return false;
+	if (o->npids && !report_has_id(o->pids, o->npids, s->pid))
+		return false;
 	if (!report_filter_pass(r, s))
 		return false;
 	if (o->from > 0 || o->to >= 0) {
@@ -109,22 +105,18 @@ static int add_label(struct report *r, const char *text, uint32_t *id)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-void report_thread_label(const struct pj_profile *p, uint32_t tid, char *buf,
-			 size_t len)
+/* The root key of a fold entry: its process (pid), or its thread (pid and
+ * tid). */
+static uint64_t root_key(const struct fold_entry *e, bool thread)
 {
-	const char *name = pj_profile_thread_name(p, tid);
-
-	if (*name)
-		snprintf(buf, len, "[%s tid=%u]", name, tid);
-	else
-		snprintf(buf, len, "[tid=%u]", tid);
+	return thread ? (uint64_t)e->pid << 32 | e->tid : e->pid;
 }
 
 /* The --threads root of a virtual thread's sample: REPORT_VMERGE, or one
@@ -159,51 +151,70 @@ static void vthread_label(const struct report *r, uint32_t key, char *buf,
 	}
 	v = &r->vkeys[key & ~REPORT_VKEY];
 	name = pj_profile_vthread_name(r->p, v->vthread);
-	carrier = pj_profile_thread_name(r->p, v->tid);
+	carrier = pj_profile_thread_name(r->p, 0, v->tid);
 	snprintf(buf, len, "[%s%s#%llu virtual, on %s tid=%u]",
 		 name ? name : "", name ? " " : "",
 		 (unsigned long long)v->vthread, *carrier ? carrier : "?",
 		 v->tid);
 }
 
-/* Thread root frames for --threads: labels for the sorted distinct tids. */
-static int thread_labels(struct report *r, const struct stackfold *f,
-			 uint32_t **tids, size_t *ntids, uint32_t *first)
+/* Root frames (--processes, --threads): labels for the sorted distinct
+ * keys of the entries, from rt->first on. */
+static int root_labels(struct report *r, const struct stackfold *f, bool thread,
+		       struct report_roots *rt)
 {
 	size_t n = 0;
-	uint32_t *t = malloc((f->n ? f->n : 1) * sizeof(*t));
+	uint64_t *k = malloc((f->n ? f->n : 1) * sizeof(*k));
 
-	if (!t)
+	if (!k)
 		return -1;
 	for (size_t i = 0; i < f->n; i++)
-		t[i] = f->ents[i].tid;
-	qsort(t, f->n, sizeof(*t), cmp_u32);
+		k[i] = root_key(&f->ents[i], thread);
+	qsort(k, f->n, sizeof(*k), cmp_u64);
 	for (size_t i = 0; i < f->n; i++)
-		if (!n || t[n - 1] != t[i])
-			t[n++] = t[i];
-	*tids = t;
-	*ntids = n;
-	*first = r->p->nframes + r->nlabels;
+		if (!n || k[n - 1] != k[i])
+			k[n++] = k[i];
+	rt->keys = k;
+	rt->n = n;
+	rt->first = r->p->nframes + r->nlabels;
 	for (size_t i = 0; i < n; i++) {
 		char buf[512];
 		uint32_t id;
 
-		if (t[i] & REPORT_VKEY)
-			vthread_label(r, t[i], buf, sizeof(buf));
+		if (thread && ((uint32_t)k[i] & REPORT_VKEY))
+			vthread_label(r, (uint32_t)k[i], buf, sizeof(buf));
+		else if (thread)
+			report_thread_label(r->p, (uint32_t)(k[i] >> 32),
+					    (uint32_t)k[i], buf, sizeof(buf));
 		else
-			report_thread_label(r->p, t[i], buf, sizeof(buf));
+			report_process_label(r->p, (uint32_t)k[i], buf,
+					     sizeof(buf));
 		if (add_label(r, buf, &id))
 			return -1;
 	}
 	return 0;
 }
 
+/* The label of entry e among the roots rt. */
+static uint32_t root_of(const struct report_roots *rt,
+			const struct fold_entry *e, bool thread)
+{
+	uint64_t key = root_key(e, thread);
+	const uint64_t *at =
+	    bsearch(&key, rt->keys, rt->n, sizeof(*rt->keys), cmp_u64);
+
+	return rt->first + (uint32_t)(at - rt->keys);
+}
+
 static int build(struct report *r)
 {
 	const struct pj_profile *p = r->p;
+	const struct report_opts *o = r->o;
 	struct stackfold f;
-	uint32_t *tids = NULL, *pool, first_label = 0, empty_label = 0;
-	size_t ntids = 0, nframes = 0, at = 0;
+	struct report_roots procs = { 0 }, threads = { 0 };
+	uint32_t *pool, empty_label = 0;
+	size_t nframes = 0, at = 0;
+	bool per_thread = o->threads || o->fold_tid;
 	int ret = -1;
 
 	stackfold_init(&f);
@@ -214,10 +225,10 @@ static int build(struct report *r)
 		if (!report_sample_selected(r, s))
 			continue;
 		if (stackfold_add(&f, s->stack,
-				  r->o->threads && s->vthread
-				      ? vthread_key(r, s)
-				  : r->o->threads || r->o->fold_tid ? s->tid
-								    : 0,
+				  o->processes || per_thread ? s->pid : 0,
+				  o->threads && s->vthread ? vthread_key(r, s)
+				  : per_thread		   ? s->tid
+							   : 0,
 				  s->period, s->count > 1 ? s->count : 1))
 			goto out;
 		r->total_weight += s->period;
@@ -236,14 +247,16 @@ static int build(struct report *r)
 		for (size_t i = 0; i < f.n; i++)
 			f.ents[i].weight = f.ents[i].samples;
 	}
-	if (r->o->threads && thread_labels(r, &f, &tids, &ntids, &first_label))
+	if ((o->processes && root_labels(r, &f, false, &procs)) ||
+	    (o->threads && root_labels(r, &f, true, &threads)))
 		goto out;
 	if (add_label(r, "[no frames]", &empty_label))
 		goto out;
 	for (size_t i = 0; i < f.n; i++) {
 		uint32_t st = f.ents[i].stack;
 
-		nframes += p->stack_start[st + 1] - p->stack_start[st] + 2;
+		nframes += p->stack_start[st + 1] - p->stack_start[st] + 1 +
+			   report_nroots(r);
 	}
 	r->stacks = calloc(f.n ? f.n : 1, sizeof(*r->stacks));
 	pool = malloc((nframes ? nframes : 1) * sizeof(*pool));
@@ -260,13 +273,11 @@ static int build(struct report *r)
 		struct report_stack *rs = &r->stacks[i];
 
 		rs->frames = pool + at;
-		if (r->o->threads) {
-			uint32_t *t = bsearch(&e->tid, tids, ntids,
-					      sizeof(*tids), cmp_u32);
-
-			pool[at++] = first_label + (uint32_t)(t - tids);
-		}
-		if (r->o->reverse) /* leaf first, as in the file */
+		if (o->processes)
+			pool[at++] = root_of(&procs, e, false);
+		if (o->threads)
+			pool[at++] = root_of(&threads, e, true);
+		if (o->reverse) /* leaf first, as in the file */
 			for (uint32_t j = lo; j < hi; j++)
 				pool[at++] = p->stack_frames[j];
 		else /* the file is leaf first */
@@ -276,31 +287,35 @@ static int build(struct report *r)
 			pool[at++] = empty_label;
 		rs->nframes = (uint32_t)(pool + at - rs->frames);
 		rs->tid = e->tid;
+		rs->pid = e->pid;
 		rs->weight = e->weight;
 		rs->samples = e->samples;
 		rs->count = e->count;
 	}
 	ret = 0;
 out:
-	free(tids);
+	free(procs.keys);
+	free(threads.keys);
 	stackfold_free(&f);
 	return ret;
 }
 
-/* Distinct tids among the selected samples (a map: no sort of them all). */
+/* Distinct threads among the selected samples (a map: no sort of them
+ * all). */
 static void count_threads(struct report *r)
 {
 	const struct pj_profile *p = r->p;
 	struct u64map seen = { 0 };
-	uint32_t last = UINT32_MAX;
+	uint64_t last = UINT64_MAX;
 
 	for (size_t i = 0; i < p->nsamples; i++) {
-		uint32_t tid = p->samples[i].tid;
+		const struct pj_sample *s = &p->samples[i];
+		uint64_t key = (uint64_t)s->pid << 32 | s->tid;
 
-		if (tid == last || !report_sample_selected(r, &p->samples[i]))
+		if (key == last || !report_sample_selected(r, s))
 			continue;
-		last = tid;
-		if (u64map_put(&seen, (uint64_t)tid + 1, 1))
+		last = key;
+		if (u64map_put(&seen, key + 1, 1))
 			break;
 	}
 	r->nthreads = seen.n;
@@ -398,12 +413,13 @@ static bool nothing_matched(const struct report *r)
 
 	if (r->total_samples || !r->p->nsamples)
 		return false;
-	if (!(o->ntids || o->ninclude || o->nexclude || o->from > 0 ||
-	      o->to >= 0 || o->event || o->states))
+	if (!(o->ntids || o->npids || o->ninclude || o->nexclude ||
+	      o->from > 0 || o->to >= 0 || o->event || o->states))
 		return false;
 	for (size_t i = 0; r->event && i < r->p->nsamples && !event_has; i++)
 		event_has = r->p->samples[i].event == r->event->index;
-	snprintf(which, sizeof(which), "%s%s%s%s%s", o->ntids ? " --tid" : "",
+	snprintf(which, sizeof(which), "%s%s%s%s%s%s", o->npids ? " --pid" : "",
+		 o->ntids ? " --tid" : "",
 		 o->ninclude || o->nexclude ? " --include/--exclude" : "",
 		 o->from > 0 || o->to >= 0 ? " --from/--to" : "",
 		 o->event && !event_has ? " --event" : "",

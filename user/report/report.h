@@ -38,6 +38,7 @@ struct report_opts {
 	unsigned int top; /* stacks / rows in text output */
 	bool threads; /* thread as root frame */
 	bool vmerge; /* --vthreads=merge: one root for virtual threads */
+	bool processes; /* process as root frame (above the thread's) */
 	bool lines; /* name:line */
 	bool total; /* counts are weights (periods), not samples */
 	bool reverse; /* stacks leaf first: callers of the leaves */
@@ -48,6 +49,8 @@ struct report_opts {
 	bool signatures; /* Java signatures, C++ parameter lists kept */
 	uint32_t *tids; /* --tid: only these threads */
 	unsigned int ntids;
+	uint32_t *pids; /* --pid: only these processes */
+	unsigned int npids;
 	regex_t *include, *exclude; /* stacks with / without such a frame */
 	unsigned int ninclude, nexclude;
 	double from, to; /* seconds from the start; to < 0: open */
@@ -67,6 +70,7 @@ struct report_stack {
 	const uint32_t *frames; /* root first; see report_frame_name() */
 	uint32_t nframes;
 	uint32_t tid; /* set with --threads */
+	uint32_t pid; /* set with --processes, --threads */
 	uint64_t weight; /* sum of periods, in r->unit */
 	uint64_t samples;
 	uint64_t count; /* the occurrences they stand for (samples, or the
@@ -82,7 +86,7 @@ struct report {
 	size_t nstacks;
 	uint64_t total_weight, total_samples;
 	uint64_t first_time, last_time; /* of the selected samples */
-	uint32_t nthreads; /* distinct tids among the selected samples */
+	uint32_t nthreads; /* distinct threads among the selected samples */
 	char **labels; /* frame ids p->nframes + i */
 	uint32_t nlabels;
 	uint32_t *frame_pool; /* owns the stacks' frames */
@@ -125,7 +129,24 @@ bool report_state_selected(const struct report *r, const struct pj_sample *s);
 /* The state of stack st (0 running, ...): its leaf "[off-cpu: X]" frame. */
 uint8_t report_stack_state(const struct pj_profile *p, uint32_t st);
 
-/* Whether sample s passes every filter (event, tid, time, regex). */
+/* Root labels of one kind: their sorted keys, the first label's id. */
+struct report_roots {
+	uint64_t *keys; /* pid, or pid << 32 | tid */
+	size_t n;
+	uint32_t first;
+};
+
+/* Whether id is one of ids[0..n) (--tid, --pid). */
+static inline bool report_has_id(const uint32_t *ids, unsigned int n,
+				 uint32_t id)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Whether sample s passes every filter (event, pid, tid, time, regex). */
 bool report_sample_selected(const struct report *r, const struct pj_sample *s);
 /* The count a format shows for a stack: weight with --total, else samples. */
 static inline uint64_t report_count(const struct report *r,
@@ -137,12 +158,20 @@ static inline uint64_t report_total(const struct report *r)
 {
 	return r->o->total ? r->total_weight : r->total_samples;
 }
+/* The root frames a stack starts with: its process's with --processes,
+ * then its thread's with --threads. */
+static inline unsigned int report_nroots(const struct report *r)
+{
+	return (unsigned int)r->o->processes + (unsigned int)r->o->threads;
+}
 /* The leaf (innermost) frame of s, also with --reverse. */
 static inline uint32_t report_leaf(const struct report *r,
 				   const struct report_stack *s)
 {
+	unsigned int k = report_nroots(r);
+
 	if (r->o->reverse)
-		return s->frames[r->o->threads && s->nframes > 1 ? 1 : 0];
+		return s->frames[s->nframes > k ? k : s->nframes - 1];
 	return s->frames[s->nframes - 1];
 }
 /* The file's frame type of id f; labels are PJ_FRAME_MARKER. */
@@ -156,9 +185,19 @@ static inline enum pj_frame_type report_frame_type(const struct report *r,
 int report_filter_stacks(struct report *r);
 /* Whether sample s passes --include/--exclude (its thread root too). */
 bool report_filter_pass(const struct report *r, const struct pj_sample *s);
-/* --threads' root frame of tid: "[main tid=10]", or "[tid=10]". */
-void report_thread_label(const struct pj_profile *p, uint32_t tid, char *buf,
-			 size_t len);
+/* --threads' root frame of tid of pid: "[main tid=10]", or "[tid=10]";
+ * "[main tid=10 pid=9]" when the file has several processes. */
+void report_thread_label(const struct pj_profile *p, uint32_t pid, uint32_t tid,
+			 char *buf, size_t len);
+/* --processes' root frame of pid: "[java pid=9]", with its container
+ * ("[java pid=9 container=web]"), "[kthreadd pid=2 kernel]" for a kernel
+ * thread, "[idle]" for pid 0, "[pid=9]" when nothing names it. */
+void report_process_label(const struct pj_profile *p, uint32_t pid, char *buf,
+			  size_t len);
+/* The command line of pid as recorded, or "". */
+const char *report_process_cmdline(const struct pj_profile *p, uint32_t pid);
+/* --processes in text: each process's share and command line. */
+int report_processes_text(FILE *out, const struct report *r);
 
 /* Name styles of report_frame_name(). */
 enum report_style {
@@ -176,6 +215,9 @@ const char *report_frame_name(const struct report *r, uint32_t f,
 			      enum report_style style, char *buf, size_t len);
 
 int report_text(FILE *out, const struct report *r);
+/* s on one line, control characters replaced, at most max bytes ("..."
+ * after), as the summary prints the target's text (report/header.c). */
+void report_put_line(FILE *out, const char *s, size_t max);
 /* The text report's summary (report/header.c). */
 void report_header(FILE *out, const struct report *r);
 /* --format meta: the file's metadata and statistics, raw, one per line. */

@@ -36,24 +36,15 @@ struct names {
 	char *buf;
 };
 
-/* The pid of tid from the file's thread table, else the target's. */
-static uint32_t pid_of(const struct pj_profile *p, uint32_t tid)
+/* The sample's pid (its thread's in older files), else the target's. */
+static uint32_t pid_of(const struct pj_profile *p, const struct pj_sample *s)
 {
-	uint32_t lo = 0, hi = p->nthreads;
 	const char *m;
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (p->threads[mid].tid == tid)
-			return p->threads[mid].pid;
-		if (p->threads[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (s->pid)
+		return s->pid;
 	m = pj_profile_meta(p, "pid");
-	return m ? (uint32_t)strtoul(m, NULL, 10) : 0;
+	return m && s->tid ? (uint32_t)strtoul(m, NULL, 10) : 0;
 }
 
 static bool is_java(enum pj_frame_type t)
@@ -145,8 +136,8 @@ static void sample(FILE *out, struct names *n, const struct report *all,
 {
 	const struct pj_profile *p = all->p;
 	const struct pj_event_desc *ev = all->event;
-	const char *tname = pj_profile_thread_name(p, s->tid);
-	uint32_t pid = pid_of(p, s->tid), lo, hi;
+	uint32_t pid = pid_of(p, s), lo, hi;
+	const char *tname = pj_profile_thread_name(p, pid, s->tid);
 
 	for (uint32_t e = 0; !ev && e < p->nevents; e++)
 		if (p->events[e].index == s->event)

@@ -11,29 +11,31 @@ void stackfold_init(struct stackfold *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static uint64_t key_hash(uint32_t stack, uint32_t tid)
+static uint64_t key_hash(uint32_t stack, uint32_t pid, uint32_t tid)
 {
-	return ((uint64_t)tid << 32 | stack) * 0x9e3779b97f4a7c15ull >> 32;
+	uint64_t h = ((uint64_t)tid << 32 | stack) * 0x9e3779b97f4a7c15ull;
+
+	return (h ^ pid) * 0xff51afd7ed558ccdull >> 32;
 }
 
 static uint64_t entry_hash(const void *ctx, uint32_t i)
 {
 	const struct fold_entry *e = &((const struct stackfold *)ctx)->ents[i];
 
-	return key_hash(e->stack, e->tid);
+	return key_hash(e->stack, e->pid, e->tid);
 }
 
-int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
-		  uint64_t weight, uint64_t count)
+int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t pid,
+		  uint32_t tid, uint64_t weight, uint64_t count)
 {
-	uint64_t h = key_hash(stack, tid);
+	uint64_t h = key_hash(stack, pid, tid);
 	uint32_t v;
 
 	for (size_t j = idtable_first(&f->index, h);
 	     (v = idtable_at(&f->index, j)); j = idtable_next(&f->index, j)) {
 		struct fold_entry *e = &f->ents[v - 1];
 
-		if (e->stack == stack && e->tid == tid) {
+		if (e->stack == stack && e->tid == tid && e->pid == pid) {
 			e->weight += weight;
 			e->samples++;
 			e->count += count;
@@ -42,7 +44,8 @@ int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
 	}
 	if (f->n + 1 > UINT32_MAX - 1 || GROW(f->ents, f->cap, f->n + 1))
 		return -1;
-	f->ents[f->n] = (struct fold_entry){ stack, tid, weight, 1, count };
+	f->ents[f->n] =
+	    (struct fold_entry){ stack, pid, tid, weight, 1, count };
 	if (idtable_add(&f->index, h, (uint32_t)f->n, entry_hash, f))
 		return -1;
 	f->n++;

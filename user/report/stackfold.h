@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Folding samples into weighted unique stacks: a hash map from (stack id,
- * tid) to the sum of weights and the number of samples, which keeps its
- * entries in order of first appearance.
+ * pid, tid) to the sum of weights and the number of samples, which keeps
+ * its entries in order of first appearance.
  */
 #ifndef PJ_USER_STACKFOLD_H
 #define PJ_USER_STACKFOLD_H
@@ -13,7 +13,7 @@
 #include "lib/idtable.h"
 
 struct fold_entry {
-	uint32_t stack, tid;
+	uint32_t stack, pid, tid;
 	uint64_t weight, samples;
 	uint64_t count; /* the occurrences the samples stand for */
 };
@@ -21,13 +21,13 @@ struct fold_entry {
 struct stackfold {
 	struct fold_entry *ents;
 	size_t n, cap;
-	struct idtable index; /* (stack, tid) -> entry */
+	struct idtable index; /* (stack, pid, tid) -> entry */
 };
 
 void stackfold_init(struct stackfold *f);
 /* Adds one sample; -1 when out of memory. */
-int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t tid,
-		  uint64_t weight, uint64_t count);
+int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t pid,
+		  uint32_t tid, uint64_t weight, uint64_t count);
 void stackfold_free(struct stackfold *f);
 
 #endif

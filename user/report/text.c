@@ -162,8 +162,13 @@ int report_text(FILE *out, const struct report *r)
 	report_header(out, r);
 	if (!r->total_samples)
 		fprintf(out, "(no samples)\n\n");
-	stacks(out, r, name);
-	ret = flat(out, r, name);
+	ret = r->o->processes && r->total_samples
+		  ? report_processes_text(out, r)
+		  : 0;
+	if (!ret) {
+		stacks(out, r, name);
+		ret = flat(out, r, name);
+	}
 	free(name);
 	return ret;
 }

@@ -12,30 +12,40 @@
 #include "lib/file.h"
 #include "record/record.h"
 
+/* pid's command line, its arguments joined by spaces, into buf. */
+static void read_cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = 0;
+}
+
 void record_write_header(struct recorder *rec)
 {
-	char buf[4096];
+	char buf[4096], comm[64], cmd[4096];
 	struct utsname u;
 
 	snprintf(buf, sizeof(buf), "%d", rec->o.pid);
 	pj_writer_meta(rec->w, "pid", buf);
 	snprintf(buf, sizeof(buf), "/proc/%d/comm", rec->o.pid);
-	read_small_file(buf, buf, sizeof(buf));
-	pj_writer_meta(rec->w, "comm", buf);
-	snprintf(buf, sizeof(buf), "/proc/%d/cmdline", rec->o.pid);
-	{
-		char cmd[4096];
-		FILE *f = fopen(buf, "re");
-		size_t n = f ? fread(cmd, 1, sizeof(cmd) - 1, f) : 0;
-
-		if (f)
-			fclose(f);
-		for (size_t i = 0; i + 1 < n; i++)
-			if (!cmd[i])
-				cmd[i] = ' ';
-		cmd[n] = 0;
-		pj_writer_meta(rec->w, "cmdline", cmd);
-	}
+	read_small_file(buf, comm, sizeof(comm));
+	pj_writer_meta(rec->w, "comm", comm);
+	read_cmdline(rec->o.pid, cmd, sizeof(cmd));
+	pj_writer_meta(rec->w, "cmdline", cmd);
+	pj_writer_process(rec->w, (uint32_t)rec->o.pid,
+			  rec->java ? PJ_PROC_JVM : PJ_PROC_USER,
+			  PJ_PROC_F_TARGET, comm, cmd, NULL);
 	if (!uname(&u)) {
 		pj_writer_meta(rec->w, "hostname", u.nodename);
 		pj_writer_meta(rec->w, "kernel", u.release);

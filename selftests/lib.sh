@@ -73,3 +73,16 @@ pct_tolerance() {
 }
 # pct_within A B TOL: |A-B| <= TOL (floats)
 pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }
+# need_go: Go's toolchain (golang-go, installed when missing) for go tool
+# pprof and the stand-in servers, with its caches in $TMP; false when it
+# cannot be had (why: the last line of $TMP/apt.log)
+need_go() {
+	export HOME=${HOME:-/root}
+	if ! command -v go >/dev/null; then
+		apt-get install -y --no-install-recommends golang-go >"$TMP/apt.log" 2>&1 ||
+			{ apt-get update >>"$TMP/apt.log" 2>&1 &&
+				apt-get install -y --no-install-recommends golang-go >>"$TMP/apt.log" 2>&1; }
+	fi
+	command -v go >/dev/null || return 1
+	export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
+}

@@ -104,17 +104,10 @@ rc=$?
 check "--tid abc: exit 2" eval '[ $rc -eq 2 ] && grep -q "thread ids" "$TMP/err"'
 
 # pprof, decoded by Go's pprof, agrees with the text report.
-export HOME=${HOME:-/root}
-if ! command -v go >/dev/null; then
-	apt-get install -y --no-install-recommends golang-go >"$TMP/apt.log" 2>&1 ||
-		{ apt-get update >>"$TMP/apt.log" 2>&1 &&
-			apt-get install -y --no-install-recommends golang-go >>"$TMP/apt.log" 2>&1; }
-fi
-if ! command -v go >/dev/null; then
+if ! need_go; then
 	skip "pprof decoded by go tool pprof" "cannot install golang-go: $(tail -1 "$TMP/apt.log")"
 	exit 0
 fi
-export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
 pp() { go tool pprof "$@" 2>"$TMP/pprof.err"; }
 # Text leaf table rows: "weight percent samples name" -> "name samples percent"
 # (pprof marks kernel frames by their mapping, not by a _[k] suffix).

@@ -11,17 +11,10 @@ if [ ! -x "$PJ_BIN" ] || [ ! -x "$prog" ] || [ ! -x "$gen" ]; then
 	skip "pprof addresses" "build $PJ_BIN, $prog and $gen first"
 	exit 0
 fi
-export HOME=${HOME:-/root}
-if ! command -v go >/dev/null; then
-	apt-get install -y --no-install-recommends golang-go >"$TMP/apt.log" 2>&1 ||
-		{ apt-get update >>"$TMP/apt.log" 2>&1 &&
-			apt-get install -y --no-install-recommends golang-go >>"$TMP/apt.log" 2>&1; }
-fi
-if ! command -v go >/dev/null || ! command -v nm >/dev/null || ! command -v readelf >/dev/null; then
+if ! need_go || ! command -v nm >/dev/null || ! command -v readelf >/dev/null; then
 	skip "pprof addresses" "needs go (golang-go), nm and readelf (binutils)"
 	exit 0
 fi
-export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
 pp() { go tool pprof "$@" 2>"$TMP/pprof.err"; }
 
 "$PJ_BIN" record -q -o "$TMP/cs.data" -- "$prog" 1 1 >"$TMP/cs.out" 2>"$TMP/cs.err"

@@ -25,24 +25,48 @@ if ! command -v "$cc" >/dev/null; then
 		{ echo "fuzz: cannot install clang" >&2; exit 2; }
 fi
 
-# the sources each target is built from, besides its own fuzz_NAME.c
-declare -A src=(
-	[agent_msgs]="user/jvm/messages.c user/jvm/walks.c user/jvm/stacks.c user/jvm/codemap.c user/jvm/walkring.c user/lib/umap.c user/lib/text.c"
-	[agent_input]="agent/input.c"
-	[perfdata]="user/jvm/perfdata.c"
-	[profile]="user/profile/read.c user/profile/decode.c user/profile/jfr_read.c user/profile/jfr_build.c user/profile/jfr_cpool.c user/profile/jfr_meta.c user/lib/file.c user/lib/grow.c user/lib/text.c"
-	[jfr]="user/profile/read.c user/profile/decode.c user/profile/jfr_read.c user/profile/jfr_build.c user/profile/jfr_cpool.c user/profile/jfr_meta.c user/lib/file.c user/lib/grow.c user/lib/text.c"
-	[perf_sample]="user/record/perf_parse.c user/unwind/join.c"
-	[elf]="user/sym/elf.c user/sym/debug_file.c user/sym/eh_ranges.c user/lib/strpool.c user/lib/file.c user/lib/grow.c"
-)
-# libraries a target needs besides zlib
-declare -A libs=([elf]="-lelf -ldw -lstdc++")
-flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined
-	-fno-sanitize-recover=undefined -Iinclude -Iuser -Iagent)
+# Every target links against one archive of the reader's lower layers (the
+# parsers of untrusted bytes live there), built with the same sanitizers:
+# the linker takes the objects a target needs, so a file split in those
+# folders needs no change here. Objects are rebuilt when their source or any
+# header is newer.
+layers="user/lib user/events user/sym user/unwind user/jvm user/profile"
+extra="user/record/perf_parse.c"
+# targets and what else they are built from, besides fuzz_NAME.c
+declare -A src=([agent_msgs]="" [agent_input]="agent/input.c" [perfdata]=""
+	[profile]="" [jfr]="" [perf_sample]="" [elf]="")
+[ -d "$top/build/deps/lib/pkgconfig" ] &&
+	export PKG_CONFIG_PATH="$top/build/deps/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
+pkgs="libperf libelf libdw libtraceevent"
+flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fno-sanitize-recover=undefined
+	-Iinclude -Iuser -Iagent $(pkg-config --cflags $pkgs 2>/dev/null))
+libs="$(pkg-config --static --libs libperf 2>/dev/null) $(pkg-config --libs libelf libdw libtraceevent 2>/dev/null) -lstdc++ -lz -lpthread -lm"
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile jfr perf_sample elf)
 # inputs longer than 64 KiB for targets whose corpus needs them
 declare -A maxlen=([jfr]=262144)
+lib=$out/libpjfuzz.a
+
+build_lib() {
+	local f o newest objs=() stale=0 jobs=()
+	newest=$(cd "$top" && find include user agent -name '*.h' -newer "$lib" 2>/dev/null | head -1)
+	[ -f "$lib" ] || newest=all
+	for f in $(cd "$top" && ls $(printf '%s/*.c ' $layers) $extra); do
+		o=$out/obj/${f%.c}.o
+		objs+=("$o")
+		if [ -n "$newest" ] || [ "$top/$f" -nt "$o" ]; then
+			mkdir -p "$(dirname "$o")"
+			(cd "$top" && "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link,address,undefined -c -o "$o" "$f") &
+			jobs+=($!)
+			stale=1
+			# two compilers at a time, as many as this machine has cores
+			[ ${#jobs[@]} -ge "$(nproc)" ] && { wait "${jobs[0]}" || return 1; jobs=("${jobs[@]:1}"); }
+		fi
+	done
+	for j in "${jobs[@]}"; do wait "$j" || return 1; done
+	[ "$stale" -eq 0 ] && return 0
+	rm -f "$lib" && ar rcs "$lib" "${objs[@]}"
+}
 
 build_one() {
 	local n=$1 bin=$out/$1/fuzz_$1 f newer=0
@@ -50,14 +74,17 @@ build_one() {
 	for f in selftests/fuzz/fuzz_$n.c ${src[$n]}; do
 		[ "$top/$f" -nt "$bin" ] && newer=1
 	done
+	[ "$lib" -nt "$bin" ] && newer=1
 	[ "$newer" -eq 0 ] && return 0
-	(cd "$top" && "$cc" "${flags[@]}" -o "$bin" "selftests/fuzz/fuzz_$n.c" ${src[$n]} ${libs[$n]:-} -lz) ||
+	(cd "$top" && "$cc" "${flags[@]}" -fsanitize=fuzzer,address,undefined -o "$bin" \
+		"selftests/fuzz/fuzz_$n.c" ${src[$n]} "$lib" $libs) ||
 		{ echo "fuzz $n: build failed" >&2; return 1; }
 }
 
+build_lib || { echo "fuzz: building the reader's layers failed" >&2; exit 1; }
 fail=0
 for n in "${names[@]}"; do
-	[ -n "${src[$n]:-}" ] || { echo "fuzz: no target $n" >&2; exit 2; }
+	[ -v "src[$n]" ] || { echo "fuzz: no target $n" >&2; exit 2; }
 	build_one "$n" || { fail=1; continue; }
 	dir=$out/$n
 	rm -f "$dir"/crash-* "$dir"/timeout-* "$dir"/leak-* "$dir"/oom-*

@@ -107,6 +107,8 @@ static void finish_vthreads(struct pj_profile *p)
 {
 	size_t o = 0;
 
+	if (!p->nvthreads)
+		return;
 	qsort(p->vthreads, p->nvthreads, sizeof(*p->vthreads), cmp_vthread);
 	for (size_t i = 0; i < p->nvthreads; i++)
 		if (i + 1 == p->nvthreads ||

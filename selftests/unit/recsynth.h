@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "profile/io.h"
-#include "record/record.h"
+#include "record/hotpath.h"
+#include "record/recorder.h"
 #include "record/perf_parse.h"
 #include "events/tracepoint.h"
 
@@ -58,7 +59,7 @@ static inline int synth_open(struct synth *s, const char *path,
 		free(rec);
 		return -1;
 	}
-	rec->lbr = lbr;
+	rec->dec.lbr = lbr;
 	for (unsigned int i = 0; i < rec->nevents; i++)
 		s->ring.ids[i] = SYNTH_ID0 + i;
 	s->ring.nevents = rec->nevents;
@@ -129,7 +130,7 @@ static inline int synth_close(struct synth *s)
 	struct recorder *rec = s->rec;
 	int rc;
 
-	pj_writer_stat(rec->w, "samples", rec->st.samples);
+	pj_writer_stat(rec->w, "samples", rec->em.st.samples);
 	rc = pj_writer_close(rec->w);
 	rec->w = NULL;
 	recorder_free(rec);

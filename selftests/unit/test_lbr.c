@@ -135,10 +135,10 @@ int main(void)
 		synth_feed(&s, i & 1 ? &hwidx : &s.ring, &u);
 		synth_feed(&s, i & 1 ? &hwidx : &s.ring, &k);
 	}
-	ok(s.rec->st.samples == 8 && s.rec->st.bad_records == 0,
+	ok(s.rec->em.st.samples == 8 && s.rec->dec.st.bad_records == 0,
 	   "LBR samples recorded (%llu, %llu bad)",
-	   (unsigned long long)s.rec->st.samples,
-	   (unsigned long long)s.rec->st.bad_records);
+	   (unsigned long long)s.rec->em.st.samples,
+	   (unsigned long long)s.rec->dec.st.bad_records);
 	ok(!synth_close(&s), "profile closed");
 	ok(!pj_profile_load(data, &p, err, sizeof(err)), "profile loads %s",
 	   err);

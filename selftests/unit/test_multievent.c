@@ -145,10 +145,10 @@ int main(void)
 		if (i < 2)
 			synth_feed(&s, &s.ring, &nap);
 	}
-	ok(s.rec->st.samples == 9 && !s.rec->st.bad_records,
+	ok(s.rec->em.st.samples == 9 && !s.rec->dec.st.bad_records,
 	   "9 synthesized samples recorded (%llu, %llu bad)",
-	   (unsigned long long)s.rec->st.samples,
-	   (unsigned long long)s.rec->st.bad_records);
+	   (unsigned long long)s.rec->em.st.samples,
+	   (unsigned long long)s.rec->dec.st.bad_records);
 	ok(!synth_close(&s), "profile closed");
 	ok(!pj_profile_load(data, &p, buf, sizeof(buf)) && p->nevents == 3,
 	   "profile loads with 3 events %s", buf);

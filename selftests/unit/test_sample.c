@@ -15,6 +15,7 @@
 #include "lib/clock.h"
 #include "record/ring.h"
 #include "record/perf_parse.h"
+#include "record/sample.h"
 #include "record/switchcost.h"
 #include "profile/io.h"
 #include "tap.h"
@@ -345,7 +346,7 @@ static void test_real_wrap_copies(void)
 }
 
 struct switch_ctx {
-	struct switch_cost c;
+	struct switchcost sc;
 	unsigned long samples, unread, bad;
 	uint64_t weight, last_count, switches, last_switches;
 };
@@ -355,7 +356,8 @@ static void on_switch_rec(void *c, struct ring *r,
 {
 	struct switch_ctx *w = c;
 	struct pj_raw_sample rs;
-	struct pj_sample s = { .period = 50000 };
+	struct sample smp = { .s = { .period = 50000 } };
+	const struct pj_sample *s = &smp.s;
 
 	if (h->type != PERF_RECORD_SAMPLE)
 		return;
@@ -367,10 +369,14 @@ static void on_switch_rec(void *c, struct ring *r,
 		w->unread++;
 		return;
 	}
-	switchcost_sample(&w->c, r, &rs, &s);
+	smp.s.tid = rs.tid;
+	smp.read[0] = rs.read[0];
+	smp.read[1] = rs.read[1];
+	smp.nread = rs.nread;
+	switchcost_sample(&w->sc, &smp);
 	w->samples++;
-	w->weight += s.period;
-	w->switches += s.switches;
+	w->weight += s->period;
+	w->switches += s->switches;
 	w->last_count = rs.read[0];
 	w->last_switches = rs.read[1];
 }
@@ -414,8 +420,8 @@ static void test_real_switch_counter(void)
 	ok(r.sw_fd >= 0 && (r.sample_type & PERF_SAMPLE_READ),
 	   "a single clock event gets a switch counter in its group");
 	ring_enable(&r);
-	ok(r.marked, "the thread's clocks are read when the ring is enabled");
-	c0 = r.mark;
+	ok(!ring_read_clocks(&r, &c0),
+	   "the thread's clocks are read when the ring is enabled");
 	cpu0 = thread_cpu_ns();
 	t0 = now_ns();
 	do {
@@ -431,6 +437,7 @@ static void test_real_switch_counter(void)
 	ok(!ring_read_clocks(&r, &c1), "the thread's clocks read again");
 	ring_drain(&r, on_switch_rec, &w);
 	ring_close(&r);
+	switchcost_free(&w.sc);
 	printf("# %lu samples, weights %.1f ms for %.1f ms of task-clock, "
 	       "%llu switches; scheduler %.1f ms, CPU clock %.1f ms\n",
 	       w.samples, w.weight / 1e6, w.last_count / 1e6,

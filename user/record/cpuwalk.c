@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The Java walk of a JVM's sample; see record/cpuwalk.h. */
-#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "record/cpuwalk.h"
 #include "record/emit.h"
+#include "record/ksig.h"
 #include "record/merge.h"
-#include "record/offjava.h"
 #include "record/pending.h"
-#include "record/record.h"
 
-static void add_latency(struct record_stats *st, uint64_t ns)
+static void add_latency(struct cpuwalk_stats *st, uint64_t ns)
 {
 	if (GROW(st->lat, st->caplat, st->nlat + 1))
 		return;
@@ -24,15 +24,15 @@ static void add_latency(struct record_stats *st, uint64_t ns)
  * should be the agent's first compiled frame. They differ when the thread
  * moved on between the sample and the walk.
  */
-static void check_walk(struct recorder *rec, const struct held *h)
+static void check_walk(struct cpuwalk *cw, const struct held *h)
 {
 	const struct java_frame *frames = h->ans.frames;
+	const struct codemap *code = agent_codemap(cw->em->agent);
 	const char *sampled = NULL;
 	unsigned int i;
 
 	for (i = 0; i < h->smp.nu && !sampled; i++) {
-		int t = codemap_type_at(agent_codemap(rec->agent),
-					h->smp.uips[i], &sampled);
+		int t = codemap_type_at(code, h->smp.uips[i], &sampled);
 
 		if (t != PJ_FRAME_JIT && t != PJ_FRAME_C1 &&
 		    t != PJ_FRAME_JAVA_NATIVE)
@@ -46,30 +46,35 @@ static void check_walk(struct recorder *rec, const struct held *h)
 		    frames[i].type != PJ_FRAME_C1 &&
 		    frames[i].type != PJ_FRAME_JAVA_NATIVE)
 			continue;
-		rec->st.checked++;
-		rec->st.agreed += java_same_method(frames[i].name, sampled);
+		cw->st.checked++;
+		cw->st.agreed += java_same_method(frames[i].name, sampled);
 		return;
 	}
-	rec->st.checked++; /* no compiled frame in the walk: it moved on */
+	cw->st.checked++; /* no compiled frame in the walk: it moved on */
 }
 
-static void answered(struct recorder *rec, struct held *h)
+static void answered(void *ctx, struct held *h)
 {
+	struct cpuwalk *cw = ctx;
+
 	if (h->ans.status != AGENT_WALK_OK)
 		return;
 	if (h->ans.walk_time >= h->smp.s.time)
-		add_latency(&rec->st, h->ans.walk_time - h->smp.s.time);
-	check_walk(rec, h);
+		add_latency(&cw->st, h->ans.walk_time - h->smp.s.time);
+	check_walk(cw, h);
 }
 
-static bool expired(struct recorder *rec, struct held *h, bool force)
+static bool expired(void *ctx, struct held *h, bool force)
 {
-	rec->st.no_answer++;
+	struct cpuwalk *cw = ctx;
+
+	cw->st.no_answer++;
 	return false;
 }
 
-static void leave(struct recorder *rec, struct held *h)
+static void leave(void *ctx, struct held *h)
 {
+	struct cpuwalk *cw = ctx;
 	struct java_part j = {
 		.status = h->ans.status,
 		.jf = h->ans.frames,
@@ -80,11 +85,11 @@ static void leave(struct recorder *rec, struct held *h)
 	uint32_t stack;
 
 	if (j.status >= 0 && j.status <= AGENT_WALK_LOST)
-		rec->st.walks[j.status]++;
-	stack = emit_stack(rec, &h->smp, &j, NULL, 0, &marker);
+		cw->st.walks[j.status]++;
+	stack = emit_stack(cw->em, &h->smp, &j, NULL, 0, &marker);
 	if (marker == MERGE_MOVED_ON)
-		rec->st.moved_on++;
-	emit_write(rec, &h->smp, stack);
+		cw->st.moved_on++;
+	emit_write(cw->em, &h->smp, stack);
 }
 
 static const struct wait_kind walk_wait = {
@@ -100,47 +105,68 @@ void cpuwalk_done(void *ctx, uint64_t cookie, int status,
 		  const struct java_frame *frames, unsigned int n,
 		  uint64_t walk_time_ns)
 {
+	struct cpuwalk *cw = ctx;
 	struct java_answer a = { status, frames, n, walk_time_ns, 0 };
 
-	pending_answer(ctx, cookie, &a);
+	pending_answer(cw->pend, cookie, &a);
 }
 
-bool cpuwalk_hold(struct recorder *rec, const struct ring *r,
+bool cpuwalk_hold(struct cpuwalk *cw, struct agent *a, const struct ring *r,
 		  const struct sample *smp)
 {
-	uint64_t id = pending_hold(rec, &walk_wait, smp, PENDING_JAVA);
-	struct held *h = pending_get(rec, id);
+	uint64_t id = pending_hold(cw->pend, &walk_wait, cw, smp, PENDING_JAVA);
+	struct held *h = pending_get(cw->pend, id);
 
 	if (!h)
 		return false;
-	pending_asked(rec, h, now_ns());
-	if (ksig_sample_routed(rec, r, &smp->s)) {
+	pending_asked(h, now_ns());
+	if (ksig_sample_routed(cw->ks, r, &smp->s)) {
 		/* its walk was taken at the sample: wait for it (ksig.c) */
-		h->ttid = agent_target_tid(rec->agent, (pid_t)smp->s.tid);
+		h->ttid = agent_target_tid(a, (pid_t)smp->s.tid);
 		h->flag = true;
-		ksig_wait(rec, id);
+		ksig_wait(cw->ks, id);
 		return true;
 	}
-	if (agent_request(rec->agent, (pid_t)smp->s.tid, smp->s.time, id) < 0)
-		cpuwalk_done(rec, id, AGENT_WALK_LOST, NULL, 0, 0);
+	if (agent_request(a, (pid_t)smp->s.tid, smp->s.time, id) < 0)
+		cpuwalk_done(cw, id, AGENT_WALK_LOST, NULL, 0, 0);
 	return true;
 }
 
-void record_finish_waits(struct recorder *rec)
+static int cmp_u64(const void *a, const void *b)
 {
-	uint64_t end = now_ns() + 250000000ULL;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	offjava_ask(rec);
-	while (rec->agent && pending_in_flight(rec) && now_ns() < end) {
-		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
+	return x < y ? -1 : x > y;
+}
 
-		if (agent_flush(rec->agent))
-			break;
-		if (poll(&p, 1, 10) > 0 &&
-		    agent_process(rec->agent, cpuwalk_done, rec))
-			break;
-		ksig_collect(rec);
-		ksig_match(rec);
-	}
-	pending_expire(rec, 0, true);
+bool cpuwalk_latency(struct cpuwalk *cw, uint64_t *p50, uint64_t *p99,
+		     uint64_t *max)
+{
+	struct cpuwalk_stats *st = &cw->st;
+
+	if (!st->nlat)
+		return false;
+	/* sorted in place (again when asked again: either caller may be
+	 * first) */
+	qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
+	*p50 = st->lat[st->nlat / 2];
+	*p99 = st->lat[st->nlat * 99 / 100];
+	*max = st->lat[st->nlat - 1];
+	return true;
+}
+
+void cpuwalk_new_file(struct cpuwalk *cw)
+{
+	uint64_t *lat = cw->st.lat;
+	size_t cap = cw->st.caplat;
+
+	memset(&cw->st, 0, sizeof(cw->st));
+	cw->st.lat = lat;
+	cw->st.caplat = cap;
+}
+
+void cpuwalk_free(struct cpuwalk *cw)
+{
+	free(cw->st.lat);
+	memset(&cw->st, 0, sizeof(cw->st));
 }

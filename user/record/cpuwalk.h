@@ -3,30 +3,60 @@
  * The Java walk of a JVM's sample: taken at the instant of the sample
  * (record/ksig.h) or asked of the agent, the sample held meanwhile
  * (record/pending.h) for at most RECORD_WALK_DEADLINE_NS, then merged with
- * the walk's frames (record/merge.h) and written. Counts the walks' outcomes,
+ * the walk's frames (record/emit.h) and written. Counts the walks' outcomes,
  * their latency and whether they name the JIT code the kernel sampled.
  */
 #ifndef PJ_USER_RECORD_CPUWALK_H
 #define PJ_USER_RECORD_CPUWALK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "jvm/client.h"
 
-struct recorder;
+#define RECORD_WALK_DEADLINE_NS \
+	200000000ULL /* a walk answer after 200 ms is lost */
+#define RECORD_PENDING 8192 /* samples waiting for their walk, at most */
+
+struct emitter;
+struct ksig;
+struct pending;
 struct ring;
 struct sample;
 
-/* Holds smp (of ring r) for its walk; false when it cannot wait. */
-bool cpuwalk_hold(struct recorder *rec, const struct ring *r,
+struct cpuwalk_stats {
+	uint64_t walks[AGENT_WALK_LOST + 1]; /* by outcome */
+	uint64_t no_answer;
+	uint64_t checked,
+	    agreed; /* walks checked against the sampled JIT code */
+	uint64_t moved_on; /* walks not merged: another moment (record/merge.h) */
+	uint64_t *lat; /* walk latencies, ns */
+	size_t nlat, caplat;
+};
+
+struct cpuwalk {
+	struct pending *pend; /* where its samples wait */
+	struct ksig *ks; /* walks at the sample */
+	struct emitter *em; /* where they go */
+	struct cpuwalk_stats st;
+};
+
+/* Holds smp (of ring r) for its walk, at the sample or asked of a; false
+ * when it cannot wait. */
+bool cpuwalk_hold(struct cpuwalk *cw, struct agent *a, const struct ring *r,
 		  const struct sample *smp);
-/* A walk, or its failure, for the held sample cookie (agent_walk_cb). */
+/* A walk, or its failure, for the held sample cookie (agent_walk_cb; ctx
+ * is the cpuwalk). */
 void cpuwalk_done(void *ctx, uint64_t cookie, int status,
 		  const struct java_frame *frames, unsigned int n,
 		  uint64_t walk_time_ns);
-/* Lets the answers in flight come (bounded: a quarter second), asking
- * first the off-CPU stacks wanted, then gives up the rest. */
-void record_finish_waits(struct recorder *rec);
+/* The walk latencies' median, 99th percentile and largest; false when there
+ * were none. */
+bool cpuwalk_latency(struct cpuwalk *cw, uint64_t *p50, uint64_t *p99,
+		     uint64_t *max);
+/* A new file: the counts start again. */
+void cpuwalk_new_file(struct cpuwalk *cw);
+void cpuwalk_free(struct cpuwalk *cw);
 
 #endif

@@ -7,58 +7,56 @@
 #include "lib/addr.h"
 #include "record/decode.h"
 #include "record/perf_parse.h"
-#include "record/record.h"
+#include "record/ring.h"
 #include "record/sample.h"
 #include "record/ustack.h"
+#include "sym/symbolize.h"
 
 /*
  * The user frames by CFI over the sample's stack copy, joined with the
  * kernel's chain (d->u[0..nf)) where the copy ends. Counts how unwinding
  * ended.
  */
-static unsigned int user_frames(struct recorder *rec, struct decoder *d,
+static unsigned int user_frames(struct decoder *d,
 				const struct pj_raw_sample *rs, unsigned int nf)
 {
 	enum unwind_end end;
 	unsigned int n;
 
 	memcpy(d->f, d->u, nf * sizeof(uint64_t));
-	n = unwind_user(rec->unw, rec->o.cg.mode == CG_DWARF, rs, d->f, nf,
-			d->u, DECODE_MAX_CHAIN, &end);
+	n = unwind_user(d->unw, d->dwarf, rs, d->f, nf, d->u, DECODE_MAX_CHAIN,
+			&end);
 	if (end < UNWIND_NEND && rs->regs_abi)
-		rec->st.unwind[end]++;
+		d->st.unwind[end]++;
 	return n;
 }
 
 /* Where the user stack stopped: a thread's entry, or early in a file. */
-static void note_stack_end(struct recorder *rec, const uint64_t *u,
-			   unsigned int nu)
+static void note_stack_end(struct decoder *d, unsigned int nu)
 {
 	struct sym_user last;
 
-	if (!nu || !rec->sym.usym || rec->lbr)
+	if (!nu || !d->sym || d->lbr)
 		return;
-	last = sym_user_facts(&rec->sym, u[nu - 1], nu == 1);
-	stack_ends_note(&rec->st.ends, last.facts & SYM_THREAD_ENTRY,
+	last = sym_user_facts(d->sym, d->u[nu - 1], nu == 1);
+	stack_ends_note(&d->st.ends, last.facts & SYM_THREAD_ENTRY,
 			last.module);
 }
 
 /* A tracepoint's fields, decoded once: the text of the sample's info, for
  * the stages after (an off-CPU wait's prev_state). */
-static void tracepoint_fields(struct recorder *rec, struct decoder *d,
-			      const struct pj_raw_sample *rs,
+static void tracepoint_fields(struct decoder *d, const struct pj_raw_sample *rs,
 			      struct sample *out)
 {
-	if (out->s.event < rec->nevents && rec->evs[out->s.event].tracepoint &&
-	    tp_decode(rec->tp, rs->raw, rs->raw_size, d->tp, sizeof(d->tp)) >=
-		0)
-		out->tp = d->tp;
+	if (out->s.event < d->nevents && d->evs[out->s.event].tracepoint &&
+	    tp_decode(d->tp, rs->raw, rs->raw_size, d->tp_text,
+		      sizeof(d->tp_text)) >= 0)
+		out->tp = d->tp_text;
 }
 
-int decode_sample(struct recorder *rec, struct ring *r,
+int decode_sample(struct decoder *d, const struct ring *r,
 		  const struct perf_event_header *hdr, struct sample *out)
 {
-	struct decoder *d = &rec->dec;
 	struct pj_raw_sample rs;
 	struct callchain_iter it;
 	enum callchain_ctx ctx;
@@ -67,7 +65,7 @@ int decode_sample(struct recorder *rec, struct ring *r,
 
 	if (sample_parse_regs(hdr, r->sample_type, r->branch_sample_type,
 			      r->regs_user, &rs)) {
-		rec->st.bad_records++;
+		d->st.bad_records++;
 		return -1;
 	}
 	memset(out, 0, sizeof(*out));
@@ -76,29 +74,28 @@ int decode_sample(struct recorder *rec, struct ring *r,
 	out->s.tid = rs.tid;
 	out->s.cpu = rs.cpu;
 	out->s.event = ring_event_index(r, rs.id);
-	if (!(r->sample_type & PERF_SAMPLE_PERIOD) &&
-	    out->s.event < rec->nevents)
-		out->s.period =
-		    rec->evs[out->s.event].period; /* open_threads */
+	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && out->s.event < d->nevents)
+		out->s.period = d->evs[out->s.event].period; /* open_threads */
 	out->fd = out->s.event < r->nevents ? r->fds[out->s.event] : -1;
-	switchcost_sample(&rec->swc, r, &rs, &out->s);
+	out->nread = rs.nread < 2 ? rs.nread : 2;
+	memcpy(out->read, rs.read, sizeof(out->read));
 	callchain_iter_init(&it, rs.ips, rs.nr);
 	while (callchain_next(&it, &ip, &ctx)) {
 		if (ctx == CC_NONE)
 			ctx = addr_is_kernel(ip) ? CC_KERNEL : CC_USER;
 		if (ctx == CC_KERNEL && nk < DECODE_MAX_CHAIN)
 			d->k[nk++] = ip;
-		else if (ctx == CC_USER && nu < DECODE_MAX_CHAIN && !rec->lbr)
+		else if (ctx == CC_USER && nu < DECODE_MAX_CHAIN && !d->lbr)
 			d->u[nu++] = ip;
 	}
-	if (rec->unw && (rs.regs_abi || nu))
-		nu = user_frames(rec, d, &rs, nu);
-	note_stack_end(rec, d->u, nu);
-	if (rec->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
+	if (d->unw && (rs.regs_abi || nu))
+		nu = user_frames(d, &rs, nu);
+	note_stack_end(d, nu);
+	if (d->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
 		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch, d->u,
 				     DECODE_MAX_CHAIN);
-	if (rs.raw_size && rec->tp)
-		tracepoint_fields(rec, d, &rs, out);
+	if (rs.raw_size && d->tp)
+		tracepoint_fields(d, &rs, out);
 	if (!rs.nr && rs.ip && !nu) {
 		if (addr_is_kernel(rs.ip))
 			d->k[nk++] = rs.ip;
@@ -110,4 +107,10 @@ int decode_sample(struct recorder *rec, struct ring *r,
 	out->uips = d->u;
 	out->nu = nu;
 	return 0;
+}
+
+void decode_new_file(struct decoder *d)
+{
+	d->st.bad_records = 0;
+	memset(d->st.unwind, 0, sizeof(d->st.unwind));
 }

@@ -1,35 +1,59 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A ring's PERF_RECORD_SAMPLE decoded once into a sample (record/sample.h):
- * its fields, the event index of its id, its weight (record/switchcost.h),
- * kernel addresses from the callchain, user addresses from the callchain,
- * the stack copy (unwind/) or the branch records (LBR), a tracepoint's
- * fields as text. Nothing is named or written here (record/emit.h does).
- * Counts bad records and how stacks ended.
+ * its fields, the event index of its id, the clock counts its weight comes
+ * from (record/switchcost.h), kernel addresses from the callchain, user
+ * addresses from the callchain, the stack copy (unwind/) or the branch
+ * records (LBR), a tracepoint's fields as text. Nothing is named or written
+ * here (record/emit.h does). Counts bad records, how unwinding ended and
+ * where stacks stopped.
  */
 #ifndef PJ_USER_RECORD_DECODE_H
 #define PJ_USER_RECORD_DECODE_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "unwind/stackend.h"
+#include "unwind/unwind.h"
 
 #define DECODE_MAX_CHAIN 1024 /* callchain entries kept per sample */
 
-/* The decoder's room: one sample's frames at a time. */
+struct pj_event;
+struct ring;
+struct sample;
+struct symbolizer;
+struct tp_decoder;
+
+struct decode_stats {
+	uint64_t bad_records;
+	uint64_t unwind[UNWIND_NEND]; /* how CFI unwinding ended */
+	struct stack_ends ends; /* where stacks stopped (unwind/stackend.h) */
+};
+
 struct decoder {
+	/* what samples are decoded with (recorder_init) */
+	const struct pj_event *evs;
+	unsigned int nevents;
+	struct unwinder *unw; /* default and -g dwarf: CFI over stack copies */
+	bool dwarf; /* -g dwarf: CFI preferred (unwind_join) */
+	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
+	struct tp_decoder *tp; /* tracepoint RAW -> text (events/tracepoint.h) */
+	struct symbolizer *sym; /* what the outermost user frame is */
+	struct decode_stats st;
+	/* one sample's frames at a time */
 	uint64_t k[DECODE_MAX_CHAIN]; /* kernel addresses */
 	uint64_t u[DECODE_MAX_CHAIN]; /* user addresses */
 	uint64_t f[DECODE_MAX_CHAIN]; /* the kernel's user chain */
-	char tp[1024]; /* a tracepoint's fields */
+	char tp_text[1024]; /* a tracepoint's fields */
 };
-
-struct recorder;
-struct ring;
-struct sample;
 
 /* 0, or -1 for a record shorter than its fields say (counted). The
  * sample's arrays are valid until the next call. */
-int decode_sample(struct recorder *rec, struct ring *r,
+int decode_sample(struct decoder *d, const struct ring *r,
 		  const struct perf_event_header *hdr, struct sample *out);
+/* A new file: its counts start again (where stacks ended: the recording's). */
+void decode_new_file(struct decoder *d);
 
 #endif

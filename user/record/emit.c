@@ -1,64 +1,84 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A sample merged once and written; see record/emit.h. */
+/* A sample named, merged once and written; see record/emit.h. */
 #include <string.h>
 
+#include "profile/io.h"
 #include "record/emit.h"
 #include "record/merge.h"
-#include "record/record.h"
 #include "record/sample.h"
+#include "sym/symbolize.h"
 
 /* smp's kernel frames: named here, once per address (sym/symbolize.h). */
-static const uint32_t *kernel_frames(struct recorder *rec,
+static const uint32_t *kernel_frames(struct emitter *e,
 				     const struct sample *smp)
 {
 	if (smp->kframes || !smp->nk)
 		return smp->kframes;
 	for (unsigned int i = 0; i < smp->nk && i < MERGE_MAX_FRAMES; i++)
-		rec->emit_kframes[i] =
-		    symbolize_kernel(&rec->sym, smp->kips[i]);
-	return rec->emit_kframes;
+		e->kframes[i] = symbolize_kernel(e->sym, smp->kips[i]);
+	return e->kframes;
 }
 
-uint32_t emit_stack(struct recorder *rec, const struct sample *smp,
+uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 		    const struct java_part *j, const char *why, uint32_t leaf,
 		    int *marker)
 {
-	uint32_t *out = rec->emit_frames;
+	uint32_t *out = e->frames;
 	struct merge_sink k;
 	struct merge_in in = {
-		.kframes = kernel_frames(rec, smp),
+		.kframes = kernel_frames(e, smp),
 		.nk = smp->nk < MERGE_MAX_FRAMES ? smp->nk : MERGE_MAX_FRAMES,
 		.uips = smp->uips,
 		.nu = smp->nu,
-		.code = agent_codemap(rec->agent),
+		.code = agent_codemap(e->agent),
 		.walk_status = j ? j->status : MERGE_NO_WALK,
 		.jf = j ? j->jf : NULL,
 		.nj = j ? j->nj : 0,
 		.held = j && j->held,
 		.at_sample = j && j->at_sample,
 		.root = why ? why : smp->root,
-		.self_lo = rec->self_lo,
-		.self_hi = rec->self_hi,
-		.base = record_thread_base(rec, smp->s.tid),
+		.self_lo = e->self.lo,
+		.self_hi = e->self.hi,
+		.base = bases_of(&e->bases, smp->s.tid),
 	};
 	unsigned int n, at = leaf ? 1 : 0;
 
-	merge_sink_symbolizer(&k, &rec->sym);
+	merge_sink_symbolizer(&k, e->sym);
 	n = merge_stack(&k, &in, out + at, MERGE_MAX_FRAMES - at, marker);
 	if (leaf)
 		out[0] = leaf - 1;
-	return pj_writer_stack(rec->w, out, n + at);
+	return pj_writer_stack(e->w, out, n + at);
 }
 
-void emit_write(struct recorder *rec, struct sample *smp, uint32_t stack)
+void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 {
 	smp->s.stack = stack;
 	if (smp->tp)
-		smp->s.info = pj_writer_string(rec->w, smp->tp);
-	if (smp->s.vthread)
-		record_vthread_name(rec, smp->s.vthread);
-	pj_writer_sample(rec->w, &smp->s);
-	rec->st.samples++;
+		smp->s.info = pj_writer_string(e->w, smp->tp);
+	if (smp->s.vthread && e->agent)
+		jnames_write_vthread(&e->names, e->w, e->agent, smp->s.vthread);
+	pj_writer_sample(e->w, &smp->s);
+	e->st.samples++;
 	if (smp->s.event < RING_MAX_EVENTS)
-		rec->st.event_samples[smp->s.event]++;
+		e->st.event_samples[smp->s.event]++;
+}
+
+bool emit_java_name(struct emitter *e, uint32_t tid)
+{
+	return e->agent && jnames_write(&e->names, e->w, e->agent, e->pid, tid);
+}
+
+void emit_new_file(struct emitter *e, struct pj_writer *w)
+{
+	e->w = w;
+	symbolizer_new_file(e->sym, w);
+	jnames_free(&e->names);
+	bases_forget(&e->bases);
+	memset(&e->st, 0, sizeof(e->st));
+}
+
+void emit_free(struct emitter *e)
+{
+	jnames_free(&e->names);
+	bases_forget(&e->bases);
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The last stage of a sample: its frames merged once with its Java part
- * (record/merge.h, named through the symbolizer) into a stack of the file,
- * then the sample written and counted.
+ * The last stage of a sample: its frames named (sym/symbolize.h, once per
+ * address) and merged once with its Java part (record/merge.h) into a stack
+ * of the file, then the sample written and counted. The emitter owns what
+ * the file's samples need across samples: the threads' Java names
+ * (record/jnames.h) and native bases (record/bases.h), the agent library's
+ * code (record/self.h).
  */
 #ifndef PJ_USER_RECORD_EMIT_H
 #define PJ_USER_RECORD_EMIT_H
@@ -11,9 +14,15 @@
 #include <stdint.h>
 
 #include "jvm/client.h"
+#include "record/bases.h"
+#include "record/jnames.h"
+#include "record/merge.h"
+#include "record/ring.h"
+#include "record/self.h"
 
-struct recorder;
+struct pj_writer;
 struct sample;
+struct symbolizer;
 
 /* What a sample's wait brought: its Java frames, or why there are none. */
 struct java_part {
@@ -25,15 +34,38 @@ struct java_part {
 	bool at_sample; /* taken in the sample's own signal (record/merge.h) */
 };
 
+struct emit_stats {
+	uint64_t samples;
+	uint64_t event_samples[RING_MAX_EVENTS]; /* per event index */
+};
+
+struct emitter {
+	struct pj_writer *w; /* the current file */
+	struct symbolizer *sym;
+	const struct agent *agent; /* its code map and thread names, or NULL */
+	uint32_t pid; /* the target's */
+	struct jnames names;
+	struct bases bases;
+	struct self self;
+	struct emit_stats st;
+	uint32_t frames[MERGE_MAX_FRAMES], kframes[MERGE_MAX_FRAMES];
+};
+
 /*
  * The id of smp's stack merged with j (NULL: no walk), why as the marker at
  * the root (NULL: smp's own root, if any) and the frame leaf + 1 at the leaf
  * (0: none). *marker as merge_stack's.
  */
-uint32_t emit_stack(struct recorder *rec, const struct sample *smp,
+uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 		    const struct java_part *j, const char *why, uint32_t leaf,
 		    int *marker);
 /* Writes smp with stack, and counts it. */
-void emit_write(struct recorder *rec, struct sample *smp, uint32_t stack);
+void emit_write(struct emitter *e, struct sample *smp, uint32_t stack);
+/* Writes tid's Java name when the agent has a new one (record/jnames.h);
+ * true when tid is the agent's own thread. */
+bool emit_java_name(struct emitter *e, uint32_t tid);
+/* A new file (w): its frame ids and counts start again. */
+void emit_new_file(struct emitter *e, struct pj_writer *w);
+void emit_free(struct emitter *e);
 
 #endif

@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * A ring record's way through the reader. A sample is decoded once
- * (record/decode.h); a JVM's sample then waits for its Java walk
- * (record/cpuwalk.h), a switch-out for the end of its wait
- * (record/wall.h), both in the pending stage (record/pending.h); any other
- * is merged and written at once (record/emit.h). Other records open
- * threads, end waits, and count what was lost.
- */
+/* A ring record's way through the reader; see record/hotpath.h. */
 #include <perf/event.h>
 
 #include "record/cpuwalk.h"
 #include "record/decode.h"
 #include "record/emit.h"
-#include "record/record.h"
+#include "record/hotpath.h"
+#include "record/recorder.h"
 #include "record/sample.h"
+#include "record/switchcost.h"
 #include "record/wall.h"
 
 #define AGENT_THREAD_MARKER "[perfjava: agent thread]"
@@ -23,21 +18,21 @@ static void on_sample(struct recorder *rec, struct ring *r,
 {
 	struct sample smp;
 
-	if (decode_sample(rec, r, hdr, &smp))
+	if (decode_sample(&rec->dec, r, hdr, &smp))
 		return;
-	if (rec->agent) {
-		record_find_self(rec);
-		if (record_java_name(rec,
-				     smp.s.tid)) /* not the application's */
-			smp.root = AGENT_THREAD_MARKER;
-	}
-	if (wall_is_offcpu(rec, smp.s.event)) {
-		wall_switch_out(rec, &smp);
+	switchcost_sample(&rec->sc, &smp);
+	/* the agent's thread is not the application's */
+	if (emit_java_name(&rec->em, smp.s.tid))
+		smp.root = AGENT_THREAD_MARKER;
+	if (wall_is_offcpu(rec->wall, smp.s.event)) {
+		wall_switch_out(rec->wall, &smp);
 		return;
 	}
-	if (rec->agent && !smp.root && cpuwalk_hold(rec, r, &smp))
+	if (rec->agent && !smp.root &&
+	    cpuwalk_hold(&rec->cw, rec->agent, r, &smp))
 		return;
-	emit_write(rec, &smp, emit_stack(rec, &smp, NULL, NULL, 0, NULL));
+	emit_write(&rec->em, &smp,
+		   emit_stack(&rec->em, &smp, NULL, NULL, 0, NULL));
 }
 
 void record_on_record(void *ctx, struct ring *r,
@@ -45,7 +40,6 @@ void record_on_record(void *ctx, struct ring *r,
 {
 	struct recorder *rec = ctx;
 	const struct perf_record_fork *fk;
-	const struct perf_record_lost *lost;
 	const struct perf_record_comm *comm;
 	unsigned int bad;
 
@@ -65,21 +59,20 @@ void record_on_record(void *ctx, struct ring *r,
 			r->exited = true;
 		break;
 	case PERF_RECORD_SWITCH:
-		wall_switch(rec, r, hdr);
+		wall_switch(rec->wall, r, hdr);
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
-		switchcost_lost(r);
+		switchcost_lost(&rec->sc, (uint32_t)r->tid);
 		break;
 	case PERF_RECORD_LOST:
-		lost = (const void *)hdr;
-		rec->st.lost += lost->lost;
-		switchcost_lost(r);
+		rec->lost += ((const struct perf_record_lost *)hdr)->lost;
+		switchcost_lost(&rec->sc, (uint32_t)r->tid);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		rec->st.lost +=
+		rec->lost +=
 		    ((const struct perf_record_lost_samples *)hdr)->lost;
-		switchcost_lost(r);
+		switchcost_lost(&rec->sc, (uint32_t)r->tid);
 		break;
 	case PERF_RECORD_COMM:
 		comm = (const void *)hdr;
@@ -89,7 +82,7 @@ void record_on_record(void *ctx, struct ring *r,
 		    (pid_t)comm->pid == rec->o.pid && !rec->launch)
 			rec->target_exec = true;
 		if ((pid_t)comm->pid == rec->o.pid &&
-		    !record_has_java_name(rec, comm->tid))
+		    !jnames_has(&rec->em.names, comm->tid))
 			pj_writer_thread(rec->w, comm->tid, comm->pid,
 					 comm->comm);
 		break;

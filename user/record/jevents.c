@@ -8,8 +8,9 @@
 #include "perfjava/walk_ring.h"
 #include "record/emit.h"
 #include "record/jevents.h"
-#include "record/record.h"
+#include "record/ring.h"
 #include "record/sample.h"
+#include "record/threads.h"
 
 struct jevents {
 	uint8_t kind[RING_MAX_EVENTS]; /* enum jevent_kind by event index */
@@ -18,6 +19,8 @@ struct jevents {
 	bool asked, answered;
 	uint32_t on, failed;
 	uint64_t samples[3], bytes, waited, no_thread, unnamed, stray, dropped;
+	struct emitter *em; /* where its samples go */
+	const struct threads *th; /* the threads recorded */
 };
 
 int jevents_expand(const char *spec, char *out, size_t len, uint8_t *kind,
@@ -62,12 +65,14 @@ int jevents_expand(const char *spec, char *out, size_t len, uint8_t *kind,
 	return 0;
 }
 
-int jevents_setup(struct recorder *rec, const uint8_t *kind)
+int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
+		  const uint8_t *kind, struct emitter *em,
+		  const struct threads *th)
 {
 	struct jevents *j = NULL;
 
-	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++) {
-		struct pj_event *ev = &rec->evs[i];
+	for (unsigned int i = 0; i < n && i < RING_MAX_EVENTS; i++) {
+		struct pj_event *ev = &evs[i];
 		bool alloc = kind[i] == JEV_ALLOC;
 
 		if (!kind[i])
@@ -78,6 +83,8 @@ int jevents_setup(struct recorder *rec, const uint8_t *kind)
 				return -1;
 			}
 			j->ev[0] = j->ev[1] = j->ev[2] = -1;
+			j->em = em;
+			j->th = th;
 		}
 		if (j->ev[kind[i]] >= 0 || ev->freq) {
 			fprintf(stderr, "perfjava: %s: %s\n",
@@ -103,33 +110,34 @@ int jevents_setup(struct recorder *rec, const uint8_t *kind)
 		ev->freq = 0;
 	}
 	/* virtual threads are asked for in every JVM's recording */
-	if (!j && (j = calloc(1, sizeof(*j))))
+	if (!j && (j = calloc(1, sizeof(*j)))) {
 		j->ev[0] = j->ev[1] = j->ev[2] = -1;
-	rec->jev = j;
+		j->em = em;
+		j->th = th;
+	}
+	*out = j;
 	return j ? 0 : -1;
 }
 
-void jevents_free(struct recorder *rec)
+void jevents_free(struct jevents *j)
 {
-	free(rec->jev);
-	rec->jev = NULL;
+	free(j);
 }
 
-bool jevents_is(const struct recorder *rec, uint32_t ev)
+bool jevents_is(const struct jevents *j, uint32_t ev)
 {
-	return rec->jev && ev < RING_MAX_EVENTS && rec->jev->kind[ev];
+	return j && ev < RING_MAX_EVENTS && j->kind[ev];
 }
 
-void jevents_tick(struct recorder *rec)
+void jevents_tick(struct jevents *j, struct agent *a)
 {
-	struct jevents *j = rec->jev;
 	const char *env = getenv("PERFJAVA_VTHREADS");
 	uint32_t flags = 0;
 	int on;
 
-	if (!j || !rec->agent)
+	if (!j || !a)
 		return;
-	if (!j->asked && agent_ring_signal(rec->agent) > 0) {
+	if (!j->asked && agent_ring_signal(a) > 0) {
 		if (j->ev[JEV_ALLOC] >= 0)
 			flags |= PJA_EV_ALLOC;
 		if (j->ev[JEV_LOCK] >= 0)
@@ -140,28 +148,27 @@ void jevents_tick(struct recorder *rec)
 		if (!env || strcmp(env, "0"))
 			flags |= PJA_EV_VTHREADS;
 		j->asked = true;
-		if (agent_events_ask(rec->agent, j->interval, j->lock_ns,
-				     flags)) {
+		if (agent_events_ask(a, j->interval, j->lock_ns, flags)) {
 			j->failed = flags;
 			j->answered = true;
 		}
 	}
 	if (j->answered)
-		j->dropped = agent_events_dropped(rec->agent);
+		j->dropped = agent_events_dropped(a);
 	if (j->asked && !j->answered &&
-	    (on = agent_events_on(rec->agent, &j->failed, &j->stray)) >= 0) {
+	    (on = agent_events_on(a, &j->failed, &j->stray)) >= 0) {
 		j->on = (uint32_t)on;
 		j->answered = true;
 	}
 }
 
 /* The reader's tid of the target's thread ttid; 0 when none. */
-static uint32_t reader_tid(struct recorder *rec, pid_t ttid)
+static uint32_t reader_tid(const struct jevents *j, struct agent *a, pid_t ttid)
 {
-	for (unsigned int i = 0; i < rec->th.n; i++) {
-		pid_t t = rec->th.v[i]->tid;
+	for (unsigned int i = 0; i < j->th->n; i++) {
+		pid_t t = j->th->v[i]->tid;
 
-		if (t == ttid || agent_target_tid(rec->agent, t) == ttid)
+		if (t == ttid || agent_target_tid(a, t) == ttid)
 			return (uint32_t)t;
 	}
 	return 0;
@@ -185,9 +192,8 @@ static void alloc_weight(uint64_t s, uint64_t interval, uint64_t *bytes,
 		*count = 1;
 }
 
-void jevents_take(struct recorder *rec, const struct ring_walk *w)
+void jevents_take(struct jevents *j, struct agent *a, const struct ring_walk *w)
 {
-	struct jevents *j = rec->jev;
 	const struct ring_event *e = w->ev;
 	struct sample smp = { .fd = -1 };
 	struct java_part jp = { .status = w->status,
@@ -202,12 +208,12 @@ void jevents_take(struct recorder *rec, const struct ring_walk *w)
 								   : JEV_NONE;
 	if (!kd || j->ev[kd] < 0)
 		return;
-	smp.s.tid = reader_tid(rec, w->tid);
+	smp.s.tid = reader_tid(j, a, w->tid);
 	if (!smp.s.tid) {
 		j->no_thread++;
 		return;
 	}
-	record_java_name(rec, smp.s.tid);
+	emit_java_name(j->em, smp.s.tid);
 	smp.s.time = w->time;
 	smp.s.event = (uint32_t)j->ev[kd];
 	smp.s.vthread = e->vthread;
@@ -220,28 +226,26 @@ void jevents_take(struct recorder *rec, const struct ring_walk *w)
 		j->waited += e->value;
 	}
 	if (e->cls)
-		leaf = pj_writer_frame(rec->w, PJ_FRAME_CLASS, e->cls, "", NULL,
-				       0) +
+		leaf = pj_writer_frame(j->em->w, PJ_FRAME_CLASS, e->cls, "",
+				       NULL, 0) +
 		       1;
 	else
 		j->unnamed++;
 	j->samples[kd]++;
-	emit_write(rec, &smp, emit_stack(rec, &smp, &jp, NULL, leaf, NULL));
+	emit_write(j->em, &smp, emit_stack(j->em, &smp, &jp, NULL, leaf, NULL));
 }
 
-void jevents_summary(const struct recorder *rec)
+void jevents_summary(const struct jevents *j, bool agent)
 {
-	const struct jevents *j = rec->jev;
-
 	if (!j || (j->ev[JEV_ALLOC] < 0 && j->ev[JEV_LOCK] < 0))
 		return;
 	if (!j->asked || (j->failed & (PJA_EV_ALLOC | PJA_EV_LOCK))) {
 		fprintf(stderr, "perfjava: %s%s%s unavailable: %s\n",
 			j->failed & PJA_EV_ALLOC || !j->asked ? "alloc " : "",
 			(j->failed & PJA_EV_LOCK) ? "lock " : "", "events",
-			!rec->agent && !j->asked ? "no Java agent"
-			: !j->asked		 ? "the agent took no walk ring"
-						 : "the JVM refused them");
+			!agent && !j->asked ? "no Java agent"
+			: !j->asked	    ? "the agent took no walk ring"
+					    : "the JVM refused them");
 	}
 	if (j->dropped)
 		fprintf(stderr,
@@ -266,17 +270,15 @@ void jevents_summary(const struct recorder *rec)
 			(unsigned long long)j->no_thread);
 }
 
-void jevents_write_stats(struct recorder *rec)
+void jevents_write_stats(const struct jevents *j, struct pj_writer *w)
 {
-	const struct jevents *j = rec->jev;
-
 	if (!j)
 		return;
-	pj_writer_stat(rec->w, "jevents_on", j->on);
-	pj_writer_stat(rec->w, "jevents_failed", j->failed);
-	pj_writer_stat(rec->w, "alloc_samples", j->samples[JEV_ALLOC]);
-	pj_writer_stat(rec->w, "lock_samples", j->samples[JEV_LOCK]);
-	pj_writer_stat(rec->w, "jevents_no_thread", j->no_thread);
-	pj_writer_stat(rec->w, "jevents_stray", j->stray);
-	pj_writer_stat(rec->w, "jevents_dropped", j->dropped);
+	pj_writer_stat(w, "jevents_on", j->on);
+	pj_writer_stat(w, "jevents_failed", j->failed);
+	pj_writer_stat(w, "alloc_samples", j->samples[JEV_ALLOC]);
+	pj_writer_stat(w, "lock_samples", j->samples[JEV_LOCK]);
+	pj_writer_stat(w, "jevents_no_thread", j->no_thread);
+	pj_writer_stat(w, "jevents_stray", j->stray);
+	pj_writer_stat(w, "jevents_dropped", j->dropped);
 }

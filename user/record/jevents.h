@@ -17,8 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct recorder;
+struct agent;
+struct emitter;
+struct jevents;
+struct pj_event;
+struct pj_writer;
 struct ring_walk;
+struct threads;
 
 #define JEVENTS_ALLOC_DEFAULT (512u * 1024) /* bytes, as async-profiler */
 #define JEVENTS_LOCK_DEFAULT 10000u /* ns, as async-profiler */
@@ -32,17 +37,24 @@ enum jevent_kind { JEV_NONE = 0, JEV_ALLOC, JEV_LOCK };
  */
 int jevents_expand(const char *spec, char *out, size_t len, uint8_t *kind,
 		   unsigned int nmax);
-/* Names them, with their units and periods; rec->jev set when any. */
-int jevents_setup(struct recorder *rec, const uint8_t *kind);
-void jevents_free(struct recorder *rec);
+/* Names the events of evs[0..n) that kind[] says are the JVM's, with
+ * their units and periods; *out (NULL when none) writes their samples to em,
+ * of the threads of th. 0, or -1 after a message. */
+int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
+		  const uint8_t *kind, struct emitter *em,
+		  const struct threads *th);
+void jevents_free(struct jevents *j);
 /* Whether event index ev is one of them (no perf samples of its own). */
-bool jevents_is(const struct recorder *rec, uint32_t ev);
-/* Every drain: asks the agent once its walk ring is ready. */
-void jevents_tick(struct recorder *rec);
-/* An event's record from the walk ring: written as a sample. */
-void jevents_take(struct recorder *rec, const struct ring_walk *w);
-/* The summary's line, and the statistics in the file. */
-void jevents_summary(const struct recorder *rec);
-void jevents_write_stats(struct recorder *rec);
+bool jevents_is(const struct jevents *j, uint32_t ev);
+/* Every drain: asks the agent a once its walk ring is ready. */
+void jevents_tick(struct jevents *j, struct agent *a);
+/* An event's record from the walk ring of the agent a: written as a
+ * sample. */
+void jevents_take(struct jevents *j, struct agent *a,
+		  const struct ring_walk *w);
+/* The summary's line (agent: one was there), and the statistics in the
+ * file. */
+void jevents_summary(const struct jevents *j, bool agent);
+void jevents_write_stats(const struct jevents *j, struct pj_writer *w);
 
 #endif

@@ -13,7 +13,7 @@
 #include "record/jevents.h"
 #include "record/ksig.h"
 #include "record/pending.h"
-#include "record/record.h"
+#include "record/threads.h"
 
 #define RING_BYTES (8u << 20)
 /* The kernel stamps samples with its NMI-safe monotonic clock, the handler
@@ -69,16 +69,13 @@ static bool sig_in(pid_t pid, pid_t tid, const char *key, int signo)
 	return (strtoull(buf, NULL, 16) >> (signo - 1)) & 1;
 }
 
-uint32_t ksig_traps(const struct recorder *rec)
+uint32_t ksig_traps(const struct ksig *k, const struct agent *a)
 {
-	const struct ksig *k = &rec->ks;
-
-	return !k->why && agent_ring_traps(rec->agent) ? k->eligible : 0;
+	return !k->why && agent_ring_traps(a) ? k->eligible : 0;
 }
 
-void ksig_thread_opened(struct recorder *rec, struct ring *r)
+void ksig_thread_opened(struct ksig *k, struct ring *r)
 {
-	struct ksig *k = &rec->ks;
 	unsigned int i;
 
 	if (k->signo <= 0)
@@ -104,91 +101,95 @@ void ksig_thread_opened(struct recorder *rec, struct ring *r)
 	k->trapped += r->trapped != 0;
 }
 
-void ksig_prepare(struct recorder *rec, agent_walk_cb done)
+void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
+		  pid_t pid, agent_walk_cb done, void *ctx)
 {
-	struct ksig *k = &rec->ks;
 	const char *env = getenv("PERFJAVA_WALK");
 	unsigned int i;
 
+	k->pid = pid;
+	k->nevents = n;
 	k->done = done;
-	for (i = 0; i < rec->nevents; i++)
-		if (ksig_event_ok(&rec->evs[i]))
+	k->done_ctx = ctx;
+	for (i = 0; i < n; i++)
+		if (ksig_event_ok(&evs[i]))
 			k->eligible |= 1u << i;
 	if (env && !strcmp(env, "request"))
 		k->why = "PERFJAVA_WALK=request";
 	else if (!k->eligible)
 		k->why = "no event samples a running thread";
-	else if (!may_signal(rec->o.pid))
+	else if (!may_signal(pid))
 		k->why = "the kernel may not signal the target for this user";
 	agent_offer_rings(!k->why);
 }
 
-void ksig_setup(struct recorder *rec)
+void ksig_setup(struct ksig *k, struct agent *a)
 {
-	struct ksig *k = &rec->ks;
-
-	if (!rec->agent)
+	if (!a)
 		return;
-	if (!k->why && (agent_flush(rec->agent) ||
-			agent_ring_offer(rec->agent, RING_BYTES)))
+	if (!k->why && (agent_flush(a) || agent_ring_offer(a, RING_BYTES)))
 		k->why = "the agent takes no walk ring";
 	if (k->why) {
-		agent_flush(rec->agent);
-		agent_ring_decline(rec->agent);
+		agent_flush(a);
+		agent_ring_decline(a);
 		return;
 	}
 	/* the agent answers before its replay of code and threads; until
 	 * then (and if it never does), walks are on request */
 	k->offered = now_ns() + READY_WAIT_NS;
-	ksig_collect(rec);
+	ksig_collect(k, a);
 }
 
 /* The agent's handler is installed and its ring mapped: route. */
-static void activate(struct recorder *rec, int sig)
+static void activate(struct ksig *k, int sig)
 {
-	struct ksig *k = &rec->ks;
 	unsigned int i;
 
 	k->offered = 0;
 	k->signo = sig;
 	k->ran = sig;
-	for (i = 0; i < rec->th.n; i++)
-		ksig_thread_opened(rec, rec->th.v[i]);
-	if (k->eligible != (1u << rec->nevents) - 1)
+	for (i = 0; i < k->th->n; i++)
+		ksig_thread_opened(k, k->th->v[i]);
+	if (k->eligible != (1u << k->nevents) - 1)
 		k->why = "tracepoints and context switches";
-	rec->th.changed = true; /* poll the routed rings no more */
+	k->th->changed = true; /* poll the routed rings no more */
 }
 
-bool ksig_quiet(const struct recorder *rec, const struct ring *r)
+bool ksig_quiet(const struct ksig *k, const struct ring *r)
 {
-	return rec->ks.signo > 0 && r->nevents &&
+	return k->signo > 0 && r->nevents &&
 	       r->routed == (1u << r->nevents) - 1;
 }
 
-bool ksig_sample_routed(const struct recorder *rec, const struct ring *r,
+bool ksig_sample_routed(const struct ksig *k, const struct ring *r,
 			const struct pj_sample *s)
 {
 	/* a sample from before the routing signalled no one */
-	return rec->ks.signo > 0 && s->event < r->nevents &&
+	return k->signo > 0 && s->event < r->nevents &&
 	       (r->routed & (1u << s->event)) && s->time > r->routed_at;
 }
 
-void ksig_wait(struct recorder *rec, uint64_t cookie)
+void ksig_wait(struct ksig *k, uint64_t cookie)
 {
-	struct ksig *k = &rec->ks;
-
 	if (GROW(k->wait, k->capwait, k->nwait + 1))
 		return; /* it expires at its deadline */
 	k->wait[k->nwait++] = cookie;
 }
 
+/* What on_walk works with. */
+struct walk_ctx {
+	struct ksig *k;
+	struct agent *a;
+};
+
 static void on_walk(void *ctx, const struct ring_walk *w)
 {
-	struct ksig *k = &((struct recorder *)ctx)->ks;
+	struct walk_ctx *c = ctx;
+	struct ksig *k = c->k;
 	struct ksig_walk *kw;
 
 	if (w->ev && w->ev->kind != PJW_EV_CPU) {
-		jevents_take(ctx, w); /* an event of the JVM's own */
+		jevents_take(k->jev, c->a, w); /* an event of the JVM's own */
 		return;
 	}
 	if (GROW(k->walks, k->capwalks, k->nwalks + 1) ||
@@ -206,28 +207,28 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	k->npool += w->n;
 }
 
-void ksig_collect(struct recorder *rec)
+void ksig_collect(struct ksig *k, struct agent *a)
 {
-	struct ksig *k = &rec->ks;
+	struct walk_ctx c = { k, a };
 	int sig;
 
-	if (!rec->agent || (k->signo <= 0 && !k->offered))
+	if (!a || (k->signo <= 0 && !k->offered))
 		return;
 	/* the names of the walks' methods came first, on the socket */
-	if (agent_process(rec->agent, k->done, rec))
+	if (agent_process(a, k->done, k->done_ctx))
 		return; /* gone: the loop sees it on the socket */
 	if (k->offered) {
-		sig = agent_ring_signal(rec->agent);
+		sig = agent_ring_signal(a);
 		if (sig > 0) {
-			activate(rec, sig);
+			activate(k, sig);
 		} else if (sig < 0 || now_ns() > k->offered) {
 			k->offered = 0;
 			k->why = "the agent did not take the walk ring";
 		}
 		return;
 	}
-	agent_ring_drain(rec->agent, on_walk, rec);
-	agent_ring_get_stats(rec->agent, &rec->ks.rs);
+	agent_ring_drain(a, on_walk, &c);
+	agent_ring_get_stats(a, &k->rs);
 }
 
 struct waiter {
@@ -265,9 +266,8 @@ static int cmp_walk(const void *a, const void *b)
  * taken at or before it; earlier samples of that thread and event passed
  * over lost their walk (the agent dropped it) and end without one.
  */
-void ksig_match(struct recorder *rec)
+void ksig_match(struct ksig *k)
 {
-	struct ksig *k = &rec->ks;
 	struct waiter *s;
 	size_t ns = 0, i, j = 0, w;
 
@@ -277,7 +277,7 @@ void ksig_match(struct recorder *rec)
 	if (!s)
 		goto out;
 	for (i = 0; i < k->nwait; i++) {
-		const struct held *h = pending_get(rec, k->wait[i]);
+		const struct held *h = pending_get(k->pend, k->wait[i]);
 
 		if (!h)
 			continue; /* expired */
@@ -299,8 +299,8 @@ void ksig_match(struct recorder *rec)
 			if (best < ns) {
 				s[best].done = true;
 				k->missed++;
-				k->done(rec, s[best].cookie, AGENT_WALK_TIMEOUT,
-					NULL, 0, 0);
+				k->done(k->done_ctx, s[best].cookie,
+					AGENT_WALK_TIMEOUT, NULL, 0, 0);
 			}
 			best = j;
 		}
@@ -311,13 +311,13 @@ void ksig_match(struct recorder *rec)
 		s[best].done = true;
 		k->matched++;
 		if (kw->vthread) { /* a carrier's: which virtual thread ran */
-			struct held *h = pending_get(rec, s[best].cookie);
+			struct held *h = pending_get(k->pend, s[best].cookie);
 
 			if (h)
 				h->smp.s.vthread = kw->vthread;
 		}
-		k->done(rec, s[best].cookie, kw->status, k->pool + kw->off,
-			kw->n, kw->time);
+		k->done(k->done_ctx, s[best].cookie, kw->status,
+			k->pool + kw->off, kw->n, kw->time);
 	}
 	k->nwait = 0;
 	for (i = 0; i < ns; i++)
@@ -329,17 +329,16 @@ out:
 	k->npool = 0;
 }
 
-void ksig_off(struct recorder *rec, const char *why)
+void ksig_off(struct ksig *k, const char *why)
 {
-	struct ksig *k = &rec->ks;
 	unsigned int i, e;
 
 	if (k->signo <= 0)
 		return;
-	for (i = 0; i < rec->th.n; i++)
-		for (e = 0; e < rec->th.v[i]->nevents; e++)
-			if (rec->th.v[i]->routed & (1u << e))
-				ring_route(rec->th.v[i], e, 0);
+	for (i = 0; i < k->th->n; i++)
+		for (e = 0; e < k->th->v[i]->nevents; e++)
+			if (k->th->v[i]->routed & (1u << e))
+				ring_route(k->th->v[i], e, 0);
 	k->signo = 0;
 	k->why = why;
 	k->nwait = 0; /* the waiting samples expire at their deadline */
@@ -356,27 +355,25 @@ void ksig_off(struct recorder *rec, const char *why)
  * that hold ours pending go back to walks on request, long before the queue
  * can overflow.
  */
-void ksig_check_queue(struct recorder *rec)
+void ksig_check_queue(struct ksig *k)
 {
-	struct ksig *k = &rec->ks;
 	unsigned int queued = 0, limit = 0, i, e;
 	char buf[64];
 
 	if (k->signo <= 0 ||
-	    proc_status_field(rec->o.pid, 0, "SigQ:", buf, sizeof(buf)) ||
+	    proc_status_field(k->pid, 0, "SigQ:", buf, sizeof(buf)) ||
 	    sscanf(buf, "%u/%u", &queued, &limit) != 2 || queued < 1000)
 		return;
-	for (i = 0; i < rec->th.n; i++) {
-		struct ring *r = rec->th.v[i];
+	for (i = 0; i < k->th->n; i++) {
+		struct ring *r = k->th->v[i];
 
-		if (!r->routed ||
-		    !sig_in(rec->o.pid, r->tid, "SigPnd:", k->signo))
+		if (!r->routed || !sig_in(k->pid, r->tid, "SigPnd:", k->signo))
 			continue;
 		for (e = 0; e < r->nevents; e++)
 			if (r->routed & (1u << e))
 				ring_route(r, e, 0);
 		k->refused++;
-		rec->th.changed = true; /* poll it again */
+		k->th->changed = true; /* poll it again */
 	}
 }
 
@@ -388,12 +385,10 @@ void ksig_free(struct ksig *k)
 	memset(k, 0, sizeof(*k));
 }
 
-void ksig_summary(const struct recorder *rec)
+void ksig_summary(const struct ksig *k, bool agent)
 {
-	const struct ksig *k = &rec->ks;
-
 	if (!k->ran) {
-		if (rec->agent || k->why)
+		if (agent || k->why)
 			fprintf(stderr, "perfjava: java walks on request: %s\n",
 				k->why ? k->why : "no agent");
 		return;
@@ -406,7 +401,7 @@ void ksig_summary(const struct recorder *rec)
 		fprintf(stderr, ", %llu of them by SIGTRAP from the sample",
 			(unsigned long long)k->trapped);
 	fprintf(stderr, "%s%s)", k->refused ? ", refused for some" : "",
-		k->eligible != (1u << rec->nevents) - 1
+		k->eligible != (1u << k->nevents) - 1
 		    ? "; on request for tracepoints and context switches"
 		    : "");
 	if (k->signo <= 0 && k->why)
@@ -430,37 +425,36 @@ static const char *const part_name[PJW_PARTS] = {
 	[PJW_PART_RING] = "ring",
 };
 
-void ksig_write_stats(struct recorder *rec)
+void ksig_write_stats(const struct ksig *k, struct pj_writer *w)
 {
-	const struct ksig *k = &rec->ks;
 	unsigned int i;
 
-	pj_writer_stat(rec->w, "walk_at_sample_signal", (uint64_t)k->ran);
+	pj_writer_stat(w, "walk_at_sample_signal", (uint64_t)k->ran);
 	if (!k->ran)
 		return;
-	pj_writer_stat(rec->w, "walk_at_sample_threads", k->routed);
-	pj_writer_stat(rec->w, "walk_at_sample_matched", k->matched);
-	pj_writer_stat(rec->w, "walk_at_sample_missed", k->missed);
-	pj_writer_stat(rec->w, "walk_at_sample_orphans", k->orphans);
-	pj_writer_stat(rec->w, "walk_ring_full", k->rs.full);
-	pj_writer_stat(rec->w, "walk_ring_busy", k->rs.busy);
-	pj_writer_stat(rec->w, "walk_ring_bad", k->rs.bad);
+	pj_writer_stat(w, "walk_at_sample_threads", k->routed);
+	pj_writer_stat(w, "walk_at_sample_matched", k->matched);
+	pj_writer_stat(w, "walk_at_sample_missed", k->missed);
+	pj_writer_stat(w, "walk_at_sample_orphans", k->orphans);
+	pj_writer_stat(w, "walk_ring_full", k->rs.full);
+	pj_writer_stat(w, "walk_ring_busy", k->rs.busy);
+	pj_writer_stat(w, "walk_ring_bad", k->rs.bad);
 	/* the agent's own cost, its numbers (untrusted: shown, never used) */
-	pj_writer_stat(rec->w, "walk_agent_timed", k->rs.timed);
-	pj_writer_stat(rec->w, "walk_agent_own", k->rs.own);
+	pj_writer_stat(w, "walk_agent_timed", k->rs.timed);
+	pj_writer_stat(w, "walk_agent_own", k->rs.own);
 	for (i = 0; i < PJW_PARTS; i++) {
 		char key[64];
 
 		snprintf(key, sizeof(key), "walk_agent_%s_ns", part_name[i]);
-		pj_writer_stat(rec->w, key, k->rs.part_ns[i]);
+		pj_writer_stat(w, key, k->rs.part_ns[i]);
 		snprintf(key, sizeof(key), "walk_agent_%s_med_ns",
 			 part_name[i]);
-		pj_writer_stat(rec->w, key, k->rs.part_med_ns[i]);
+		pj_writer_stat(w, key, k->rs.part_med_ns[i]);
 	}
-	pj_writer_stat(rec->w, "walk_agent_pumped", k->rs.pumped);
-	pj_writer_stat(rec->w, "walk_agent_pump_ns", k->rs.pump_ns);
+	pj_writer_stat(w, "walk_agent_pumped", k->rs.pumped);
+	pj_writer_stat(w, "walk_agent_pump_ns", k->rs.pump_ns);
 	if (k->rs.checked) { /* tests: PERFJAVA_AGENT_WALKCHECK */
-		pj_writer_stat(rec->w, "walk_check_walks", k->rs.checked);
-		pj_writer_stat(rec->w, "walk_check_same", k->rs.check_same);
+		pj_writer_stat(w, "walk_check_walks", k->rs.checked);
+		pj_writer_stat(w, "walk_check_same", k->rs.check_same);
 	}
 }

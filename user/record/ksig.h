@@ -29,9 +29,13 @@
 
 #include "jvm/client.h"
 
-struct recorder;
-struct ring;
+struct jevents;
+struct pending;
 struct pj_event;
+struct pj_sample;
+struct pj_writer;
+struct ring;
+struct threads;
 
 struct ksig_walk {
 	pid_t tid;
@@ -57,7 +61,14 @@ struct ksig {
 	struct java_frame *pool;
 	size_t npool, cappool;
 	int ran; /* the signal walks at the sample ran with, for the summary */
+	/* what it works with (ksig_prepare) */
+	pid_t pid; /* the target */
+	unsigned int nevents;
+	struct threads *th; /* whose rings it routes */
+	struct pending *pend; /* where the samples wait */
+	struct jevents *jev; /* the JVM's own events, in the same ring */
 	agent_walk_cb done; /* where a sample's walk goes (record/cpuwalk.c) */
+	void *done_ctx;
 	/* counts */
 	uint64_t matched, missed, orphans;
 	struct agent_ring_stats rs; /* the agent's, as of the last drain */
@@ -65,38 +76,40 @@ struct ksig {
 
 /* Whether samples of ev may signal the sampled thread (see above). */
 bool ksig_event_ok(const struct pj_event *ev);
-/* Before the agent starts: which events may walk at the sample, and
- * whether a ring will be offered (the agent then waits for it). Each walk,
- * or its failure, is handed to done with the sample's cookie. */
-void ksig_prepare(struct recorder *rec, agent_walk_cb done);
-/* After the agent started: offers the ring (or declines). Once the agent confirms it
- * (seen by ksig_collect, bounded), the events of every open thread are
- * routed; until then walks are on request. */
-void ksig_setup(struct recorder *rec);
+/* Before the agent starts: which events of evs[0..n) may walk at the
+ * sample, and whether a ring will be offered (the agent then waits for
+ * it). Each walk, or its failure, is handed to done(ctx) with the sample's
+ * cookie. k's th, pend and jev are set by then. */
+void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
+		  pid_t pid, agent_walk_cb done, void *ctx);
+/* After the agent a started: offers the ring (or declines). Once the agent
+ * confirms it (seen by ksig_collect, bounded), the events of every open
+ * thread are routed; until then walks are on request. */
+void ksig_setup(struct ksig *k, struct agent *a);
 /* The events (bit i) to open with SIGTRAP at the sample: none unless the
- * agent is in and handles it. */
-uint32_t ksig_traps(const struct recorder *rec);
+ * agent a is in and handles it. */
+uint32_t ksig_traps(const struct ksig *k, const struct agent *a);
 /* Routes a thread opened later. */
-void ksig_thread_opened(struct recorder *rec, struct ring *r);
+void ksig_thread_opened(struct ksig *k, struct ring *r);
 /* Whether the reader need not poll r: all its samples signal the thread. */
-bool ksig_quiet(const struct recorder *rec, const struct ring *r);
+bool ksig_quiet(const struct ksig *k, const struct ring *r);
 /* Whether s (of ring r) waits for a walk at the sample. */
-struct pj_sample;
-bool ksig_sample_routed(const struct recorder *rec, const struct ring *r,
+bool ksig_sample_routed(const struct ksig *k, const struct ring *r,
 			const struct pj_sample *s);
 /* A deferred sample now waits for its walk. */
-void ksig_wait(struct recorder *rec, uint64_t cookie);
+void ksig_wait(struct ksig *k, uint64_t cookie);
 /* One drain: ksig_collect before the perf rings are drained, ksig_match
  * after (every walk read has its sample drained by then). */
-void ksig_collect(struct recorder *rec);
-void ksig_match(struct recorder *rec);
+void ksig_collect(struct ksig *k, struct agent *a);
+void ksig_match(struct ksig *k);
 /* Stops the signals (agent gone, or the end): samples wait no more. */
-void ksig_off(struct recorder *rec, const char *why);
+void ksig_off(struct ksig *k, const char *why);
 void ksig_free(struct ksig *k);
 /* Every rescan: threads whose signals pile up go back to requests. */
-void ksig_check_queue(struct recorder *rec);
-/* The walk path's lines of the summary, and its statistics in the file. */
-void ksig_summary(const struct recorder *rec);
-void ksig_write_stats(struct recorder *rec);
+void ksig_check_queue(struct ksig *k);
+/* The walk path's lines of the summary (agent: one was there), and its
+ * statistics in the file. */
+void ksig_summary(const struct ksig *k, bool agent);
+void ksig_write_stats(const struct ksig *k, struct pj_writer *w);
 
 #endif

@@ -23,8 +23,9 @@
 #include <unistd.h>
 
 #include "perfjava/agent_proto.h"
+#include "lib/clock.h"
 #include "record/launch.h"
-#include "record/record.h"
+#include "record/recorder.h"
 
 struct launch {
 	pid_t pid;
@@ -242,11 +243,15 @@ int launch_agent_fd(const struct launch *l)
 void launch_agent_ready(struct recorder *rec)
 {
 	struct launch *l = rec->launch;
+	struct agent *a;
 	char err[512];
 
-	if (!rec->agent &&
-	    agent_accept(l->pid, l->lfd, 1000, &rec->agent, err, sizeof(err))) {
-		rec->agent = NULL;
+	if (rec->agent) {
+		/* taken already */
+	} else if (!agent_accept(l->pid, l->lfd, 1000, &a, err, sizeof(err))) {
+		recorder_set_agent(rec, a);
+		self_find(&rec->em.self, rec->o.pid, now_ns());
+	} else {
 		rec->java_failed = true;
 		fprintf(stderr,
 			"perfjava: java frames unavailable: %s; recording "
@@ -255,7 +260,8 @@ void launch_agent_ready(struct recorder *rec)
 		pj_writer_meta(rec->w, "java_error", err);
 	}
 	remove_socket(l); /* one JVM, one connection */
-	ksig_setup(rec); /* walks at the sample, once the agent confirms */
+	/* walks at the sample, once the agent confirms */
+	ksig_setup(&rec->ks, rec->agent);
 	rec->th.changed = true;
 }
 

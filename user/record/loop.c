@@ -18,9 +18,10 @@
 
 #include "lib/clock.h"
 #include "lib/outfile.h"
-#include "record/cpuwalk.h"
+#include "record/header.h"
 #include "record/loop.h"
-#include "record/record.h"
+#include "record/recorder.h"
+#include "record/summary.h"
 #include "record/wall.h"
 
 struct loop {
@@ -110,26 +111,23 @@ static void remember(struct recorder *rec, struct loop *l, const char *path)
 	}
 }
 
-static void reset_stats(struct record_stats *st)
+/*
+ * A new file (w) starts: frame ids are the file's, so every cache of them
+ * starts again, and so do the counts; then what the file says of itself.
+ */
+static void new_file(struct recorder *rec, struct pj_writer *w, uint64_t now)
 {
-	st->samples = st->lost = st->bad_records = 0;
-	memset(st->event_samples, 0, sizeof(st->event_samples));
-	memset(st->walks, 0, sizeof(st->walks));
-	st->no_answer = st->checked = st->agreed = st->moved_on = 0;
-	st->nlat = 0;
-	memset(st->unwind, 0, sizeof(st->unwind));
-}
-
-/* Frame ids are the file's: every cache of them starts again. */
-static void forget_ids(struct recorder *rec)
-{
-	symbolizer_new_file(&rec->sym, rec->w);
-	u64map_free(&rec->jnames);
-	memset(&rec->jnames, 0, sizeof(rec->jnames));
-	u64map_free(&rec->vnames);
-	memset(&rec->vnames, 0, sizeof(rec->vnames));
-	record_forget_bases(rec);
-	wall_forget(rec);
+	rec->w = w;
+	emit_new_file(&rec->em, w);
+	wall_forget(rec->wall);
+	decode_new_file(&rec->dec);
+	cpuwalk_new_file(&rec->cw);
+	rec->lost = 0;
+	header_write(w, rec->o.pid, rec->o.callgraph, rec->java);
+	recorder_mark_start(rec, now);
+	header_describe_events(w, rec->evs, rec->nevents);
+	symbolizer_write_meta(&rec->sym);
+	header_threads(w, rec->o.pid, &rec->th);
 }
 
 int loop_tick(struct recorder *rec, uint64_t now)
@@ -152,23 +150,24 @@ int loop_tick(struct recorder *rec, uint64_t now)
 	l->next += (uint64_t)(rec->o.loop * 1e9);
 	if (l->next <= now)
 		l->next = now + (uint64_t)(rec->o.loop * 1e9);
-	record_finish_waits(rec);
+	recorder_finish_waits(rec);
 	now = now_ns();
 	rec->end_ns = now;
-	wall_tick(rec, now); /* a wait that goes on is cut at the switch */
-	switchcost_take(rec, true);
+	wall_tick(rec->wall,
+		  now); /* a wait that goes on is cut at the switch */
+	switchcost_take(&rec->sc, &rec->th, true);
 	record_write_stats(rec);
-	switchcost_next_file(rec);
+	switchcost_next_file(&rec->sc);
 	if (pj_writer_close(rec->w)) {
-		rec->w = NULL;
+		rec->w = rec->em.w = NULL;
 		fprintf(stderr, "\nperfjava: cannot write %s: %s; stopping\n",
 			l->cur, strerror(errno));
 		return -1;
 	}
-	rec->w = NULL;
+	rec->w = rec->em.w = NULL;
 	if (!rec->o.quiet)
 		fprintf(stderr, "perfjava: wrote %s (%llu samples)\n", l->cur,
-			(unsigned long long)rec->st.samples);
+			(unsigned long long)rec->em.st.samples);
 	remember(rec, l, l->cur);
 	loop_file_name(rec->o.output_template, l->cur, sizeof(l->cur));
 	w = pj_writer_open(l->cur, err, sizeof(err));
@@ -180,11 +179,8 @@ int loop_tick(struct recorder *rec, uint64_t now)
 		fprintf(stderr, "perfjava: %s; stopping\n", err);
 		return -1;
 	}
-	rec->w = w;
 	rec->o.output = l->cur;
-	forget_ids(rec);
-	reset_stats(&rec->st);
-	record_file_header(rec, now);
+	new_file(rec, w, now);
 	return 0;
 }
 

@@ -20,7 +20,6 @@
 #include "record/offjava.h"
 #include "record/offstate.h"
 #include "record/pending.h"
-#include "record/record.h"
 
 #define WOKE_MARKER "[java: woke before the walk]"
 #define LIMITED_MARKER "[java: not asked: over the rate limit]"
@@ -37,10 +36,10 @@ enum offjava_ask {
 	ASK_NOT_JAVA, /* not asked: not a Java thread a moment ago */
 };
 
-static void answered(struct recorder *rec, struct held *h);
-static bool expired(struct recorder *rec, struct held *h, bool force);
-static void leave(struct recorder *rec, struct held *h);
-static void agent_gone(struct recorder *rec, struct held *h);
+static void answered(void *ctx, struct held *h);
+static bool expired(void *ctx, struct held *h, bool force);
+static void leave(void *ctx, struct held *h);
+static void agent_gone(void *ctx, struct held *h);
 
 static const struct wait_kind java_wait = {
 	.name = "off-CPU Java stack",
@@ -52,12 +51,12 @@ static const struct wait_kind java_wait = {
 };
 
 /* Whether the agent said a moment before t that tid is no Java thread. */
-static bool not_java(struct recorder *rec, uint32_t tid, uint64_t t)
+static bool not_java(const struct offjava *oj, uint32_t tid, uint64_t t)
 {
 	uint32_t ms;
 
-	return u64map_get(&rec->oj.not_java, (uint64_t)tid + 1, &ms) &&
-	       t < rec->start_ns + (uint64_t)(ms - 1) * 1000000 +
+	return u64map_get(&oj->not_java, (uint64_t)tid + 1, &ms) &&
+	       t < oj->start_ns + (uint64_t)(ms - 1) * 1000000 +
 		       OFFJAVA_NOT_JAVA_NS;
 }
 
@@ -70,11 +69,11 @@ static void want(struct offjava *oj, struct held *h)
 		h->mark = ASK_LIMITED;
 }
 
-uint64_t offjava_hold(struct recorder *rec, const struct sample *smp,
+uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 		      bool first_seen)
 {
 	static int off = -1;
-	bool nj = not_java(rec, smp->s.tid, smp->s.time);
+	bool nj = not_java(oj, smp->s.tid, smp->s.time);
 	uint64_t id;
 	struct held *h;
 
@@ -84,16 +83,16 @@ uint64_t offjava_hold(struct recorder *rec, const struct sample *smp,
 		      !strcmp(getenv("PERFJAVA_OFFCPU_JAVA"), "0");
 	if (off)
 		return 0;
-	id = pending_hold(rec, &java_wait, smp,
+	id = pending_hold(oj->pend, &java_wait, oj, smp,
 			  PENDING_END | (nj ? 0 : PENDING_JAVA));
-	h = pending_get(rec, id);
+	h = pending_get(oj->pend, id);
 	if (!h)
 		return 0;
 	h->flag = first_seen;
 	if (nj)
 		h->mark = ASK_NOT_JAVA;
 	else
-		want(&rec->oj, h);
+		want(oj, h);
 	return id;
 }
 
@@ -124,31 +123,30 @@ static void on_answer(void *ctx, const struct agent_stack *a)
 		.walk_time = a->walk_time,
 		.state = a->state,
 	};
-	struct recorder *rec = ctx;
-	struct held *h = pending_get(rec, a->cookie);
+	struct offjava *oj = ctx;
+	struct held *h = pending_get(oj->pend, a->cookie);
 
 	if (!h || h->kind != &java_wait || h->mark != ASK_SENT)
 		return; /* given up already */
 	if (a->walk_time > a->start_time)
-		rec->oj.st.walk_ns += a->walk_time - a->start_time;
-	pending_answer(rec, a->cookie, &ans);
+		oj->st.walk_ns += a->walk_time - a->start_time;
+	pending_answer(oj->pend, a->cookie, &ans);
 }
 
-void offjava_ask(struct recorder *rec)
+void offjava_ask(struct offjava *oj, struct agent *a)
 {
-	struct offjava *oj = &rec->oj;
 	size_t keep = 0;
 	uint64_t now;
 
-	if (!oj->nwant || !agent_has_stacks(rec->agent))
+	if (!oj->nwant || !agent_has_stacks(a))
 		return; /* (an agent still to come: they wait) */
 	if (!oj->handler_set) {
-		agent_on_stack(rec->agent, on_answer, rec);
+		agent_on_stack(a, on_answer, oj);
 		oj->handler_set = true;
 	}
 	now = now_ns();
 	for (size_t i = 0; i < oj->nwant; i++) {
-		struct held *h = pending_get(rec, oj->want[i]);
+		struct held *h = pending_get(oj->pend, oj->want[i]);
 
 		/* still blocked as far as the reader knows: ask */
 		if (!h || !(h->needs & PENDING_END) || h->mark != ASK_NONE)
@@ -158,13 +156,13 @@ void offjava_ask(struct recorder *rec)
 							   it still waits */
 			continue;
 		}
-		if (agent_ask_stack(rec->agent, (pid_t)h->smp.s.tid,
-				    h->smp.s.time, h->id)) {
+		if (agent_ask_stack(a, (pid_t)h->smp.s.tid, h->smp.s.time,
+				    h->id)) {
 			h->mark = ASK_LIMITED;
 			continue;
 		}
 		h->mark = ASK_SENT;
-		pending_asked(rec, h, now);
+		pending_asked(h, now);
 		oj->outstanding++;
 		oj->st.asked++;
 	}
@@ -172,11 +170,11 @@ void offjava_ask(struct recorder *rec)
 }
 
 /* The answer for h: kept until its wait ends. */
-static void answered(struct recorder *rec, struct held *h)
+static void answered(void *ctx, struct held *h)
 {
-	struct offjava *oj = &rec->oj;
-	uint32_t ms = (uint32_t)((h->ans.walk_time > rec->start_ns
-				      ? h->ans.walk_time - rec->start_ns
+	struct offjava *oj = ctx;
+	uint32_t ms = (uint32_t)((h->ans.walk_time > oj->start_ns
+				      ? h->ans.walk_time - oj->start_ns
 				      : 0) /
 				 1000000);
 
@@ -197,9 +195,9 @@ static void answered(struct recorder *rec, struct held *h)
 
 /* No answer in time: asked again while the thread still waits (an agent
  * busy with its start, say). */
-static bool expired(struct recorder *rec, struct held *h, bool force)
+static bool expired(void *ctx, struct held *h, bool force)
 {
-	struct offjava *oj = &rec->oj;
+	struct offjava *oj = ctx;
 
 	oj->outstanding--;
 	h->mark = ASK_LOST;
@@ -257,7 +255,7 @@ static const char *why_not(struct offjava *oj, const struct held *h,
 
 /* h's stack, merged with its Java frames when accept, else with why at
  * the root; the state leaf on top. Its id; *marker as merge_stack's. */
-static uint32_t merged(struct recorder *rec, const struct held *h, bool accept,
+static uint32_t merged(struct offjava *oj, const struct held *h, bool accept,
 		       int status, const char *why, int *marker)
 {
 	struct java_part j = {
@@ -274,13 +272,13 @@ static uint32_t merged(struct recorder *rec, const struct held *h, bool accept,
 	if (accept && (h->ans.state & PJA_TSTATE_SLEEPING) &&
 	    (st == WALL_LOCK || st == WALL_BLOCKED))
 		st = WALL_SLEEP;
-	return emit_stack(rec, &h->smp, &j, why, offstate_leaf(rec, st),
-			  marker);
+	return emit_stack(oj->em, &h->smp, &j, why,
+			  offstate_leaf(oj->os, oj->em->w, st), marker);
 }
 
-static void leave(struct recorder *rec, struct held *h)
+static void leave(void *ctx, struct held *h)
 {
-	struct offjava *oj = &rec->oj;
+	struct offjava *oj = ctx;
 	uint64_t ns = pending_waited(h);
 	bool accept;
 	int status, marker;
@@ -294,13 +292,13 @@ static void leave(struct recorder *rec, struct held *h)
 	why = why_not(oj, h, &accept, &status);
 	if (h->flag && !accept)
 		why = FIRST_SEEN_MARKER;
-	else if (!rec->agent && h->mark == ASK_NONE)
+	else if (!oj->em->agent && h->mark == ASK_NONE)
 		why = NULL; /* no agent: nothing was to be asked */
 	if (accept && h->premerged) { /* merged when the agent went */
 		stack = h->premerged - 1;
 		marker = h->premarker;
 	} else {
-		stack = merged(rec, h, accept, status, why, &marker);
+		stack = merged(oj, h, accept, status, why, &marker);
 	}
 	if (accept && marker == MERGE_MOVED_ON)
 		oj->st.not_merged++;
@@ -308,7 +306,7 @@ static void leave(struct recorder *rec, struct held *h)
 		oj->st.accepted++;
 	oj->st.intervals++;
 	h->smp.s.period = ns;
-	emit_write(rec, &h->smp, stack);
+	emit_write(oj->em, &h->smp, stack);
 }
 
 /*
@@ -317,64 +315,62 @@ static void leave(struct recorder *rec, struct held *h)
  * wait is merged now, to be used if the wait is still taken as the walk's
  * when it ends.
  */
-static void agent_gone(struct recorder *rec, struct held *h)
+static void agent_gone(void *ctx, struct held *h)
 {
 	if (h->mark == ASK_ANSWERED && h->ans.status == AGENT_WALK_OK &&
 	    !h->premerged)
 		h->premerged =
-		    merged(rec, h, true, AGENT_WALK_OK, NULL, &h->premarker) +
+		    merged(ctx, h, true, AGENT_WALK_OK, NULL, &h->premarker) +
 		    1;
 	h->ans.n = 0;
 }
 
-void offjava_agent_gone(struct recorder *rec)
+void offjava_agent_gone(struct offjava *oj)
 {
-	rec->oj.handler_set = false;
-	rec->oj.nwant = 0;
+	oj->handler_set = false;
+	oj->nwant = 0;
 }
 
-void offjava_forget(struct recorder *rec)
+void offjava_forget(struct offjava *oj)
 {
-	struct offjava *oj = &rec->oj;
-
 	oj->nwant = 0;
 	oj->outstanding = 0;
 	u64map_free(&oj->not_java);
 }
 
-void offjava_free(struct recorder *rec)
+void offjava_free(struct offjava *oj)
 {
-	offjava_forget(rec);
-	free(rec->oj.want);
-	rec->oj.want = NULL;
-	rec->oj.wantcap = 0;
+	offjava_forget(oj);
+	free(oj->want);
+	oj->want = NULL;
+	oj->wantcap = 0;
 }
 
-void offjava_write_stats(struct recorder *rec)
+void offjava_write_stats(const struct offjava *oj, struct pj_writer *w)
 {
-	const struct offjava_stats *st = &rec->oj.st;
+	const struct offjava_stats *st = &oj->st;
 
 	if (!st->intervals)
 		return;
-	pj_writer_stat(rec->w, "offcpu_java_intervals", st->intervals);
-	pj_writer_stat(rec->w, "offcpu_java_asked", st->asked);
-	pj_writer_stat(rec->w, "offcpu_java_answered", st->answered);
-	pj_writer_stat(rec->w, "offcpu_java_reasked", st->reasked);
-	pj_writer_stat(rec->w, "offcpu_java_accepted", st->accepted);
-	pj_writer_stat(rec->w, "offcpu_java_woke", st->woke);
-	pj_writer_stat(rec->w, "offcpu_java_limited", st->limited);
-	pj_writer_stat(rec->w, "offcpu_java_no_answer", st->no_answer);
-	pj_writer_stat(rec->w, "offcpu_java_not_java", st->not_java);
-	pj_writer_stat(rec->w, "offcpu_java_failed", st->failed);
-	pj_writer_stat(rec->w, "offcpu_java_not_merged", st->not_merged);
-	pj_writer_stat(rec->w, "offcpu_java_walk_ns", st->walk_ns);
+	pj_writer_stat(w, "offcpu_java_intervals", st->intervals);
+	pj_writer_stat(w, "offcpu_java_asked", st->asked);
+	pj_writer_stat(w, "offcpu_java_answered", st->answered);
+	pj_writer_stat(w, "offcpu_java_reasked", st->reasked);
+	pj_writer_stat(w, "offcpu_java_accepted", st->accepted);
+	pj_writer_stat(w, "offcpu_java_woke", st->woke);
+	pj_writer_stat(w, "offcpu_java_limited", st->limited);
+	pj_writer_stat(w, "offcpu_java_no_answer", st->no_answer);
+	pj_writer_stat(w, "offcpu_java_not_java", st->not_java);
+	pj_writer_stat(w, "offcpu_java_failed", st->failed);
+	pj_writer_stat(w, "offcpu_java_not_merged", st->not_merged);
+	pj_writer_stat(w, "offcpu_java_walk_ns", st->walk_ns);
 }
 
-void offjava_summary(const struct recorder *rec)
+void offjava_summary(const struct offjava *oj)
 {
-	const struct offjava_stats *st = &rec->oj.st;
+	const struct offjava_stats *st = &oj->st;
 
-	if (!st->intervals || rec->o.quiet)
+	if (!st->intervals)
 		return;
 	fprintf(
 	    stderr,

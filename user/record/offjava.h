@@ -27,7 +27,11 @@
 
 #include "lib/u64map.h"
 
-struct recorder;
+struct agent;
+struct emitter;
+struct offstate;
+struct pending;
+struct pj_writer;
 struct sample;
 
 #define OFFJAVA_OUTSTANDING 64
@@ -52,8 +56,15 @@ struct offjava_stats {
 	uint64_t walk_ns; /* time spent in GetStackTrace, summed */
 };
 
-/* The asks' state (in struct recorder). */
+/* The asks' state. */
 struct offjava {
+	/* what it works with */
+	bool java; /* a JVM's waits are to have their Java frames */
+	uint64_t start_ns; /* the recording's (or the file's) start */
+	struct pending *pend; /* where its waits are held */
+	struct offstate *os; /* their state leaves */
+	struct emitter *em; /* where they go */
+
 	uint64_t *want; /* held waits whose Java stack is to be asked */
 	size_t nwant, wantcap;
 	unsigned int outstanding; /* asked, not answered */
@@ -69,17 +80,17 @@ struct offjava {
 /* Holds the switch-out smp of a JVM's thread until its wait ends, its Java
  * stack to be asked (first_seen: blocked when its events opened, no user
  * stack). Its id (record/pending.h), or 0 when not held. */
-uint64_t offjava_hold(struct recorder *rec, const struct sample *smp,
+uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 		      bool first_seen);
-/* After the rings were drained: asks for the stacks wanted. */
-void offjava_ask(struct recorder *rec);
+/* After the rings were drained: asks the agent a for the stacks wanted. */
+void offjava_ask(struct offjava *oj, struct agent *a);
 /* The agent is going away: no stack is asked of it any more. */
-void offjava_agent_gone(struct recorder *rec);
+void offjava_agent_gone(struct offjava *oj);
 /* --loop: a new file. */
-void offjava_forget(struct recorder *rec);
-void offjava_free(struct recorder *rec);
+void offjava_forget(struct offjava *oj);
+void offjava_free(struct offjava *oj);
 /* The counts into the file's STATS, and a line of the summary. */
-void offjava_write_stats(struct recorder *rec);
-void offjava_summary(const struct recorder *rec);
+void offjava_write_stats(const struct offjava *oj, struct pj_writer *w);
+void offjava_summary(const struct offjava *oj);
 
 #endif

@@ -2,8 +2,8 @@
 /* Why a thread was off CPU; see record/offstate.h. */
 #include <string.h>
 
+#include "profile/io.h"
 #include "record/offstate.h"
-#include "record/record.h"
 #include "record/sample.h"
 #include "sym/ksource.h"
 
@@ -46,7 +46,7 @@ int offstate_of_function(const char *name)
 }
 
 /* What the kernel's side says: prev_state, then the blocking function. */
-enum wall_state offstate_of(struct recorder *rec, const struct sample *smp)
+enum wall_state offstate_of(struct ksource *k, const struct sample *smp)
 {
 	const char *ps;
 
@@ -57,12 +57,12 @@ enum wall_state offstate_of(struct recorder *rec, const struct sample *smp)
 		if (*ps == 'D')
 			return WALL_IO;
 	}
-	if (rec->sym.kernel.kind == KSOURCE_NONE || !smp->kips)
+	if (k->kind == KSOURCE_NONE || !smp->kips)
 		return WALL_BLOCKED;
 	for (unsigned int i = 0; i < smp->nk; i++) {
 		const char *mod;
-		int st = offstate_of_function(
-		    ksource_lookup(&rec->sym.kernel, smp->kips[i], &mod));
+		int st =
+		    offstate_of_function(ksource_lookup(k, smp->kips[i], &mod));
 
 		if (st >= 0)
 			return st;
@@ -70,18 +70,16 @@ enum wall_state offstate_of(struct recorder *rec, const struct sample *smp)
 	return WALL_BLOCKED;
 }
 
-uint32_t offstate_leaf(struct recorder *rec, int st)
+uint32_t offstate_leaf(struct offstate *o, struct pj_writer *w, int st)
 {
-	struct offstate *o = &rec->offstate;
-
 	if (!o->leaf[st])
-		o->leaf[st] = pj_writer_frame(rec->w, PJ_FRAME_MARKER,
+		o->leaf[st] = pj_writer_frame(w, PJ_FRAME_MARKER,
 					      state_name[st], "", NULL, 0) +
 			      1;
 	return o->leaf[st];
 }
 
-void offstate_forget(struct recorder *rec)
+void offstate_forget(struct offstate *o)
 {
-	memset(&rec->offstate, 0, sizeof(rec->offstate));
+	memset(o, 0, sizeof(*o));
 }

@@ -9,7 +9,8 @@
 
 #include <stdint.h>
 
-struct recorder;
+struct ksource;
+struct pj_writer;
 struct sample;
 
 enum wall_state {
@@ -21,19 +22,19 @@ enum wall_state {
 	WALL_NSTATES
 };
 
-/* The state frames of the current file (in struct recorder). */
+/* The state frames of the current file. */
 struct offstate {
 	uint32_t leaf[WALL_NSTATES]; /* frame id + 1 */
 };
 
-/* The state of a decoded switch-out sample (its tracepoint's text and
- * kernel frames' addresses). */
-enum wall_state offstate_of(struct recorder *rec, const struct sample *smp);
+/* The state of a decoded switch-out sample: its tracepoint's text, else
+ * its kernel functions (named by k). */
+enum wall_state offstate_of(struct ksource *k, const struct sample *smp);
 /* The wait a kernel function stands for, or -1. */
 int offstate_of_function(const char *name);
-/* The leaf frame of state st in the current file: its id + 1. */
-uint32_t offstate_leaf(struct recorder *rec, int st);
+/* The leaf frame of state st in the current file (w): its id + 1. */
+uint32_t offstate_leaf(struct offstate *o, struct pj_writer *w, int st);
 /* --loop, at a new file: its frame ids go. */
-void offstate_forget(struct recorder *rec);
+void offstate_forget(struct offstate *o);
 
 #endif

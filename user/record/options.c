@@ -8,8 +8,7 @@
 #include <string.h>
 
 #include "lib/file.h"
-#include "record/loop.h"
-#include "record/record.h"
+#include "record/options.h"
 
 static void usage(FILE *f)
 {
@@ -300,8 +299,6 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		usage(stderr);
 		return -1;
 	}
-	if (loop_setup(o))
-		return -1;
 	if (o->freq && o->period) {
 		fprintf(stderr, "perfjava: give -F or -c, not both\n");
 		return -1;
@@ -321,25 +318,4 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		return -1;
 	}
 	return 0;
-}
-
-uint64_t record_clamp_freq(const char *event, uint64_t freq, bool quiet)
-{
-	char buf[32];
-	unsigned long long max;
-
-	if (read_small_file("/proc/sys/kernel/perf_event_max_sample_rate", buf,
-			    sizeof(buf)))
-		return freq;
-	max = strtoull(buf, NULL, 10);
-	if (!max || freq <= max)
-		return freq;
-	if (!quiet)
-		fprintf(stderr,
-			"perfjava: warning: %s at %llu Hz is above "
-			"kernel.perf_event_max_sample_rate; sampling at %llu "
-			"Hz (raise the limit with sysctl "
-			"kernel.perf_event_max_sample_rate=N)\n",
-			event, (unsigned long long)freq, max);
-	return max;
 }

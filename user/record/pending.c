@@ -5,7 +5,6 @@
 
 #include "lib/grow.h"
 #include "record/pending.h"
-#include "record/record.h"
 
 #define SLOT_BITS 20 /* an id is a sequence number, then its slot */
 #define SLOT_MASK ((1u << SLOT_BITS) - 1)
@@ -21,6 +20,12 @@ static int list_of(struct pending *p, const struct wait_kind *kind)
 		return -1;
 	p->k[i].kind = kind;
 	return i;
+}
+
+/* The state of h's kind. */
+static void *ctx_of(struct pending *p, const struct held *h)
+{
+	return p->k[list_of(p, h->kind)].ctx;
 }
 
 static void unlink_held(struct pending *p, struct held *h)
@@ -43,22 +48,22 @@ static void unlink_held(struct pending *p, struct held *h)
 }
 
 /* h leaves through its kind, and its slot is free again. */
-static void leave(struct recorder *rec, struct held *h)
+static void leave(struct pending *p, struct held *h)
 {
-	h->kind->leave(rec, h);
-	unlink_held(&rec->pend, h);
+	h->kind->leave(ctx_of(p, h), h);
+	unlink_held(p, h);
 }
 
 /* Gives up h's answer: it waits on, or goes without. */
-static void give_up(struct recorder *rec, struct held *h, bool force)
+static void give_up(struct pending *p, struct held *h, bool force)
 {
-	if (h->kind->expired(rec, h, force))
+	if (h->kind->expired(ctx_of(p, h), h, force))
 		return;
 	h->needs &= ~PENDING_JAVA;
 	h->answered = false;
 	h->ans = (struct java_answer){ .status = AGENT_WALK_TIMEOUT };
 	if (!h->needs)
-		leave(rec, h);
+		leave(p, h);
 }
 
 static struct held *new_slot(struct pending *p)
@@ -106,18 +111,18 @@ static int copy_arrays(struct held *h, const struct sample *smp)
 	return 0;
 }
 
-uint64_t pending_hold(struct recorder *rec, const struct wait_kind *kind,
-		      const struct sample *smp, unsigned int needs)
+uint64_t pending_hold(struct pending *p, const struct wait_kind *kind,
+		      void *ctx, const struct sample *smp, unsigned int needs)
 {
-	struct pending *p = &rec->pend;
 	int l = list_of(p, kind);
 	struct held *h;
 	uint32_t me;
 
 	if (l < 0)
 		return 0;
+	p->k[l].ctx = ctx;
 	if (kind->max && p->k[l].count >= kind->max) /* the oldest gives way */
-		give_up(rec, &p->v[p->k[l].first - 1], true);
+		give_up(p, &p->v[p->k[l].first - 1], true);
 	h = new_slot(p);
 	if (!h)
 		return 0;
@@ -149,9 +154,8 @@ uint64_t pending_hold(struct recorder *rec, const struct wait_kind *kind,
 	return h->id;
 }
 
-struct held *pending_get(struct recorder *rec, uint64_t id)
+struct held *pending_get(struct pending *p, uint64_t id)
 {
-	struct pending *p = &rec->pend;
 	uint32_t slot = (uint32_t)(id & SLOT_MASK);
 
 	if (!id || slot >= p->n || p->v[slot].id != id)
@@ -159,25 +163,24 @@ struct held *pending_get(struct recorder *rec, uint64_t id)
 	return &p->v[slot];
 }
 
-void pending_asked(struct recorder *rec, struct held *h, uint64_t now)
+void pending_asked(struct held *h, uint64_t now)
 {
 	h->asked = now;
 	h->deadline = now + h->kind->deadline_ns;
 }
 
-void pending_answer(struct recorder *rec, uint64_t id,
-		    const struct java_answer *a)
+void pending_answer(struct pending *p, uint64_t id, const struct java_answer *a)
 {
-	struct held *h = pending_get(rec, id);
+	struct held *h = pending_get(p, id);
 
 	if (!h || !(h->needs & PENDING_JAVA))
 		return; /* given up already */
 	h->needs &= ~PENDING_JAVA;
 	h->answered = true;
 	h->ans = *a;
-	h->kind->answered(rec, h);
+	h->kind->answered(ctx_of(p, h), h);
 	if (!h->needs) {
-		leave(rec, h);
+		leave(p, h);
 		return;
 	}
 	/* it waits on: the frames are its own (their names the agent's) */
@@ -188,9 +191,9 @@ void pending_answer(struct recorder *rec, uint64_t id,
 	h->ans.frames = h->jbuf;
 }
 
-void pending_end(struct recorder *rec, uint64_t id, uint64_t end)
+void pending_end(struct pending *p, uint64_t id, uint64_t end)
 {
-	struct held *h = pending_get(rec, id);
+	struct held *h = pending_get(p, id);
 
 	if (!h || !(h->needs & PENDING_END))
 		return;
@@ -199,26 +202,22 @@ void pending_end(struct recorder *rec, uint64_t id, uint64_t end)
 	if (!h->asked) /* nothing was asked: nothing to wait for */
 		h->needs &= ~PENDING_JAVA;
 	if (!h->needs)
-		leave(rec, h);
+		leave(p, h);
 }
 
-void pending_expire(struct recorder *rec, uint64_t now, bool force)
+void pending_expire(struct pending *p, uint64_t now, bool force)
 {
-	struct pending *p = &rec->pend;
-
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct held *h = &p->v[i];
 
 		if (h->id && (h->needs & PENDING_JAVA) && h->asked &&
 		    (force || now >= h->deadline))
-			give_up(rec, h, force);
+			give_up(p, h, force);
 	}
 }
 
-bool pending_in_flight(const struct recorder *rec)
+bool pending_in_flight(const struct pending *p)
 {
-	const struct pending *p = &rec->pend;
-
 	for (uint32_t i = 0; i < p->n; i++)
 		if (p->v[i].id && (p->v[i].needs & PENDING_JAVA) &&
 		    p->v[i].asked)
@@ -226,22 +225,18 @@ bool pending_in_flight(const struct recorder *rec)
 	return false;
 }
 
-void pending_agent_gone(struct recorder *rec)
+void pending_agent_gone(struct pending *p)
 {
-	struct pending *p = &rec->pend;
-
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct held *h = &p->v[i];
 
 		if (h->id && h->kind->agent_gone)
-			h->kind->agent_gone(rec, h);
+			h->kind->agent_gone(ctx_of(p, h), h);
 	}
 }
 
-void pending_free(struct recorder *rec)
+void pending_free(struct pending *p)
 {
-	struct pending *p = &rec->pend;
-
 	for (uint32_t i = 0; i < p->n; i++) {
 		free(p->v[i].kbuf);
 		free(p->v[i].ubuf);

@@ -7,9 +7,10 @@
  * its kind's leave(), which merges and writes it (record/emit.h).
  *
  * Each reason to wait is a struct wait_kind, defined where that reason is
- * (record/cpuwalk.c, record/offjava.c, record/wall.c): this stage knows none
- * by name, and a new reason is a new kind, with no change here or in the
- * others. A kind holds a sample (pending_hold), says when it asked for its
+ * (record/cpuwalk.c, record/offjava.c, record/wall.c), with its own state
+ * (the ctx its callbacks get): this stage knows none by name, and a new
+ * reason is a new kind, with no change here or in the others. A kind holds
+ * a sample (pending_hold), says when it asked for its
  * frames (pending_asked), and passes on the answer (pending_answer) or the
  * end of its wait (pending_end); the stage keeps the deadlines, makes the
  * oldest of a kind give way when the kind has too many, and calls the kind
@@ -24,8 +25,6 @@
 
 #include "jvm/client.h"
 #include "record/sample.h"
-
-struct recorder;
 
 #define PENDING_JAVA 1u /* its Java frames */
 #define PENDING_END 2u /* its weight: the end of its wait (its switch-in) */
@@ -69,21 +68,22 @@ struct wait_kind {
 	const char *name;
 	unsigned int max; /* held at once, at most: the oldest gives way */
 	uint64_t deadline_ns; /* from the ask to giving up */
+	/* Each gets the ctx its kind's samples were held with. */
 	/* An answer came for h; h->ans holds it (kept while h waits on). */
-	void (*answered)(struct recorder *rec, struct held *h);
+	void (*answered)(void *ctx, struct held *h);
 	/* h's answer is late (force: the recording or file ends): true when
 	 * it waits again (asked again later), false to give it up. */
-	bool (*expired)(struct recorder *rec, struct held *h, bool force);
+	bool (*expired)(void *ctx, struct held *h, bool force);
 	/* h has all it waits for, or its time is up: merge and write it. */
-	void (*leave)(struct recorder *rec, struct held *h);
+	void (*leave)(void *ctx, struct held *h);
 	/* The agent is going: the names of h's frames go with it. NULL:
 	 * the kind keeps no frames after an answer. */
-	void (*agent_gone)(struct recorder *rec, struct held *h);
+	void (*agent_gone)(void *ctx, struct held *h);
 };
 
 #define PENDING_KINDS 8
 
-/* The stage's state (in struct recorder). */
+/* The stage's state. */
 struct pending {
 	struct held *v;
 	uint32_t n, cap; /* slots used so far, allocated */
@@ -91,6 +91,7 @@ struct pending {
 	uint64_t seq;
 	struct {
 		const struct wait_kind *kind;
+		void *ctx; /* the kind's state */
 		uint32_t first, last; /* slot + 1 */
 		unsigned int count;
 	} k[PENDING_KINDS];
@@ -104,27 +105,29 @@ static inline uint64_t pending_waited(const struct held *h)
 }
 
 /*
- * Holds a copy of smp until all of needs has come. Its id (never 0), or 0
- * when it cannot be held (out of memory): the caller writes it at once.
+ * Holds a copy of smp until all of needs has come, for kind (whose
+ * callbacks get ctx: the same for every sample of the kind). Its id (never
+ * 0), or 0 when it cannot be held (out of memory): the caller writes it at
+ * once.
  */
-uint64_t pending_hold(struct recorder *rec, const struct wait_kind *kind,
-		      const struct sample *smp, unsigned int needs);
+uint64_t pending_hold(struct pending *p, const struct wait_kind *kind,
+		      void *ctx, const struct sample *smp, unsigned int needs);
 /* The held sample of id, or NULL when it has left. */
-struct held *pending_get(struct recorder *rec, uint64_t id);
+struct held *pending_get(struct pending *p, uint64_t id);
 /* h's frames were asked now: its deadline runs from now. */
-void pending_asked(struct recorder *rec, struct held *h, uint64_t now);
+void pending_asked(struct held *h, uint64_t now);
 /* The answer for id (nothing when it has left). */
-void pending_answer(struct recorder *rec, uint64_t id,
+void pending_answer(struct pending *p, uint64_t id,
 		    const struct java_answer *a);
 /* The wait of id ended at end (0: not known, its weight is lost). A held
  * sample whose frames were not asked yet leaves without them. */
-void pending_end(struct recorder *rec, uint64_t id, uint64_t end);
+void pending_end(struct pending *p, uint64_t id, uint64_t end);
 /* Gives up the answers whose deadline passed (all of them if force). */
-void pending_expire(struct recorder *rec, uint64_t now, bool force);
+void pending_expire(struct pending *p, uint64_t now, bool force);
 /* Whether a held sample waits for an answer asked for. */
-bool pending_in_flight(const struct recorder *rec);
+bool pending_in_flight(const struct pending *p);
 /* The agent is going: held answers are merged while their names live. */
-void pending_agent_gone(struct recorder *rec);
-void pending_free(struct recorder *rec);
+void pending_agent_gone(struct pending *p);
+void pending_free(struct pending *p);
 
 #endif

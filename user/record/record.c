@@ -20,15 +20,16 @@
 
 #include "events/lbr.h"
 #include "sym/maps.h"
+#include "record/header.h"
+#include "record/hotpath.h"
 #include "record/launch.h"
 #include "record/loop.h"
 #include "record/jevents.h"
+#include "record/record.h"
+#include "record/recorder.h"
+#include "record/summary.h"
 #include "record/tojfr.h"
 #include "record/wall.h"
-#include "record/cpuwalk.h"
-#include "record/offjava.h"
-#include "record/record.h"
-#include "record/target.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/file.h"
@@ -89,8 +90,10 @@ static void thread_opened(void *ctx, struct ring *r)
 
 	thread_comm(rec->o.pid, r->tid, comm, sizeof(comm));
 	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
-	wall_thread_opened(rec, r->tid, wall_event(rec));
-	ksig_thread_opened(rec, r);
+	if (rec->th.enabled) /* opened while recording: its clocks start */
+		switchcost_mark(&rec->sc, r);
+	wall_thread_opened(rec->wall, r->tid);
+	ksig_thread_opened(&rec->ks, r);
 }
 
 /*
@@ -107,7 +110,7 @@ static bool period_field_needed(const struct recorder *rec)
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 
-		if (jevents_is(rec, i))
+		if (jevents_is(rec->jev, i))
 			continue; /* no perf samples */
 		if (ev->freq)
 			return true;
@@ -166,7 +169,7 @@ static int open_threads(struct recorder *rec)
 		t->opts.regs_user = UNWIND_REGS_MASK;
 		t->opts.stack_user = rec->o.cg.stack_size;
 	}
-	if (rec->lbr) {
+	if (rec->dec.lbr) {
 		t->opts.sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		t->opts.branch_sample_type = LBR_BRANCH_SAMPLE_TYPE;
 		/* The user stack comes from the branch records alone. */
@@ -187,7 +190,7 @@ static int open_threads(struct recorder *rec)
 	/* A JVM's samples wait for a walk: wake the reader for each one. */
 	t->opts.wakeup_events = rec->java && !rec->o.no_java ? 1 : 0;
 	/* ... unless the agent walks at the sample by the kernel's SIGTRAP */
-	t->opts.sigtrap = ksig_traps(rec);
+	t->opts.sigtrap = ksig_traps(&rec->ks, rec->agent);
 	err = threads_scan(t, &bad);
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
@@ -236,11 +239,14 @@ static void start_agent(struct recorder *rec)
 	char err[512];
 	const char *path = rec->o.agent_path ? rec->o.agent_path
 					     : agent_default_path();
+	struct agent *a;
 
 	if (!rec->java || rec->o.no_java || rec->launch)
 		return; /* a launched JVM's agent connects by itself */
-	if (agent_start(rec->o.pid, path, &rec->agent, err, sizeof(err))) {
-		rec->agent = NULL;
+	if (!agent_start(rec->o.pid, path, &a, err, sizeof(err))) {
+		recorder_set_agent(rec, a);
+		self_find(&rec->em.self, rec->o.pid, now_ns());
+	} else {
 		rec->java_failed = true;
 		if (proc_gone(rec->o.pid))
 			snprintf(err, sizeof(err),
@@ -259,10 +265,10 @@ static void start_agent(struct recorder *rec)
  */
 static void agent_gone(struct recorder *rec, const char *why)
 {
-	ksig_off(rec, why);
-	pending_expire(rec, now_ns(), true);
-	pending_agent_gone(rec);
-	offjava_agent_gone(rec);
+	ksig_off(&rec->ks, why);
+	pending_expire(&rec->pend, now_ns(), true);
+	pending_agent_gone(&rec->pend);
+	offjava_agent_gone(&rec->oj);
 }
 
 static void progress(struct recorder *rec, uint64_t now)
@@ -270,8 +276,8 @@ static void progress(struct recorder *rec, uint64_t now)
 	fprintf(stderr,
 		"\rperfjava: %6.1fs  %llu samples  %u threads  %llu lost   ",
 		(now - rec->start_ns) / 1e9,
-		(unsigned long long)rec->st.samples, rec->th.n,
-		(unsigned long long)rec->st.lost);
+		(unsigned long long)rec->em.st.samples, rec->th.n,
+		(unsigned long long)rec->lost);
 }
 
 /* Drains r until it is empty (true) or until is passed: records are taken
@@ -312,7 +318,7 @@ static void count_not_drained(void *ctx, struct ring *r,
 	struct recorder *rec = ctx;
 
 	if (hdr->type == PERF_RECORD_SAMPLE)
-		rec->st.lost++;
+		rec->lost++;
 }
 
 /* Closes the rings of threads that have exited, after draining them (in
@@ -330,7 +336,8 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 			r->exited = access(path, F_OK) != 0;
 		}
 		if (r->exited && drain_ring(rec, r, until)) {
-			u64map_del(&rec->jnames, (uint64_t)r->tid);
+			jnames_forget(&rec->em.names, (uint32_t)r->tid);
+			switchcost_thread_gone(&rec->sc, (uint32_t)r->tid);
 			threads_remove(&rec->th, r);
 			continue;
 		}
@@ -427,7 +434,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 			}
 			for (unsigned int i = 0; i < rec->th.n; i++) {
 				/* walked at the sample: read on the timer */
-				if (ksig_quiet(rec, rec->th.v[i]))
+				if (ksig_quiet(&rec->ks, rec->th.v[i]))
 					continue;
 				pfd[npfd].fd = rec->th.v[i]->fd;
 				pfd[npfd].events = POLLIN;
@@ -467,7 +474,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 				launch_agent_ready(rec);
 			} else if (pfd[i].fd == afd) {
 				if (agent_process(rec->agent, cpuwalk_done,
-						  rec)) {
+						  &rec->cw)) {
 					/* a JVM that exits takes its agent */
 					if (!proc_gone(rec->o.pid))
 						fprintf(
@@ -477,7 +484,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 					agent_gone(rec,
 						   "the agent disconnected");
 					agent_stop(rec->agent);
-					rec->agent = NULL;
+					recorder_set_agent(rec, NULL);
 					afd = -1;
 					rec->th.changed = true;
 				}
@@ -490,28 +497,30 @@ static int run_loop(struct recorder *rec, int sigfd)
 		now = now_ns();
 		if (now >= next_drain) {
 			next_drain = now + DRAIN_NS;
-			ksig_collect(rec);
+			ksig_collect(&rec->ks, rec->agent);
 			busy |= !drain_all(rec, pass_end);
-			ksig_match(rec);
-			jevents_tick(rec);
+			ksig_match(&rec->ks);
+			jevents_tick(rec->jev, rec->agent);
 		}
-		offjava_ask(rec); /* the rings are drained */
+		offjava_ask(&rec->oj, rec->agent); /* the rings are drained */
 		if (rec->agent)
 			agent_flush(rec->agent);
 		if (now >= next_tick) {
 			next_tick = now + TICK_NS;
-			pending_expire(rec, now, false);
+			pending_expire(&rec->pend, now, false);
 			if (loop_tick(rec, now)) { /* --loop: the next file */
 				rec->stop = rec->write_failed = true;
 				rec->stop_reason = "write error";
 			}
 			/* before exited threads go */
-			switchcost_tick(rec, now);
+			switchcost_tick(&rec->sc, &rec->th, now);
+			if (rec->agent) /* its code, to label its frames */
+				self_find(&rec->em.self, rec->o.pid, now);
 			reap_threads(rec, now >= next_scan, pass_end);
 			if (now >= next_scan) {
 				next_scan = now + RESCAN_NS;
 				rescan_threads(rec);
-				ksig_check_queue(rec);
+				ksig_check_queue(&rec->ks);
 			}
 			if (tty)
 				progress(rec, now);
@@ -547,7 +556,7 @@ int cmd_record(int argc, char **argv)
 
 	if (!rec)
 		return 1;
-	if (record_parse_args(argc, argv, &o)) {
+	if (record_parse_args(argc, argv, &o) || loop_setup(&o)) {
 		free(rec);
 		return 2;
 	}
@@ -574,7 +583,7 @@ int cmd_record(int argc, char **argv)
 		free(rec);
 		return 1;
 	}
-	rec->java = java;
+	recorder_set_java(rec, java);
 	rec->launch = launch;
 	if (target_open(&rec->tgt, rec->o.pid)) {
 		fprintf(stderr,
@@ -604,7 +613,7 @@ int cmd_record(int argc, char **argv)
 			goto fail_output;
 		}
 	}
-	record_write_header(rec);
+	header_write(rec->w, rec->o.pid, rec->o.callgraph, rec->java);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -614,9 +623,10 @@ int cmd_record(int argc, char **argv)
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	/* A JVM's agent comes before its events, whose kind depends on it
 	 * (record/ksig.h: the kernel's SIGTRAP at the sample). */
-	ksig_prepare(rec, cpuwalk_done);
+	ksig_prepare(&rec->ks, rec->evs, rec->nevents, rec->o.pid, cpuwalk_done,
+		     &rec->cw);
 	start_agent(rec);
-	ksig_setup(rec);
+	ksig_setup(&rec->ks, rec->agent);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	/* started: the file takes its name (a failed start left any file
@@ -634,8 +644,10 @@ int cmd_record(int argc, char **argv)
 	 */
 	if (rec->agent || (rec->launch && rec->java))
 		setpriority(PRIO_PROCESS, 0, -10);
-	record_mark_start(rec, now_ns());
+	recorder_mark_start(rec, now_ns());
 	threads_enable(&rec->th);
+	for (unsigned int i = 0; i < rec->th.n; i++) /* the clocks start */
+		switchcost_mark(&rec->sc, rec->th.v[i]);
 	if (!rec->o.quiet)
 		fprintf(
 		    stderr,
@@ -643,21 +655,25 @@ int cmd_record(int argc, char **argv)
 		    rec->o.pid, rec->th.n, rec->th.n == 1 ? "" : "s",
 		    rec->agent ? ", java frames on" : "", rec->o.output);
 	run_loop(rec, sigfd);
-	switchcost_take(rec, true); /* while the events run */
+	if (!rec->w) { /* --loop could not start the next file (said so) */
+		close(sigfd);
+		goto out;
+	}
+	switchcost_take(&rec->sc, &rec->th, true); /* while the events run */
 	threads_disable(&rec->th);
-	ksig_collect(rec);
+	ksig_collect(&rec->ks, rec->agent);
 	if (!drain_all(rec, now_ns() + STOP_DRAIN_NS))
 		for (unsigned int i = 0; i < rec->th.n; i++)
 			ring_drain(rec->th.v[i], count_not_drained, rec);
-	ksig_match(rec);
-	record_finish_waits(rec);
+	ksig_match(&rec->ks);
+	recorder_finish_waits(rec);
 	rec->end_ns = now_ns();
-	wall_tick(rec, rec->end_ns); /* threads still waiting */
+	wall_tick(rec->wall, rec->end_ns); /* threads still waiting */
 	if (rec->agent) {
 		agent_gone(rec, NULL);
 		agent_get_stats(rec->agent, &rec->ast);
 		agent_stop(rec->agent);
-		rec->agent = NULL;
+		recorder_set_agent(rec, NULL);
 	}
 	close(sigfd);
 	record_write_stats(rec);
@@ -691,6 +707,7 @@ out:
 	if (rec->w)
 		pj_writer_abort(rec->w);
 	launch_abort(rec); /* a command not waited for: perfjava failed */
+	loop_free(rec);
 	recorder_free(rec);
 	free(rec);
 	return ret;

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * A recorder made ready to take ring records: its events parsed and their
- * periods chosen, tracepoint decoders, the output writer with the event
- * table, the symbolizer of the target. `perfjava record` (record/record.c)
- * and the unit tests that feed synthesized records build it the same way.
- */
+/* A recorder made ready to take ring records; see record/recorder.h. */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +8,34 @@
 
 #include "events/lbr.h"
 #include "events/tracepoint.h"
-#include "record/record.h"
-#include "record/loop.h"
+#include "lib/clock.h"
+#include "lib/file.h"
+#include "record/header.h"
 #include "record/jevents.h"
+#include "record/recorder.h"
 #include "record/wall.h"
+
+/* freq, or kernel.perf_event_max_sample_rate with a warning when above it. */
+static uint64_t clamp_freq(const char *event, uint64_t freq, bool quiet)
+{
+	char buf[32];
+	unsigned long long max;
+
+	if (read_small_file("/proc/sys/kernel/perf_event_max_sample_rate", buf,
+			    sizeof(buf)))
+		return freq;
+	max = strtoull(buf, NULL, 10);
+	if (!max || freq <= max)
+		return freq;
+	if (!quiet)
+		fprintf(stderr,
+			"perfjava: warning: %s at %llu Hz is above "
+			"kernel.perf_event_max_sample_rate; sampling at %llu "
+			"Hz (raise the limit with sysctl "
+			"kernel.perf_event_max_sample_rate=N)\n",
+			event, (unsigned long long)freq, max);
+	return max;
+}
 
 /* Loads the formats that decode tracepoint samples into their info. */
 static int setup_tracepoints(struct recorder *rec)
@@ -54,8 +74,8 @@ static int check_rate_options(const struct recorder *rec)
 	for (unsigned int i = 0; i < rec->nevents; i++) {
 		const struct pj_event *ev = &rec->evs[i];
 
-		if (wall_is_offcpu(rec, i) || jevents_is(rec, i) || ev->freq ||
-		    ev->period)
+		if (wall_is_offcpu(rec->wall, i) || jevents_is(rec->jev, i) ||
+		    ev->freq || ev->period)
 			continue;
 		if (rec->o.period_time && !event_is_clock(ev)) {
 			fprintf(stderr,
@@ -108,9 +128,14 @@ static int setup_events(struct recorder *rec)
 			RING_MAX_EVENTS);
 		return -1;
 	}
-	if (wall_setup(rec, offcpu)) /* -e offcpu, -e wall, --wall */
+	/* -e offcpu, -e wall, --wall */
+	if (wall_setup(&rec->wall, rec->evs, rec->nevents, offcpu,
+		       &(struct wall_links){ rec->o.pid, &rec->pend, &rec->oj,
+					     &rec->os, &rec->em }))
 		return -1;
-	if (jevents_setup(rec, jkind)) /* -e alloc, -e lock */
+	/* -e alloc, -e lock */
+	if (jevents_setup(&rec->jev, rec->evs, rec->nevents, jkind, &rec->em,
+			  &rec->th))
 		return -1;
 	if (check_rate_options(rec))
 		return -1;
@@ -119,7 +144,7 @@ static int setup_events(struct recorder *rec)
 		uint64_t freq = ev->freq ? ev->freq : rec->o.freq;
 		uint64_t period = ev->period ? ev->period : rec->o.period;
 
-		if (jevents_is(rec, i)) { /* the JVM's: no perf samples */
+		if (jevents_is(rec->jev, i)) { /* the JVM's: no perf samples */
 			ev->attr.freq = 0;
 			ev->attr.sample_period = 0;
 			continue;
@@ -133,18 +158,45 @@ static int setup_events(struct recorder *rec)
 				freq = RECORD_DEFAULT_FREQ;
 		}
 		if (freq)
-			freq = record_clamp_freq(ev->name, freq, rec->o.quiet);
+			freq = clamp_freq(ev->name, freq, rec->o.quiet);
 		ev->attr.freq = freq ? 1 : 0;
 		ev->attr.sample_freq = freq ? freq : period;
 		ev->freq = freq;
 		ev->period = freq ? 0 : period;
 	}
-	rec->lbr = rec->o.cg.mode == CG_LBR;
-	if (rec->lbr && lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
+	rec->dec.lbr = rec->o.cg.mode == CG_LBR;
+	if (rec->dec.lbr &&
+	    lbr_check(rec->evs, rec->nevents, err, sizeof(err))) {
 		fprintf(stderr, "perfjava: %s\n", err);
 		return -1;
 	}
 	return setup_tracepoints(rec);
+}
+
+/* Each stage is handed what it works with. */
+static void wire(struct recorder *rec)
+{
+	struct decoder *d = &rec->dec;
+
+	d->evs = rec->evs;
+	d->nevents = rec->nevents;
+	d->unw = rec->unw;
+	d->dwarf = rec->o.cg.mode == CG_DWARF;
+	d->tp = rec->tp;
+	d->sym = &rec->sym;
+	rec->em.w = rec->w;
+	rec->em.sym = &rec->sym;
+	rec->em.pid = (uint32_t)rec->o.pid;
+	rec->em.bases.on = rec->o.native_base;
+	rec->cw.pend = &rec->pend;
+	rec->cw.ks = &rec->ks;
+	rec->cw.em = &rec->em;
+	rec->ks.th = &rec->th;
+	rec->ks.pend = &rec->pend;
+	rec->ks.jev = rec->jev;
+	rec->oj.pend = &rec->pend;
+	rec->oj.os = &rec->os;
+	rec->oj.em = &rec->em;
 }
 
 int recorder_init(struct recorder *rec, const struct record_opts *o)
@@ -175,7 +227,8 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 		rec->w = NULL;
 		goto fail;
 	}
-	record_describe_events(rec);
+	header_describe_events(rec->w, rec->evs, rec->nevents);
+	wire(rec);
 	return 0;
 fail:
 	recorder_free(rec);
@@ -189,25 +242,61 @@ void recorder_free(struct recorder *rec)
 	rec->agent = NULL;
 	threads_free(&rec->th);
 	target_close(&rec->tgt);
+	wall_free(rec->wall); /* before what its waits use */
+	rec->wall = NULL;
+	pending_free(&rec->pend);
+	offjava_free(&rec->oj);
+	ksig_free(&rec->ks);
+	cpuwalk_free(&rec->cw);
+	switchcost_free(&rec->sc);
+	jevents_free(rec->jev);
+	rec->jev = NULL;
+	emit_free(&rec->em);
 	symbolizer_free(&rec->sym);
 	memset(&rec->sym, 0, sizeof(rec->sym));
 	unwinder_free(rec->unw);
 	rec->unw = NULL;
 	tp_decoder_free(rec->tp);
-	ksig_free(&rec->ks);
-	pending_free(rec);
-	offjava_free(rec);
 	rec->tp = NULL;
-	wall_free(rec);
-	jevents_free(rec);
-	loop_free(rec);
 	free(rec->evs);
 	rec->evs = NULL;
 	rec->nevents = 0;
-	free(rec->st.lat);
-	u64map_free(&rec->jnames);
-	u64map_free(&rec->vnames);
-	record_forget_bases(rec);
-	rec->st.lat = NULL;
-	rec->st.nlat = rec->st.caplat = 0;
+}
+
+void recorder_set_java(struct recorder *rec, bool java)
+{
+	rec->java = java;
+	rec->oj.java = java && !rec->o.no_java;
+}
+
+void recorder_set_agent(struct recorder *rec, struct agent *a)
+{
+	rec->agent = a;
+	rec->em.agent = a;
+}
+
+void recorder_mark_start(struct recorder *rec, uint64_t now)
+{
+	rec->start_ns = now;
+	rec->oj.start_ns = now;
+	header_mark_start(rec->w, now);
+}
+
+void recorder_finish_waits(struct recorder *rec)
+{
+	uint64_t end = now_ns() + 250000000ULL;
+
+	offjava_ask(&rec->oj, rec->agent);
+	while (rec->agent && pending_in_flight(&rec->pend) && now_ns() < end) {
+		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
+
+		if (agent_flush(rec->agent))
+			break;
+		if (poll(&p, 1, 10) > 0 &&
+		    agent_process(rec->agent, cpuwalk_done, &rec->cw))
+			break;
+		ksig_collect(&rec->ks, rec->agent);
+		ksig_match(&rec->ks);
+	}
+	pending_expire(&rec->pend, 0, true);
 }

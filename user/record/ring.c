@@ -265,7 +265,6 @@ void ring_enable(struct ring *r)
 {
 	if (r->evlist)
 		perf_evlist__enable(r->evlist);
-	r->marked = !ring_read_clocks(r, &r->mark);
 }
 
 void ring_disable(struct ring *r)

@@ -45,13 +45,6 @@ struct ring {
 	uint64_t regs_user; /* sample_regs_user (PERF_SAMPLE_REGS_USER) */
 	bool exited; /* PERF_RECORD_EXIT seen, or the thread is gone */
 	int sw_fd; /* context-switch counter in the clock event's group, or -1 */
-	uint64_t last_count; /* the clock event's count in the latest sample */
-	uint64_t last_switches; /* the switch counter's, likewise */
-	struct ring_clocks mark; /* at enable, or at the current file's start */
-	bool marked;
-	bool sampled; /* a sample since the last switchcost_take */
-	bool counted; /* in the current file's switch_cost totals */
-	bool lost_since; /* records lost since the latest sample */
 	struct perf_evlist *evlist;
 	void *base; /* the ring's mapping: its control page, then size bytes */
 	uint64_t size;

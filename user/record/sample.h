@@ -27,6 +27,10 @@ struct sample {
 	const char *tp; /* its tracepoint's fields as text (its info), or
 			   NULL */
 	int fd; /* the event's fd (walks at the sample) */
+	/* a clock event's count and the thread's switches, read into the
+	 * sample (its weight: record/switchcost.h) */
+	uint64_t read[2];
+	unsigned int nread;
 	uint8_t state; /* off-CPU: enum wall_state of its wait */
 };
 

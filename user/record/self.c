@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The profiler's own code in the target: the agent library's executable
- * mapping, so that samples taken while the agent's signal handler runs on an
- * application thread are labelled as ours (record/merge.h, in->self_*), not
- * shown as the application's frames.
- */
+/* The agent library's code in the target; see record/self.h. */
 #include <string.h>
 
-#include "record/record.h"
+#include "record/self.h"
 #include "sym/maps.h"
 
-void record_find_self(struct recorder *rec)
+#define FIRST_NS 100000000ULL /* 100 ms, doubling up to */
+#define LAST_NS 10000000000ULL /* 10 s */
+
+void self_find(struct self *s, pid_t pid, uint64_t now)
 {
 	struct pj_maps maps;
 
-	if (rec->self_hi || rec->self_tries++ % 4096)
+	if (s->hi || now < s->next_ns)
 		return;
-	if (maps_load(rec->o.pid, &maps))
+	s->every_ns = s->every_ns ? s->every_ns * 2 : FIRST_NS;
+	if (s->every_ns > LAST_NS)
+		s->every_ns = LAST_NS;
+	s->next_ns = now + s->every_ns;
+	if (maps_load(pid, &maps))
 		return;
 	for (unsigned int i = 0; i < maps.n; i++) {
 		const struct pj_map *m = &maps.v[i];
@@ -24,10 +26,10 @@ void record_find_self(struct recorder *rec)
 
 		if (!m->exec || !base || !strstr(base, "perfjava-agent"))
 			continue;
-		if (!rec->self_hi || m->start < rec->self_lo)
-			rec->self_lo = m->start;
-		if (m->end > rec->self_hi)
-			rec->self_hi = m->end;
+		if (!s->hi || m->start < s->lo)
+			s->lo = m->start;
+		if (m->end > s->hi)
+			s->hi = m->end;
 	}
 	maps_free(&maps);
 }

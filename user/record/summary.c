@@ -6,62 +6,47 @@
 #include <sys/stat.h>
 
 #include "perfjava/agent_proto.h"
-#include "record/offjava.h"
+#include "profile/io.h"
 #include "record/jevents.h"
-#include "record/record.h"
+#include "record/recorder.h"
+#include "record/summary.h"
 
-static int cmp_u64(const void *a, const void *b)
+/* Whether the recording is to speak of Java walks: a JVM whose agent was
+ * not refused at the start. */
+static bool walks_wanted(const struct recorder *rec)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-struct latency {
-	uint64_t p50, p99, max;
-};
-
-/* Percentiles of the walk latencies; false when there were none. Sorts the
- * samples in place (again when called again: either caller may be first). */
-static bool walk_latency(struct record_stats *st, struct latency *l)
-{
-	if (!st->nlat)
-		return false;
-	qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
-	l->p50 = st->lat[st->nlat / 2];
-	l->p99 = st->lat[st->nlat * 99 / 100];
-	l->max = st->lat[st->nlat - 1];
-	return true;
+	return rec->java && !rec->o.no_java && !rec->java_failed;
 }
 
 void record_write_stats(struct recorder *rec)
 {
-	struct record_stats *st = &rec->st;
-	struct latency l;
+	const struct cpuwalk_stats *st = &rec->cw.st;
+	const struct decode_stats *ds = &rec->dec.st;
+	uint64_t p50, p99, max;
 	static const char *const walk_keys[] = {
 		"walk_ok",	"walk_not_java", "walk_not_walkable",
 		"walk_timeout", "walk_fault",	 "walk_gone",
 		"walk_lost",
 	};
 
-	pj_writer_stat(rec->w, "samples", st->samples);
-	pj_writer_stat(rec->w, "lost", st->lost);
-	pj_writer_stat(rec->w, "bad_records", st->bad_records);
+	pj_writer_stat(rec->w, "samples", rec->em.st.samples);
+	pj_writer_stat(rec->w, "lost", rec->lost);
+	pj_writer_stat(rec->w, "bad_records", ds->bad_records);
 	pj_writer_stat(rec->w, "threads", rec->th.opened);
 	pj_writer_stat(rec->w, "start_ns", rec->start_ns);
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
-	offjava_write_stats(rec);
-	switchcost_write_stats(rec);
+	offjava_write_stats(&rec->oj, rec->w);
+	switchcost_write_stats(&rec->sc, rec->w);
 	if (rec->unw) {
 		pj_writer_stat(rec->w, "unwind_complete",
-			       st->unwind[UNWIND_COMPLETE]);
-		pj_writer_stat(rec->w, "unwind_cut", st->unwind[UNWIND_CUT]);
+			       ds->unwind[UNWIND_COMPLETE]);
+		pj_writer_stat(rec->w, "unwind_cut", ds->unwind[UNWIND_CUT]);
 		pj_writer_stat(rec->w, "unwind_no_cfi",
-			       st->unwind[UNWIND_NO_CFI]);
+			       ds->unwind[UNWIND_NO_CFI]);
 		pj_writer_stat(rec->w, "unwind_no_copy",
-			       st->unwind[UNWIND_NO_COPY]);
+			       ds->unwind[UNWIND_NO_COPY]);
 	}
-	if (!rec->java || rec->o.no_java || rec->java_failed)
+	if (!walks_wanted(rec))
 		return;
 	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
@@ -69,8 +54,8 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
-	ksig_write_stats(rec);
-	jevents_write_stats(rec);
+	ksig_write_stats(&rec->ks, rec->w);
+	jevents_write_stats(rec->jev, rec->w);
 	pj_writer_stat(rec->w, "walk_recovered_stub", rec->ast.recovered[1]);
 	pj_writer_stat(rec->w, "walk_recovered_epilogue",
 		       rec->ast.recovered[2]);
@@ -87,10 +72,10 @@ void record_write_stats(struct recorder *rec)
 		snprintf(key, sizeof(key), "walk_asgct_%u", i);
 		pj_writer_stat(rec->w, key, rec->ast.asgct[i]);
 	}
-	if (walk_latency(st, &l)) {
-		pj_writer_stat(rec->w, "walk_p50_ns", l.p50);
-		pj_writer_stat(rec->w, "walk_p99_ns", l.p99);
-		pj_writer_stat(rec->w, "walk_max_ns", l.max);
+	if (cpuwalk_latency(&rec->cw, &p50, &p99, &max)) {
+		pj_writer_stat(rec->w, "walk_p50_ns", p50);
+		pj_writer_stat(rec->w, "walk_p99_ns", p99);
+		pj_writer_stat(rec->w, "walk_max_ns", max);
 	}
 }
 
@@ -108,44 +93,45 @@ static void kernel_symbols(const struct recorder *rec)
 
 void record_summary(struct recorder *rec, uint64_t bytes)
 {
-	struct record_stats *st = &rec->st;
+	const struct cpuwalk_stats *st = &rec->cw.st;
+	const struct emit_stats *es = &rec->em.st;
 	double secs = (rec->end_ns - rec->start_ns) / 1e9;
-	uint64_t unavailable = 0, recovered;
-	struct latency l;
+	uint64_t unavailable = 0, recovered, p50, p99, max;
 	struct stat sb;
 
 	if (rec->o.quiet)
 		return;
 	fprintf(stderr, "perfjava: %llu samples",
-		(unsigned long long)st->samples);
+		(unsigned long long)es->samples);
 	for (unsigned int i = 0;
 	     rec->nevents > 1 && i < rec->nevents && i < RING_MAX_EVENTS; i++)
 		fprintf(stderr, "%s%llu %s", i ? ", " : " (",
-			(unsigned long long)st->event_samples[i],
+			(unsigned long long)es->event_samples[i],
 			rec->evs[i].name);
 	fprintf(stderr, "%s%s in %.1f s from %u thread%s, %llu lost (%s)\n",
 		rec->nevents > 1 ? ")" : " of ",
 		rec->nevents == 1 ? rec->evs[0].name : "", secs, rec->th.opened,
-		rec->th.opened == 1 ? "" : "s", (unsigned long long)st->lost,
+		rec->th.opened == 1 ? "" : "s", (unsigned long long)rec->lost,
 		rec->stop_reason);
 	if (!stat(rec->o.output, &sb)) /* the final size, END chunk included */
 		bytes = (uint64_t)sb.st_size;
 	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",
 		rec->o.output, (unsigned long long)bytes,
-		st->samples ? (double)bytes / st->samples : 0.0);
-	if (st->lost && rec->o.cg.mode != CG_DWARF) /* dwarf: stackend.c */
+		es->samples ? (double)bytes / es->samples : 0.0);
+	if (rec->lost && rec->o.cg.mode != CG_DWARF) /* dwarf: stackend.c */
 		fprintf(stderr,
 			"perfjava: %llu samples lost: the rings filled at this "
 			"rate; give more pages per thread (-m %u) or sample "
 			"less often (-c, -F)\n",
-			(unsigned long long)st->lost,
+			(unsigned long long)rec->lost,
 			rec->o.pages < 1024 ? rec->o.pages * 4 : 4096);
 	kernel_symbols(rec);
-	switchcost_summary(rec);
-	stack_ends_print(stderr, &st->ends, st->unwind, &rec->o.cg, st->lost);
-	offjava_summary(rec);
+	switchcost_summary(&rec->sc, &rec->evs[0], rec->lost);
+	stack_ends_print(stderr, &rec->dec.st.ends, rec->dec.st.unwind,
+			 &rec->o.cg, rec->lost);
+	offjava_summary(&rec->oj);
 	/* refused at the start: its one line said so, nothing more */
-	if (!rec->java || rec->o.no_java || rec->java_failed)
+	if (!walks_wanted(rec))
 		return;
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
 	     i++)
@@ -169,15 +155,15 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		    (unsigned long long)rec->ast.recovered[PJA_HOW_FRAME],
 		    (unsigned long long)rec->ast.recovered[PJA_HOW_COMPILED],
 		    (unsigned long long)rec->ast.recovered[PJA_HOW_VM]);
-	if (walk_latency(st, &l))
+	if (cpuwalk_latency(&rec->cw, &p50, &p99, &max))
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
-			l.p50 / 1e3, l.p99 / 1e3);
+			p50 / 1e3, p99 / 1e3);
 	if (st->checked)
 		fprintf(stderr,
 			"; %.1f%% of %llu walks name the JIT code sampled",
 			100.0 * st->agreed / st->checked,
 			(unsigned long long)st->checked);
 	fprintf(stderr, "\n");
-	ksig_summary(rec);
-	jevents_summary(rec);
+	ksig_summary(&rec->ks, rec->agent != NULL);
+	jevents_summary(rec->jev, rec->agent != NULL);
 }

@@ -1,77 +1,128 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CPU time a clock event cannot sample; see record/switchcost.h. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "record/perf_parse.h"
-#include "record/record.h"
+#include "events/spec.h"
+#include "lib/grow.h"
+#include "profile/io.h"
+#include "record/sample.h"
 #include "record/switchcost.h"
+#include "record/threads.h"
 
-void switchcost_sample(struct switch_cost *c, struct ring *r,
-		       const struct pj_raw_sample *rs, struct pj_sample *s)
+/* Thread tid's counts (made when add), or NULL. */
+static struct swc_thread *thread_of(struct switchcost *sc, uint32_t tid,
+				    bool add)
 {
+	uint32_t i;
+
+	if (u64map_get(&sc->index, (uint64_t)tid + 1, &i))
+		return &sc->v[i - 1];
+	if (!add || GROW(sc->v, sc->cap, sc->n + 1) ||
+	    u64map_put(&sc->index, (uint64_t)tid + 1, (uint32_t)sc->n + 1))
+		return NULL;
+	memset(&sc->v[sc->n], 0, sizeof(sc->v[sc->n]));
+	sc->v[sc->n].tid = tid;
+	return &sc->v[sc->n++];
+}
+
+void switchcost_sample(struct switchcost *sc, struct sample *smp)
+{
+	struct switch_cost *c = &sc->c;
+	struct pj_sample *s = &smp->s;
+	struct swc_thread *t;
 	uint64_t d;
 
-	if (rs->nread < 1)
+	if (smp->nread < 1 || !(t = thread_of(sc, s->tid, true)))
 		return;
 	c->nominal_ns += s->period;
 	/* after lost records, or sampling throttled by the kernel, the time
 	 * is not this sample's: it keeps the period */
-	d = rs->read[0] - r->last_count;
-	if (rs->read[0] > r->last_count && !r->lost_since)
+	d = smp->read[0] - t->last_count;
+	if (smp->read[0] > t->last_count && !t->lost_since)
 		s->period = d;
-	r->last_count = rs->read[0];
-	r->lost_since = false;
+	t->last_count = smp->read[0];
+	t->lost_since = false;
 	c->sampled_ns += s->period;
-	r->sampled = true;
-	if (rs->nread < 2 || rs->read[1] < r->last_switches)
+	t->sampled = true;
+	if (smp->nread < 2 || smp->read[1] < t->last_switches)
 		return;
-	d = rs->read[1] - r->last_switches;
-	r->last_switches = rs->read[1];
+	d = smp->read[1] - t->last_switches;
+	t->last_switches = smp->read[1];
 	s->switches = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
 	c->sampled_switches += s->switches;
 }
 
-void switchcost_lost(struct ring *r)
+void switchcost_lost(struct switchcost *sc, uint32_t tid)
 {
-	r->lost_since = true;
+	struct swc_thread *t = thread_of(sc, tid, false);
+
+	if (t)
+		t->lost_since = true;
 }
 
-void switchcost_tick(struct recorder *rec, uint64_t now)
+void switchcost_mark(struct switchcost *sc, const struct ring *r)
 {
-	if (now < rec->swc_next)
+	struct swc_thread *t;
+
+	if (r->sw_fd < 0 || !(t = thread_of(sc, (uint32_t)r->tid, true)))
 		return;
-	rec->swc_next = now + SWITCH_COST_TICK_NS;
-	switchcost_take(rec, false);
+	t->marked = !ring_read_clocks(r, &t->mark);
 }
 
-void switchcost_take(struct recorder *rec, bool all)
+void switchcost_tick(struct switchcost *sc, const struct threads *th,
+		     uint64_t now)
 {
-	struct switch_cost *c = &rec->swc;
+	if (now < sc->next)
+		return;
+	sc->next = now + SWITCH_COST_TICK_NS;
+	switchcost_take(sc, th, false);
+}
 
-	for (unsigned int i = 0; i < rec->th.n; i++) {
-		struct ring *r = rec->th.v[i];
+void switchcost_take(struct switchcost *sc, const struct threads *th, bool all)
+{
+	struct switch_cost *c = &sc->c;
+
+	for (unsigned int i = 0; i < th->n; i++) {
+		struct ring *r = th->v[i];
+		struct swc_thread *t;
 		struct ring_clocks now;
 
-		if (!all && !r->sampled)
+		if (r->sw_fd < 0 || !(t = thread_of(sc, (uint32_t)r->tid, all)))
 			continue;
-		r->sampled = false;
+		if (!all && !t->sampled)
+			continue;
+		t->sampled = false;
 		if (ring_read_clocks(r, &now)) {
-			r->marked = false;
+			t->marked = false;
 			continue;
 		}
-		if (r->marked && now.thread_ns >= r->mark.thread_ns &&
-		    now.event_ns >= r->mark.event_ns &&
-		    now.switches >= r->mark.switches) {
-			c->thread_ns += now.thread_ns - r->mark.thread_ns;
-			c->event_ns += now.event_ns - r->mark.event_ns;
-			c->switches += now.switches - r->mark.switches;
-			if (!r->counted)
+		if (t->marked && now.thread_ns >= t->mark.thread_ns &&
+		    now.event_ns >= t->mark.event_ns &&
+		    now.switches >= t->mark.switches) {
+			c->thread_ns += now.thread_ns - t->mark.thread_ns;
+			c->event_ns += now.event_ns - t->mark.event_ns;
+			c->switches += now.switches - t->mark.switches;
+			if (!t->counted)
 				c->threads++;
-			r->counted = true;
+			t->counted = true;
 		}
-		r->mark = now;
-		r->marked = true;
+		t->mark = now;
+		t->marked = true;
 	}
+}
+
+void switchcost_thread_gone(struct switchcost *sc, uint32_t tid)
+{
+	uint32_t i;
+
+	if (!u64map_get(&sc->index, (uint64_t)tid + 1, &i))
+		return;
+	u64map_del(&sc->index, (uint64_t)tid + 1);
+	sc->v[i - 1] = sc->v[--sc->n];
+	if (i - 1 < sc->n)
+		u64map_put(&sc->index, (uint64_t)sc->v[i - 1].tid + 1, i);
 }
 
 uint64_t switchcost_ps(const struct switch_cost *c)
@@ -86,39 +137,45 @@ uint64_t switchcost_ps(const struct switch_cost *c)
 	return ps > 1000000000ull ? 0 : ps;
 }
 
-void switchcost_write_stats(struct recorder *rec)
+void switchcost_write_stats(const struct switchcost *sc, struct pj_writer *w)
 {
-	const struct switch_cost *c = &rec->swc;
+	const struct switch_cost *c = &sc->c;
 
 	if (c->nominal_ns) {
-		pj_writer_stat(rec->w, "clock_nominal_ns", c->nominal_ns);
-		pj_writer_stat(rec->w, "clock_sampled_ns", c->sampled_ns);
+		pj_writer_stat(w, "clock_nominal_ns", c->nominal_ns);
+		pj_writer_stat(w, "clock_sampled_ns", c->sampled_ns);
 	}
 	if (!c->threads)
 		return;
-	pj_writer_stat(rec->w, "switch_cost_ps", switchcost_ps(c));
-	pj_writer_stat(rec->w, "switch_cost_switches", c->switches);
-	pj_writer_stat(rec->w, "switch_cost_thread_ns", c->thread_ns);
-	pj_writer_stat(rec->w, "switch_cost_event_ns", c->event_ns);
-	pj_writer_stat(rec->w, "switch_cost_threads", c->threads);
+	pj_writer_stat(w, "switch_cost_ps", switchcost_ps(c));
+	pj_writer_stat(w, "switch_cost_switches", c->switches);
+	pj_writer_stat(w, "switch_cost_thread_ns", c->thread_ns);
+	pj_writer_stat(w, "switch_cost_event_ns", c->event_ns);
+	pj_writer_stat(w, "switch_cost_threads", c->threads);
 }
 
-void switchcost_next_file(struct recorder *rec)
+void switchcost_next_file(struct switchcost *sc)
 {
-	rec->swc = (struct switch_cost){ 0 };
-	for (unsigned int i = 0; i < rec->th.n; i++)
-		rec->th.v[i]->counted = false;
+	sc->c = (struct switch_cost){ 0 };
+	for (size_t i = 0; i < sc->n; i++)
+		sc->v[i].counted = false;
 }
 
-void switchcost_summary(const struct recorder *rec)
+void switchcost_free(struct switchcost *sc)
 {
-	const struct switch_cost *c = &rec->swc;
+	u64map_free(&sc->index);
+	free(sc->v);
+	memset(sc, 0, sizeof(*sc));
+}
+
+void switchcost_summary(const struct switchcost *sc, const struct pj_event *ev,
+			uint64_t lost)
+{
+	const struct switch_cost *c = &sc->c;
 	uint64_t ps = switchcost_ps(c);
 	double timed = (double)c->sampled_ns + c->sampled_switches * ps / 1e3;
-
 	/* under 1 ms a clock's timer falls behind; lost records say likewise */
-	const struct pj_event *ev = &rec->evs[0];
-	bool fast = rec->st.lost || ev->freq > 1000 ||
+	bool fast = lost || ev->freq > 1000 ||
 		    (ev->period && ev->period < 1000000);
 
 	if (!c->nominal_ns || timed < c->nominal_ns * 1.02)

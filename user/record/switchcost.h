@@ -26,12 +26,16 @@
 #define PJ_USER_SWITCHCOST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-struct recorder;
-struct ring;
-struct pj_raw_sample;
-struct pj_sample;
+#include "lib/u64map.h"
+#include "record/ring.h"
+
+struct pj_event;
+struct pj_writer;
+struct sample;
+struct threads;
 
 /* The file's totals over the threads measured at both ends. */
 struct switch_cost {
@@ -43,6 +47,26 @@ struct switch_cost {
 	uint64_t sampled_ns, nominal_ns, sampled_switches;
 };
 
+/* A thread's counts as of its latest sample, and its clocks' mark. */
+struct swc_thread {
+	uint32_t tid;
+	uint64_t last_count; /* the clock event's count in the latest sample */
+	uint64_t last_switches; /* the switch counter's, likewise */
+	struct ring_clocks mark; /* at enable, or at the current file's start */
+	bool marked;
+	bool sampled; /* a sample since the last switchcost_take */
+	bool counted; /* in the current file's totals */
+	bool lost_since; /* records lost since the latest sample */
+};
+
+struct switchcost {
+	struct switch_cost c; /* the current file's */
+	uint64_t next; /* when the threads' clocks are read next */
+	struct u64map index; /* tid + 1 -> position in v + 1 */
+	struct swc_thread *v;
+	size_t n, cap;
+};
+
 /* Fewer switches than this give no cost: too few to divide by. */
 #define SWITCH_COST_MIN_SWITCHES 100
 /* How often the sampled threads' clocks are read. */
@@ -50,26 +74,33 @@ struct switch_cost {
 
 /* The sample's weight: its clock event's time and the thread's switches
  * since the thread's previous sample (left alone without a group read). */
-void switchcost_sample(struct switch_cost *c, struct ring *r,
-		       const struct pj_raw_sample *rs, struct pj_sample *s);
-/* The ring lost records, or the kernel throttled its sampling: the next
- * sample keeps its period. */
-void switchcost_lost(struct ring *r);
-/* From the poll loop: switchcost_take(rec, false) every SWITCH_COST_TICK_NS. */
-void switchcost_tick(struct recorder *rec, uint64_t now);
-/* Adds to the file's totals the clocks since its mark of every thread still
- * there (all) or of those sampled since the last call, and marks them anew:
- * every second, so that a thread that exits loses only its last second, and
- * at a file's end, while the events still run. */
-void switchcost_take(struct recorder *rec, bool all);
+void switchcost_sample(struct switchcost *sc, struct sample *smp);
+/* Thread tid's ring lost records, or the kernel throttled its sampling:
+ * its next sample keeps its period. */
+void switchcost_lost(struct switchcost *sc, uint32_t tid);
+/* r's events were just enabled: its clocks now are where it starts. */
+void switchcost_mark(struct switchcost *sc, const struct ring *r);
+/* From the poll loop: switchcost_take(sc, th, false) every
+ * SWITCH_COST_TICK_NS. */
+void switchcost_tick(struct switchcost *sc, const struct threads *th,
+		     uint64_t now);
+/* Adds to the file's totals the clocks since its mark of every thread of
+ * th still there (all) or of those sampled since the last call, and marks
+ * them anew: every second, so that a thread that exits loses only its last
+ * second, and at a file's end, while the events still run. */
+void switchcost_take(struct switchcost *sc, const struct threads *th, bool all);
+/* Thread tid's ring is closed. */
+void switchcost_thread_gone(struct switchcost *sc, uint32_t tid);
 /* After a file's STATS: the totals start again. */
-void switchcost_next_file(struct recorder *rec);
+void switchcost_next_file(struct switchcost *sc);
+void switchcost_free(struct switchcost *sc);
 /* The cost of a switch in ps from the totals; 0 when not measured. */
 uint64_t switchcost_ps(const struct switch_cost *c);
 /* STATS: switch_cost_ps and what it came from. */
-void switchcost_write_stats(struct recorder *rec);
+void switchcost_write_stats(const struct switchcost *sc, struct pj_writer *w);
 /* One line on stderr when the time the sample counts miss is worth saying
- * (2% or more). */
-void switchcost_summary(const struct recorder *rec);
+ * (2% or more): ev is the clock event, lost the records lost. */
+void switchcost_summary(const struct switchcost *sc, const struct pj_event *ev,
+			uint64_t lost);
 
 #endif

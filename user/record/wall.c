@@ -15,6 +15,7 @@
  * again, which asks for another walk. A JVM's thread's Java frames are
  * asked of the agent without waking it (record/offjava.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,9 +26,12 @@
 #include "record/emit.h"
 #include "record/offjava.h"
 #include "record/offstate.h"
+#include "profile/io.h"
 #include "record/pending.h"
-#include "record/record.h"
+#include "record/ring.h"
+#include "record/sample.h"
 #include "record/wall.h"
+#include "sym/symbolize.h"
 
 #define FIRST_SEEN_MARKER "[user stack unknown: blocked when first seen]"
 
@@ -40,6 +44,7 @@ struct wait {
 };
 
 struct wall {
+	struct wall_links l;
 	bool offcpu[RING_MAX_EVENTS];
 	struct u64map index; /* tid -> position + 1 */
 	struct wait *v;
@@ -92,12 +97,13 @@ int wall_expand(const char *spec, char *out, size_t len, bool *offcpu,
 	return 0;
 }
 
-int wall_setup(struct recorder *rec, const bool *offcpu)
+int wall_setup(struct wall **out, struct pj_event *evs, unsigned int n,
+	       const bool *offcpu, const struct wall_links *l)
 {
 	struct wall *w = NULL;
 
-	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++) {
-		struct pj_event *ev = &rec->evs[i];
+	for (unsigned int i = 0; i < n && i < RING_MAX_EVENTS; i++) {
+		struct pj_event *ev = &evs[i];
 
 		if (!offcpu[i])
 			continue;
@@ -105,6 +111,7 @@ int wall_setup(struct recorder *rec, const bool *offcpu)
 			fprintf(stderr, "perfjava: out of memory\n");
 			return -1;
 		}
+		w->l = *l;
 		w->offcpu[i] = true;
 		snprintf(ev->name, sizeof(ev->name), "offcpu");
 		snprintf(ev->unit, sizeof(ev->unit), "ns");
@@ -112,31 +119,28 @@ int wall_setup(struct recorder *rec, const bool *offcpu)
 		ev->freq = 0;
 		ev->attr.context_switch = 1; /* and every switch-in */
 	}
-	rec->wall = w;
+	*out = w;
 	return 0;
 }
 
-void wall_free(struct recorder *rec)
+void wall_free(struct wall *w)
 {
-	struct wall *w = rec->wall;
-
 	if (!w)
 		return;
-	wall_forget(rec);
+	wall_forget(w);
 	free(w->v);
 	free(w);
-	rec->wall = NULL;
 }
 
-bool wall_is_offcpu(const struct recorder *rec, uint32_t ev)
+bool wall_is_offcpu(const struct wall *w, uint32_t ev)
 {
-	return rec->wall && ev < RING_MAX_EVENTS && rec->wall->offcpu[ev];
+	return w && ev < RING_MAX_EVENTS && w->offcpu[ev];
 }
 
-uint32_t wall_event(const struct recorder *rec)
+uint32_t wall_event(const struct wall *w)
 {
-	for (uint32_t i = 0; rec->wall && i < RING_MAX_EVENTS; i++)
-		if (rec->wall->offcpu[i])
+	for (uint32_t i = 0; w && i < RING_MAX_EVENTS; i++)
+		if (w->offcpu[i])
 			return i;
 	return 0;
 }
@@ -157,24 +161,27 @@ static struct wait *find(struct wall *w, uint32_t tid, bool add)
 
 /* A wait of a thread whose Java frames are not asked: written at its end,
  * with its state at the leaf. */
-static void leave(struct recorder *rec, struct held *h)
+static void leave(void *ctx, struct held *h)
 {
+	struct wall *w = ctx;
+	struct emitter *em = w->l.em;
 	uint64_t ns = pending_waited(h);
 
 	if (!ns) /* its end was lost: no weight */
 		return;
 	h->smp.s.period = ns;
-	emit_write(rec, &h->smp,
-		   emit_stack(rec, &h->smp, NULL, NULL,
-			      offstate_leaf(rec, h->smp.state), NULL));
+	emit_write(em, &h->smp,
+		   emit_stack(em, &h->smp, NULL, NULL,
+			      offstate_leaf(w->l.os, em->w, h->smp.state),
+			      NULL));
 }
 
-static bool never_asked(struct recorder *rec, struct held *h, bool force)
+static bool never_asked(void *ctx, struct held *h, bool force)
 {
 	return false;
 }
 
-static void unused(struct recorder *rec, struct held *h)
+static void unused(void *ctx, struct held *h)
 {
 }
 
@@ -187,37 +194,38 @@ static const struct wait_kind native_wait = {
 
 /* Opens tid's wait at out for smp (its end, a lost switch-in, closes the
  * one still open), its Java frames asked when java. */
-static void open_wait(struct recorder *rec, struct sample *smp, bool java,
+static void open_wait(struct wall *w, struct sample *smp, bool java,
 		      bool first_seen)
 {
-	struct wait *wt = find(rec->wall, smp->s.tid, true);
+	struct wait *wt = find(w, smp->s.tid, true);
 
 	if (!wt)
 		return;
 	if (wt->open) /* its switch-in was lost: no weight */
-		pending_end(rec, wt->id, 0);
+		pending_end(w->l.pend, wt->id, 0);
 	wt->out = smp->s.time;
-	wt->id = java ? offjava_hold(rec, smp, first_seen) : 0;
+	wt->id = java ? offjava_hold(w->l.oj, smp, first_seen) : 0;
 	if (!wt->id && first_seen)
 		smp->root = FIRST_SEEN_MARKER;
 	if (!wt->id)
-		wt->id = pending_hold(rec, &native_wait, smp, PENDING_END);
+		wt->id =
+		    pending_hold(w->l.pend, &native_wait, w, smp, PENDING_END);
 	wt->open = wt->id != 0;
 }
 
 /* Whether the Java frames of a wait of smp's thread are to be asked. */
-static bool java_wait(const struct recorder *rec, const struct sample *smp)
+static bool java_wait(const struct wall *w, const struct sample *smp)
 {
-	return rec->java && !rec->o.no_java && !smp->root;
+	return w->l.oj->java && !smp->root;
 }
 
-void wall_switch_out(struct recorder *rec, struct sample *smp)
+void wall_switch_out(struct wall *w, struct sample *smp)
 {
-	smp->state = (uint8_t)offstate_of(rec, smp);
-	open_wait(rec, smp, java_wait(rec, smp), false);
+	smp->state = (uint8_t)offstate_of(&w->l.em->sym->kernel, smp);
+	open_wait(w, smp, java_wait(w, smp), false);
 }
 
-void wall_switch(struct recorder *rec, struct ring *r,
+void wall_switch(struct wall *w, const struct ring *r,
 		 const struct perf_event_header *hdr)
 {
 	const uint8_t *p = (const uint8_t *)(hdr + 1);
@@ -225,29 +233,27 @@ void wall_switch(struct recorder *rec, struct ring *r,
 	uint64_t t;
 
 	/* sample_id trailer: pid, tid (PERF_SAMPLE_TID), then time */
-	if (!rec->wall || (hdr->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
+	if (!w || (hdr->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
 	    hdr->size < sizeof(*hdr) + 16 ||
 	    !(r->sample_type & PERF_SAMPLE_TID) ||
 	    !(r->sample_type & PERF_SAMPLE_TIME))
 		return;
 	memcpy(&t, p + 8, sizeof(t));
-	wt = find(rec->wall, (uint32_t)r->tid, false);
+	wt = find(w, (uint32_t)r->tid, false);
 	if (!wt || !wt->open || t < wt->out)
 		return;
 	wt->open = false;
-	pending_end(rec, wt->id, t);
+	pending_end(w->l.pend, wt->id, t);
 }
 
-void wall_tick(struct recorder *rec, uint64_t now)
+void wall_tick(struct wall *w, uint64_t now)
 {
-	struct wall *w = rec->wall;
-
 	for (size_t i = 0; w && i < w->n; i++) {
 		struct wait *wt = &w->v[i];
 
 		if (wt->open && now > wt->out) { /* still waiting */
 			wt->open = false;
-			pending_end(rec, wt->id, now);
+			pending_end(w->l.pend, wt->id, now);
 		}
 	}
 }
@@ -258,7 +264,7 @@ void wall_tick(struct recorder *rec, uint64_t now)
  * to come: its wait opens now, with the kernel stack /proc shows (root)
  * and no user stack.
  */
-void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
+void wall_thread_opened(struct wall *w, pid_t tid)
 {
 	char path[96], buf[4096], *line, *save = NULL;
 	uint32_t frames[64];
@@ -268,18 +274,18 @@ void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 	const char *st;
 	int state = -1;
 
-	if (!rec->wall)
+	if (!w)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", rec->o.pid, tid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", w->l.pid, tid);
 	if (read_small_file(path, buf, sizeof(buf)) ||
 	    !(st = strrchr(buf, ')')) || (st[2] != 'S' && st[2] != 'D'))
 		return;
 	if (st[2] == 'D')
 		state = WALL_IO;
-	wt = find(rec->wall, (uint32_t)tid, false);
+	wt = find(w, (uint32_t)tid, false);
 	if (wt && wt->open)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", rec->o.pid, tid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", w->l.pid, tid);
 	if (read_small_file(path, buf, sizeof(buf)))
 		buf[0] = 0;
 	for (line = strtok_r(buf, "\n", &save); line && n < 64;
@@ -294,28 +300,26 @@ void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev)
 			*end = 0;
 		if (state < 0)
 			state = offstate_of_function(name);
-		frames[n++] =
-		    pj_writer_frame(rec->w, PJ_FRAME_KERNEL, name, "", NULL, 0);
+		frames[n++] = pj_writer_frame(w->l.em->w, PJ_FRAME_KERNEL, name,
+					      "", NULL, 0);
 	}
 	smp.s.time = now_ns();
 	smp.s.tid = (uint32_t)tid;
-	smp.s.event = ev;
+	smp.s.event = wall_event(w);
 	smp.kframes = frames;
 	smp.nk = n;
 	smp.state = (uint8_t)(state < 0 ? WALL_BLOCKED : state);
 	smp.fd = -1;
 	/* its kernel frames, with the Java frames the agent may give */
-	open_wait(rec, &smp, java_wait(rec, &smp), true);
+	open_wait(w, &smp, java_wait(w, &smp), true);
 }
 
-void wall_forget(struct recorder *rec)
+void wall_forget(struct wall *w)
 {
-	struct wall *w = rec->wall;
-
 	if (!w)
 		return;
-	offjava_forget(rec);
-	offstate_forget(rec);
+	offjava_forget(w->l.oj);
+	offstate_forget(w->l.os);
 	u64map_free(&w->index);
 	w->n = 0;
 }

@@ -17,9 +17,23 @@
 
 #include <linux/perf_event.h>
 
-struct recorder;
+struct emitter;
+struct offjava;
+struct offstate;
+struct pending;
+struct pj_event;
 struct ring;
 struct sample;
+struct wall;
+
+/* What the off-CPU waits work with. */
+struct wall_links {
+	pid_t pid; /* the target */
+	struct pending *pend; /* where the waits' samples are held */
+	struct offjava *oj; /* a JVM's waits' Java frames */
+	struct offstate *os; /* the state leaves */
+	struct emitter *em; /* where they go */
+};
 
 /*
  * spec with the aliases "wall" (cpu-clock,offcpu) and "offcpu"
@@ -28,14 +42,16 @@ struct sample;
  */
 int wall_expand(const char *spec, char *out, size_t len, bool *offcpu,
 		unsigned int nmax);
-/* Makes the offcpu events of rec what they need to be; rec->wall set. */
-int wall_setup(struct recorder *rec, const bool *offcpu);
-void wall_free(struct recorder *rec);
+/* Makes the offcpu events of evs[0..n) what they need to be; *out (NULL
+ * when none is) works with l. 0, or -1 after a message. */
+int wall_setup(struct wall **out, struct pj_event *evs, unsigned int n,
+	       const bool *offcpu, const struct wall_links *l);
+void wall_free(struct wall *w);
 /* --loop, at a new file: its frame ids and the closed intervals go. */
-void wall_forget(struct recorder *rec);
+void wall_forget(struct wall *w);
 /* Whether event index ev is offcpu; the first offcpu event's index. */
-bool wall_is_offcpu(const struct recorder *rec, uint32_t ev);
-uint32_t wall_event(const struct recorder *rec);
+bool wall_is_offcpu(const struct wall *w, uint32_t ev);
+uint32_t wall_event(const struct wall *w);
 
 /*
  * A switch-out sample (record/hotpath.c): its thread's wait opens, and the
@@ -43,14 +59,14 @@ uint32_t wall_event(const struct recorder *rec);
  * weighted by its length; a JVM's thread's also waits for its Java frames
  * (record/offjava.h).
  */
-void wall_switch_out(struct recorder *rec, struct sample *smp);
+void wall_switch_out(struct wall *w, struct sample *smp);
 /* PERF_RECORD_SWITCH in a thread's ring: its switch-in ends its wait. */
-void wall_switch(struct recorder *rec, struct ring *r,
+void wall_switch(struct wall *w, const struct ring *r,
 		 const struct perf_event_header *hdr);
 /* Opens the wait of a thread found blocked when its events open. */
-void wall_thread_opened(struct recorder *rec, pid_t tid, uint32_t ev);
+void wall_thread_opened(struct wall *w, pid_t tid);
 /* At the end of the recording or a file: threads still blocked waited
  * until now. */
-void wall_tick(struct recorder *rec, uint64_t now);
+void wall_tick(struct wall *w, uint64_t now);
 
 #endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* `perfjava record`'s options (record/options.c): parsed and checked. */
+#ifndef PJ_USER_RECORD_OPTIONS_H
+#define PJ_USER_RECORD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "unwind/callgraph.h"
+
+#define RECORD_DEFAULT_PERIOD_NS 10000000ULL /* 10 ms, as async-profiler */
+#define RECORD_DEFAULT_FREQ 100
+
+struct record_opts {
+	pid_t pid;
+	char **argv; /* -- CMD ARGS...: the command to launch */
+	int argc;
+	const char *events; /* -e */
+	uint64_t freq; /* -F */
+	uint64_t period; /* -c, ns when period_time */
+	bool period_time; /* -c given with a time unit (1ms) */
+	const char *period_arg; /* -c as given, for messages */
+	double duration; /* -d seconds, 0 = until stopped */
+	const char *output; /* -o */
+	bool output_set; /* -o given */
+	double loop; /* --loop SECONDS: one file per interval, 0 = one */
+	unsigned int keep; /* --keep N: at most N files of a --loop */
+	const char *output_template; /* -o of --loop, with %t */
+	const char *callgraph; /* -g */
+	struct callgraph cg; /* -g parsed */
+	unsigned int pages; /* -m */
+	bool pages_given;
+	const char *agent_path;
+	bool no_java;
+	bool native_base; /* --native-base: Java stacks keep their thread's */
+	bool quiet;
+};
+
+/* -1 on bad arguments (a message printed). */
+int record_parse_args(int argc, char **argv, struct record_opts *o);
+
+#endif

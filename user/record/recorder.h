@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recorder: what `perfjava record` holds for a recording, each part
+ * owned by its file (record/recorder.c builds them and wires them
+ * together). The stages a sample passes through (record/hotpath.c) each
+ * keep their own state and are handed only what they work with; only the
+ * command's own files (record.c, hotpath.c, loop.c, launch.c, summary.c)
+ * see the whole.
+ */
+#ifndef PJ_USER_RECORD_RECORDER_H
+#define PJ_USER_RECORD_RECORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "jvm/client.h"
+#include "record/cpuwalk.h"
+#include "record/decode.h"
+#include "record/emit.h"
+#include "record/ksig.h"
+#include "record/offjava.h"
+#include "record/offstate.h"
+#include "record/pending.h"
+#include "record/options.h"
+#include "record/switchcost.h"
+#include "record/target.h"
+#include "record/threads.h"
+#include "sym/symbolize.h"
+
+struct jevents;
+struct launch;
+struct loop;
+struct tp_decoder;
+struct wall;
+
+struct recorder {
+	struct record_opts o;
+	struct pj_event *evs;
+	unsigned int nevents;
+	struct threads th;
+	struct pj_writer *w;
+	struct symbolizer sym;
+	struct agent *agent; /* recorder_set_agent */
+	struct agent_stats ast; /* the agent's counters when it stopped */
+	struct launch *launch; /* the command, when record launched it */
+	struct loop *loop; /* --loop: the files written (record/loop.c) */
+	struct tp_decoder
+	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
+	struct unwinder *unw; /* default and -g dwarf: CFI over stack copies */
+	bool java; /* the target is a JVM */
+	bool java_failed; /* the agent refused or failed at the start: no
+			     Java walks to speak of */
+	/* the stages of a sample's way (record/hotpath.c) */
+	struct decoder dec;
+	struct switchcost sc; /* a clock sample's weight */
+	struct pending pend; /* where samples wait */
+	struct cpuwalk cw; /* ... for a CPU sample's Java walk */
+	struct ksig ks; /* ... taken at the sample */
+	struct wall *wall; /* ... for the end of an off-CPU wait */
+	struct offjava oj; /* ... and its Java frames */
+	struct offstate os; /* why it waited */
+	struct jevents *jev; /* -e alloc, -e lock: the JVM's own events */
+	struct emitter em; /* merged, named and written */
+	uint64_t lost; /* sample records lost */
+	struct target tgt; /* the same process all along (record/target.h) */
+	bool target_exec; /* it exec'd (a -p target): the recording ends */
+	unsigned int drain_at; /* the ring the next drain starts at */
+	uint64_t start_ns, end_ns;
+	bool stop;
+	const char *stop_reason;
+	bool write_failed;
+};
+
+/*
+ * rec made ready for records of o: events parsed, their periods chosen,
+ * tracepoint decoders, the writer open on o->output with the event table,
+ * the symbolizer of o->pid, the stages wired. 0, or -1 with a message
+ * printed (and nothing left open: no output file either). `perfjava record`
+ * and the unit tests that feed synthesized records build it the same way.
+ */
+int recorder_init(struct recorder *rec, const struct record_opts *o);
+/* Frees what recorder_init and recording set up, but not rec->w. */
+void recorder_free(struct recorder *rec);
+/* The target is a JVM (java), whose waits get Java frames unless --no-java. */
+void recorder_set_java(struct recorder *rec, bool java);
+/* The agent came (a), or went (NULL): every stage that asks it or names
+ * with it is told. */
+void recorder_set_agent(struct recorder *rec, struct agent *a);
+/* Lets the answers in flight come (bounded: a quarter second), asking
+ * first the off-CPU stacks wanted, then gives up the rest. */
+void recorder_finish_waits(struct recorder *rec);
+/* The start of the recording (or of a --loop file), now: start_ns in rec
+ * and in the file. */
+void recorder_mark_start(struct recorder *rec, uint64_t now);
+
+#endif

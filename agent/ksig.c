@@ -275,6 +275,9 @@ out:
 #ifndef TRAP_PERF
 #define TRAP_PERF 6
 #endif
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000 /* the kernel's, which glibc sets */
+#endif
 
 /* The kernel's siginfo of a TRAP_PERF signal, which glibc does not name. */
 struct perf_siginfo {
@@ -301,7 +304,15 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 
 int ksig_trap_init(void)
 {
-	return pja_install(SIGTRAP, on_trap, &prev_trap);
+	struct sigaction sa;
+
+	if (pja_install(SIGTRAP, on_trap, &prev_trap))
+		return -1;
+	/* the return of every handler glibc installed: a signal frame's
+	 * mark on the stack (vmwalk.c) */
+	if (!sigaction(SIGTRAP, NULL, &sa) && (sa.sa_flags & SA_RESTORER))
+		pja.restorer = (uintptr_t)sa.sa_restorer;
+	return 0;
 }
 
 void ksig_start(void)

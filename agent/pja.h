@@ -63,6 +63,7 @@ struct pja {
 	int asgct_only; /* no walk of our own (tests) */
 	int signo; /* our real-time signal (ksig.c), chosen once */
 	int traps; /* our SIGTRAP handler is installed (ksig.c) */
+	uint64_t restorer; /* the signal frames' return (glibc's restorer) */
 };
 
 extern struct pja pja;
@@ -168,6 +169,7 @@ struct pja_blob {
 	const char *name; /* the JVM's name for it */
 	uint64_t code; /* its code's begin */
 	uint64_t complete; /* where its frame is complete, 0 never/unknown */
+	uint64_t entry; /* an nmethod's verified entry, 0 unknown */
 	uint64_t stub; /* an nmethod's stubs (deoptimization, exceptions), 0
 			  unknown */
 	int words; /* frame size, 0 for frameless or out of bounds */

@@ -80,9 +80,11 @@ static struct {
 	 * pointer before JDK 23, an offset from the blob since) */
 	int name, frame_size, complete, complete16, code_begin, code_offset;
 	int method; /* nmethod::_method (CompiledMethod's before JDK 23) */
-} cc = {
-	NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1
-};
+	/* where a compiled method's frame starts being built: its verified
+	 * entry (a pointer before JDK 23, a u2 from the code's begin since) */
+	int ventry, ventry_offset;
+} cc = { NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	 -1,   -1, -1, -1, 0,  -1, -1, -1, -1, -1 };
 
 /* The JVM's flags (quiet attach): where the table is and how many, each
  * entry's size and its name, value and flags fields, the flags' bits. */
@@ -166,6 +168,8 @@ static const struct want {
 	{ &pja_vmw.jcw_anchor, "JavaCallWrapper", "_anchor" },
 	{ &pja_vmw.access, "Method", "_access_flags" },
 	{ &pja_vmw.stub_offset, "nmethod", "_stub_offset" },
+	{ &cc.ventry, "nmethod", "_verified_entry_point" },
+	{ &cc.ventry_offset, "nmethod", "_verified_entry_offset" },
 	{ &fl.name, "JVMFlag", "_name" },
 	{ &fl.addr, "JVMFlag", "_addr" },
 	{ &fl.flags, "JVMFlag", "_flags" },
@@ -452,6 +456,13 @@ int vmstructs_blob(uint64_t pc, struct pja_blob *b)
 	if (!b->nmethod)
 		return 0;
 	b->method = *(const void *const *)(blob + cc.method);
+	if (cc.ventry >= 0)
+		b->entry = *(const uint64_t *)(blob + cc.ventry);
+	else if (cc.ventry_offset >= 0)
+		b->entry =
+		    b->code + *(const uint16_t *)(blob + cc.ventry_offset);
+	if (b->entry < b->code || (b->complete && b->entry > b->complete))
+		b->entry = 0; /* not what it seems: unknown */
 	if (pja_vmw.stub_offset >= 0) {
 		b->stub =
 		    (uintptr_t)blob +

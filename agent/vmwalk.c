@@ -152,6 +152,39 @@ static int leaf_call(struct vw *v, uint64_t *pc, uint64_t *sp, uint64_t *fp)
 }
 
 /*
+ * The context of a signal whose handler is running on the thread: the
+ * kernel pushed its frame (the restorer's address, then the ucontext) on
+ * the interrupted stack, above the handler's frames. Searched up from sp
+ * for the restorer (glibc's, pja.restorer) over a bounded stretch, and
+ * taken only when its saved stack pointer lies above it and its saved
+ * floating-point state inside it, as the kernel lays it out.
+ */
+#define VW_SIGFRAME_SEARCH 4096 /* words */
+static const ucontext_t *signal_frame(const struct vw *v, const ucontext_t *uc)
+{
+	uint64_t a = uc->uc_mcontext.gregs[REG_RSP], end;
+
+	if (!pja.restorer || !on_stack(v, a))
+		return NULL;
+	end = a + 8 * VW_SIGFRAME_SEARCH;
+	if (end > v->hi - sizeof(ucontext_t))
+		end = v->hi - sizeof(ucontext_t);
+	for (; a < end; a += 8) {
+		const ucontext_t *in = (const ucontext_t *)(a + 8);
+		uint64_t isp, fpregs;
+
+		if (*(const uint64_t *)a != pja.restorer)
+			continue;
+		isp = in->uc_mcontext.gregs[REG_RSP];
+		fpregs = (uintptr_t)in->uc_mcontext.fpregs;
+		if (on_stack(v, isp) && isp > a + sizeof(*in) && fpregs > a &&
+		    fpregs < isp)
+			return in;
+	}
+	return NULL;
+}
+
+/*
  * A thread in a stub of the JVM's (no Java method): its caller, where the
  * stub has not built a frame (its first instruction, a frameless dispatch
  * stub) or where the frame pointer it set holds the caller's return
@@ -189,13 +222,40 @@ static int top_stub(struct vw *v, const struct pja_blob *b, uint64_t *pc,
 	return 1;
 }
 
+/*
+ * A compiled method's prologue (before its frame is complete), as C1 and C2
+ * build it from the verified entry: stack bang, push rbp, sub rsp; or the
+ * inline cache check before the entry. How much of the frame is there:
+ * 0 nothing (the return address on top), 1 the saved rbp, 2 all of it;
+ * -1 when the code does not read as one.
+ */
+static int prologue(const struct pja_blob *b, uint64_t pc)
+{
+	const unsigned char *ip = (const unsigned char *)pc;
+	const unsigned char *entry = (const unsigned char *)b->entry;
+
+	if (!entry)
+		return -1;
+	if (ip <= entry || *ip == 0x55) /* before push rbp */
+		return 0;
+	if (ip <= entry + 15 && ip[-1] == 0x55)
+		return 1;
+	if (ip > entry + 31)
+		return -1;
+	for (const unsigned char *p = ip - 4; p >= entry; p--)
+		if (p[0] == 0x48 && (p[1] & 0xfd) == 0x81 && p[2] == 0xec)
+			return 2; /* sub rsp, imm */
+	return -1;
+}
+
 /* The top frame from the registers of a thread in Java code: 1 with the
  * caller in *pc, *sp, *fp and the frame put; -1 to give up. */
 static int top_frame(struct vw *v, const ucontext_t *uc, uint64_t *pc,
-		     uint64_t *sp, uint64_t *fp)
+		     uint64_t *sp, uint64_t *fp, int nested)
 {
 	const uint64_t *s;
 	struct pja_blob b;
+	int built;
 
 	*pc = uc->uc_mcontext.gregs[REG_RIP];
 	*sp = uc->uc_mcontext.gregs[REG_RSP];
@@ -212,19 +272,43 @@ static int top_frame(struct vw *v, const ucontext_t *uc, uint64_t *pc,
 		*fp = s[0];
 		return 1;
 	}
-	if (!codemap_in_range(*pc))
-		return leaf_call(v, pc, sp, fp);
+	if (!codemap_in_range(*pc)) {
+		const ucontext_t *inner;
+
+		if (leaf_call(v, pc, sp, fp) > 0)
+			return 1;
+		/* another handler (a profiler's) interrupted the thread's
+		 * Java code, and we it: walk from its signal's context */
+		inner = nested ? NULL : signal_frame(v, uc);
+		return inner ? top_frame(v, inner, pc, sp, fp, 1) : -1;
+	}
 	if (vmstructs_blob(*pc, &b))
 		return -1;
 	if (!b.nmethod)
 		return top_stub(v, &b, pc, sp, fp);
-	/* its prologue, its stubs (deoptimization, exceptions) */
-	if (!b.complete || *pc < b.complete || !b.stub || *pc >= b.stub ||
-	    !b.words)
+	if (!b.stub || !b.words || *pc < b.code)
 		return -1;
-	if (put_code(v, b.method, *pc, 1) < 0)
+	if (*pc >= b.stub) {
+		/* a call stub of its own, called from its code (static calls
+		 * to the interpreter); not a handler (deoptimization,
+		 * exceptions), which runs in the method's frame */
+		if (s[0] < b.code || s[0] >= b.stub)
+			return -1;
+		*pc = s[0];
+		*sp += 8;
+		return 1;
+	}
+	built = b.complete && *pc >= b.complete ? 2 : prologue(&b, *pc);
+	if (built < 0 || put_code(v, b.method, *pc, 1) < 0)
 		return -1;
-	if (popped((const unsigned char *)*pc)) {
+	if (built == 0) {
+		*pc = s[0];
+		*sp += 8;
+	} else if (built == 1) {
+		*fp = s[0];
+		*pc = s[1];
+		*sp += 16;
+	} else if (popped((const unsigned char *)*pc)) {
 		*pc = s[0];
 		*sp += 8;
 	} else if (*(const unsigned char *)*pc == 0x5d) { /* pop rbp */
@@ -286,7 +370,7 @@ int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
 	v.lo = v.hi - *(const uint64_t *)(t + pja_vmw.stack_size);
 	state = *(const int *)(t + pja_vmw.state);
 	if (state == pja_vmw.in_java) {
-		if (top_frame(&v, uc, &pc, &sp, &fp) < 0)
+		if (top_frame(&v, uc, &pc, &sp, &fp, 0) < 0)
 			return -1;
 	} else if (state == pja_vmw.in_native || state == pja_vmw.in_vm ||
 		   state == pja_vmw.blocked) {

@@ -114,21 +114,20 @@ void cpuwalk_done(void *ctx, uint64_t cookie, int status,
 bool cpuwalk_hold(struct cpuwalk *cw, struct agent *a, const struct ring *r,
 		  const struct sample *smp)
 {
-	uint64_t id = pending_hold(cw->pend, &walk_wait, cw, smp, PENDING_JAVA);
-	struct held *h = pending_get(cw->pend, id);
+	struct held *h =
+	    pending_hold(cw->pend, &walk_wait, cw, smp, PENDING_JAVA, now_ns());
 
 	if (!h)
 		return false;
-	pending_asked(h, now_ns());
 	if (ksig_sample_routed(cw->ks, r, &smp->s)) {
 		/* its walk was taken at the sample: wait for it (ksig.c) */
 		h->ttid = agent_target_tid(a, (pid_t)smp->s.tid);
 		h->flag = true;
-		ksig_wait(cw->ks, id);
-		return true;
+		ksig_wait(cw->ks, h->id);
+	} else if (agent_request(a, (pid_t)smp->s.tid, smp->s.time, h->id) <
+		   0) {
+		cpuwalk_done(cw, h->id, AGENT_WALK_LOST, NULL, 0, 0);
 	}
-	if (agent_request(a, (pid_t)smp->s.tid, smp->s.time, id) < 0)
-		cpuwalk_done(cw, id, AGENT_WALK_LOST, NULL, 0, 0);
 	return true;
 }
 

@@ -10,7 +10,6 @@
 #include "record/ring.h"
 #include "record/sample.h"
 #include "record/ustack.h"
-#include "sym/symbolize.h"
 
 /*
  * The user frames by CFI over the sample's stack copy, joined with the
@@ -29,18 +28,6 @@ static unsigned int user_frames(struct decoder *d,
 	if (end < UNWIND_NEND && rs->regs_abi)
 		d->st.unwind[end]++;
 	return n;
-}
-
-/* Where the user stack stopped: a thread's entry, or early in a file. */
-static void note_stack_end(struct decoder *d, unsigned int nu)
-{
-	struct sym_user last;
-
-	if (!nu || !d->sym || d->lbr)
-		return;
-	last = sym_user_facts(d->sym, d->u[nu - 1], nu == 1);
-	stack_ends_note(&d->st.ends, last.facts & SYM_THREAD_ENTRY,
-			last.module);
 }
 
 /* A tracepoint's fields, decoded once: the text of the sample's info, for
@@ -90,7 +77,6 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	}
 	if (d->unw && (rs.regs_abi || nu))
 		nu = user_frames(d, &rs, nu);
-	note_stack_end(d, nu);
 	if (d->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
 		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch, d->u,
 				     DECODE_MAX_CHAIN);

@@ -5,8 +5,7 @@
  * from (record/switchcost.h), kernel addresses from the callchain, user
  * addresses from the callchain, the stack copy (unwind/) or the branch
  * records (LBR), a tracepoint's fields as text. Nothing is named or written
- * here (record/emit.h does). Counts bad records, how unwinding ended and
- * where stacks stopped.
+ * here (record/emit.h does). Counts bad records and how unwinding ended.
  */
 #ifndef PJ_USER_RECORD_DECODE_H
 #define PJ_USER_RECORD_DECODE_H
@@ -15,7 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "unwind/stackend.h"
 #include "unwind/unwind.h"
 
 #define DECODE_MAX_CHAIN 1024 /* callchain entries kept per sample */
@@ -23,13 +21,11 @@
 struct pj_event;
 struct ring;
 struct sample;
-struct symbolizer;
 struct tp_decoder;
 
 struct decode_stats {
 	uint64_t bad_records;
 	uint64_t unwind[UNWIND_NEND]; /* how CFI unwinding ended */
-	struct stack_ends ends; /* where stacks stopped (unwind/stackend.h) */
 };
 
 struct decoder {
@@ -40,7 +36,6 @@ struct decoder {
 	bool dwarf; /* -g dwarf: CFI preferred (unwind_join) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
 	struct tp_decoder *tp; /* tracepoint RAW -> text (events/tracepoint.h) */
-	struct symbolizer *sym; /* what the outermost user frame is */
 	struct decode_stats st;
 	/* one sample's frames at a time */
 	uint64_t k[DECODE_MAX_CHAIN]; /* kernel addresses */
@@ -53,7 +48,7 @@ struct decoder {
  * sample's arrays are valid until the next call. */
 int decode_sample(struct decoder *d, const struct ring *r,
 		  const struct perf_event_header *hdr, struct sample *out);
-/* A new file: its counts start again (where stacks ended: the recording's). */
+/* A new file: its counts start again. */
 void decode_new_file(struct decoder *d);
 
 #endif

@@ -50,8 +50,20 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 	return pj_writer_stack(e->w, out, n + at);
 }
 
+/* Where smp's user stack stopped: a thread's entry, or early in a file. */
+static void note_stack_end(struct emitter *e, const struct sample *smp)
+{
+	struct sym_user last;
+
+	if (!smp->nu || e->lbr)
+		return;
+	last = sym_user_facts(e->sym, smp->uips[smp->nu - 1], smp->nu == 1);
+	stack_ends_note(&e->ends, last.facts & SYM_THREAD_ENTRY, last.module);
+}
+
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 {
+	note_stack_end(e, smp);
 	smp->s.stack = stack;
 	if (smp->tp)
 		smp->s.info = pj_writer_string(e->w, smp->tp);

@@ -5,7 +5,8 @@
  * of the file, then the sample written and counted. The emitter owns what
  * the file's samples need across samples: the threads' Java names
  * (record/jnames.h) and native bases (record/bases.h), the agent library's
- * code (record/self.h).
+ * code (record/self.h); and counts where the samples' user stacks stopped,
+ * from what the outermost frame is named.
  */
 #ifndef PJ_USER_RECORD_EMIT_H
 #define PJ_USER_RECORD_EMIT_H
@@ -19,6 +20,7 @@
 #include "record/merge.h"
 #include "record/ring.h"
 #include "record/self.h"
+#include "unwind/stackend.h"
 
 struct pj_writer;
 struct sample;
@@ -47,7 +49,9 @@ struct emitter {
 	struct jnames names;
 	struct bases bases;
 	struct self self;
+	bool lbr; /* -g lbr: user stacks from branch records, no end to note */
 	struct emit_stats st;
+	struct stack_ends ends; /* the recording's (unwind/stackend.h) */
 	uint32_t frames[MERGE_MAX_FRAMES], kframes[MERGE_MAX_FRAMES];
 };
 

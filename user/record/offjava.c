@@ -74,7 +74,6 @@ uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 {
 	static int off = -1;
 	bool nj = not_java(oj, smp->s.tid, smp->s.time);
-	uint64_t id;
 	struct held *h;
 
 	/* benchmarks only: PERFJAVA_OFFCPU_JAVA=0 asks for nothing */
@@ -83,9 +82,8 @@ uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 		      !strcmp(getenv("PERFJAVA_OFFCPU_JAVA"), "0");
 	if (off)
 		return 0;
-	id = pending_hold(oj->pend, &java_wait, oj, smp,
-			  PENDING_END | (nj ? 0 : PENDING_JAVA));
-	h = pending_get(oj->pend, id);
+	h = pending_hold(oj->pend, &java_wait, oj, smp,
+			 PENDING_END | (nj ? 0 : PENDING_JAVA), 0);
 	if (!h)
 		return 0;
 	h->flag = first_seen;
@@ -93,7 +91,7 @@ uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 		h->mark = ASK_NOT_JAVA;
 	else
 		want(oj, h);
-	return id;
+	return h->id;
 }
 
 /* Whether the bucket has a request left now. */

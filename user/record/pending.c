@@ -111,31 +111,32 @@ static int copy_arrays(struct held *h, const struct sample *smp)
 	return 0;
 }
 
-uint64_t pending_hold(struct pending *p, const struct wait_kind *kind,
-		      void *ctx, const struct sample *smp, unsigned int needs)
+struct held *pending_hold(struct pending *p, const struct wait_kind *kind,
+			  void *ctx, const struct sample *smp,
+			  unsigned int needs, uint64_t asked)
 {
 	int l = list_of(p, kind);
 	struct held *h;
 	uint32_t me;
 
 	if (l < 0)
-		return 0;
+		return NULL;
 	p->k[l].ctx = ctx;
 	if (kind->max && p->k[l].count >= kind->max) /* the oldest gives way */
 		give_up(p, &p->v[p->k[l].first - 1], true);
 	h = new_slot(p);
 	if (!h)
-		return 0;
+		return NULL;
 	if (copy_arrays(h, smp)) {
 		h->next = p->free;
 		p->free = (uint32_t)(h - p->v) + 1;
-		return 0;
+		return NULL;
 	}
 	me = (uint32_t)(h - p->v) + 1;
 	h->id = ++p->seq << SLOT_BITS | (me - 1);
 	h->kind = kind;
 	h->needs = needs;
-	h->asked = h->deadline = h->end = 0;
+	h->end = 0;
 	h->answered = false;
 	h->ans = (struct java_answer){ 0 };
 	h->premerged = 0;
@@ -151,7 +152,11 @@ uint64_t pending_hold(struct pending *p, const struct wait_kind *kind,
 		p->k[l].first = me;
 	p->k[l].last = me;
 	p->k[l].count++;
-	return h->id;
+	if (asked)
+		pending_asked(h, asked);
+	else
+		h->asked = h->deadline = 0;
+	return h;
 }
 
 struct held *pending_get(struct pending *p, uint64_t id)

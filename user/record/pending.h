@@ -106,12 +106,14 @@ static inline uint64_t pending_waited(const struct held *h)
 
 /*
  * Holds a copy of smp until all of needs has come, for kind (whose
- * callbacks get ctx: the same for every sample of the kind). Its id (never
- * 0), or 0 when it cannot be held (out of memory): the caller writes it at
- * once.
+ * callbacks get ctx: the same for every sample of the kind); its frames
+ * were asked at asked (0: not yet, see pending_asked). The held sample (its
+ * id, never 0, is the cookie to ask with), or NULL when it cannot be held
+ * (out of memory): the caller writes it at once.
  */
-uint64_t pending_hold(struct pending *p, const struct wait_kind *kind,
-		      void *ctx, const struct sample *smp, unsigned int needs);
+struct held *pending_hold(struct pending *p, const struct wait_kind *kind,
+			  void *ctx, const struct sample *smp,
+			  unsigned int needs, uint64_t asked);
 /* The held sample of id, or NULL when it has left. */
 struct held *pending_get(struct pending *p, uint64_t id);
 /* h's frames were asked now: its deadline runs from now. */

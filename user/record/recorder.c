@@ -183,11 +183,11 @@ static void wire(struct recorder *rec)
 	d->unw = rec->unw;
 	d->dwarf = rec->o.cg.mode == CG_DWARF;
 	d->tp = rec->tp;
-	d->sym = &rec->sym;
 	rec->em.w = rec->w;
 	rec->em.sym = &rec->sym;
 	rec->em.pid = (uint32_t)rec->o.pid;
 	rec->em.bases.on = rec->o.native_base;
+	rec->em.lbr = d->lbr;
 	rec->cw.pend = &rec->pend;
 	rec->cw.ks = &rec->ks;
 	rec->cw.em = &rec->em;

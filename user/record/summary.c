@@ -127,8 +127,8 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 			rec->o.pages < 1024 ? rec->o.pages * 4 : 4096);
 	kernel_symbols(rec);
 	switchcost_summary(&rec->sc, &rec->evs[0], rec->lost);
-	stack_ends_print(stderr, &rec->dec.st.ends, rec->dec.st.unwind,
-			 &rec->o.cg, rec->lost);
+	stack_ends_print(stderr, &rec->em.ends, rec->dec.st.unwind, &rec->o.cg,
+			 rec->lost);
 	offjava_summary(&rec->oj);
 	/* refused at the start: its one line said so, nothing more */
 	if (!walks_wanted(rec))

@@ -198,6 +198,7 @@ static void open_wait(struct wall *w, struct sample *smp, bool java,
 		      bool first_seen)
 {
 	struct wait *wt = find(w, smp->s.tid, true);
+	struct held *h;
 
 	if (!wt)
 		return;
@@ -207,9 +208,9 @@ static void open_wait(struct wall *w, struct sample *smp, bool java,
 	wt->id = java ? offjava_hold(w->l.oj, smp, first_seen) : 0;
 	if (!wt->id && first_seen)
 		smp->root = FIRST_SEEN_MARKER;
-	if (!wt->id)
-		wt->id =
-		    pending_hold(w->l.pend, &native_wait, w, smp, PENDING_END);
+	if (!wt->id &&
+	    (h = pending_hold(w->l.pend, &native_wait, w, smp, PENDING_END, 0)))
+		wt->id = h->id;
 	wt->open = wt->id != 0;
 }
 

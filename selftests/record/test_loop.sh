@@ -14,6 +14,9 @@ n=$(ls "$TMP/l" | grep -c '^app-[0-9]\{8\}-[0-9]\{6\}\(-[0-9]*\)\?\.data$')
 check "--keep 3: three files named by their time ($n)" [ "$n" -eq 3 ]
 ok_each=1 sum=0 gaps=""
 prev_end=""
+# in the order they were recorded: two files started in one second under
+# load are named X and X-1, which sort the other way round
+: >"$TMP/starts"
 for f in "$TMP"/l/app-*.data; do
 	"$PJ_BIN" report -i "$f" --format meta >"$TMP/m" 2>"$TMP/m.err" || ok_each=0
 	[ -s "$TMP/m.err" ] && ok_each=0
@@ -21,9 +24,12 @@ for f in "$TMP"/l/app-*.data; do
 	st=$(awk '$1 == "meta" && $2 == "start_ns" { print $3 }' "$TMP/m")
 	d=$(awk '$1 == "stat" && $2 == "duration_ns" { print $3 }' "$TMP/m")
 	sum=$((sum + ${s:-0}))
+	echo "${st:-0} ${d:-0}" >>"$TMP/starts"
+done
+while read -r st d; do
 	[ -n "$prev_end" ] && gaps="$gaps $((st - prev_end))"
 	prev_end=$((st + d))
-done
+done < <(sort -n "$TMP/starts")
 check "each file reports on its own, complete" [ "$ok_each" -eq 1 ]
 echo "# gaps between files (ns):$gaps"
 check "no gap between consecutive files (< 1 ms:$gaps)" \

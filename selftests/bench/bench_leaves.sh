@@ -32,11 +32,12 @@ figures() {
 		self[leaf] += n
 		if ($0 ~ /\[perfjava: /) own += n
 		else if (leaf ~ stub) { s += n; sn[leaf] += n }
-		if ($0 ~ /\[unknown\]/) u += n }
+		if ($0 ~ /\[unknown\]/) { u += n; if ($0 ~ /\[perfjava: /) ou += n } }
 	END {
 		if (!t) { printf "  %-10s no samples\n", tool; exit }
 		printf "  %-10s %6d samples; stub leaves %5.2f%%; [unknown] %5.2f%%", tool, t, 100 * s / t, 100 * u / t
-		if (tool == "perfjava") printf "; its own %5.2f%%", 100 * own / t
+		if (tool == "perfjava")
+			printf "; its own %5.2f%% ([unknown] %5.2f%% of all outside it)", 100 * own / t, 100 * (u - ou) / t
 		printf "\n"
 		for (i = 0; i < 4; i++) { b = ""; for (x in sn) if (b == "" || sn[x] > sn[b]) b = x
 			if (b == "") break; printf "             stub %5.2f%% %s\n", 100 * sn[b] / t, b; delete sn[b] }

@@ -19,6 +19,8 @@
 #include "lib/idtable.h"
 #include "lib/procfs.h"
 #include "lib/sorted.h"
+#include "lib/u64map.h"
+#include "lib/umap.h"
 #include "tap.h"
 
 static void test_clock(void)
@@ -188,6 +190,92 @@ static void test_idtable_mod(uint64_t mod, uint32_t n)
 	ok(!t.slots && !t.n, "idtable_free empties the table");
 }
 
+/* The inverse of k ^= k >> 33 (one step: 33 > 32). */
+static uint64_t unshift33(uint64_t y)
+{
+	return y ^ (y >> 33);
+}
+
+/* The inverse of an odd multiplier mod 2^64 (Newton's iteration). */
+static uint64_t inverse(uint64_t a)
+{
+	uint64_t x = a;
+
+	for (int i = 0; i < 6; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/*
+ * Keys an attacker who knows the hash would send: u64map's hash before the
+ * seed was the murmur3 half-finalizer, invertible; the keys whose hash has
+ * its low 20 bits clear all land on one slot of any table up to 2^20
+ * slots. Under the seeded hash they spread: inserting them all stays fast.
+ */
+static void test_seeded_maps(void)
+{
+	enum { N = 100000 };
+	static uint64_t k[N];
+	struct u64map m = { 0 };
+	struct umap um = { 0 };
+	uint64_t inv = inverse(0xff51afd7ed558ccdull), t0, us;
+	uint32_t v;
+	bool all = true;
+
+	for (uint32_t i = 0; i < N; i++)
+		k[i] = unshift33(inv * unshift33((uint64_t)(i + 1) << 20));
+	ok(((k[0] ^ k[0] >> 33) * 0xff51afd7ed558ccdull ^
+	    ((k[0] ^ k[0] >> 33) * 0xff51afd7ed558ccdull) >> 33) >>
+		   20 ==
+	       1,
+	   "the keys collide under the unseeded hash");
+	t0 = now_ns();
+	for (uint32_t i = 0; i < N; i++)
+		u64map_put(&m, k[i], i + 1);
+	for (uint32_t i = 0; i < N; i++)
+		all &= u64map_get(&m, k[i], &v) && v == i + 1;
+	us = (now_ns() - t0) / 1000;
+	ok(all && us < 1000000,
+	   "u64map: %d such keys in and found in %llu us (seeded)", N,
+	   (unsigned long long)us);
+	u64map_free(&m);
+	/* umap's multiplicative hash: keys i * 2^37 / golden all collided */
+	inv = inverse(0x9e3779b97f4a7c15ull);
+	t0 = now_ns();
+	for (uint32_t i = 0; i < N; i++)
+		*umap_slot(&um, inv * ((uint64_t)(i + 1) << 37), 1) = &k[i];
+	for (uint32_t i = 0; i < N; i++)
+		all &= umap_get(&um, inv * ((uint64_t)(i + 1) << 37)) == &k[i];
+	us = (now_ns() - t0) / 1000;
+	ok(all && us < 1000000,
+	   "umap: %d keys of one old slot in and found in %llu us", N,
+	   (unsigned long long)us);
+	free(um.k);
+	free(um.v);
+	ok(hash_seed && hash_u64(1) != hash_fmix64(1),
+	   "the seed is set before main (%016llx)",
+	   (unsigned long long)hash_seed);
+}
+
+/* Another run's seed: this binary run again says it. */
+static void test_seed_per_run(const char *self)
+{
+	char cmd[512], out[64] = "";
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s seed", self);
+	f = popen(cmd, "r");
+	if (!f || !fgets(out, sizeof(out), f)) {
+		ok(0, "run again for its seed");
+	} else {
+		ok(strtoull(out, NULL, 16) != hash_seed,
+		   "each run has its own seed (%016llx, then %s)",
+		   (unsigned long long)hash_seed, strtok(out, "\n"));
+	}
+	if (f)
+		pclose(f);
+}
+
 static void test_procfs(void)
 {
 	char buf[64];
@@ -239,8 +327,14 @@ static void test_sorted(void)
 	   "SORTED_UPTO of no elements is 0");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "seed")) {
+		printf("%016llx\n", (unsigned long long)hash_seed);
+		return 0;
+	}
+	test_seeded_maps();
+	test_seed_per_run(argv[0]);
 	test_sorted();
 	test_clock();
 	test_hash();

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* An open-addressing hash map from u64 keys to u32 values, for the hot path
- * of the recorder (address -> frame id). Key 0 cannot be stored. */
+ * of the recorder (address -> frame id). Key 0 cannot be stored. Hashed
+ * with the run's seed (lib/hash.h): the keys are often the target's. */
 #ifndef PJ_USER_U64MAP_H
 #define PJ_USER_U64MAP_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+#include "lib/hash.h"
 
 struct u64map {
 	uint64_t *keys;
@@ -16,10 +19,7 @@ struct u64map {
 
 static inline uint32_t u64map_hash(uint64_t k)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return (uint32_t)k;
+	return (uint32_t)hash_u64(k);
 }
 
 static inline bool u64map_get(const struct u64map *m, uint64_t k, uint32_t *v)

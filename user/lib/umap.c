@@ -3,6 +3,7 @@
  * lib/umap.h. */
 #include <stdlib.h>
 
+#include "lib/hash.h"
 #include "lib/umap.h"
 
 void **umap_slot(struct umap *m, uint64_t key, int create)
@@ -31,8 +32,7 @@ void **umap_slot(struct umap *m, uint64_t key, int create)
 	}
 	if (!m->cap)
 		return NULL;
-	for (i = (key * 0x9e3779b97f4a7c15ull >> 17) % m->cap; m->k[i];
-	     i = (i + 1) % m->cap)
+	for (i = hash_u64(key) & (m->cap - 1); m->k[i]; i = (i + 1) % m->cap)
 		if (m->k[i] == key)
 			return &m->v[i];
 	if (!create)
@@ -55,8 +55,7 @@ int umap_del(struct umap *m, uint64_t key)
 
 	if (!m->cap)
 		return -1;
-	for (i = (key * 0x9e3779b97f4a7c15ull >> 17) % m->cap; m->k[i];
-	     i = (i + 1) % m->cap)
+	for (i = hash_u64(key) & (m->cap - 1); m->k[i]; i = (i + 1) % m->cap)
 		if (m->k[i] == key)
 			break;
 	if (!m->k[i])
@@ -64,7 +63,7 @@ int umap_del(struct umap *m, uint64_t key)
 	/* backward shift: move up every entry of the run that would no
 	 * longer be found past the hole */
 	for (j = (i + 1) % m->cap; m->k[j]; j = (j + 1) % m->cap) {
-		home = (m->k[j] * 0x9e3779b97f4a7c15ull >> 17) % m->cap;
+		home = hash_u64(m->k[j]) & (m->cap - 1);
 		if ((j > i && (home <= i || home > j)) ||
 		    (j < i && home <= i && home > j)) {
 			m->k[i] = m->k[j];

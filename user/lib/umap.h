@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A small open-addressing map from a non-zero u64 key to a pointer (the
- * agent client's methods, threads and interned strings). The recorder's hot
+ * agent client's methods, threads and interned strings), hashed with the
+ * run's seed (lib/hash.h): the agent chooses those keys. Its capacity is a
+ * power of two. The recorder's hot
  * path uses lib/u64map.h instead, which maps to u32 ids.
  */
 #ifndef PJ_USER_UMAP_H

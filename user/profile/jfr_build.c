@@ -14,16 +14,16 @@
 
 #define MAX_STACK_FRAMES (1ull << 31) /* all stacks' frames together */
 
-static uint64_t hash_str(const char *s, size_t n)
+static uint64_t str_key(const char *s, size_t n)
 {
-	return fnv1a(s, n, FNV_SEED) | 1;
+	return hash_bytes(s, n, 0) | 1;
 }
 
 uint32_t jfr_intern(struct jfr_build *b, const char *s, size_t n)
 {
 	struct priv *d = b->d;
 	struct pj_profile *p = &d->p;
-	uint64_t h = hash_str(s, n);
+	uint64_t h = str_key(s, n);
 	uint32_t id;
 	char *q;
 
@@ -51,8 +51,8 @@ uint32_t jfr_add_frame(struct jfr_build *b, uint8_t type, uint32_t name,
 	struct pj_frame f = {
 		.type = type, .name = name, .module = module, .line = line
 	};
-	uint64_t h = hash_mix64((uint64_t)name << 32 ^ module) ^
-		     hash_mix64((uint64_t)line << 8 | type);
+	uint64_t h = hash_u64((uint64_t)name << 32 ^ module) ^
+		     hash_u64((uint64_t)line << 8 | type);
 	uint32_t id;
 
 	h |= 1;
@@ -77,7 +77,7 @@ uint32_t jfr_add_stack(struct jfr_build *b, const uint32_t *frames, uint32_t n)
 {
 	struct priv *d = b->d;
 	struct pj_profile *p = &d->p;
-	uint64_t h = fnv1a(frames, n * sizeof(*frames), FNV_SEED) | 1;
+	uint64_t h = hash_bytes(frames, n * sizeof(*frames), 1) | 1;
 	uint32_t id;
 
 	if (u64map_get(&b->stacks, h, &id)) {

@@ -115,12 +115,6 @@ static void fail(struct pj_writer *w, int err)
 		w->err = err ? err : EIO;
 }
 
-/* FNV-1a, then a final mix so that low bits are usable. */
-static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
-{
-	return hash_mix64(fnv1a(p, n, h));
-}
-
 /* The hashes of the tables' entries, for rehashing (lib/idtable.h). */
 static uint64_t str_hash(const void *w, uint32_t i)
 {
@@ -241,7 +235,7 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 
 	if (!n)
 		return 0;
-	h = hash_bytes(s, n, FNV_SEED);
+	h = hash_bytes(s, n, 0);
 	for (i = idtable_first(&w->strtab, h); (v = idtable_at(&w->strtab, i));
 	     i = idtable_next(&w->strtab, i)) {
 		struct str_ent *e = &w->strs[v - 1];
@@ -281,7 +275,7 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 	k.line = line;
 	k.hash = hash_bytes((const uint32_t[]){ k.type, k.name, k.module,
 						k.file, k.line },
-			    5 * sizeof(uint32_t), FNV_SEED);
+			    5 * sizeof(uint32_t), 1);
 	for (i = idtable_first(&w->frametab, k.hash);
 	     (v = idtable_at(&w->frametab, i));
 	     i = idtable_next(&w->frametab, i)) {
@@ -322,7 +316,7 @@ void pj_writer_frame_addr(struct pj_writer *w, uint32_t frame, uint64_t addr)
 uint32_t pj_writer_stack(struct pj_writer *w, const uint32_t *frames,
 			 unsigned int n)
 {
-	uint64_t h = hash_bytes(frames, n * sizeof(*frames), FNV_SEED ^ n);
+	uint64_t h = hash_bytes(frames, n * sizeof(*frames), 2 + n);
 	struct stack_ent *e;
 	uint32_t i, v;
 

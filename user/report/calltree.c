@@ -9,13 +9,6 @@
 
 #define NAME_LEN 4096
 
-static uint64_t hash_str(const char *s, uint8_t kind)
-{
-	uint64_t h = fnv1a_str(s, FNV_SEED ^ kind);
-
-	return h ^ (h >> 29);
-}
-
 void ct_titles_init(struct ct_titles *t)
 {
 	memset(t, 0, sizeof(*t));
@@ -97,7 +90,7 @@ static uint8_t kind_of(const struct report *r, uint32_t f, const char *name)
 
 static uint64_t node_hash(uint32_t parent, uint32_t title)
 {
-	return ((uint64_t)parent << 32 | title) * 0x9e3779b97f4a7c15ull >> 29;
+	return hash_u64((uint64_t)parent << 32 | title);
 }
 
 static uint64_t node_hash_of(const void *ctx, uint32_t i)

@@ -59,7 +59,7 @@ const char *elffile_build_id(const struct elffile *e)
 
 static uint64_t name_key(const char *name)
 {
-	uint64_t h = fnv1a_str(name, FNV_SEED);
+	uint64_t h = hash_str(name, 0);
 
 	return h ? h : 1;
 }

@@ -85,7 +85,7 @@ void jfr_pools_use(struct jfr_pools *pl, const struct pj_sample *s)
 static uint32_t symbol(struct jfr_pools *pl, const char *s, size_t n)
 {
 	struct jfr_symbols *y = &pl->sym;
-	uint64_t h = fnv1a(s, n, FNV_SEED) | 1;
+	uint64_t h = hash_bytes(s, n, 0) | 1;
 	uint32_t k;
 
 	if (u64map_get(&y->by_hash, h, &k) &&

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "lib/grow.h"
+#include "lib/hash.h"
 #include "report/stackfold.h"
 
 void stackfold_init(struct stackfold *f)
@@ -13,9 +14,7 @@ void stackfold_init(struct stackfold *f)
 
 static uint64_t key_hash(uint32_t stack, uint32_t pid, uint32_t tid)
 {
-	uint64_t h = ((uint64_t)tid << 32 | stack) * 0x9e3779b97f4a7c15ull;
-
-	return (h ^ pid) * 0xff51afd7ed558ccdull >> 32;
+	return hash_u64(((uint64_t)tid << 32 | stack) ^ hash_u64(pid));
 }
 
 static uint64_t entry_hash(const void *ctx, uint32_t i)

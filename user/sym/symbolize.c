@@ -60,6 +60,8 @@ uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip)
 				     0);
 		pj_writer_frame_addr(s->w, id, ksource_start(&s->kernel, ip));
 	}
+	if (s->kcache.n >= SYM_CACHE_MAX) /* a cache: bounded */
+		u64map_free(&s->kcache);
 	u64map_put(&s->kcache, ip, id);
 	return id;
 }
@@ -171,6 +173,11 @@ static struct sym_user lookup(struct symbolizer *s, uint64_t ip, bool leaf,
 		return *c;
 	}
 	resolve(s, ip, leaf, &r);
+	/* return addresses are the target's to choose: a cache, bounded */
+	if (s->nusers >= SYM_CACHE_MAX) {
+		u64map_free(&s->ucache);
+		s->nusers = 0;
+	}
 	u.facts = facts_of(&r);
 	u.module = r.module ? r.module : "";
 	u.id = with_frame ? frame_of(s, &r) + 1 : 0;

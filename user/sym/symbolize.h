@@ -31,6 +31,9 @@ struct sym_user {
 	uint32_t id; /* its frame + 1; 0 until symbolize_user named it */
 };
 
+/* Addresses kept named, at most (then the cache starts over). */
+#define SYM_CACHE_MAX (1u << 20)
+
 struct symbolizer {
 	struct pj_writer *w;
 	struct ksource kernel; /* kallsyms, the module, or none and why */

@@ -84,7 +84,7 @@ struct usym {
  * as the usym), so they are interned per usym. */
 static const char *intern(struct usym *u, const char *s)
 {
-	unsigned int b = fnv1a_str(s, FNV_SEED) % INTERN_BUCKETS;
+	unsigned int b = hash_str(s, 0) % INTERN_BUCKETS;
 	struct interned *i;
 	size_t len = strlen(s);
 
@@ -123,7 +123,7 @@ static void release(struct tab_entry *e)
 
 	if (--e->refs)
 		return;
-	b = fnv1a_str(e->path, e->inode) % TAB_BUCKETS;
+	b = hash_str(e->path, e->inode) % TAB_BUCKETS;
 	for (pp = &tab_cache[b]; *pp; pp = &(*pp)->next) {
 		if (*pp == e) {
 			*pp = e->next;
@@ -145,7 +145,7 @@ static struct tab_entry *tab_get(struct usym *u, const char *path,
 				 unsigned int min, const struct pj_map *m,
 				 const void *image, size_t image_size)
 {
-	unsigned int b = fnv1a_str(path, inode) % TAB_BUCKETS;
+	unsigned int b = hash_str(path, inode) % TAB_BUCKETS;
 	struct tab_entry *e;
 
 	for (e = tab_cache[b]; e; e = e->next)

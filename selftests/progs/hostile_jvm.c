@@ -15,12 +15,21 @@
  *                                        plants /tmp/NAME -> PATH
  *   hostile_jvm LIBJVM squat PID         binds /tmp/.java_pid<PID> and
  *                                        answers with escape sequences
+ *   hostile_jvm LIBJVM flood N           an agent (as "agent 64 0") that
+ *                                        first sends N methods whose ids all
+ *                                        collide under an unseeded table hash
+ *   hostile_jvm LIBJVM deaf [THREADS]    an agent that never reads what the
+ *                                        reader sends after the HELLO, in a
+ *                                        JVM of THREADS spinning threads
+ *   hostile_jvm LIBJVM slowhello SECS    an agent whose HELLO stops halfway
+ *                                        for SECS seconds
  *
  * Prints "ready" when set up; exits on SIGTERM or after 120 s.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,6 +104,33 @@ static void put(int fd, uint32_t type, const void *a, size_t alen,
 	}
 }
 
+/* The inverse of an odd number mod 2^64 (Newton's iteration). */
+static uint64_t inverse(uint64_t a)
+{
+	uint64_t x = a;
+
+	for (int i = 0; i < 6; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+/* n method ids that share one slot of an open-addressing table hashed by
+ * (id * golden >> 17) % size, whatever its size up to 2^20: what an
+ * attacker who knows the table's hash sends. */
+static void flood_methods(int fd, unsigned long n)
+{
+	uint64_t inv = inverse(0x9e3779b97f4a7c15ull);
+
+	for (unsigned long i = 1; i <= n; i++) {
+		struct pja_method m = { inv * (i << 37), 1, 1, 0, 0, 0, 0 };
+
+		put(fd, PJA_METHOD, &m, sizeof(m), "Cm", 2);
+	}
+}
+
+static const char *mode = "plain";
+static double mode_arg;
+
 static void speak(const char *opts, uint32_t depth, uint32_t extra)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -123,8 +159,21 @@ static void speak(const char *opts, uint32_t depth, uint32_t extra)
 	if (extra > sizeof(junk))
 		extra = sizeof(junk);
 	if (write(fd, &h, sizeof(h)) < 0 ||
-	    write(fd, &hello, sizeof(hello)) < 0 || write(fd, junk, extra) < 0)
+	    write(fd, &hello, sizeof(hello) / 2) < 0)
 		return;
+	if (!strcmp(mode, "slowhello")) { /* the rest after a while */
+		struct timespec t = { (time_t)mode_arg,
+				      (long)((mode_arg - (time_t)mode_arg) *
+					     1e9) };
+
+		nanosleep(&t, NULL);
+	}
+	if (write(fd, (char *)&hello + sizeof(hello) / 2,
+		  sizeof(hello) - sizeof(hello) / 2) < 0 ||
+	    write(fd, junk, extra) < 0)
+		return;
+	if (!strcmp(mode, "flood"))
+		flood_methods(fd, (unsigned long)mode_arg);
 	put(fd, PJA_METHOD, &m, sizeof(m), "\033]0;pwned\007Evil\033[2Jx", 18);
 	put(fd, PJA_THREAD, &t, sizeof(t), "\033[31mred\r\n\033[2J\033c", 16);
 	printf("hello sent\n");
@@ -141,7 +190,7 @@ static void speak(const char *opts, uint32_t depth, uint32_t extra)
 		for (unsigned long i = 0; i < 1000000; i++)
 			spin += i;
 		(void)spin; /* the loop is the point: CPU time */
-		if (poll(&p, 1, 0) <= 0)
+		if (!strcmp(mode, "deaf") || poll(&p, 1, 0) <= 0)
 			continue;
 		n = read(fd, in, sizeof(in));
 		if (n <= 0)
@@ -159,12 +208,20 @@ static void speak(const char *opts, uint32_t depth, uint32_t extra)
 	close(fd);
 }
 
+static void *spinner(void *arg)
+{
+	volatile unsigned long spin = 0;
+
+	while (!stop)
+		spin++;
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec t0, now;
 	char path[128], opts[1100];
-	const char *mode = argc > 2 ? argv[2] : "plain";
-	int lfd = -1, fd;
+	int lfd = -1, fd, agent;
 	struct stat st;
 
 	if (argc < 3) {
@@ -177,6 +234,18 @@ int main(int argc, char **argv)
 		MAP_FAILED) {
 		perror(argv[1]);
 		return 1;
+	}
+	mode = argv[2];
+	mode_arg = argc > 3 ? atof(argv[3]) : 0;
+	/* the agent's modes: "agent DEPTH EXTRA", the others at depth 64 */
+	agent = !strcmp(mode, "agent")
+		    ? argc > 4
+		    : !strcmp(mode, "flood") || !strcmp(mode, "deaf") ||
+			  !strcmp(mode, "slowhello");
+	for (int i = 1; !strcmp(mode, "deaf") && i < (int)mode_arg; i++) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, spinner, NULL);
 	}
 	signal(SIGQUIT, on_quit);
 	signal(SIGTERM, on_term);
@@ -219,7 +288,7 @@ int main(int argc, char **argv)
 				close(fd);
 			}
 		}
-		if (quit_seen && !strcmp(mode, "agent") && argc > 4) {
+		if (quit_seen && agent) {
 			quit_seen = 0;
 			snprintf(path, sizeof(path), "/tmp/.java_pid%d",
 				 getpid());
@@ -231,8 +300,11 @@ int main(int argc, char **argv)
 				if (write(fd, r, sizeof(r) - 1) < 0)
 					perror("write");
 				close(fd);
-				speak(opts, strtoul(argv[3], 0, 0),
-				      strtoul(argv[4], 0, 0));
+				if (!strcmp(mode, "agent"))
+					speak(opts, strtoul(argv[3], 0, 0),
+					      strtoul(argv[4], 0, 0));
+				else
+					speak(opts, 64, 0);
 			}
 			close(lfd);
 			lfd = -1;

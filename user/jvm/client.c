@@ -46,6 +46,7 @@ static void set_err(char *err, size_t len, const char *fmt, const char *a,
 	snprintf(err, len, fmt, a, pid);
 }
 
+/* 0; -1 when the peer closed or failed, -2 when the deadline passed. */
 static int read_exact(int fd, void *buf, size_t len, long long deadline)
 {
 	size_t off = 0;
@@ -53,10 +54,15 @@ static int read_exact(int fd, void *buf, size_t len, long long deadline)
 	while (off < len) {
 		struct pollfd p = { fd, POLLIN, 0 };
 		long long left = deadline - now_ms();
+		int k = left > 0 ? poll(&p, 1, (int)left) : 0;
 		ssize_t n;
 
-		if (left <= 0 || poll(&p, 1, left) <= 0)
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
 			return -1;
+		if (!k)
+			return -2;
 		n = read(fd, (char *)buf + off, len - off);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -144,9 +150,19 @@ int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
 		close(fd);
 		fd = -1;
 	}
-	if (read_exact(fd, &h, sizeof(h), deadline) ||
-	    read_exact(fd, &hello, sizeof(hello), deadline) ||
-	    (r = agent_check_hello(&h, &hello)) == -1) {
+	r = read_exact(fd, &h, sizeof(h), deadline);
+	if (!r)
+		r = read_exact(fd, &hello, sizeof(hello), deadline);
+	if (r) { /* a slow or silent agent is not one of another version */
+		snprintf(err, errlen,
+			 r == -2 ? "the agent in JVM %d did not send its "
+				   "HELLO within %d s"
+				 : "the agent in JVM %d closed the connection "
+				   "before its HELLO (%d s allowed)",
+			 pid, timeout_ms / 1000);
+		goto fail;
+	}
+	if ((r = agent_check_hello(&h, &hello)) == -1) {
 		snprintf(
 		    err, errlen,
 		    "the agent in JVM %d speaks another protocol version; rebuild perfjava and restart the JVM",
@@ -284,10 +300,12 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 
 	if (a->fd < 0 || ns <= 0)
 		return -1;
-	/* an agent that stops reading or answering costs a bounded amount */
-	if (a->pend_n >= AGENT_MAX_PENDING ||
-	    a->out_len >= AGENT_MAX_PENDING * (sizeof(h) + sizeof(r)))
+	/* an agent that stops reading or answering costs a bounded amount:
+	 * its own walks, refused at once and counted */
+	if (a->pend_n >= AGENT_MAX_PENDING || a->out_len >= AGENT_MAX_UNSENT) {
+		a->stats.unsent++;
 		return -1;
+	}
 	r.tid = ns;
 	if (GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
 		return -1;
@@ -333,28 +351,29 @@ int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
 int agent_flush(struct agent *a)
 {
 	size_t off = 0;
+	int r = 0;
 
+	/* never waits: an agent that stops reading keeps its requests here
+	 * (bounded by AGENT_MAX_UNSENT), and the recording goes on */
 	while (a->fd >= 0 && off < a->out_len) {
 		ssize_t n = write(a->fd, a->out + off, a->out_len - off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN) {
-			struct pollfd p = { a->fd, POLLOUT, 0 };
-
-			if (poll(&p, 1, 1000) > 0)
-				continue;
-			/* keep what is unsent, not what was sent already */
-			memmove(a->out, a->out + off, a->out_len - off);
-			a->out_len -= off;
-			return -1;
+			r = 1;
+			break;
 		}
-		if (n <= 0)
-			return -1;
-		off += n;
+		if (n <= 0) {
+			r = -1;
+			break;
+		}
+		off += (size_t)n;
 	}
-	a->out_len = 0;
-	return a->fd >= 0 ? 0 : -1;
+	/* keep what is unsent, not what was sent already */
+	memmove(a->out, a->out + off, a->out_len - off);
+	a->out_len -= off;
+	return a->fd >= 0 ? r : -1;
 }
 
 /* At most this many bytes are read per call, so that an agent that never

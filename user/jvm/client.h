@@ -69,7 +69,8 @@ int agent_fd(const struct agent *a);
 /* Queues a walk request for tid, sampled at sample_time (CLOCK_MONOTONIC). */
 int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 		  uint64_t cookie);
-/* Sends queued requests. */
+/* Sends queued requests without waiting: 0 when all are sent, 1 when the
+ * agent is not reading (they stay queued), -1 when it is gone. */
 int agent_flush(struct agent *a);
 /* Reads what is available and calls cb for each finished walk. Returns 0, or
  * -1 when the agent has gone (then every pending walk is reported LOST). */
@@ -96,6 +97,7 @@ struct agent_stats {
 	uint64_t methods; /* method definitions received */
 	uint64_t bytes_in;
 	uint64_t dropped; /* messages refused: malformed or over a cap */
+	uint64_t unsent; /* walks not asked: the agent stopped reading */
 	/* where walk latency goes, summed over answered walks: sample time to
 	 * the agent reading the request, and from there to the walk */
 	uint64_t to_agent_ns, to_walk_ns, timed;

@@ -47,7 +47,7 @@ const char *agent_intern(struct agent *a, const char *s, size_t len)
 		len = AGENT_MAX_NAME;
 	memcpy(clean, s, len);
 	text_clean(clean, len);
-	h = fnv1a(clean, len, FNV_SEED) | 1;
+	h = hash_bytes(clean, len, 0) | 1;
 	head = (struct istr **)umap_slot(&a->strings, h, 1);
 	if (!head)
 		return "";
@@ -166,28 +166,37 @@ bad:
 	a->stats.dropped++;
 }
 
+/* A pending cookie answered (in a->pending, which the reader's growing
+ * cookies keep in increasing order). */
+#define ANSWERED (1ull << 63)
+
+static uint64_t pend_at(const struct agent *a, size_t i)
+{
+	return a->pending[(a->pend_head + i) % a->pend_cap] & ~ANSWERED;
+}
+
+/*
+ * Takes cookie off the pending walks: found by binary search and marked,
+ * the marked ones leaving from the head; O(log n) in whatever order the
+ * agent answers (a hostile one answers backwards).
+ */
 static void drop_pending(struct agent *a, uint64_t cookie)
 {
-	size_t i;
+	size_t lo = 0, hi = a->pend_n, mid;
 
-	if (a->pend_n && a->pending[a->pend_head] == cookie) {
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pend_at(a, mid) < cookie)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == a->pend_n || pend_at(a, lo) != cookie)
+		return;
+	a->pending[(a->pend_head + lo) % a->pend_cap] |= ANSWERED;
+	while (a->pend_n && (a->pending[a->pend_head] & ANSWERED)) {
 		a->pend_head = (a->pend_head + 1) % a->pend_cap;
 		a->pend_n--;
-		return;
-	}
-	for (i = 0; i < a->pend_n; i++) {
-		size_t k = (a->pend_head + i) % a->pend_cap;
-
-		if (a->pending[k] != cookie)
-			continue;
-		for (; i + 1 < a->pend_n; i++) {
-			size_t n1 = (a->pend_head + i + 1) % a->pend_cap;
-
-			a->pending[(a->pend_head + i) % a->pend_cap] =
-			    a->pending[n1];
-		}
-		a->pend_n--;
-		return;
 	}
 }
 
@@ -310,6 +319,8 @@ void agent_lose_pending(struct agent *a, agent_walk_cb cb, void *ctx)
 
 		a->pend_head = (a->pend_head + 1) % a->pend_cap;
 		a->pend_n--;
+		if (c & ANSWERED)
+			continue;
 		a->stats.results[AGENT_WALK_LOST]++;
 		if (cb)
 			cb(ctx, c, AGENT_WALK_LOST, NULL, 0, 0);

@@ -51,6 +51,7 @@ void record_write_stats(struct recorder *rec)
 	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
+	pj_writer_stat(rec->w, "walk_not_sent", rec->ast.unsent);
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
@@ -142,6 +143,9 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	    (unsigned long long)st->walks[AGENT_WALK_OK],
 	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
 	    (unsigned long long)unavailable);
+	if (rec->ast.unsent) /* its own walks only: samples were kept */
+		fprintf(stderr, " (%llu not asked: the agent stopped reading)",
+			(unsigned long long)rec->ast.unsent);
 	recovered = 0;
 	for (unsigned int i = 1; i < PJA_HOW_MAX; i++)
 		recovered += rec->ast.recovered[i];

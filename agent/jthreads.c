@@ -112,6 +112,17 @@ int jthreads_known(pid_t tid)
 	return known;
 }
 
+size_t jthreads_tids(pid_t *tids, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&bt_lock);
+	for (size_t i = 0; i < bt_n && n < max; i++)
+		tids[n++] = bt[i].tid;
+	pthread_mutex_unlock(&bt_lock);
+	return n;
+}
+
 jthread jthreads_ref(JNIEnv *env, pid_t tid)
 {
 	jthread t = NULL;

@@ -376,6 +376,8 @@ void jthreads_reset(JNIEnv *env);
 int jthreads_known(pid_t tid);
 /* A local reference to thread tid, or NULL when it is not known. */
 jthread jthreads_ref(JNIEnv *env, pid_t tid);
+/* The tids known now, at most max into tids; how many. */
+size_t jthreads_tids(pid_t *tids, size_t max);
 
 /* blocked.c: the Java stacks of blocked threads (PJA_STACK), by JVMTI
  * GetStackTrace on the session thread. */

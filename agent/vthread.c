@@ -36,6 +36,8 @@ static struct {
 static jclass vt_class;
 static jfieldID tid_field, name_field, blocker_field;
 static jint ext_mount = -1, ext_unmount = -1;
+/* com.sun.hotspot.functions.GetVirtualThread: a carrier's mounted one */
+static jvmtiExtensionFunction get_vthread;
 static int started;
 static uintptr_t tag; /* this session's in TLS_TAGS */
 
@@ -194,6 +196,57 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 		(*env)->DeleteLocalRef(env, b);
 }
 
+/* The virtual threads mounted when the session starts: each carrier's, so
+ * that its samples name it before its next mount. */
+static void scan_mounted(JNIEnv *env)
+{
+	static pid_t tids[NSLOT];
+	size_t n = jthreads_tids(tids, NSLOT);
+
+	for (size_t i = 0; get_vthread && i < n; i++) {
+		jthread c = jthreads_ref(env, tids[i]), v = NULL;
+		_Atomic uint64_t *s;
+		uint64_t id;
+
+		if (c && !get_vthread(pja.jvmti, c, &v) && v &&
+		    (id = vthread_id(env, v)) && (s = slot_of(tids[i], 1))) {
+			uint64_t none = 0; /* a mount since wins */
+
+			atomic_compare_exchange_strong(s, &none, id);
+			vthread_name(env, v, id);
+			(*pja.jvmti)
+			    ->SetThreadLocalStorage(pja.jvmti, v, (void *)tag);
+		}
+		if (v)
+			(*env)->DeleteLocalRef(env, v);
+		if (c)
+			(*env)->DeleteLocalRef(env, c);
+	}
+}
+
+static void find_function(void)
+{
+	jvmtiEnv *jv = pja.jvmti;
+	jvmtiExtensionFunctionInfo *f = NULL;
+	jint n = 0;
+
+	if ((*jv)->GetExtensionFunctions(jv, &n, &f))
+		return;
+	for (jint i = 0; i < n; i++) {
+		if (!strcmp(f[i].id,
+			    "com.sun.hotspot.functions.GetVirtualThread"))
+			get_vthread = f[i].func;
+		for (jint k = 0; k < f[i].param_count; k++)
+			(*jv)->Deallocate(jv,
+					  (unsigned char *)f[i].params[k].name);
+		(*jv)->Deallocate(jv, (unsigned char *)f[i].params);
+		(*jv)->Deallocate(jv, (unsigned char *)f[i].errors);
+		(*jv)->Deallocate(jv, (unsigned char *)f[i].id);
+		(*jv)->Deallocate(jv, (unsigned char *)f[i].short_description);
+	}
+	(*jv)->Deallocate(jv, (unsigned char *)f);
+}
+
 /* The indexes of the two extension events. */
 static int find_ext(void)
 {
@@ -272,6 +325,9 @@ int vthread_start(JNIEnv *env)
 					JVMTI_EVENT_VIRTUAL_THREAD_END, NULL);
 	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, ext_mount, NULL);
 	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE, ext_unmount, NULL);
+	if (!get_vthread)
+		find_function();
+	scan_mounted(env);
 	return 0;
 }
 

@@ -39,6 +39,14 @@ for jdk in "${JDKS[@]}"; do
 	grep vtCompute "$D/v.folded" | grep -vE 'vtEntry[AB][^;]*;[^;]*vtMiddle' | head -3 | sed 's/^/# not whole: /' | cut -c1-400
 	wait_for 30 grep -q '^done' "$D/v.out"
 
+	# --- --wall: a virtual thread's park (unmount to mount) is a wait
+	start_jvm "$jdk" "$D/w.out" -- VThreads 4 5000
+	"$PJ_BIN" record -p "$JPID" --wall -d 2 -o "$D/w.data" 2>"$D/w.err"
+	"$PJ_BIN" report -i "$D/w.data" --event offcpu --total --format collapsed >"$D/w.folded"
+	check "$J: --wall: a parked virtual thread's wait, with the stack where it parked" \
+		grep -qE 'vtEntryA[^;]*;[^;]*nap[^;]*;.*;\[off-cpu: virtual thread parked\] ' "$D/w.folded"
+	wait_for 30 grep -q '^done' "$D/w.out"
+
 	# --- churn: short-lived virtual threads as fast as they start
 	start_jvm "$jdk" "$D/c.out" -- VThreads 1 16000 churn
 	"$PJ_BIN" record -p "$JPID" -e cpu-clock -d 12 -o "$D/c.data" 2>"$D/c.err" &

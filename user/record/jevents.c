@@ -14,11 +14,11 @@
 
 struct jevents {
 	uint8_t kind[RING_MAX_EVENTS]; /* enum jevent_kind by event index */
-	int ev[3]; /* event index by kind, -1 */
+	int ev[JEV_KINDS]; /* event index by kind, -1 */
 	uint64_t interval, lock_ns;
 	bool asked, answered;
 	uint32_t on, failed;
-	uint64_t samples[3], bytes, waited, no_thread, unnamed, stray, dropped;
+	uint64_t samples[JEV_KINDS], bytes, waited, no_thread, unnamed, stray, dropped;
 	struct emitter *em; /* where its samples go */
 	const struct threads *th; /* the threads recorded */
 };
@@ -67,7 +67,7 @@ int jevents_expand(const char *spec, char *out, size_t len, uint8_t *kind,
 
 int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
 		  const uint8_t *kind, struct emitter *em,
-		  const struct threads *th)
+		  const struct threads *th, int wall_ev)
 {
 	struct jevents *j = NULL;
 
@@ -82,7 +82,8 @@ int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
 				fprintf(stderr, "perfjava: out of memory\n");
 				return -1;
 			}
-			j->ev[0] = j->ev[1] = j->ev[2] = -1;
+			for (int k = 0; k < JEV_KINDS; k++)
+				j->ev[k] = -1;
 			j->em = em;
 			j->th = th;
 		}
@@ -111,10 +112,14 @@ int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
 	}
 	/* virtual threads are asked for in every JVM's recording */
 	if (!j && (j = calloc(1, sizeof(*j)))) {
-		j->ev[0] = j->ev[1] = j->ev[2] = -1;
+		for (int k = 0; k < JEV_KINDS; k++)
+			j->ev[k] = -1;
 		j->em = em;
 		j->th = th;
 	}
+	/* --wall: a virtual thread's park is a wait of its own */
+	if (j && wall_ev >= 0)
+		j->ev[JEV_VPARK] = wall_ev;
 	*out = j;
 	return j ? 0 : -1;
 }
@@ -146,7 +151,8 @@ void jevents_tick(struct jevents *j, struct agent *a)
 		 * PERFJAVA_VTHREADS=0 leaves the JVM's mounts alone, to
 		 * measure what that costs */
 		if (!env || strcmp(env, "0"))
-			flags |= PJA_EV_VTHREADS;
+			flags |= PJA_EV_VTHREADS |
+				 (j->ev[JEV_VPARK] >= 0 ? PJA_EV_WALL : 0);
 		j->asked = true;
 		if (agent_events_ask(a, j->interval, j->lock_ns, flags)) {
 			j->failed = flags;
@@ -205,6 +211,7 @@ void jevents_take(struct jevents *j, struct agent *a, const struct ring_walk *w)
 		return;
 	kd = e->kind == PJW_EV_ALLOC				   ? JEV_ALLOC
 	     : e->kind == PJW_EV_MONITOR || e->kind == PJW_EV_PARK ? JEV_LOCK
+	     : e->kind == PJW_EV_VPARK				   ? JEV_VPARK
 								   : JEV_NONE;
 	if (!kd || j->ev[kd] < 0)
 		return;
@@ -225,9 +232,15 @@ void jevents_take(struct jevents *j, struct agent *a, const struct ring_walk *w)
 		smp.s.period = e->value;
 		j->waited += e->value;
 	}
+	if (e->flags & PJW_EVF_PINNED)
+		smp.root = JEVENTS_PINNED;
 	if (e->cls)
 		leaf = pj_writer_frame(j->em->w, PJ_FRAME_CLASS, e->cls, "",
 				       NULL, 0) +
+		       1;
+	else if (kd == JEV_VPARK)
+		leaf = pj_writer_frame(j->em->w, PJ_FRAME_MARKER, JEVENTS_VPARK,
+				       "", NULL, 0) +
 		       1;
 	else
 		j->unnamed++;

@@ -28,7 +28,11 @@ struct threads;
 #define JEVENTS_ALLOC_DEFAULT (512u * 1024) /* bytes, as async-profiler */
 #define JEVENTS_LOCK_DEFAULT 10000u /* ns, as async-profiler */
 
-enum jevent_kind { JEV_NONE = 0, JEV_ALLOC, JEV_LOCK };
+enum jevent_kind { JEV_NONE = 0, JEV_ALLOC, JEV_LOCK, JEV_VPARK, JEV_KINDS };
+/* The root marker of a virtual thread's wait that held its carrier. */
+#define JEVENTS_PINNED "[virtual thread pinned to its carrier]"
+/* The leaf of a virtual thread's park on no lock, with --wall. */
+#define JEVENTS_VPARK "[off-cpu: virtual thread parked]"
 
 /*
  * spec with "alloc" and "lock" made "dummy" (their terms kept) into out;
@@ -40,9 +44,11 @@ int jevents_expand(const char *spec, char *out, size_t len, uint8_t *kind,
 /* Names the events of evs[0..n) that kind[] says are the JVM's, with
  * their units and periods; *out (NULL when none) writes their samples to em,
  * of the threads of th. 0, or -1 after a message. */
+/* wall_ev: the offcpu event of --wall (a virtual thread's parks go
+ * there), -1 without. */
 int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
 		  const uint8_t *kind, struct emitter *em,
-		  const struct threads *th);
+		  const struct threads *th, int wall_ev);
 void jevents_free(struct jevents *j);
 /* Whether event index ev is one of them (no perf samples of its own). */
 bool jevents_is(const struct jevents *j, uint32_t ev);

@@ -135,7 +135,8 @@ static int setup_events(struct recorder *rec)
 		return -1;
 	/* -e alloc, -e lock */
 	if (jevents_setup(&rec->jev, rec->evs, rec->nevents, jkind, &rec->em,
-			  &rec->th))
+			  &rec->th,
+			  rec->wall ? (int)wall_event(rec->wall) : -1))
 		return -1;
 	if (check_rate_options(rec))
 		return -1;

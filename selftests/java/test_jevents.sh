@@ -39,7 +39,7 @@ run() {
 		not_ok "$label: the JVM starts"
 		return
 	fi
-	"$PJ_BIN" record -p "$JPID" -e "$ev" -d 3 -o "$D/r.data" 2>"$D/r.err"
+	"$PJ_BIN" record -p "$JPID" -e "$ev" -d 4 -o "$D/r.data" 2>"$D/r.err"
 	check "$label: record exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/r.err"
 	grep -E '^perfjava: (alloc|lock)' "$D/r.err" | sed 's/^/# /'
 	wait_for 30 grep -q '^done' "$D/w.out"

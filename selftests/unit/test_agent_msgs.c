@@ -167,7 +167,7 @@ int main(void)
 	}
 	used = agent_consume(a, msg, mlen, on_walk, NULL);
 	ok(used == (long)mlen && a->stats.dropped == 6 && a->code.n == 0 &&
-	       !umap_get(&a->methods, 8),
+	       !u64map_ptr(&a->methods, 8),
 	   "lengths past their message are dropped (%llu dropped)",
 	   (unsigned long long)a->stats.dropped);
 
@@ -186,7 +186,7 @@ int main(void)
 	mlen = 0;
 	thread_msg(PJA_THREAD, 9, "evil\033[31m\r\n");
 	agent_consume(a, msg, mlen, on_walk, NULL);
-	ok(umap_get(&a->threads, 9) && clean(umap_get(&a->threads, 9)),
+	ok(u64map_ptr(&a->threads, 9) && clean(u64map_ptr(&a->threads, 9)),
 	   "a thread name's control characters become '?'");
 	for (i = 1; i <= AGENT_MAX_THREADS + 100; i++) {
 		mlen = 0;
@@ -202,7 +202,7 @@ int main(void)
 		thread_msg(PJA_THREAD_END, 1000 + i, NULL);
 		agent_consume(a, msg, mlen, on_walk, NULL);
 	}
-	ok(a->threads.n == 1 && umap_get(&a->threads, 9),
+	ok(a->threads.n == 1 && u64map_ptr(&a->threads, 9),
 	   "ended threads are forgotten (%zu left)", a->threads.n);
 
 	/* the signature follows the name; one not starting with '(' does not */

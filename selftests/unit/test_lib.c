@@ -20,7 +20,6 @@
 #include "lib/procfs.h"
 #include "lib/sorted.h"
 #include "lib/u64map.h"
-#include "lib/umap.h"
 #include "tap.h"
 
 static void test_clock(void)
@@ -216,8 +215,7 @@ static void test_seeded_maps(void)
 {
 	enum { N = 100000 };
 	static uint64_t k[N];
-	struct u64map m = { 0 };
-	struct umap um = { 0 };
+	struct u64map m = { 0 }, um = { 0 };
 	uint64_t inv = inverse(0xff51afd7ed558ccdull), t0, us;
 	uint32_t v;
 	bool all = true;
@@ -239,19 +237,20 @@ static void test_seeded_maps(void)
 	   "u64map: %d such keys in and found in %llu us (seeded)", N,
 	   (unsigned long long)us);
 	u64map_free(&m);
-	/* umap's multiplicative hash: keys i * 2^37 / golden all collided */
+	/* the pointer map's old multiplicative hash (lib/umap.c, merged
+	 * into u64map): keys i * 2^37 / golden all collided */
 	inv = inverse(0x9e3779b97f4a7c15ull);
 	t0 = now_ns();
 	for (uint32_t i = 0; i < N; i++)
-		*umap_slot(&um, inv * ((uint64_t)(i + 1) << 37), 1) = &k[i];
+		u64map_slot(&um, inv * ((uint64_t)(i + 1) << 37))->p = &k[i];
 	for (uint32_t i = 0; i < N; i++)
-		all &= umap_get(&um, inv * ((uint64_t)(i + 1) << 37)) == &k[i];
+		all &= u64map_ptr(&um, inv * ((uint64_t)(i + 1) << 37)) ==
+		       &k[i];
 	us = (now_ns() - t0) / 1000;
 	ok(all && us < 1000000,
-	   "umap: %d keys of one old slot in and found in %llu us", N,
-	   (unsigned long long)us);
-	free(um.k);
-	free(um.v);
+	   "u64map of pointers: %d keys of one old slot in and found in %llu us",
+	   N, (unsigned long long)us);
+	u64map_free(&um);
 	ok(hash_seed && hash_u64(1) != hash_fmix64(1),
 	   "the seed is set before main (%016llx)",
 	   (unsigned long long)hash_seed);

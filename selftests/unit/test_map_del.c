@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Removal from the two hash maps (lib/u64map.h, lib/umap.h) against a plain
- * array, under churn like a target's threads: keys come and go for a long
- * time, every live key stays findable, removed ones are gone, and the maps
- * stay as large as their live keys need.
+ * The one hash map (lib/u64map.h), of ids and of pointers, against a plain
+ * array under churn like a target's threads: keys come and go for a long
+ * time, every live key stays findable, removed ones are gone, and the map
+ * stays as large as its live keys need (its seed: test_lib).
  */
 #include <stdlib.h>
 
 #include "lib/u64map.h"
-#include "lib/umap.h"
 #include "tap.h"
 
 #define N 4096
@@ -16,42 +15,42 @@
 int main(void)
 {
 	static uint64_t live[N];
-	struct u64map m = { 0 };
-	struct umap u = { 0 };
-	unsigned int i, round, bad = 0, nlive = 0;
-	uint64_t next = 1;
+	struct u64map m = { 0 }, u = { 0 };
+	unsigned int i, round, bad = 0, nlive = 0, seen = 0;
+	union u64map_val *v;
+	uint64_t next = 1, k;
 
 	srand(1);
 	for (round = 0; round < 200000; round++) {
-		unsigned int k = rand() % N;
+		unsigned int j = rand() % N;
 
-		if (live[k]) {
-			u64map_del(&m, live[k]);
-			umap_del(&u, live[k]);
-			live[k] = 0;
+		if (live[j]) {
+			u64map_del(&m, live[j]);
+			u64map_del(&u, live[j]);
+			live[j] = 0;
 			nlive--;
 		} else {
-			live[k] = next++ * 2654435761u; /* spread, not 0 */
-			u64map_put(&m, live[k], k);
-			*umap_slot(&u, live[k], 1) = &live[k];
+			live[j] = next++ * 2654435761u; /* spread, not 0 */
+			u64map_put(&m, live[j], j);
+			u64map_slot(&u, live[j])->p = &live[j];
 			nlive++;
 		}
 	}
 	for (i = 0; i < N; i++) {
-		uint32_t v;
+		uint32_t x;
 
 		if (live[i])
-			bad += !u64map_get(&m, live[i], &v) || v != i ||
-			       umap_get(&u, live[i]) != &live[i];
+			bad += !u64map_get(&m, live[i], &x) || x != i ||
+			       u64map_ptr(&u, live[i]) != &live[i];
 	}
 	for (i = 1; i < next; i += 7) {
-		uint64_t k = i * 2654435761ull;
-		uint32_t v;
+		uint32_t x;
 		int is_live = 0;
 
+		k = i * 2654435761ull;
 		for (unsigned int j = 0; j < N; j++)
 			is_live |= live[j] == k;
-		bad += !is_live && (u64map_get(&m, k, &v) || umap_get(&u, k));
+		bad += !is_live && (u64map_get(&m, k, &x) || u64map_ptr(&u, k));
 	}
 	ok(!bad,
 	   "after 200000 puts and removals, live keys found, removed gone (%u wrong)",
@@ -59,10 +58,14 @@ int main(void)
 	ok(m.n == nlive && u.n == nlive, "counts match the live keys (%u)",
 	   nlive);
 	ok(m.cap <= 4 * N && u.cap <= 4 * N,
-	   "the maps stay sized for the live keys (%u, %zu slots for %llu keys ever)",
+	   "the map stays sized for the live keys (%u, %u slots for %llu keys ever)",
 	   m.cap, u.cap, (unsigned long long)next - 1);
+	for (i = 0; u64map_next(&u, &i, &k, &v);)
+		seen += v->p == u64map_ptr(&u, k) && *(uint64_t *)v->p == k;
+	ok(seen == nlive, "u64map_next visits every key once, with its value");
+	ok(!u64map_find(&m, 0) && !u64map_slot(&m, 0) && u64map_put(&m, 0, 1),
+	   "key 0 is never stored");
 	u64map_free(&m);
-	free(u.k);
-	free(u.v);
+	u64map_free(&u);
 	return tap_done();
 }

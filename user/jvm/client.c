@@ -32,7 +32,6 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/nspid.h"
-#include "lib/umap.h"
 #include "perfjava/agent_proto.h"
 #include "perfjava/profile.h"
 
@@ -266,23 +265,19 @@ int agent_fd(const struct agent *a)
 
 static pid_t target_tid(struct agent *a, pid_t tid)
 {
-	void **p;
+	uint32_t v;
 	pid_t ns;
 
 	if (a->same_ns)
 		return tid;
-	p = umap_slot(&a->nstid, tid, 0);
-	if (p)
-		return (pid_t)(intptr_t)*p;
+	if (u64map_get(&a->nstid, (uint64_t)tid, &v))
+		return (pid_t)v;
 	ns = nspid_of(a->pid, tid);
-	if (a->nstid.n >= AGENT_NSTID_CACHE) {
-		/* a cache: threads come and go for days, it must not grow */
-		free(a->nstid.k);
-		free(a->nstid.v);
-		memset(&a->nstid, 0, sizeof(a->nstid));
-	}
-	if (ns > 0 && (p = umap_slot(&a->nstid, tid, 1)))
-		*p = (void *)(intptr_t)ns;
+	if (a->nstid.n >= AGENT_NSTID_CACHE) /* a cache: threads come and go
+						for days, it must not grow */
+		u64map_free(&a->nstid);
+	if (ns > 0)
+		u64map_put(&a->nstid, (uint64_t)tid, (uint32_t)ns);
 	return ns;
 }
 
@@ -436,7 +431,7 @@ const char *agent_thread_name(const struct agent *a, pid_t tid)
 	if (!a)
 		return NULL;
 	ns = target_tid((struct agent *)a, tid);
-	return ns > 0 ? umap_get(&a->threads, ns) : NULL;
+	return ns > 0 ? u64map_ptr(&a->threads, (uint64_t)ns) : NULL;
 }
 
 const struct codemap *agent_codemap(const struct agent *a)

@@ -14,7 +14,8 @@
 #include "jvm/client.h"
 #include "jvm/stacks.h"
 #include "jvm/codemap.h"
-#include "lib/umap.h"
+#include "lib/strpool.h"
+#include "lib/u64map.h"
 #include "perfjava/agent_proto.h"
 
 /*
@@ -52,10 +53,11 @@ struct agent {
 	size_t in_len, in_cap;
 	uint64_t *pending; /* cookies of requests sent, in order */
 	size_t pend_head, pend_n, pend_cap;
-	struct umap strings; /* hash -> chain of interned strings */
-	struct umap methods; /* jmethodID -> struct jmethod */
-	struct umap threads; /* target tid -> name (malloc'd), while alive */
-	struct umap nstid; /* reader tid -> target tid (other namespaces) */
+	struct u64map strings; /* hash -> chain of interned strings */
+	struct strstore names; /* the interned strings themselves */
+	struct u64map methods; /* jmethodID -> struct jmethod */
+	struct u64map threads; /* target tid -> name (malloc'd), while alive */
+	struct u64map nstid; /* reader tid -> target tid (other namespaces) */
 	struct codemap code; /* at most AGENT_MAX_CODE entries */
 	struct java_frame *frames;
 	struct agent_stats stats;
@@ -65,8 +67,8 @@ struct agent {
 	int ev_asked, ev_answered;
 	uint32_t ev_on, ev_failed;
 	uint64_t ev_stray, ev_dropped;
-	struct umap classes; /* class id -> interned name */
-	struct umap vthreads; /* virtual thread id -> name (malloc'd) */
+	struct u64map classes; /* class id -> interned name */
+	struct u64map vthreads; /* virtual thread id -> name (malloc'd) */
 	/* answers to stack requests (jvm/stacks.c) */
 	void (*stack_cb)(void *ctx, const struct agent_stack *st);
 	void *stack_ctx;

@@ -68,7 +68,7 @@ void agent_events_ready(struct agent *a, const char *p, uint32_t len)
 void agent_class(struct agent *a, const char *p, uint32_t len)
 {
 	struct pja_class c;
-	void **slot;
+	union u64map_val *slot;
 
 	if (len < sizeof(c)) {
 		a->stats.dropped++;
@@ -77,13 +77,13 @@ void agent_class(struct agent *a, const char *p, uint32_t len)
 	memcpy(&c, p, sizeof(c));
 	if (!c.id || c.name_len > len - sizeof(c) ||
 	    c.name_len > PJA_CLASS_MAX_NAME ||
-	    (!umap_get(&a->classes, c.id) &&
+	    (!u64map_find(&a->classes, c.id) &&
 	     a->classes.n >= AGENT_MAX_CLASSES) ||
-	    !(slot = umap_slot(&a->classes, c.id, 1))) {
+	    !(slot = u64map_slot(&a->classes, c.id))) {
 		a->stats.dropped++;
 		return;
 	}
-	*slot = (void *)agent_intern(a, p + sizeof(c), c.name_len);
+	slot->p = (void *)agent_intern(a, p + sizeof(c), c.name_len);
 }
 
 uint64_t agent_events_dropped(const struct agent *a)
@@ -93,26 +93,26 @@ uint64_t agent_events_dropped(const struct agent *a)
 
 const char *agent_class_name(const struct agent *a, uint64_t id)
 {
-	const char *s = a && id ? umap_get(&a->classes, id) : NULL;
+	const char *s = a && id ? u64map_ptr(&a->classes, id) : NULL;
 
 	return s && *s ? s : NULL;
 }
 
 static void vthreads_clear(struct agent *a)
 {
-	for (size_t i = 0; i < a->vthreads.cap; i++)
-		if (a->vthreads.k[i])
-			free(a->vthreads.v[i]);
-	free(a->vthreads.k);
-	free(a->vthreads.v);
-	memset(&a->vthreads, 0, sizeof(a->vthreads));
+	union u64map_val *v;
+	uint64_t k;
+
+	for (uint32_t i = 0; u64map_next(&a->vthreads, &i, &k, &v);)
+		free(v->p);
+	u64map_free(&a->vthreads);
 }
 
 void agent_vthread(struct agent *a, const char *p, uint32_t len)
 {
 	struct pja_vthread v;
 	char *name;
-	void **slot;
+	union u64map_val *slot;
 
 	if (len < sizeof(v)) {
 		a->stats.dropped++;
@@ -126,24 +126,23 @@ void agent_vthread(struct agent *a, const char *p, uint32_t len)
 	}
 	if (a->vthreads.n >= AGENT_MAX_VTHREADS)
 		vthreads_clear(a); /* flat: the oldest go with the rest */
-	if (!(slot = umap_slot(&a->vthreads, v.id, 1)) ||
+	if (!(slot = u64map_slot(&a->vthreads, v.id)) ||
 	    !(name = malloc(v.name_len + 1)))
 		return;
 	memcpy(name, p + sizeof(v), v.name_len);
 	name[v.name_len] = 0;
 	text_clean(name, v.name_len);
-	free(*slot);
-	*slot = name;
+	free(slot->p);
+	slot->p = name;
 }
 
 const char *agent_vthread_name(const struct agent *a, uint64_t id)
 {
-	return a && id ? umap_get(&a->vthreads, id) : NULL;
+	return a && id ? u64map_ptr(&a->vthreads, id) : NULL;
 }
 
 void agent_events_free(struct agent *a)
 {
-	free(a->classes.k);
-	free(a->classes.v);
+	u64map_free(&a->classes);
 	vthreads_clear(a);
 }

@@ -18,7 +18,8 @@
 #include "lib/text.h"
 #include "perfjava/profile.h"
 
-/* Interned strings, already terminal-safe: a chain per hash. */
+/* Interned strings, already terminal-safe: a chain per hash, kept in the
+ * agent's store (lib/strpool.h) until it goes. */
 struct istr {
 	struct istr *next;
 	size_t len;
@@ -38,7 +39,8 @@ static int charge(struct agent *a, size_t n)
 const char *agent_intern(struct agent *a, const char *s, size_t len)
 {
 	char clean[AGENT_MAX_NAME];
-	struct istr *e, **head;
+	struct istr *e;
+	union u64map_val *head;
 	uint64_t h;
 
 	/* Clean first, so that the key is what is stored: a name the cleaning
@@ -48,20 +50,20 @@ const char *agent_intern(struct agent *a, const char *s, size_t len)
 	memcpy(clean, s, len);
 	text_clean(clean, len);
 	h = hash_bytes(clean, len, 0) | 1;
-	head = (struct istr **)umap_slot(&a->strings, h, 1);
+	head = u64map_slot(&a->strings, h);
 	if (!head)
 		return "";
-	for (e = *head; e; e = e->next)
+	for (e = head->p; e; e = e->next)
 		if (e->len == len && !memcmp(e->s, clean, len))
 			return e->s;
 	if (charge(a, sizeof(*e) + len + 1 + 16) ||
-	    !(e = malloc(sizeof(*e) + len + 1)))
+	    !(e = strstore_alloc(&a->names, sizeof(*e) + len + 1)))
 		return "";
 	memcpy(e->s, clean, len);
 	e->s[len] = 0;
 	e->len = len;
-	e->next = *head;
-	*head = e;
+	e->next = head->p;
+	head->p = e;
 	return e->s;
 }
 
@@ -108,7 +110,7 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 	struct jmethod *jm;
 	const char *s;
 	char full[2 * AGENT_MAX_NAME + 2];
-	void **slot;
+	union u64map_val *slot;
 	size_t need, cl, nl;
 	int n;
 
@@ -120,8 +122,8 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 	       m.file_len + (size_t)m.nlines * sizeof(struct pja_line);
 	if (need > len || m.nlines > AGENT_MAX_LINES)
 		goto bad;
-	slot = umap_slot(&a->methods, m.id ? m.id : 1, 0);
-	if (!slot && a->methods.n >= AGENT_MAX_METHODS)
+	if (!u64map_find(&a->methods, m.id ? m.id : 1) &&
+	    a->methods.n >= AGENT_MAX_METHODS)
 		goto bad;
 	if (charge(a,
 		   sizeof(*jm) + (size_t)m.nlines * sizeof(*jm->lines) + 32) ||
@@ -152,15 +154,15 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 		memcpy(jm->lines, s, m.nlines * sizeof(*jm->lines));
 	else
 		jm->nlines = 0;
-	slot = umap_slot(&a->methods, m.id ? m.id : 1, 1);
+	slot = u64map_slot(&a->methods, m.id ? m.id : 1);
 	if (!slot) {
 		free_method(jm);
 		goto bad;
 	}
 	if (jm->native) /* its wrapper's code is named as the method */
 		codemap_retype(&a->code, m.id, PJ_FRAME_JAVA_NATIVE);
-	free_method(*slot);
-	*slot = jm;
+	free_method(slot->p);
+	slot->p = jm;
 	return;
 bad:
 	a->stats.dropped++;
@@ -233,7 +235,7 @@ static void on_thread(struct agent *a, uint32_t type, const char *p,
 {
 	struct pja_thread t;
 	size_t n;
-	void **slot;
+	union u64map_val *slot;
 	char *name;
 
 	if (len < sizeof(t))
@@ -242,12 +244,12 @@ static void on_thread(struct agent *a, uint32_t type, const char *p,
 	if (t.name_len > len - sizeof(t) || !t.tid)
 		goto bad;
 	if (type == PJA_THREAD_END) {
-		free(umap_get(&a->threads, t.tid));
-		umap_del(&a->threads, t.tid);
+		free(u64map_ptr(&a->threads, t.tid));
+		u64map_del(&a->threads, t.tid);
 		return;
 	}
-	slot = umap_slot(&a->threads, t.tid, 0);
-	if (!slot && a->threads.n >= AGENT_MAX_THREADS)
+	if (!u64map_find(&a->threads, t.tid) &&
+	    a->threads.n >= AGENT_MAX_THREADS)
 		goto bad;
 	n = t.name_len < AGENT_MAX_NAME ? t.name_len : AGENT_MAX_NAME;
 	name = malloc(n + 1);
@@ -256,13 +258,13 @@ static void on_thread(struct agent *a, uint32_t type, const char *p,
 	memcpy(name, p + sizeof(t), n);
 	name[n] = 0;
 	text_clean(name, n);
-	slot = umap_slot(&a->threads, t.tid, 1);
+	slot = u64map_slot(&a->threads, t.tid);
 	if (!slot) {
 		free(name);
 		goto bad;
 	}
-	free(*slot);
-	*slot = name;
+	free(slot->p);
+	slot->p = name;
 	return;
 bad:
 	a->stats.dropped++;
@@ -289,7 +291,7 @@ static void on_code_load(struct agent *a, const char *p, uint32_t len)
 		name += sizeof(STUB_PREFIX) - 1;
 		c.name_len -= sizeof(STUB_PREFIX) - 1;
 	}
-	m = c.method ? umap_get(&a->methods, c.method) : NULL;
+	m = c.method ? u64map_ptr(&a->methods, c.method) : NULL;
 	if (codemap_add(&a->code, c.start, c.size, c.method,
 			m && m->native ? PJ_FRAME_JAVA_NATIVE : c.type,
 			agent_intern(a, name, c.name_len)))
@@ -384,32 +386,21 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 
 void agent_free(struct agent *a)
 {
-	size_t i;
+	union u64map_val *v;
+	uint64_t k;
+	uint32_t i;
 
 	agent_ring_free(a);
 	agent_events_free(a);
-	for (i = 0; i < a->methods.cap; i++)
-		if (a->methods.k[i])
-			free_method(a->methods.v[i]);
-	for (i = 0; i < a->threads.cap; i++)
-		if (a->threads.k[i])
-			free(a->threads.v[i]);
-	for (i = 0; i < a->strings.cap; i++) {
-		struct istr *e = a->strings.v[i], *n;
-
-		for (; a->strings.k[i] && e; e = n) {
-			n = e->next;
-			free(e);
-		}
-	}
-	free(a->methods.k);
-	free(a->methods.v);
-	free(a->strings.k);
-	free(a->strings.v);
-	free(a->threads.k);
-	free(a->threads.v);
-	free(a->nstid.k);
-	free(a->nstid.v);
+	for (i = 0; u64map_next(&a->methods, &i, &k, &v);)
+		free_method(v->p);
+	for (i = 0; u64map_next(&a->threads, &i, &k, &v);)
+		free(v->p);
+	strstore_free(&a->names);
+	u64map_free(&a->methods);
+	u64map_free(&a->strings);
+	u64map_free(&a->threads);
+	u64map_free(&a->nstid);
 	codemap_free(&a->code);
 	free(a->pending);
 	free(a->frames);

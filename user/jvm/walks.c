@@ -44,7 +44,7 @@ void agent_name_frame(const struct agent *a, const struct pja_frame *f,
 		      struct java_frame *out)
 {
 	const struct jmethod *m =
-	    umap_get(&a->methods, f->method ? f->method : 1);
+	    u64map_ptr(&a->methods, f->method ? f->method : 1);
 
 	out->type = f->type < PJ_FRAME_TYPE_MAX ? f->type : 0;
 	/* one name for a native method on every stack: the walk types its

@@ -1,19 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* An open-addressing hash map from u64 keys to u32 values, for the hot path
- * of the recorder (address -> frame id). Key 0 cannot be stored. Hashed
- * with the run's seed (lib/hash.h): the keys are often the target's. */
+/*
+ * The reader's one hash map: u64 keys (never 0) to a u64 or a pointer, by
+ * open addressing with linear probing; removal shifts entries back (no
+ * tombstones), so a map whose keys come and go for days stays as large as
+ * its live keys need. Keys are hashed with the run's seed (lib/hash.h
+ * hash_u64): a target chooses most of them (addresses, thread, method and
+ * class ids) and must not be able to choose colliding ones. The callers
+ * bound how many keys a map may take.
+ */
 #ifndef PJ_USER_U64MAP_H
 #define PJ_USER_U64MAP_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "lib/hash.h"
 
+union u64map_val {
+	uint64_t u; /* an id, a position, a count */
+	void *p; /* what the map's owner allocated */
+};
+
 struct u64map {
-	uint64_t *keys;
-	uint32_t *vals;
+	uint64_t *keys; /* 0: a free slot */
+	union u64map_val *vals;
 	uint32_t cap, n; /* cap is a power of two */
 };
 
@@ -22,88 +32,57 @@ static inline uint32_t u64map_hash(uint64_t k)
 	return (uint32_t)hash_u64(k);
 }
 
+/* k's value, or NULL when k is not in m. */
+static inline union u64map_val *u64map_find(const struct u64map *m, uint64_t k)
+{
+	if (!m->cap || !k)
+		return NULL;
+	for (uint32_t i = u64map_hash(k) & (m->cap - 1);;
+	     i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == k)
+			return &m->vals[i];
+		if (!m->keys[i])
+			return NULL;
+	}
+}
+
+/* k's value, made (zero) when k is new; NULL when out of memory. */
+union u64map_val *u64map_slot(struct u64map *m, uint64_t k);
+/* Removes k (what its value points to is the caller's to free). */
+void u64map_del(struct u64map *m, uint64_t k);
+void u64map_free(struct u64map *m);
+/* The next key from slot *i on (start at 0): for every key and value,
+ * for (i = 0; u64map_next(m, &i, &k, &v);). */
+bool u64map_next(const struct u64map *m, uint32_t *i, uint64_t *k,
+		 union u64map_val **v);
+
+/* The maps of ids and positions (below 2^32). */
 static inline bool u64map_get(const struct u64map *m, uint64_t k, uint32_t *v)
 {
-	if (!m->cap)
-		return false;
-	for (uint32_t i = u64map_hash(k) & (m->cap - 1);;
-	     i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == k) {
-			*v = m->vals[i];
-			return true;
-		}
-		if (!m->keys[i])
-			return false;
-	}
+	union u64map_val *x = u64map_find(m, k);
+
+	if (x)
+		*v = (uint32_t)x->u;
+	return x != NULL;
 }
 
+/* 0, or -1 when out of memory. */
 static inline int u64map_put(struct u64map *m, uint64_t k, uint32_t v)
 {
-	if ((m->n + 1) * 2 > m->cap) {
-		struct u64map nm = { 0 };
+	union u64map_val *x = u64map_slot(m, k);
 
-		nm.cap = m->cap ? m->cap * 2 : 1024;
-		nm.keys = calloc(nm.cap, sizeof(*nm.keys));
-		nm.vals = calloc(nm.cap, sizeof(*nm.vals));
-		if (!nm.keys || !nm.vals) {
-			free(nm.keys);
-			free(nm.vals);
-			return -1;
-		}
-		for (uint32_t i = 0; i < m->cap; i++)
-			if (m->keys[i])
-				u64map_put(&nm, m->keys[i], m->vals[i]);
-		free(m->keys);
-		free(m->vals);
-		*m = nm;
-	}
-	for (uint32_t i = u64map_hash(k) & (m->cap - 1);;
-	     i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == k) {
-			m->vals[i] = v;
-			return 0;
-		}
-		if (!m->keys[i]) {
-			m->keys[i] = k;
-			m->vals[i] = v;
-			m->n++;
-			return 0;
-		}
-	}
+	if (!x)
+		return -1;
+	x->u = v;
+	return 0;
 }
 
-/* Removes k (backward shift: no tombstones, so a map whose keys come and go
- * stays as large as its live keys need). */
-static inline void u64map_del(struct u64map *m, uint64_t k)
+/* The maps of pointers: k's, or NULL. */
+static inline void *u64map_ptr(const struct u64map *m, uint64_t k)
 {
-	uint32_t i, j, home, mask = m->cap - 1;
+	union u64map_val *x = u64map_find(m, k);
 
-	if (!m->cap)
-		return;
-	for (i = u64map_hash(k) & mask; m->keys[i] != k; i = (i + 1) & mask)
-		if (!m->keys[i])
-			return;
-	for (j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
-		home = u64map_hash(m->keys[j]) & mask;
-		/* entry j may fill the hole at i when its home is not in
-		 * (i, j] (cyclically) */
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			m->keys[i] = m->keys[j];
-			m->vals[i] = m->vals[j];
-			i = j;
-		}
-	}
-	m->keys[i] = 0;
-	m->n--;
-}
-
-static inline void u64map_free(struct u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-	m->keys = NULL;
-	m->vals = NULL;
-	m->cap = m->n = 0;
+	return x ? x->p : NULL;
 }
 
 #endif

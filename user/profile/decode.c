@@ -76,46 +76,18 @@ int profile_oom(struct cur *c)
 	return -1;
 }
 
-static void *pool_alloc(struct priv *d, size_t n)
-{
-	struct pool_block *b = d->pool;
-
-	if (!b || b->cap - b->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
-
-		b = malloc(sizeof(*b) + cap);
-		if (!b)
-			return NULL;
-		b->next = d->pool;
-		b->used = 0;
-		b->cap = cap;
-		d->pool = b;
-	}
-	b->used += n;
-	return b->data + b->used - n;
-}
-
 char *profile_pool_str(struct priv *d, const uint8_t *s, size_t n)
 {
-	char *q = pool_alloc(d, n + 1);
+	char *q = strstore_add(&d->pool, (const char *)s, n);
 
-	if (q) {
-		memcpy(q, s, n);
-		q[n] = 0;
+	if (q)
 		text_clean(q, n); /* the file is not trusted: no raw escapes */
-	}
 	return q;
 }
 
 void profile_pool_free(struct priv *d)
 {
-	struct pool_block *b, *next;
-
-	for (b = d->pool; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	d->pool = NULL;
+	strstore_free(&d->pool);
 }
 
 /* Reads a str; *out is a NUL-terminated copy in the pool. */

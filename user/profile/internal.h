@@ -11,13 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/strpool.h"
 #include "profile/io.h"
-
-struct pool_block {
-	struct pool_block *next;
-	size_t used, cap;
-	char data[];
-};
 
 struct thread_ent {
 	uint32_t tid, pid;
@@ -33,7 +28,7 @@ struct proc_ent {
 
 struct priv {
 	struct pj_profile p; /* first: pj_profile_free() casts back */
-	struct pool_block *pool;
+	struct strstore pool; /* the profile's strings (lib/strpool.h) */
 	size_t strings_cap, frames_cap, stack_start_cap, stack_frames_cap;
 	size_t samples_cap, events_cap, meta_cap, stats_cap, threads_cap;
 	size_t vthreads_cap;

@@ -24,6 +24,7 @@
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "lib/idtable.h"
+#include "lib/strpool.h"
 #include "lib/outfile.h"
 #include "lib/varint.h"
 
@@ -42,7 +43,7 @@ struct buf {
 
 struct str_ent {
 	uint64_t hash;
-	uint32_t off, len; /* in strpool */
+	uint32_t off, len; /* in names */
 };
 
 struct frame_ent {
@@ -92,8 +93,7 @@ struct pj_writer {
 	struct idtable strtab;
 	struct str_ent *strs; /* index = id - 1 */
 	uint32_t nstrs, strs_cap;
-	char *strpool;
-	size_t strpool_len, strpool_cap;
+	struct strpool names; /* the strings' bytes (lib/strpool.h) */
 
 	struct idtable frametab;
 	struct frame_ent *frames;
@@ -231,7 +231,7 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 {
 	size_t n = cut(s);
 	uint64_t h;
-	uint32_t i, v;
+	uint32_t i, v, off;
 
 	if (!n)
 		return 0;
@@ -241,20 +241,16 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 		struct str_ent *e = &w->strs[v - 1];
 
 		if (e->hash == h && e->len == n &&
-		    !memcmp(w->strpool + e->off, s, n))
+		    !memcmp(w->names.buf + e->off, s, n))
 			return v;
 	}
 	if (w->oom || GROW(w->strs, w->strs_cap, w->nstrs + 1) ||
-	    GROW(w->strpool, w->strpool_cap, w->strpool_len + n) ||
-	    w->strpool_len + n > UINT32_MAX || put_str(w, B_STRINGS, s, n)) {
+	    strpool_add(&w->names, s, n, &off) || put_str(w, B_STRINGS, s, n)) {
 		w->oom = 1;
 		fail(w, ENOMEM);
 		return 0;
 	}
-	memcpy(w->strpool + w->strpool_len, s, n);
-	w->strs[w->nstrs] =
-	    (struct str_ent){ h, (uint32_t)w->strpool_len, (uint32_t)n };
-	w->strpool_len += n;
+	w->strs[w->nstrs] = (struct str_ent){ h, off, (uint32_t)n };
 	v = ++w->nstrs; /* ids start at 1 */
 	if (idtable_add(&w->strtab, h, v - 1, str_hash, w))
 		w->oom = 1; /* nearly full and cannot grow: stop adding */
@@ -626,7 +622,7 @@ void pj_writer_abort(struct pj_writer *w)
 	idtable_free(&w->frametab);
 	idtable_free(&w->stacktab);
 	free(w->strs);
-	free(w->strpool);
+	free(w->names.buf);
 	free(w->frames);
 	free(w->stacks);
 	free(w->stackpool);

@@ -9,22 +9,23 @@
 
 struct merge_base *bases_of(struct bases *b, uint32_t tid)
 {
-	void **slot;
+	union u64map_val *slot;
 
 	if (!b->on)
 		return NULL;
-	slot = umap_slot(&b->m, (uint64_t)tid + 1, b->m.n < MAX_BASES);
-	if (slot && !*slot)
-		*slot = calloc(1, sizeof(struct merge_base));
-	return slot ? *slot : NULL;
+	slot = b->m.n < MAX_BASES ? u64map_slot(&b->m, (uint64_t)tid + 1)
+				  : u64map_find(&b->m, (uint64_t)tid + 1);
+	if (slot && !slot->p)
+		slot->p = calloc(1, sizeof(struct merge_base));
+	return slot ? slot->p : NULL;
 }
 
 void bases_forget(struct bases *b)
 {
-	for (size_t i = 0; i < b->m.cap; i++)
-		if (b->m.k && b->m.k[i])
-			free(b->m.v[i]);
-	free(b->m.k);
-	free(b->m.v);
-	b->m = (struct umap){ 0 };
+	union u64map_val *v;
+	uint64_t k;
+
+	for (uint32_t i = 0; u64map_next(&b->m, &i, &k, &v);)
+		free(v->p);
+	u64map_free(&b->m);
 }

@@ -11,13 +11,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/umap.h"
+#include "lib/u64map.h"
 
 struct merge_base;
 
 struct bases {
 	bool on; /* --native-base */
-	struct umap m; /* tid + 1 -> struct merge_base */
+	struct u64map m; /* tid + 1 -> struct merge_base */
 };
 
 /* tid's native base with --native-base, else NULL. */

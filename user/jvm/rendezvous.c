@@ -16,12 +16,33 @@
 
 #include "jvm/rendezvous.h"
 #include "lib/clock.h"
+#include "lib/file.h"
 
 struct copy {
 	int in; /* our library */
-	const char *name; /* in the target's /tmp */
+	const char *path, *name; /* its path; its name in the target's /tmp */
+	const struct stat *st; /* its identity */
 	off_t size;
 };
+
+/* In the child, as the target: whether it reaches our library at its path
+ * as it sees its files (inside its root and mounts, with its rights). */
+static int do_sees(const struct tfs *t, void *arg)
+{
+	const struct copy *c = arg;
+	struct stat st;
+	int fd = open_in_root(t->root, c->path, O_RDONLY);
+
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) || st.st_dev != c->st->st_dev ||
+	    st.st_ino != c->st->st_ino) {
+		close(fd);
+		return ENOENT;
+	}
+	close(fd);
+	return 0;
+}
 
 /* Whether fd a and fd b hold the same bytes (b being size bytes long). */
 static int same_bytes(int a, int b, off_t size)
@@ -83,20 +104,29 @@ static int do_copy(const struct tfs *t, void *arg)
 int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len)
 {
 	char real[PATH_MAX], name[128];
-	struct stat ours, theirs, st;
+	struct stat st;
 	struct copy c;
 	int r, e;
 
-	if (!realpath(path, real) || stat(real, &st))
+	if (!realpath(path, real))
 		return -1;
-	if (stat("/", &ours) || fstat(t->root, &theirs) ||
-	    (ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino)) {
+	c.in = open(real, O_RDONLY | O_CLOEXEC);
+	if (c.in < 0 || fstat(c.in, &st)) {
+		e = errno;
+		if (c.in >= 0)
+			close(c.in);
+		errno = e;
+		return -1;
+	}
+	/* decided for this path: the same root says nothing of a private
+	 * /tmp, a hidden home, a bind mount over the path */
+	c.path = real;
+	c.st = &st;
+	if (!tfs_as_target(t, do_sees, &c)) {
+		close(c.in);
 		snprintf(out, len, "%s", real);
 		return 0;
 	}
-	c.in = open(real, O_RDONLY | O_CLOEXEC);
-	if (c.in < 0)
-		return -1;
 	c.size = st.st_size;
 	c.name = name;
 	snprintf(name, sizeof(name), ".perfjava-agent-%lld-%lld.so",

@@ -15,9 +15,10 @@
 
 /*
  * The path of the agent library at path as the target can open it: path
- * itself when the target shares our root; else a copy in its /tmp, made as
- * its user, or an identical one of its user made earlier. 0, or -1 with
- * errno.
+ * itself when the target, with its rights, reaches that very file there
+ * (decided per path: a private /tmp, a hidden home or a container's root
+ * may not show it); else a copy in its /tmp, made as its user, or an
+ * identical one of its user made earlier. 0, or -1 with errno.
  */
 int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len);
 /*

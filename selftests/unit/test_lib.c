@@ -287,6 +287,20 @@ static void test_procfs(void)
 	   "proc_status_field reads a thread's status");
 	ok(proc_status_field(getpid(), 0, "NoSuchField:", buf, sizeof(buf)),
 	   "a missing field is -1");
+	ok(!strcmp(proc_path(buf, sizeof(buf), 12, 34, "stat"),
+		   "/proc/12/task/34/stat") &&
+	       !strcmp(proc_path(buf, sizeof(buf), 12, 0, ""), "/proc/12"),
+	   "proc_path names a process's and a thread's files");
+	proc_comm(getpid(), getpid(), buf, sizeof(buf));
+	ok(!strcmp(buf, "test_lib"), "proc_comm: the comm, no newline (%s)",
+	   buf);
+	proc_cmdline(getpid(), buf, sizeof(buf));
+	ok(strstr(buf, "test_lib") && !strchr(buf, '\n'),
+	   "proc_cmdline: the arguments on one line (%s)", buf);
+	ok(proc_exists(getpid(), getpid()) && !proc_exists(getpid(), 1) &&
+	       proc_contains(getpid(), "cmdline", "test_lib") &&
+	       !proc_contains(getpid(), "cmdline", "no such argument"),
+	   "proc_exists and proc_contains");
 }
 
 static void test_gone(void)

@@ -34,6 +34,7 @@
 #include "lib/procfs.h"
 #include "lib/text.h"
 #include "sym/elf.h"
+#include "sym/maps.h"
 #include "jvm/tfs.h"
 
 #define ATTACH_ARG_MAX 1024 /* HotSpot's limit per argument */
@@ -43,24 +44,6 @@ static void nap_ms(int ms)
 	struct timespec ts = { 0, ms * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-/* Whether the NUL-separated file /proc/pid/<what> contains needle. */
-static int proc_contains(pid_t pid, const char *what, const char *needle)
-{
-	char path[64], buf[65536];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", pid, what);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	return memmem(buf, n, needle, strlen(needle)) != NULL;
 }
 
 /* Whether pid has a handler for sig (SigCgt in /proc/pid/status). */
@@ -73,14 +56,6 @@ static int catches(pid_t pid, int sig)
 	    sscanf(buf, "%llx", &mask) != 1)
 		return 0;
 	return !!(mask & (1ULL << (sig - 1)));
-}
-
-/* "/proc/PID/map_files/START-END" of the maps line: the very file mapped,
- * whatever the target did to its path since. */
-static void map_file(pid_t pid, const char *line, char *out, size_t len)
-{
-	snprintf(out, len, "/proc/%d/map_files/%.*s", pid,
-		 (int)strcspn(line, " "), line);
 }
 
 /*
@@ -123,12 +98,12 @@ static int attach_disabled(const char *perfdata)
  * launcher's JDK_JAVA_OPTIONS (its value does show, but may hold @files). */
 static int args_elsewhere(pid_t pid)
 {
-	char path[64], *buf;
+	char path[96], *buf;
 	size_t n, i;
 	int r = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	buf = read_whole_file(path, 0, 1 << 20, &n);
+	buf = read_whole_file(proc_path(path, sizeof(path), pid, 0, "cmdline"),
+			      0, 1 << 20, &n);
 	if (!buf)
 		return 1; /* unknown: as good as yes */
 	for (i = 0; i < n && !r; i += strnlen(buf + i, n - i) + 1)
@@ -139,47 +114,34 @@ static int args_elsewhere(pid_t pid)
 
 int attach_check(pid_t pid, char *err, size_t errlen)
 {
-	char path[64], line[4200], jvm[128] = "", perfdata[128] = "";
-	char jvm_path[4200] = "";
+	char jvm[128] = "", perfdata[128] = "", jvm_path[4200] = "";
 	struct elf_symtab *syms;
-	FILE *f;
+	struct pj_maps maps;
 	int j9 = 0, r, fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s; is pid %d alive?",
-			 path, strerror(errno), pid);
+	if (maps_load(pid, &maps)) {
+		snprintf(err, errlen,
+			 "cannot read /proc/%d/maps: %s; is pid %d alive?", pid,
+			 strerror(errno), pid);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '/');
-		size_t n;
+	for (unsigned int i = 0; i < maps.n; i++) {
+		const struct pj_map *m = &maps.v[i];
+		size_t n = strlen(m->path);
 
-		if (!p)
-			continue;
-		p[strcspn(p, "\n")] = 0;
-		n = strlen(p);
-		/* a JDK upgraded or removed under the JVM: still that JVM;
-		 * map_file() reads it through map_files */
-		if (n > 10 && !strcmp(p + n - 10, " (deleted)"))
-			p[n -= 10] = 0;
-		if (strstr(p, "libj9vm"))
+		/* a JDK upgraded or removed under the JVM (deleted) is still
+		 * that JVM: its map_files link reads it */
+		if (strstr(m->path, "libj9vm"))
 			j9 = 1;
-		if (!jvm[0] && n > 10 && !strcmp(p + n - 10, "/libjvm.so")) {
-			map_file(pid, line, jvm, sizeof(jvm));
-			snprintf(jvm_path, sizeof(jvm_path), "%s", p);
+		if (!jvm[0] && n > 10 &&
+		    !strcmp(m->path + n - 10, "/libjvm.so")) {
+			maps_file_path(jvm, sizeof(jvm), pid, m);
+			snprintf(jvm_path, sizeof(jvm_path), "%s", m->path);
 		}
-		if (!perfdata[0] && strstr(p, "/hsperfdata_"))
-			map_file(pid, line, perfdata, sizeof(perfdata));
+		if (!perfdata[0] && strstr(m->path, "/hsperfdata_"))
+			maps_file_path(perfdata, sizeof(perfdata), pid, m);
 	}
-	if (ferror(f)) {
-		snprintf(err, errlen, "cannot read %s: %s", path,
-			 strerror(errno));
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
+	maps_free(&maps);
 	if (!jvm[0]) {
 		snprintf(err, errlen,
 			 "pid %d is not a Java VM (no libjvm.so mapped)", pid);

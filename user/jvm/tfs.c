@@ -15,6 +15,7 @@
 
 #include "jvm/tfs.h"
 #include "lib/nspid.h"
+#include "lib/procfs.h"
 
 /* dirfd/path, resolved as if dirfd were "/": symlinks, absolute or not,
  * and ".." stay inside it. */
@@ -36,7 +37,6 @@ static int open_in_root(int dirfd, const char *path)
 
 int tfs_open(struct tfs *t, pid_t pid)
 {
-	char path[64];
 	int e;
 
 	memset(t, 0, sizeof(*t));
@@ -46,8 +46,7 @@ int tfs_open(struct tfs *t, pid_t pid)
 		errno = ESRCH;
 		return -1;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/root", pid);
-	t->root = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->root = proc_dir(pid, "root");
 	if (t->root < 0)
 		return -1;
 	t->tmp = open_in_root(t->root, "tmp");
@@ -57,8 +56,7 @@ int tfs_open(struct tfs *t, pid_t pid)
 		errno = e;
 		return -1;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/cwd", pid);
-	t->cwd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->cwd = proc_dir(pid, "cwd");
 	return 0;
 }
 

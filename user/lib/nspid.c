@@ -43,11 +43,11 @@ int nspid_creds(pid_t pid, uid_t *euid, gid_t *egid)
 
 int nspid_same_ns(pid_t pid)
 {
-	char path[64];
+	char path[96];
 	struct stat a, b;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
-	if (stat(path, &a) || stat("/proc/self/ns/pid", &b))
+	if (stat(proc_path(path, sizeof(path), pid, 0, "ns/pid"), &a) ||
+	    stat("/proc/self/ns/pid", &b))
 		return 1;
 	return a.st_ino == b.st_ino && a.st_dev == b.st_dev;
 }

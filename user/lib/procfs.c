@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Fields of /proc status files, and target memory; see lib/procfs.h. */
+/* What /proc says of a process or thread; see lib/procfs.h. */
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,20 +10,96 @@
 #include "lib/file.h"
 #include "lib/procfs.h"
 
+const char *proc_path(char *buf, size_t len, pid_t pid, pid_t tid,
+		      const char *what)
+{
+	if (tid)
+		snprintf(buf, len, "/proc/%d/task/%d%s%s", (int)pid, (int)tid,
+			 *what ? "/" : "", what);
+	else
+		snprintf(buf, len, "/proc/%d%s%s", (int)pid, *what ? "/" : "",
+			 what);
+	return buf;
+}
+
+int proc_read(pid_t pid, pid_t tid, const char *what, char *buf, size_t len)
+{
+	char path[96];
+
+	return read_small_file(proc_path(path, sizeof(path), pid, tid, what),
+			       buf, len);
+}
+
+int proc_dir(pid_t pid, const char *what)
+{
+	char path[96];
+
+	return open(proc_path(path, sizeof(path), pid, 0, what),
+		    O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+bool proc_exists(pid_t pid, pid_t tid)
+{
+	char path[96];
+
+	return access(proc_path(path, sizeof(path), pid, tid, ""), F_OK) == 0;
+}
+
+void proc_comm(pid_t pid, pid_t tid, char *buf, size_t len)
+{
+	size_t n;
+
+	if (proc_read(pid, tid, "comm", buf, len)) {
+		buf[0] = 0;
+		return;
+	}
+	n = strlen(buf);
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;
+}
+
+void proc_cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[96];
+	size_t n = 0;
+	ssize_t r;
+	int fd = open(proc_path(path, sizeof(path), pid, 0, "cmdline"),
+		      O_RDONLY | O_CLOEXEC);
+
+	while (fd >= 0 && n + 1 < len &&
+	       (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += (size_t)r;
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!buf[i])
+			buf[i] = ' ';
+	buf[n] = 0;
+}
+
+bool proc_contains(pid_t pid, const char *what, const char *needle)
+{
+	char path[96], buf[65536];
+	ssize_t n;
+	int fd = open(proc_path(path, sizeof(path), pid, 0, what),
+		      O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 && memmem(buf, (size_t)n, needle, strlen(needle));
+}
+
 int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 		      size_t len)
 {
-	char path[64], line[512];
+	char path[96], line[512];
 	size_t klen = strlen(key);
 	FILE *f;
 	int ret = -1;
 
-	if (tid)
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid,
-			 tid);
-	else
-		snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
+	f = fopen(proc_path(path, sizeof(path), pid, tid, "status"), "re");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -43,11 +119,10 @@ int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
  * comm in parentheses (which may hold any byte but NUL). */
 static bool exiting(pid_t pid)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024], *p;
 	unsigned long flags;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_small_file(path, buf, sizeof(buf)))
+	if (proc_read(pid, 0, "stat", buf, sizeof(buf)))
 		return false;
 	p = strrchr(buf, ')');
 	return p &&
@@ -67,13 +142,12 @@ int proc_gone(pid_t pid)
 
 void *proc_read_mem(pid_t pid, uint64_t addr, size_t len)
 {
-	char path[64];
+	char path[96];
 	void *buf;
 	ssize_t r;
-	int fd;
+	int fd = open(proc_path(path, sizeof(path), pid, 0, "mem"),
+		      O_RDONLY | O_CLOEXEC);
 
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	buf = len ? malloc(len) : NULL;
@@ -88,11 +162,10 @@ void *proc_read_mem(pid_t pid, uint64_t addr, size_t len)
 
 int proc_start_time(pid_t pid, uint64_t *ticks)
 {
-	char path[64], buf[1024], *p, *end;
+	char buf[1024], *p, *end;
 	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (read_small_file(path, buf, sizeof(buf)))
+	if (proc_read(pid, 0, "stat", buf, sizeof(buf)))
 		return -1;
 	/* after the comm, which may hold anything but ends at the last ')' */
 	p = strrchr(buf, ')');

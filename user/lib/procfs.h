@@ -1,13 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Fields of /proc/PID/status and /proc/PID/task/TID/status. The target
- * writes none of it, but its length and content are still read bounded. */
+/*
+ * What /proc says of a process or one of its threads (tid 0: of the
+ * process): its paths, its small files, status fields, comm and command
+ * line, whether it is there, its memory. The target writes none of it but
+ * chooses much (its comm, its arguments): every read is bounded and every
+ * string NUL-terminated.
+ */
 #ifndef PJ_USER_PROCFS_H
 #define PJ_USER_PROCFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+/* "/proc/PID/WHAT", or "/proc/PID/task/TID/WHAT" (what "" for the
+ * directory), into buf; buf. */
+const char *proc_path(char *buf, size_t len, pid_t pid, pid_t tid,
+		      const char *what);
+/* The start of that file, at most len - 1 bytes and a NUL. 0, or -1 when it
+ * cannot be read. */
+int proc_read(pid_t pid, pid_t tid, const char *what, char *buf, size_t len);
+/* /proc/PID/WHAT (root, cwd) opened as a directory to resolve paths in
+ * (O_PATH), or -1 with errno. */
+int proc_dir(pid_t pid, const char *what);
+/* Whether /proc/PID (tid: /proc/PID/task/TID) is there. */
+bool proc_exists(pid_t pid, pid_t tid);
+/* Its comm, without the newline ("" when it cannot be read). */
+void proc_comm(pid_t pid, pid_t tid, char *buf, size_t len);
+/* pid's command line, its arguments joined by spaces ("" when it cannot be
+ * read). */
+void proc_cmdline(pid_t pid, char *buf, size_t len);
+/* Whether the NUL-separated /proc/PID/WHAT (cmdline, environ) holds needle
+ * in its first 64 KiB. */
+bool proc_contains(pid_t pid, const char *what, const char *needle);
 /* The value after key (e.g. "NSpid:") in the status file of thread tid of
  * pid (tid 0: of the process), copied into buf. 0, or -1 when the file or
  * the field is missing. */

@@ -10,29 +10,10 @@
 #include <time.h>
 
 #include "events/spec.h"
-#include "lib/file.h"
+#include "lib/procfs.h"
 #include "profile/io.h"
 #include "record/header.h"
 #include "record/threads.h"
-
-/* pid's command line, its arguments joined by spaces, into buf. */
-static void read_cmdline(pid_t pid, char *buf, size_t len)
-{
-	char path[64];
-	FILE *f;
-	size_t n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	f = fopen(path, "re");
-	if (f) {
-		n = fread(buf, 1, len - 1, f);
-		fclose(f);
-	}
-	for (size_t i = 0; i + 1 < n; i++)
-		if (!buf[i])
-			buf[i] = ' ';
-	buf[n] = 0;
-}
 
 void header_write(struct pj_writer *w, pid_t pid, const char *callgraph,
 		  bool java)
@@ -42,10 +23,9 @@ void header_write(struct pj_writer *w, pid_t pid, const char *callgraph,
 
 	snprintf(buf, sizeof(buf), "%d", pid);
 	pj_writer_meta(w, "pid", buf);
-	snprintf(buf, sizeof(buf), "/proc/%d/comm", pid);
-	read_small_file(buf, comm, sizeof(comm));
+	proc_comm(pid, 0, comm, sizeof(comm));
 	pj_writer_meta(w, "comm", comm);
-	read_cmdline(pid, cmd, sizeof(cmd));
+	proc_cmdline(pid, cmd, sizeof(cmd));
 	pj_writer_meta(w, "cmdline", cmd);
 	pj_writer_process(w, (uint32_t)pid, java ? PJ_PROC_JVM : PJ_PROC_USER,
 			  PJ_PROC_F_TARGET, comm, cmd, NULL);
@@ -101,7 +81,7 @@ void header_threads(struct pj_writer *w, pid_t pid, const struct threads *th)
 	for (unsigned int i = 0; i < th->n; i++) {
 		char comm[64];
 
-		thread_comm(pid, th->v[i]->tid, comm, sizeof(comm));
+		proc_comm(pid, th->v[i]->tid, comm, sizeof(comm));
 		pj_writer_thread(w, (uint32_t)th->v[i]->tid, (uint32_t)pid,
 				 comm);
 	}

@@ -18,7 +18,8 @@ struct jevents {
 	uint64_t interval, lock_ns;
 	bool asked, answered;
 	uint32_t on, failed;
-	uint64_t samples[JEV_KINDS], bytes, waited, no_thread, unnamed, stray, dropped;
+	uint64_t samples[JEV_KINDS], bytes, waited, no_thread, unnamed, stray,
+	    dropped;
 	struct emitter *em; /* where its samples go */
 	const struct threads *th; /* the threads recorded */
 };

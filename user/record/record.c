@@ -50,10 +50,8 @@
 static int check_target(pid_t pid, bool *java)
 {
 	struct pj_maps maps;
-	char path[64];
 
-	snprintf(path, sizeof(path), "/proc/%d", pid);
-	if (access(path, F_OK)) {
+	if (!proc_exists(pid, 0)) {
 		fprintf(stderr, "perfjava: no process with pid %d\n", pid);
 		return -1;
 	}
@@ -88,7 +86,7 @@ static void thread_opened(void *ctx, struct ring *r)
 	struct recorder *rec = ctx;
 	char comm[64];
 
-	thread_comm(rec->o.pid, r->tid, comm, sizeof(comm));
+	proc_comm(rec->o.pid, r->tid, comm, sizeof(comm));
 	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
 	if (rec->th.enabled) /* opened while recording: its clocks start */
 		switchcost_mark(&rec->sc, r);
@@ -134,14 +132,6 @@ static void raise_fd_limit(void)
 		return;
 	l.rlim_cur = l.rlim_max;
 	setrlimit(RLIMIT_NOFILE, &l);
-}
-
-static bool process_exists(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	return access(path, F_OK) == 0;
 }
 
 static int open_threads(struct recorder *rec)
@@ -207,7 +197,7 @@ static int open_threads(struct recorder *rec)
 	}
 	/* ENOENT is also perf_event_open's "no such event" (no PMU). */
 	if (err == -ESRCH || (err >= 0 && t->n == 0) ||
-	    (err == -ENOENT && !process_exists(rec->o.pid))) {
+	    (err == -ENOENT && !proc_exists(rec->o.pid, 0))) {
 		fprintf(
 		    stderr,
 		    "perfjava: process %d exited before it could be profiled\n",
@@ -325,16 +315,11 @@ static void count_not_drained(void *ctx, struct ring *r,
  * this pass's time: a ring not emptied waits for the next). */
 static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 {
-	char path[64];
-
 	for (unsigned int i = 0; i < rec->th.n;) {
 		struct ring *r = rec->th.v[i];
 
-		if (check_proc && !r->exited) {
-			snprintf(path, sizeof(path), "/proc/%d/task/%d",
-				 rec->o.pid, r->tid);
-			r->exited = access(path, F_OK) != 0;
-		}
+		if (check_proc && !r->exited)
+			r->exited = !proc_exists(rec->o.pid, r->tid);
 		if (r->exited && drain_ring(rec, r, until)) {
 			jnames_forget(&rec->em.names, (uint32_t)r->tid);
 			switchcost_thread_gone(&rec->sc, (uint32_t)r->tid);

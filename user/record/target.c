@@ -21,10 +21,9 @@
 /* The program pid runs: its /proc/PID/exe, not followed by name. */
 static int exe_of(pid_t pid, struct stat *st)
 {
-	char path[64];
+	char path[96];
 
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
-	return stat(path, st);
+	return stat(proc_path(path, sizeof(path), pid, 0, "exe"), st);
 }
 
 int target_open(struct target *t, pid_t pid)
@@ -78,7 +77,7 @@ bool target_gone(const struct target *t)
 
 const char *target_end(const struct target *t, char *msg, size_t len)
 {
-	char path[64], exe[PATH_MAX];
+	char path[96], exe[PATH_MAX];
 	struct stat st;
 	ssize_t n;
 
@@ -90,8 +89,8 @@ const char *target_end(const struct target *t, char *msg, size_t len)
 		exe[0] = 0;
 		st.st_mode = S_ISUID;
 	} else {
-		snprintf(path, sizeof(path), "/proc/%d/exe", (int)t->pid);
-		n = readlink(path, exe, sizeof(exe) - 1);
+		n = readlink(proc_path(path, sizeof(path), t->pid, 0, "exe"),
+			     exe, sizeof(exe) - 1);
 		exe[n > 0 ? n : 0] = 0;
 		text_clean(exe, strlen(exe)); /* the target's to name */
 	}

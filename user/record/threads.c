@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/grow.h"
+#include "lib/procfs.h"
 #include "record/threads.h"
 
 struct ring *threads_find(struct threads *t, pid_t tid)
@@ -51,13 +52,12 @@ int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event)
 
 int threads_scan(struct threads *t, unsigned int *bad_event)
 {
-	char path[64];
+	char path[96];
 	struct dirent *de;
 	int added = 0, err = 0;
 	DIR *d;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
-	d = opendir(path);
+	d = opendir(proc_path(path, sizeof(path), t->pid, 0, "task"));
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) != NULL) {
@@ -113,24 +113,4 @@ void threads_free(struct threads *t)
 	free(t->v);
 	u64map_free(&t->index);
 	memset(t, 0, sizeof(*t));
-}
-
-void thread_comm(pid_t pid, pid_t tid, char *buf, size_t len)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
-	buf[0] = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = 0;
-	if (buf[n - 1] == '\n')
-		buf[n - 1] = 0;
 }

@@ -42,7 +42,5 @@ void threads_remove(struct threads *t, struct ring *r);
 void threads_enable(struct threads *t);
 void threads_disable(struct threads *t);
 void threads_free(struct threads *t);
-/* The name of a thread from /proc (comm), into buf. */
-void thread_comm(pid_t pid, pid_t tid, char *buf, size_t len);
 
 #endif

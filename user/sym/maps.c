@@ -18,6 +18,7 @@
 
 #include "lib/file.h"
 #include "lib/grow.h"
+#include "lib/procfs.h"
 #include "lib/sorted.h"
 #include "sym/maps.h"
 
@@ -148,9 +149,19 @@ void maps_free(struct pj_maps *m)
 	m->n = 0;
 }
 
+const char *maps_file_path(char *buf, size_t len, pid_t pid,
+			   const struct pj_map *m)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "map_files/%llx-%llx",
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	return proc_path(buf, len, pid, 0, what);
+}
+
 int maps_open_file(pid_t pid, int rootfd, const struct pj_map *m)
 {
-	char mf[96];
+	char mf[128];
 	struct stat st;
 	int fd = -1, mfd;
 
@@ -161,9 +172,7 @@ int maps_open_file(pid_t pid, int rootfd, const struct pj_map *m)
 	}
 	/* gone from its path, or another inode there (an upgrade): the
 	 * mapped file itself, through the kernel's link to it */
-	snprintf(mf, sizeof(mf), "/proc/%d/map_files/%llx-%llx", (int)pid,
-		 (unsigned long long)m->start, (unsigned long long)m->end);
-	mfd = open_regular(mf);
+	mfd = open_regular(maps_file_path(mf, sizeof(mf), pid, m));
 	if (mfd < 0)
 		return fd; /* the file at its path: map_files is closed to us */
 	if (fd >= 0)

@@ -4,6 +4,7 @@
 #define PJ_USER_MAPS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -35,5 +36,9 @@ void maps_free(struct pj_maps *m);
  * file). Regular files only. The fd, or -1 with errno.
  */
 int maps_open_file(pid_t pid, int rootfd, const struct pj_map *m);
+/* "/proc/PID/map_files/START-END" of m, into buf: the very file mapped,
+ * whatever became of its path since; buf. */
+const char *maps_file_path(char *buf, size_t len, pid_t pid,
+			   const struct pj_map *m);
 
 #endif

@@ -263,13 +263,11 @@ static int reload(struct usym *u)
 struct usym *usym_new(pid_t pid)
 {
 	struct usym *u = calloc(1, sizeof(*u));
-	char root[64];
 
 	if (!u)
 		return NULL;
 	u->pid = pid;
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	u->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	u->rootfd = proc_dir(pid, "root");
 	u->map_tab = calloc(1, sizeof(*u->map_tab));
 	u->map_tried = calloc(1, sizeof(*u->map_tried));
 	if (!u->map_tab || !u->map_tried) {

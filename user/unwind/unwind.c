@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
+#include "lib/procfs.h"
 #include "unwind/internal.h"
 
 /* Maps re-read at most once per 20 ms; a re-read after which the address
@@ -91,13 +92,11 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 struct unwinder *unwinder_new(pid_t pid)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
-	char root[64];
 
 	if (!u)
 		return NULL;
 	u->pid = pid;
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	u->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	u->rootfd = proc_dir(pid, "root");
 	u->cb = unwind_dwfl_callbacks;
 	u->dwfl = dwfl_begin(&u->cb);
 	if (!u->dwfl) {

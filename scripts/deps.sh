@@ -4,14 +4,15 @@
 #   scripts/deps.sh PREFIX
 #
 # Debian packages: libelf-dev libdw-dev libtraceevent-dev pkg-config zlib1g-dev.
-# libperf is not packaged by Debian: unless pkg-config already finds one, it is
-# built from the linux-source-6.1 package's tools/lib/perf (only the few
-# directories the build needs are extracted; nothing is installed under
-# /usr/src) and installed into PREFIX, where the Makefile finds it through
-# pkg-config.
+# libperf is not packaged by Debian: unless pkg-config already finds one with
+# perf_evsel__fd(), it is built from the linux-source-6.1 package's
+# tools/lib/perf (only the few directories the build needs are extracted;
+# nothing is installed under /usr/src) with scripts/libperf-6.1.patch (an
+# event's fd, and evsels that drop their maps), and installed into PREFIX,
+# where the Makefile finds it through pkg-config.
 set -euo pipefail
 prefix=${1:?usage: deps.sh PREFIX}
-pkgs=(libelf-dev libdw-dev libtraceevent-dev pkg-config zlib1g-dev make gcc)
+pkgs=(libelf-dev libdw-dev libtraceevent-dev pkg-config zlib1g-dev make gcc patch)
 log() { echo "deps: $*" >&2; }
 t0=$(date +%s)
 
@@ -28,7 +29,21 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-if pkg-config --exists libperf; then
+patchfile=$(cd "$(dirname "$0")" && pwd)/libperf-6.1.patch
+# A libperf as perfjava uses it: it gives an event's fd (the patch).
+libperf_ok() {
+	local t
+	pkg-config --exists libperf || return 1
+	t=$(mktemp -d)
+	printf '#include <perf/evsel.h>\nint main(void) { return perf_evsel__fd(0, 0, 0) != -2; }\n' >"$t/c.c"
+	# shellcheck disable=SC2046
+	${CC:-cc} -o "$t/c" "$t/c.c" $(pkg-config --cflags libperf) \
+		$(pkg-config --static --libs libperf) >/dev/null 2>&1
+	local rc=$?
+	rm -rf "$t"
+	return $rc
+}
+if libperf_ok; then
 	exit 0
 fi
 
@@ -50,6 +65,7 @@ xz -T0 -dc "$work"/usr/src/linux-source-*.tar.xz |
 		"$src/tools/build" "$src/tools/scripts" "$src/tools/include" \
 		"$src/tools/arch/x86/include"
 rm -rf "$work/usr"
+patch -s -p1 -d "$work/$src" <"$patchfile"
 # Upstream builds at -O0 with -Werror; the .pc file is written at build time,
 # so prefix and libdir go in here already.
 mk=(-C "$work/$src/tools/lib/perf" prefix="$prefix" libdir_relative=lib
@@ -65,5 +81,5 @@ if [ -n "$api" ]; then
 fi
 # Only the static library is used: some helpers are not exported from the .so.
 rm -f "$prefix"/lib/libperf.so*
-pkg-config --exists libperf || { log "libperf did not install into $prefix"; exit 1; }
+libperf_ok || { log "libperf did not install into $prefix"; exit 1; }
 log "libperf ready in $(($(date +%s) - t0))s"

@@ -94,12 +94,13 @@ struct pja_hello {
 #define PJA_HELLO_RING 2u /* takes a walk ring (PJA_RING) */
 #define PJA_HELLO_STACKS 8u /* answers PJA_STACK */
 /* Its handler for SIGTRAP is installed, for good: a perf event opened with
- * attr.sigtrap and sig_data PJA_TRAP_DATA(fd) may signal a thread of the
+ * attr.sigtrap and sig_data PJA_TRAP_DATA(key) may signal a thread of the
  * JVM at each sample, which walks itself (once the ring is READY) and
- * writes the walk with fd, as for the real-time signal. */
+ * writes the walk with key in its fd field, as the real-time signal's walk
+ * has its si_fd: the reader's name for the event. */
 #define PJA_HELLO_SIGTRAP 16u
 #define PJA_TRAP_TAG 0x504a5452u /* "PJTR": sig_data's high word */
-#define PJA_TRAP_DATA(fd) ((uint64_t)PJA_TRAP_TAG << 32 | (uint32_t)(fd))
+#define PJA_TRAP_DATA(key) ((uint64_t)PJA_TRAP_TAG << 32 | (uint32_t)(key))
 #define PJA_HELLO_EVENTS 32u /* takes PJA_EVENTS */
 
 /*

@@ -83,7 +83,8 @@ struct pjw_rec {
 	uint64_t time; /* CLOCK_MONOTONIC ns when the handler started */
 	uint64_t pc; /* the interrupted pc */
 	uint32_t tid; /* the walked thread, target namespace */
-	int32_t fd; /* si_fd: the reader's perf event fd that signalled */
+	int32_t fd; /* the event that signalled as the reader names it:
+		       si_fd, or sig_data's key (PJA_TRAP_DATA) */
 	int32_t status; /* enum pja_walk_status */
 	int32_t asgct; /* AsyncGetCallTrace's num_frames when <= 0 */
 	uint32_t nframes;

@@ -148,7 +148,7 @@ void agent_ring_decline(struct agent *a);
 int agent_ring_signal(const struct agent *a);
 /* Whether the agent's SIGTRAP handler is installed (PJA_HELLO_SIGTRAP): a
  * perf event of a JVM thread may then be opened with attr.sigtrap and
- * sig_data PJA_TRAP_DATA(its fd), its walks at the sample coming in the
+ * sig_data PJA_TRAP_DATA(a key of its own), its walks at the sample in the
  * ring like those of the real-time signal. */
 bool agent_ring_traps(const struct agent *a);
 /* Calls cb for each walk in the ring; returns how many. */

@@ -63,7 +63,7 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	out->s.event = ring_event_index(r, rs.id);
 	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && out->s.event < d->nevents)
 		out->s.period = d->evs[out->s.event].period; /* open_threads */
-	out->fd = out->s.event < r->nevents ? r->fds[out->s.event] : -1;
+	out->fd = out->s.event < r->nevents ? r->keys[out->s.event] : -1;
 	out->nread = rs.nread < 2 ? rs.nread : 2;
 	memcpy(out->read, rs.read, sizeof(out->read));
 	callchain_iter_init(&it, rs.ips, rs.nr);

@@ -35,45 +35,8 @@ void ring_init(void)
 	libperf_init(quiet_print);
 }
 
-static bool is_perf_fd(int fd)
-{
-	char path[64], link[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n < 0)
-		return false;
-	link[n] = 0;
-	return strcmp(link, "anon_inode:[perf_event]") == 0;
-}
-
-/*
- * libperf has no accessor for an event's fd. perf_event_open() returns the
- * lowest free descriptor and this process opens events from one thread, so
- * the fd is the lowest free one before the open; checked afterwards.
- */
-static int lowest_free_fd(void)
-{
-	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0)
-		close(fd);
-	return fd;
-}
-
-/*
- * libperf 6.1's delete frees each evsel without dropping the maps propagated
- * to it: a thread map and a cpu map lost per thread (~80 bytes with malloc's
- * overhead), which a target that churns threads for days turns into
- * megabytes. Unsetting the maps first drops those references.
- */
-static void evlist_free(struct perf_evlist *e)
-{
-	perf_evlist__close(e);
-	perf_evlist__set_maps(e, NULL, NULL);
-	perf_evlist__delete(e);
-}
+/* (libperf as scripts/libperf-6.1.patch makes it: perf_evsel__fd, and
+ * evsels that drop their maps when deleted.) */
 
 /*
  * A context-switch counter in the group of the clock event (fd), counting
@@ -200,20 +163,28 @@ static int ring_open_once(struct ring *r, pid_t tid, const struct pj_event *evs,
 	perf_evlist__set_maps(r->evlist, cpus, threads);
 	i = 0;
 	perf_evlist__for_each_evsel (r->evlist, evsel) {
-		int fd = lowest_free_fd();
+		int fd;
 
+		/* a signal of its own names the event by its fd (si_fd, once
+		 * routed: ring_route); SIGTRAP by what sig_data says */
+		r->keys[i] = perf_evsel__attr(evsel)->sigtrap ? RING_TRAP_KEY(i)
+							      : -1;
 		if (perf_evsel__attr(evsel)->sigtrap)
-			perf_evsel__attr(evsel)->sig_data = PJA_TRAP_DATA(fd);
+			perf_evsel__attr(evsel)->sig_data =
+			    PJA_TRAP_DATA(r->keys[i]);
 		err = perf_evsel__open(evsel, cpus, threads);
 		if (err < 0)
 			goto fail;
-		if (!is_perf_fd(fd)) {
+		fd = perf_evsel__fd(evsel, 0, 0);
+		if (fd < 0) {
 			err = -EBADF;
 			goto fail;
 		}
 		if (i == 0)
 			r->fd = fd;
 		r->fds[i] = fd;
+		if (r->keys[i] == -1)
+			r->keys[i] = fd;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[i]) < 0)
 			r->ids[i] = 0;
 		i++;
@@ -237,7 +208,7 @@ fail:
 		close(r->sw_fd);
 	r->sw_fd = -1;
 	if (r->evlist)
-		evlist_free(r->evlist);
+		perf_evlist__delete(r->evlist);
 	r->evlist = NULL;
 	r->fd = -1;
 	perf_thread_map__put(threads);
@@ -325,7 +296,7 @@ void ring_close(struct ring *r)
 	unmap_ring(r);
 	if (!r->evlist)
 		return;
-	evlist_free(r->evlist);
+	perf_evlist__delete(r->evlist);
 	r->evlist = NULL;
 	r->fd = -1;
 }

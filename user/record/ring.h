@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One thread's perf events and their ring buffer, through libperf: one evlist
- * per thread (an open evlist cannot take more threads), every event of the
- * thread writing into the first event's ring, which is mapped and read here
+ * One thread's perf events and their ring buffer, through libperf (as
+ * scripts/libperf-6.1.patch makes it): one evlist per thread (an open evlist
+ * cannot take more threads), every event of the thread writing into the
+ * first event's ring, which is mapped and read here
  * (libperf 6.1 copies only the first 4 KiB of a record that wraps around the
  * ring's end: a large stack copy's tail would be another record's bytes).
  */
@@ -19,6 +20,9 @@
 struct perf_evlist;
 
 #define RING_MAX_EVENTS 16
+/* An event that SIGTRAPs its thread is named by this in the walks its
+ * signal brings: never an fd, nor -1 (none). */
+#define RING_TRAP_KEY(i) (-2 - (int)(i))
 
 /*
  * A thread's CPU time two ways: as the scheduler accounts it
@@ -37,6 +41,9 @@ struct ring {
 	int fd; /* the first event's fd: poll it */
 	unsigned int nevents;
 	int fds[RING_MAX_EVENTS]; /* each event's fd */
+	/* what a walk at the sample names each event by: its fd (the si_fd
+	 * of a routed signal), or RING_TRAP_KEY(i) (sig_data of SIGTRAP) */
+	int keys[RING_MAX_EVENTS];
 	uint32_t routed; /* events whose samples signal the thread (bit i) */
 	uint32_t trapped; /* events opened to SIGTRAP it at each sample */
 	uint64_t routed_at; /* since when (CLOCK_MONOTONIC ns) */
@@ -66,7 +73,7 @@ struct ring_opts {
 	 * both read into every sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP). */
 	bool count_switches;
 	/* Events (bit i) that SIGTRAP the thread at each sample (attr.sigtrap,
-	 * sig_data PJA_TRAP_DATA(fd)), woken by watermark: where the kernel
+	 * sig_data PJA_TRAP_DATA(key)), woken by watermark: where the kernel
 	 * refuses, they open without (ring.trapped says which did). */
 	uint32_t sigtrap;
 };

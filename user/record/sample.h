@@ -26,7 +26,7 @@ struct sample {
 	const char *root; /* a marker frame at the root, or NULL */
 	const char *tp; /* its tracepoint's fields as text (its info), or
 			   NULL */
-	int fd; /* the event's fd (walks at the sample) */
+	int fd; /* its event's key in walks at the sample (ring.h keys) */
 	/* a clock event's count and the thread's switches, read into the
 	 * sample (its weight: record/switchcost.h) */
 	uint64_t read[2];

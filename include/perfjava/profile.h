@@ -98,6 +98,9 @@
 #define PJ_FILE_VERSION_MIN 1 /* the oldest a reader takes */
 #define PJ_CHUNK_MAGIC 0x4b434a50u /* "PJCK" little-endian */
 #define PJ_CHUNK_MAX (64u << 20)
+/* Event indexes are below this (EVENTS, SAMPLES): a reader keeps a table of
+ * them. */
+#define PJ_MAX_EVENTS 4096u
 
 struct pj_file_header {
 	char magic[8]; /* PJ_FILE_MAGIC */

@@ -56,6 +56,19 @@ static char *read_fd(int fd, size_t max, size_t hint, size_t *len)
 	return NULL;
 }
 
+char *read_whole_fd(int fd, size_t max, size_t *len)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return NULL;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		errno = EFBIG;
+		return NULL;
+	}
+	return read_fd(fd, max, st.st_size > 0 ? (size_t)st.st_size : 0, len);
+}
+
 char *read_whole_file(const char *path, int open_flags, size_t max, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | open_flags);

@@ -16,6 +16,8 @@
 char *read_whole_file(const char *path, int open_flags, size_t max,
 		      size_t *len);
 
+/* The same from the start of an open fd (read from where it is). */
+char *read_whole_fd(int fd, size_t max, size_t *len);
 /*
  * The start of a small file (a /proc or /sys value) in buf, NUL-terminated,
  * trailing newlines removed. path may point into buf (it is opened first).

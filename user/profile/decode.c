@@ -20,8 +20,8 @@ profile_damaged(struct cur *c, const uint8_t *at, const char *fmt, ...)
 	size_t n;
 	va_list ap;
 
-	n = (size_t)snprintf(c->err, c->errlen,
-			     "damaged at offset %zu: ", (size_t)(at - c->base));
+	n = (size_t)snprintf(c->err, c->errlen, "damaged at offset %zu: ",
+			     c->base_off + (size_t)(at - c->base));
 	if (n < c->errlen) {
 		va_start(ap, fmt);
 		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
@@ -339,6 +339,7 @@ static int read_processes(struct priv *d, struct cur *c)
 static int read_events(struct priv *d, struct cur *c)
 {
 	struct pj_profile *p = &d->p;
+	uint32_t i;
 
 	while (c->p < c->end) {
 		struct pj_event_desc e;
@@ -351,16 +352,21 @@ static int read_events(struct priv *d, struct cur *c)
 			return -1;
 		e.name = name;
 		e.unit = unit;
-		if (GROW(p->events, d->events_cap, (size_t)p->nevents + 1))
+		if (e.index >= PJ_MAX_EVENTS)
+			return profile_damaged(c, c->p,
+					       "event index %u is out of range "
+					       "(at most %u events)",
+					       e.index, PJ_MAX_EVENTS);
+		if (GROW(p->events, d->events_cap, (size_t)p->nevents + 1) ||
+		    (!p->event_at &&
+		     !(p->event_at =
+			   calloc(PJ_MAX_EVENTS, sizeof(*p->event_at)))))
 			return profile_oom(c);
 		/* A later definition of the same index replaces it. */
-		uint32_t i;
-		for (i = 0; i < p->nevents; i++)
-			if (p->events[i].index == e.index)
-				break;
+		i = p->event_at[e.index] ? p->event_at[e.index] - 1
+					 : p->nevents++;
 		p->events[i] = e;
-		if (i == p->nevents)
-			p->nevents++;
+		p->event_at[e.index] = i + 1;
 	}
 	return 0;
 }

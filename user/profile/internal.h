@@ -43,7 +43,9 @@ struct priv {
 
 /* Decoding state of one chunk. */
 struct cur {
-	const uint8_t *p, *end, *base;
+	const uint8_t *p, *end;
+	const uint8_t *base; /* at file offset base_off, for messages */
+	size_t base_off;
 	const char *chunk;
 	char *err;
 	size_t errlen;

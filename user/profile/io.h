@@ -154,6 +154,8 @@ struct pj_profile {
 	uint32_t nstats;
 	bool finished; /* END chunk seen */
 	bool truncated; /* last chunk incomplete */
+	uint32_t *event_at; /* PJ_MAX_EVENTS: index -> position in events + 1 */
+	uint64_t created_ns; /* its header's CLOCK_REALTIME, 0: unknown */
 	uint64_t file_size;
 };
 
@@ -165,6 +167,12 @@ struct pj_profile {
 int pj_profile_load(const char *path, struct pj_profile **out, char *err,
 		    size_t errlen);
 void pj_profile_free(struct pj_profile *p);
+/* The event of that index, or NULL (O(1): pj_profile_index_events). */
+const struct pj_event_desc *pj_profile_event(const struct pj_profile *p,
+					     uint32_t index);
+/* Makes p->event_at for p->events (a loaded profile has it; a profile
+ * merged from several calls it again). 0, or -1 out of memory. */
+int pj_profile_index_events(struct pj_profile *p);
 const char *pj_profile_meta(const struct pj_profile *p, const char *key);
 uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
 			 uint64_t def);

@@ -261,7 +261,7 @@ static void fill_pids(struct pj_profile *p)
 	}
 }
 
-/* Bound of a profile file: it is read whole into memory. */
+/* Bound of a profile file (a JFR file is read whole into memory). */
 #define PROFILE_MAX ((size_t)16 << 30)
 
 /* The arrays every profile starts with: string 0 is "", stack 0 starts at 0. */
@@ -292,116 +292,188 @@ static int finish(struct priv *d, struct cur *c)
 		return profile_oom(c);
 	fill_pids(p);
 	pj_profile_count_pids(p);
+	if (pj_profile_index_events(p))
+		return profile_oom(c);
 	return 0;
 }
 
-static int parse(struct priv *d, const uint8_t *buf, size_t size, char *err,
-		 size_t errlen)
+/* The file header (its first bytes, n of them, in head): -1 with a line in
+ * err when it is no profile of ours or a version we do not read. */
+static int check_header(struct priv *d, const uint8_t *head, size_t n,
+			uint64_t size, struct pj_file_header *h, struct cur *c)
 {
-	struct pj_profile *p = &d->p;
-	struct pj_file_header h;
-	struct cur c = { .base = buf, .err = err, .errlen = errlen };
-	size_t off;
-
-	if (size >= 4 && !memcmp(buf, "FLR\0", 4)) { /* JDK Flight Recorder */
-		d->version = PJ_FILE_VERSION;
-		if (setup(d, &c) ||
-		    profile_jfr_parse(d, buf, size, err, errlen))
-			return -1;
-		return finish(d, &c);
-	}
-	if (size < sizeof(h.magic) ||
-	    memcmp(buf, PJ_FILE_MAGIC, sizeof(h.magic))) {
-		snprintf(err, errlen,
+	if (n < sizeof(h->magic) ||
+	    memcmp(head, PJ_FILE_MAGIC, sizeof(h->magic))) {
+		snprintf(c->err, c->errlen,
 			 size ? "not a perfjava profile"
-			      : "empty file, not a perfjava "
-				"profile");
+			      : "empty file, not a perfjava profile");
 		return -1;
 	}
-	if (size < sizeof(h)) {
-		snprintf(err, errlen,
-			 "damaged at offset %zu: the file header is incomplete",
-			 size);
+	if (n < sizeof(*h)) {
+		snprintf(c->err, c->errlen,
+			 "damaged at offset %llu: the file header is "
+			 "incomplete",
+			 (unsigned long long)size);
 		return -1;
 	}
-	memcpy(&h, buf, sizeof(h));
-	if (h.version < PJ_FILE_VERSION_MIN || h.version > PJ_FILE_VERSION) {
-		snprintf(err, errlen,
+	memcpy(h, head, sizeof(*h));
+	if (h->version < PJ_FILE_VERSION_MIN || h->version > PJ_FILE_VERSION) {
+		snprintf(c->err, c->errlen,
 			 "unsupported profile version %u (this perfjava reads "
 			 "versions %u to %u: a newer perfjava wrote it)",
-			 h.version, (unsigned int)PJ_FILE_VERSION_MIN,
+			 h->version, (unsigned int)PJ_FILE_VERSION_MIN,
 			 (unsigned int)PJ_FILE_VERSION);
 		return -1;
 	}
-	d->version = h.version;
-	if (h.header_size < sizeof(h) || h.header_size > size)
-		return profile_damaged(&c, buf + 12, "bad header size %u",
-				       h.header_size);
-	if (setup(d, &c))
-		return -1;
+	d->version = h->version;
+	d->p.created_ns = h->created_realtime_ns;
+	if (h->header_size < sizeof(*h) || h->header_size > size)
+		return profile_damaged(c, head + 12, "bad header size %u",
+				       h->header_size);
+	return setup(d, c);
+}
 
+/*
+ * A perfjava profile read one chunk at a time from fd (size bytes): memory
+ * holds what is decoded and one chunk, and a file that is no profile past
+ * some point (a sparse giant, zeros) fails at that point, at once.
+ */
+static int parse_chunks(struct priv *d, int fd, uint64_t size, char *err,
+			size_t errlen)
+{
+	struct pj_profile *p = &d->p;
+	struct pj_file_header h;
+	struct cur c = { .err = err, .errlen = errlen };
+	uint8_t head[sizeof(h)], *buf = NULL;
+	size_t cap = 0;
+	uint64_t off;
+	ssize_t n = pread(fd, head, sizeof(head), 0);
+	int ret = -1;
+
+	c.base = head;
+	if (n < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	if (check_header(d, head, (size_t)n, size, &h, &c))
+		return -1;
 	for (off = h.header_size; off < size;) {
 		struct pj_chunk_header ch;
-		const uint8_t *payload;
 		unsigned int type;
 
-		if (size - off < sizeof(ch)) {
+		c.base = (const uint8_t *)&ch;
+		c.base_off = off;
+		if (size - off < sizeof(ch) ||
+		    pread(fd, &ch, sizeof(ch), (off_t)off) !=
+			(ssize_t)sizeof(ch)) {
 			p->truncated = true;
 			break;
 		}
-		memcpy(&ch, buf + off, sizeof(ch));
-		if (ch.magic != PJ_CHUNK_MAGIC)
-			return profile_damaged(&c, buf + off,
-					       "bad chunk magic");
-		if (ch.size > PJ_CHUNK_MAX)
-			return profile_damaged(&c, buf + off + 8,
-					       "chunk size %u is too large",
-					       ch.size);
+		if (ch.magic != PJ_CHUNK_MAGIC) {
+			profile_damaged(&c, c.base, "bad chunk magic");
+			goto out;
+		}
+		if (ch.size > PJ_CHUNK_MAX) {
+			profile_damaged(&c, c.base + 8,
+					"chunk size %u is too large", ch.size);
+			goto out;
+		}
 		if (ch.size > size - off - sizeof(ch)) {
 			p->truncated = true;
 			break;
 		}
-		payload = buf + off + sizeof(ch);
-		if ((uint32_t)crc32(0, payload, ch.size) != ch.crc)
-			return profile_damaged(&c, buf + off,
-					       "checksum mismatch");
+		if (GROW(buf, cap, (size_t)ch.size + 1)) {
+			profile_oom(&c);
+			goto out;
+		}
+		if (pread(fd, buf, ch.size, (off_t)(off + sizeof(ch))) !=
+		    (ssize_t)ch.size) {
+			p->truncated = true; /* shortened under us */
+			break;
+		}
+		if ((uint32_t)crc32(0, buf, ch.size) != ch.crc) {
+			profile_damaged(&c, c.base, "checksum mismatch");
+			goto out;
+		}
 		type = ch.type;
-		c.p = payload;
-		c.end = payload + ch.size;
+		c.base = c.p = buf;
+		c.base_off = off + sizeof(ch);
+		c.end = buf + ch.size;
 		c.chunk = type < sizeof(chunk_names) / sizeof(chunk_names[0]) &&
 				  chunk_names[type]
 			      ? chunk_names[type]
 			      : "unknown";
 		if (profile_read_chunk(d, &c, type))
-			return -1;
+			goto out;
 		off += sizeof(ch) + ch.size;
 	}
-	return finish(d, &c);
+	ret = finish(d, &c);
+out:
+	free(buf);
+	return ret;
+}
+
+/* A JDK Flight Recorder file, read whole (profile/jfr_read.c). */
+static int parse_jfr(struct priv *d, int fd, char *err, size_t errlen)
+{
+	struct cur c = { .err = err, .errlen = errlen };
+	size_t size;
+	uint8_t *buf = (uint8_t *)read_whole_fd(fd, PROFILE_MAX, &size);
+	int ret;
+
+	if (!buf) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	c.base = buf;
+	d->version = PJ_FILE_VERSION;
+	ret = setup(d, &c) || profile_jfr_parse(d, buf, size, err, errlen) ||
+		      finish(d, &c)
+		  ? -1
+		  : 0;
+	free(buf);
+	return ret;
 }
 
 int pj_profile_load(const char *path, struct pj_profile **out, char *err,
 		    size_t errlen)
 {
+	/* the file as given, never a FIFO (a read would block) or a device
+	 * (/dev/zero reads forever): regular files only */
+	int fd = open_regular(path), ret;
+	char magic[4] = "";
 	struct priv *d;
-	uint8_t *buf;
-	size_t size;
-	int ret;
+	struct stat st;
 
 	*out = NULL;
-	buf = (uint8_t *)read_whole_file(path, 0, PROFILE_MAX, &size);
-	if (!buf) {
-		snprintf(err, errlen, "%s", strerror(errno));
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s",
+			 errno == EINVAL ? "not a regular file (a FIFO, a "
+					   "device or a directory)"
+					 : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if ((uint64_t)st.st_size > PROFILE_MAX) {
+		snprintf(err, errlen, "larger than %zu GiB: not a profile",
+			 PROFILE_MAX >> 30);
+		close(fd);
 		return -1;
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
-		free(buf);
+		close(fd);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	d->p.file_size = size;
-	ret = parse(d, buf, size, err, errlen);
-	free(buf);
+	d->p.file_size = (uint64_t)st.st_size;
+	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
+	    !memcmp(magic, "FLR\0", 4)) /* JDK Flight Recorder */
+		ret = parse_jfr(d, fd, err, errlen);
+	else
+		ret = parse_chunks(d, fd, (uint64_t)st.st_size, err, errlen);
+	close(fd);
 	free(d->threads);
 	d->threads = NULL;
 	free(d->procs);
@@ -430,11 +502,33 @@ void pj_profile_free(struct pj_profile *p)
 	free(p->procs);
 	free(p->vthreads);
 	free(p->events);
+	free(p->event_at);
 	free(p->meta);
 	free(p->stats);
 	free(d->threads);
 	free(d->procs);
 	free(d);
+}
+
+int pj_profile_index_events(struct pj_profile *p)
+{
+	if (!p->event_at &&
+	    !(p->event_at = calloc(PJ_MAX_EVENTS, sizeof(*p->event_at))))
+		return -1;
+	memset(p->event_at, 0, PJ_MAX_EVENTS * sizeof(*p->event_at));
+	for (uint32_t i = 0; i < p->nevents; i++)
+		if (p->events[i].index < PJ_MAX_EVENTS)
+			p->event_at[p->events[i].index] = i + 1;
+	return 0;
+}
+
+const struct pj_event_desc *pj_profile_event(const struct pj_profile *p,
+					     uint32_t index)
+{
+	uint32_t at = p->event_at && index < PJ_MAX_EVENTS ? p->event_at[index]
+							   : 0;
+
+	return at && at <= p->nevents ? &p->events[at - 1] : NULL;
 }
 
 const char *pj_profile_meta(const struct pj_profile *p, const char *key)

@@ -248,12 +248,13 @@ static void events(FILE *out, const struct pj_profile *p,
 	n = calloc(p->nevents, sizeof(*n));
 	if (!n)
 		return;
-	for (size_t i = 0; i < p->nsamples; i++)
-		for (uint32_t e = 0; e < p->nevents; e++)
-			if (p->events[e].index == p->samples[i].event) {
-				n[e]++;
-				break;
-			}
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct pj_event_desc *e =
+		    pj_profile_event(p, p->samples[i].event);
+
+		if (e)
+			n[e - p->events]++;
+	}
 	fprintf(out, KEY, "Recorded events");
 	for (uint32_t e = 0; e < p->nevents; e++)
 		fprintf(out, "%s%s %llu sample%s", e ? ", " : "",

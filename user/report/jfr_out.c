@@ -62,10 +62,7 @@ static enum kind kind_of(const struct pj_event_desc *e)
 static const struct pj_event_desc *event_of(const struct pj_profile *p,
 					    uint32_t index)
 {
-	for (uint32_t e = 0; e < p->nevents; e++)
-		if (p->events[e].index == index)
-			return &p->events[e];
-	return NULL;
+	return pj_profile_event(p, index);
 }
 
 static enum jfr_type_id type_of(enum kind k)

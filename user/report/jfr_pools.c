@@ -337,9 +337,9 @@ static unsigned int write_strings(struct jfr_pools *pl, struct jfr_buf *b)
 			jfr_str(b, pj_str(p, (uint32_t)key));
 			continue;
 		}
-		for (uint32_t e = 0; e < p->nevents; e++)
-			if (p->events[e].index == key - JFR_EVENT_NAME_KEY)
-				jfr_str(b, p->events[e].name);
+		if (pj_profile_event(p, key - JFR_EVENT_NAME_KEY))
+			jfr_str(b, pj_profile_event(p, key - JFR_EVENT_NAME_KEY)
+				       ->name);
 	}
 	return 1;
 }

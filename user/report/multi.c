@@ -122,18 +122,20 @@ static int add_events(struct pj_profile *m, const struct pj_profile *o,
 static int add_threads(struct pj_profile *m, const struct pj_profile *o,
 		       const uint32_t *sm)
 {
+	uint32_t n = m->nthreads;
+
 	if (GROW_TO(m->threads, (size_t)m->nthreads + o->nthreads))
 		return -1;
+	/* found by bsearch: merging files of many threads stays n log n */
+	qsort(m->threads, n, sizeof(*m->threads), cmp_thread);
 	for (uint32_t i = 0; i < o->nthreads; i++) {
 		struct pj_thread t = o->threads[i];
-		uint32_t j = 0;
+		struct pj_thread *had =
+		    bsearch(&t, m->threads, n, sizeof(t), cmp_thread);
 
 		t.name = smap(sm, o, t.name);
-		while (j < m->nthreads && (m->threads[j].tid != t.tid ||
-					   m->threads[j].pid != t.pid))
-			j++;
-		if (j < m->nthreads)
-			m->threads[j] = t; /* the latest name */
+		if (had)
+			*had = t; /* the latest name */
 		else
 			m->threads[m->nthreads++] = t;
 	}
@@ -186,13 +188,15 @@ static void add_stats(struct pj_profile *m, const struct pj_profile *o)
 
 static int append(struct pj_profile *m, const struct pj_profile *o)
 {
-	uint32_t *sm = NULL, emap[256] = { 0 }, frame_base = m->nframes,
-		 stack_base = m->nstacks;
+	static uint32_t emap[PJ_MAX_EVENTS];
+	uint32_t *sm = NULL, frame_base = m->nframes, stack_base = m->nstacks;
 	int ret = -1;
 
+	memset(emap, 0, sizeof(emap));
 	if (add_strings(m, o, &sm) || add_frames(m, o, sm) ||
-	    add_stacks(m, o, frame_base) || add_events(m, o, emap, 256) ||
-	    add_threads(m, o, sm) || add_procs(m, o, sm) ||
+	    add_stacks(m, o, frame_base) ||
+	    add_events(m, o, emap, PJ_MAX_EVENTS) || add_threads(m, o, sm) ||
+	    add_procs(m, o, sm) ||
 	    GROW_TO(m->samples, m->nsamples + o->nsamples))
 		goto out;
 	for (size_t i = 0; i < o->nsamples; i++) {
@@ -200,7 +204,7 @@ static int append(struct pj_profile *m, const struct pj_profile *o)
 
 		s.stack += stack_base;
 		s.info = smap(sm, o, s.info);
-		s.event = s.event < 256 ? emap[s.event] : s.event;
+		s.event = s.event < PJ_MAX_EVENTS ? emap[s.event] : s.event;
 		m->samples[m->nsamples++] = s;
 	}
 	add_stats(m, o);
@@ -208,6 +212,8 @@ static int append(struct pj_profile *m, const struct pj_profile *o)
 	m->truncated = m->truncated || o->truncated;
 	m->file_size += o->file_size;
 	pj_profile_count_pids(m);
+	if (pj_profile_index_events(m))
+		goto out;
 	ret = 0;
 out:
 	free(sm);

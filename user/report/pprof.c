@@ -296,20 +296,6 @@ static uint32_t location(struct pprof *pp, uint32_t f)
 	return pp->nloc;
 }
 
-/* The file header's creation time (CLOCK_REALTIME), 0 if unreadable. */
-static uint64_t created_ns(const char *path)
-{
-	struct pj_file_header h;
-	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(&h, 1, sizeof(h), f) : 0;
-
-	if (f)
-		fclose(f);
-	return n == sizeof(h) && !memcmp(h.magic, PJ_FILE_MAGIC, 8)
-		   ? h.created_realtime_ns
-		   : 0;
-}
-
 static void header(struct pprof *pp)
 {
 	const struct report *r = pp->r;
@@ -342,7 +328,7 @@ static void header(struct pprof *pp)
 	else if (r->total_samples)
 		pb_uint(&pp->out, PROFILE_PERIOD,
 			r->total_weight / r->total_samples);
-	pb_uint(&pp->out, PROFILE_TIME_NANOS, created_ns(r->o->input));
+	pb_uint(&pp->out, PROFILE_TIME_NANOS, r->p->created_ns);
 	dur = r->last_time > r->first_time ? r->last_time - r->first_time : 0;
 	if (r->o->from <= 0 && r->o->to < 0)
 		dur = pj_profile_stat(r->p, "duration_ns", dur);

@@ -139,9 +139,8 @@ static void sample(FILE *out, struct names *n, const struct report *all,
 	uint32_t pid = pid_of(p, s), lo, hi;
 	const char *tname = pj_profile_thread_name(p, pid, s->tid);
 
-	for (uint32_t e = 0; !ev && e < p->nevents; e++)
-		if (p->events[e].index == s->event)
-			ev = &p->events[e];
+	if (!ev)
+		ev = pj_profile_event(p, s->event);
 	fprintf(out, "%s ", *tname ? tname : "-");
 	if (pid)
 		fprintf(out, "%u/", pid);

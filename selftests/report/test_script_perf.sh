@@ -49,7 +49,11 @@ ok_nm=1 seen=0
 while read -r _ addr name obj; do
 	[ "$obj" = "($PROGS/syscalls)" ] || continue
 	seen=$((seen + 1))
-	want=$(nm "$PROGS/syscalls" | awk -v n="$name" '$3 == n { print "0x" $1; exit }')
+	if [[ "$name" == *@plt ]]; then # a PLT entry: objdump names those
+		want=$(objdump -d "$PROGS/syscalls" | awk -v n="<$name>:" '$2 == n { print "0x" $1; exit }')
+	else
+		want=$(nm "$PROGS/syscalls" | awk -v n="$name" '$3 == n { print "0x" $1; exit }')
+	fi
 	[ $((addr)) -eq $((want)) ] || { echo "# $name at $addr, nm says $want" >&2; ok_nm=0; }
 done < <(grep '^A ' "$TMP/import.txt")
 check "native frames: the function's address as nm shows it ($seen frames)" \

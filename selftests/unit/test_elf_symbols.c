@@ -4,8 +4,8 @@
  * addresses nm gives for a PIE, a non-PIE with a second executable segment, a
  * shared library, a stripped binary with its debug file found by build-id
  * and by .gnu_debuglink (in each of the three places, and refused when the
- * CRC does not match), demangled C++, damaged files, and the time to load
- * libjvm.so.
+ * CRC does not match), demangled C++, damaged files, PLT entries, and the
+ * time to load libjvm.so.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -575,6 +575,61 @@ static void test_libjvm(void)
 	}
 }
 
+/* PLT entries are named "function@plt" at the addresses objdump gives them,
+ * in a lazily bound .plt, an IBT .plt.sec and a file bound at load. */
+static void test_plt(void)
+{
+	static const char *const kinds[][2] = {
+		{ "lazy .plt", "-fPIE -pie" },
+		{ "IBT .plt.sec", "-fcf-protection=full -Wl,-z,ibtplt" },
+		{ "bound at load", "-Wl,-z,now" },
+	};
+
+	for (unsigned int k = 0; k < 3; k++) {
+		char bin[512], cmd[1024], line[512];
+		struct elf_symtab *t;
+		int seen = 0, bad = 0;
+		FILE *p;
+
+		snprintf(bin, sizeof(bin), "%s/plt%u", tmp, k);
+		if (!ok(!st_sh("cd %s && gcc -O1 %s -o %s %s", tmp, kinds[k][1],
+			       bin, src),
+			"%s: built", kinds[k][0]))
+			continue;
+		t = elf_symtab_load("", bin);
+		snprintf(cmd, sizeof(cmd), "objdump -d %s", bin);
+		p = popen(cmd, "r");
+		while (t && p && fgets(line, sizeof(line), p)) {
+			unsigned long long addr;
+			char name[300];
+			const char *got;
+			uint64_t off = 99;
+
+			if (sscanf(line, "%llx <%299[^>]>:", &addr, name) !=
+				2 ||
+			    !strstr(name, "@plt") || strchr(name, '-') ||
+			    strchr(name, '+'))
+				continue;
+			seen++;
+			got = elf_symtab_lookup(t, addr, &off);
+			if (!got || strcmp(got, name) || off) {
+				printf("# %s: %s at %#llx gave %s+%llu\n",
+				       kinds[k][0], name, addr,
+				       got ? got : "NULL",
+				       (unsigned long long)off);
+				bad++;
+			}
+		}
+		if (p)
+			pclose(p);
+		ok(t && seen >= 2 && !bad,
+		   "%s: every PLT entry named as objdump names it (%d, %d "
+		   "wrong)",
+		   kinds[k][0], seen, bad);
+		elf_symtab_free(t);
+	}
+}
+
 int main(void)
 {
 	static const char lib_c[] =
@@ -622,6 +677,7 @@ int main(void)
 	test_debug_refused();
 	test_cxx();
 	test_damaged();
+	test_plt();
 	test_libjvm();
 	return tap_done();
 }

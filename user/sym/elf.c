@@ -28,6 +28,7 @@
 #include "sym/debug_file.h"
 #include "sym/eh_ranges.h"
 #include "sym/elf.h"
+#include "sym/plt.h"
 
 #ifndef STT_GNU_IFUNC
 #define STT_GNU_IFUNC 10
@@ -95,11 +96,9 @@ static uint32_t alias_rank(int bind, const char *name, size_t len)
 	return r << 24 | u << 20 | (len < 0xfffff ? len : 0xfffff);
 }
 
-static int add_sym(struct gather *g, uint64_t start, uint64_t size,
-		   uint64_t sec_end, int bind, const char *name)
+static int add_sym_len(struct gather *g, uint64_t start, uint64_t size,
+		       uint64_t sec_end, int bind, const char *name, size_t len)
 {
-	const char *at = strchr(name, '@');
-	size_t len = at && at != name ? (size_t)(at - name) : strlen(name);
 	struct esym *s;
 
 	if (GROW(g->v, g->cap, g->n + 1))
@@ -113,6 +112,21 @@ static int add_sym(struct gather *g, uint64_t start, uint64_t size,
 		return -1;
 	g->n++;
 	return 0;
+}
+
+/* A symbol named without its version ("write@GLIBC_2.2.5" is "write"). */
+static int add_sym(struct gather *g, uint64_t start, uint64_t size,
+		   uint64_t sec_end, int bind, const char *name)
+{
+	const char *at = strchr(name, '@');
+	size_t len = at && at != name ? (size_t)(at - name) : strlen(name);
+
+	return add_sym_len(g, start, size, sec_end, bind, name, len);
+}
+
+static int add_plt(void *ctx, uint64_t start, uint64_t size, const char *name)
+{
+	return add_sym_len(ctx, start, size, 0, STB_LOCAL, name, strlen(name));
 }
 
 /* Adds the function symbols of every section of the given type. Returns the
@@ -340,7 +354,7 @@ static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
 				goto fail;
 		}
 	}
-	if (!t->source)
+	if (!t->source || plt_symbols(elf, add_plt, &g))
 		goto fail;
 	finalize(&g);
 	t->syms = g.v;

@@ -131,8 +131,8 @@ static bool inflates_within(const struct elf_file *f, const GElf_Shdr *sh)
 static bool read_by_name(const char *name)
 {
 	static const char *const names[] = {
-		".gnu_debuglink", ".eh_frame_hdr", ".eh_frame",
-		".debug_frame",	  ".zdebug_frame",
+		".gnu_debuglink", ".eh_frame_hdr", ".eh_frame", ".debug_frame",
+		".zdebug_frame",  ".plt",	   ".plt.sec",	".plt.got",
 	};
 
 	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
@@ -162,7 +162,8 @@ static int check_parts(const struct elf_file *f)
 				: NULL;
 		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM &&
 		    sh.sh_type != SHT_STRTAB && sh.sh_type != SHT_NOTE &&
-		    sh.sh_type != SHT_DYNAMIC && !read_by_name(name))
+		    sh.sh_type != SHT_DYNAMIC && sh.sh_type != SHT_RELA &&
+		    !read_by_name(name))
 			continue;
 		if (!readable(f, sh.sh_offset, sh.sh_size) ||
 		    !inflates_within(f, &sh))

@@ -12,8 +12,9 @@ import java.util.zip.Deflater;
  *
  * Usage: Workload SECONDS [THREADS] [GOFILE] [ticks]: with GOFILE, work
  * starts once that file exists (bounded wait); with "ticks", it prints
- * "tick <System.nanoTime()> <rounds so far>" every 100 ms, so that a
- * benchmark can compare the rate of rounds inside and outside windows.
+ * "tick <System.nanoTime()> <rounds so far> <the workers' CPU ns so far>"
+ * every 100 ms, so that a benchmark can compare the rate of rounds, and the
+ * rounds per CPU second of the workers, inside and outside windows.
  */
 public class Workload {
 	static volatile long sink;
@@ -82,10 +83,16 @@ public class Workload {
 				Thread.sleep(5);
 		}
 		long end = System.nanoTime() + (long) (secs * 1e9);
+		Thread[] t = new Thread[threads];
+		for (int i = 0; i < threads; i++)
+			t[i] = new Thread(() -> work(end), "worker-" + i);
 		if (args.length > 3 && args[3].equals("ticks")) {
 			Thread ticker = new Thread(() -> {
 				while (System.nanoTime() < end) {
-					System.out.println("tick " + System.nanoTime() + " " + progress.get());
+					long cpu = 0;
+					for (Thread w : t)
+						cpu += Math.max(0, MX.getThreadCpuTime(w.getId()));
+					System.out.println("tick " + System.nanoTime() + " " + progress.get() + " " + cpu);
 					try {
 						Thread.sleep(100);
 					} catch (InterruptedException e) {
@@ -96,11 +103,8 @@ public class Workload {
 			ticker.setDaemon(true);
 			ticker.start();
 		}
-		Thread[] t = new Thread[threads];
-		for (int i = 0; i < threads; i++) {
-			t[i] = new Thread(() -> work(end), "worker-" + i);
-			t[i].start();
-		}
+		for (Thread w : t)
+			w.start();
 		for (Thread th : t)
 			th.join();
 		truth.print();

@@ -53,6 +53,17 @@ struct span {
 };
 static struct span *spans;
 static int nspans, cap_spans;
+/* The entry and record a compiled frame's pc expanded to, by pc (a walk's
+ * frames repeat from one sample to the next): valid while the map is the
+ * same as when it was found (gen, bumped by every change). */
+#define XCACHE 4096 /* a power of two */
+static struct xcache {
+	uint64_t key; /* pc << 1 | exact */
+	jmethodID m;
+	uint32_t gen;
+	int i, r;
+} xc[XCACHE];
+static uint32_t gen = 1;
 static int buckets[NBUCKETS];
 static int buckets_ready;
 
@@ -108,6 +119,7 @@ static void unlink_method(int i)
 
 static void remove_index(int i)
 {
+	gen++;
 	if (ents[i].m)
 		unlink_method(i);
 	entry_free(&ents[i]);
@@ -241,6 +253,7 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 		remove_index(spans[i].i);
 		span_delete(i);
 	}
+	gen++; /* a pc that was in no entry may be now */
 	i = alloc_entry();
 	if (i < 0)
 		goto out;
@@ -306,6 +319,7 @@ void codemap_reset(void)
 		entry_free(&ents[i]);
 	nents = 0;
 	nspans = 0;
+	gen++;
 	free_head = -1;
 	memset(buckets, 0xff, sizeof(buckets));
 	buckets_ready = 1;
@@ -503,13 +517,26 @@ static unsigned int expand_code(jmethodID m, uint64_t pc, int exact,
 				struct asgct_frame *out, uint8_t *types,
 				unsigned int cap)
 {
-	int i = find_pc(pc), r = -1;
-	const struct centry *e = i >= 0 && ents[i].m == m ? &ents[i] : NULL;
-	uint8_t type = e && e->c1 ? PJ_FRAME_C1 : PJ_FRAME_JIT;
+	uint64_t key = pc << 1 | (exact != 0);
+	struct xcache *x = &xc[(key ^ key >> 13) & (XCACHE - 1)];
+	const struct centry *e;
 	unsigned int k, len;
+	uint8_t type;
+	int i, r = -1;
 
-	if (e)
-		r = record_at(e, pc, exact);
+	if (x->key == key && x->m == m && x->gen == gen) {
+		i = x->i;
+		r = x->r;
+	} else {
+		i = find_pc(pc);
+		if (i >= 0 && ents[i].m == m)
+			r = record_at(&ents[i], pc, exact);
+		else
+			i = -1;
+		*x = (struct xcache){ key, m, gen, i, r };
+	}
+	e = i >= 0 ? &ents[i] : NULL;
+	type = e && e->c1 ? PJ_FRAME_C1 : PJ_FRAME_JIT;
 	if (r < 0) { /* no record (or the code is gone): the method alone */
 		out[0].method = m;
 		out[0].lineno = 0;

@@ -107,7 +107,8 @@ static int sent_insert(uint64_t id)
 		for (j = 0; j < sent_cap; j++) {
 			if (!sent[j])
 				continue;
-			for (i = (sent[j] >> 3) % cap; p[i]; i = (i + 1) % cap)
+			for (i = (sent[j] >> 3) & (cap - 1); p[i];
+			     i = (i + 1) & (cap - 1))
 				;
 			p[i] = sent[j];
 		}
@@ -115,7 +116,8 @@ static int sent_insert(uint64_t id)
 		sent = p;
 		sent_cap = cap;
 	}
-	for (i = (id >> 3) % sent_cap; sent[i]; i = (i + 1) % sent_cap)
+	for (i = (id >> 3) & (sent_cap - 1); sent[i];
+	     i = (i + 1) & (sent_cap - 1))
 		if (sent[i] == id)
 			return 0;
 	sent[i] = id;

@@ -32,6 +32,7 @@ static size_t stage_len;
 static struct asgct_frame raw[PJA_MAX_SLOTS];
 static struct pja_frame named[PJA_MAX_DEPTH];
 static char ext[KSIG_EXT_MAX];
+static uint64_t last_cpu; /* the session thread's CPU at the last pump */
 static uint32_t extlen;
 
 int wring_attach(int fd, const struct pja_ring *req)
@@ -44,8 +45,10 @@ int wring_attach(int fd, const struct pja_ring *req)
 	    (size & (size - 1)) || fstat(fd, &st) ||
 	    (uint64_t)st.st_size != PJW_HEAD_BYTES + size)
 		return -1;
+	/* its pages mapped now, not one fault at a time while walks are
+	 * moved (the memfd's pages are new: each first touch zeroes one) */
 	p = mmap(NULL, PJW_HEAD_BYTES + size, PROT_READ | PROT_WRITE,
-		 MAP_SHARED, fd, 0);
+		 MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (p == MAP_FAILED)
 		return -1;
 	hd = p;
@@ -61,6 +64,7 @@ int wring_attach(int fd, const struct pja_ring *req)
 	stage_len = 0;
 	cost_reset();
 	walkcheck_reset();
+	last_cpu = 0;
 	pja_ticks_ns(0); /* the clocks' calibration starts */
 	ksig_start();
 	return 0;
@@ -118,14 +122,13 @@ static uint64_t cpu_now(void)
 
 int wring_pump(void)
 {
-	uint64_t full, busy, start, pumped = 0;
+	uint64_t full, busy, now, pumped = 0;
 	uint32_t ticks[PJW_PARTS];
 	struct pjw_rec r;
 	int ret;
 
 	if (!shm)
 		return 0;
-	start = cpu_now();
 	while (ksig_take(&r, ticks, ext, &extlen, raw, PJA_MAX_SLOTS)) {
 		struct pjw_event ev;
 		int own = !!(r.flags & PJA_WALK_RAW);
@@ -171,7 +174,12 @@ int wring_pump(void)
 		__atomic_fetch_add(&hd->full, full, __ATOMIC_RELAXED);
 	ksig_clear_full(full);
 	ret = stage_len ? flush_stage() : 0;
-	cost_pump(cpu_now() - start, pumped);
+	/* the session thread's CPU since the last pump: its wake-ups, the
+	 * reader's messages and this, all the agent's thread does for walks
+	 * at the sample */
+	now = cpu_now();
+	cost_pump(last_cpu ? now - last_cpu : 0, pumped);
+	last_cpu = now;
 	cost_put(hd);
 	if (pja.walkcheck)
 		walkcheck_put(hd);

@@ -202,6 +202,8 @@ static int on_message(void *ctx, uint32_t type, const char *p, uint32_t len)
 		return blocked_answer(sess_jni, p, len);
 	if (type == PJA_EVENTS)
 		return jevents_start(sess_jni, p, len);
+	if (type == PJA_STACK_COPY)
+		return copywalk_answer(p, len);
 	if (type != PJA_RING)
 		return 0;
 	if (len >= sizeof(req) && ring_fd >= 0) {
@@ -475,7 +477,7 @@ static int start_session(const char *options)
 	hello.depth = pja.depth;
 	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
 		      PJA_HELLO_RING | PJA_HELLO_STACKS | PJA_HELLO_EVENTS |
-		      (pja.traps ? PJA_HELLO_SIGTRAP : 0);
+		      PJA_HELLO_COPY | (pja.traps ? PJA_HELLO_SIGTRAP : 0);
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
 	atomic_store(&pja.active, 1);

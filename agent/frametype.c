@@ -24,10 +24,15 @@
  * marks it walkable itself (the agent never writes the JVM's memory). Its
  * frames are read here instead: an interpreter frame exactly (method, bci),
  * a compiled frame as its own method (bci 0, without what it inlined).
+ * The same walk reads a copy of a stack instead of the live one
+ * (frametype_walk_view, for copywalk.c): its stack words from the copy, the
+ * JVM's structures still live.
  *
  * Runs in the signal handler inside the walk's fault protection: only reads,
  * no locks, no allocation.
  */
+#include <string.h>
+
 #include "pja.h"
 
 #define FT_MAX_INLINE 16
@@ -39,22 +44,42 @@ struct pframe {
 	const void *method; /* the frame's Method*, NULL for a stub */
 	int kind; /* PJA_SEEN_INTERPRETED or _COMPILED */
 	uint64_t bcp; /* an interpreter frame's */
+	/* where its stack words are read: NULL, the thread's own stack */
+	struct pja_stackview *view;
 };
+
+/* The stack word at addr: from the view (0 when outside it, which the view
+ * remembers), else from memory. */
+static int word(struct pframe *p, uint64_t addr, uint64_t *w)
+{
+	struct pja_stackview *v = p->view;
+
+	if (!v) {
+		*w = *(const uint64_t *)addr;
+		return 1;
+	}
+	if (addr < v->base || addr - v->base > v->len - 8 || v->len < 8) {
+		v->beyond = 1;
+		return 0;
+	}
+	memcpy(w, v->bytes + (addr - v->base), 8);
+	return 1;
+}
 
 /* The frame at p->pc/sp/fp: 1 and p->method, kind, bcp set (the next call
  * steps to its caller); 0 when it cannot be read. */
 static int pframe_read(struct pframe *p)
 {
-	const uint64_t *f;
+	uint64_t m;
 
 	if (!p->pc || !p->sp || p->sp & 7)
 		return 0;
 	if (codemap_in_interpreter(p->pc)) {
-		if (p->fp <= p->sp || p->fp - p->sp > FT_MAX_FRAME || p->fp & 7)
+		if (p->fp <= p->sp || p->fp - p->sp > FT_MAX_FRAME ||
+		    p->fp & 7 || !word(p, p->fp - 3 * 8, &m) ||
+		    !word(p, p->fp + FT_BCP * 8, &p->bcp))
 			return 0;
-		f = (const uint64_t *)p->fp;
-		p->method = (const void *)f[-3];
-		p->bcp = f[FT_BCP];
+		p->method = (const void *)m;
 		p->kind = PJA_SEEN_INTERPRETED;
 		return 1;
 	}
@@ -65,23 +90,29 @@ static int pframe_read(struct pframe *p)
 	return vmstructs_code_frame(p->pc, &p->method) > 0;
 }
 
-/* Steps from the frame pframe_read read to its caller. */
-static void pframe_next(struct pframe *p)
+/* Steps from the frame pframe_read read to its caller; 0 when its words
+ * cannot be read. */
+static int pframe_next(struct pframe *p)
 {
-	const uint64_t *s;
+	uint64_t s, pc, sp, fp;
 	const void *m;
 
 	if (p->kind == PJA_SEEN_INTERPRETED && codemap_in_interpreter(p->pc)) {
-		s = (const uint64_t *)p->fp;
-		p->pc = s[1];
-		p->sp = s[-1];
-		p->fp = s[0];
-		return;
+		s = p->fp;
+		sp = 0;
+		if (!word(p, s + 8, &pc) || !word(p, s - 8, &sp) ||
+		    !word(p, s, &fp))
+			return 0;
+	} else {
+		s = p->sp + 8 * (uint64_t)vmstructs_code_frame(p->pc, &m);
+		sp = s;
+		if (!word(p, s - 8, &pc) || !word(p, s - 16, &fp))
+			return 0;
 	}
-	s = (const uint64_t *)p->sp + vmstructs_code_frame(p->pc, &m);
-	p->pc = s[-1];
-	p->fp = s[-2];
-	p->sp = (uint64_t)s;
+	p->pc = pc;
+	p->sp = sp;
+	p->fp = fp;
+	return 1;
 }
 
 static const void *method_of(const struct asgct_frame *f)
@@ -119,7 +150,8 @@ void frametype_mark(struct asgct_frame *f, int n, uint64_t pc, uint64_t sp,
 			return;
 		if (p.method && !match(f, n, &i, p.method, p.kind))
 			return;
-		pframe_next(&p);
+		if (!pframe_next(&p))
+			return;
 	}
 }
 
@@ -163,10 +195,11 @@ jint frametype_bci(const void *m, uint64_t bcp)
 	return bcp >= code && bcp < code + size ? (jint)(bcp - code) : 0;
 }
 
-int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
-		   uint64_t fp)
+int frametype_walk_view(struct pja_stackview *v, struct asgct_frame *f,
+			uint64_t *pcs, int depth, uint64_t pc, uint64_t sp,
+			uint64_t fp)
 {
-	struct pframe p = { .pc = pc, .sp = sp, .fp = fp };
+	struct pframe p = { .pc = pc, .sp = sp, .fp = fp, .view = v };
 	int n = 0, steps;
 
 	for (steps = 0; n < depth && steps < 2 * depth + 8; steps++) {
@@ -183,9 +216,18 @@ int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
 					  ? frametype_bci(p.method, p.bcp)
 					  : 0;
 			f[n].lineno |= p.kind << PJA_SEEN_SHIFT;
+			if (pcs)
+				pcs[n] = p.pc;
 			n++;
 		}
-		pframe_next(&p);
+		if (!pframe_next(&p))
+			break;
 	}
 	return n;
+}
+
+int frametype_walk(struct asgct_frame *f, int depth, uint64_t pc, uint64_t sp,
+		   uint64_t fp)
+{
+	return frametype_walk_view(NULL, f, NULL, depth, pc, sp, fp);
 }

@@ -249,6 +249,19 @@ int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
  * AsyncGetCallTrace's twin of the walk before it (pja.walkcheck). */
 #define PJA_WALK_RAW (1u << 30)
 #define PJA_WALK_CHECK (1u << 29)
+/* A copy of a stack: len bytes that stood at base. beyond is set when a
+ * walk needed a word outside them. */
+struct pja_stackview {
+	uint64_t base, len;
+	const uint8_t *bytes;
+	int beyond;
+};
+/* frametype_walk over the stack words of v instead of the live stack (the
+ * JVM's structures are still read live), with each frame's pc in pcs[]
+ * when not NULL. */
+int frametype_walk_view(struct pja_stackview *v, struct asgct_frame *f,
+			uint64_t *pcs, int depth, uint64_t pc, uint64_t sp,
+			uint64_t fp);
 
 /* stackwalk.c: fn(arg) under the walk's fault protection on the calling
  * thread (for reads of the JVM's structures outside a walk): a SIGSEGV or
@@ -459,6 +472,9 @@ void vthread_stop(void);
 void vthread_name(JNIEnv *env, jthread t, uint64_t id);
 /* The session thread: forgets the names sent. */
 void vthread_reset(void);
+/* copywalk.c: the Java frames in a copy of a thread's stack
+ * (PJA_STACK_COPY). Answers the request in p; -1 when the socket failed. */
+int copywalk_answer(const char *p, uint32_t len);
 
 /* clock.c: CLOCK_MONOTONIC in ns, and the calling thread's id; both
  * async-signal-safe. pja_ticks() is the cheapest clock there is (the TSC

@@ -34,6 +34,9 @@
  *                     what it could turn on. The events travel in the walk
  *                     ring (perfjava/walk_ring.h, struct pjw_event), their
  *                     classes named first by CLASS messages
+ *   reader -> agent   STACK_COPY (when HELLO has PJA_HELLO_COPY): the Java
+ *                     frames in a copy of a thread's stack; answered with
+ *                     a STACK_RESULT likewise
  *   reader -> agent   STOP, or just closes: the agent disables its events,
  *                     stops signalling and its thread exits. The agent stays
  *                     loaded; a later attach starts it again.
@@ -75,6 +78,7 @@ enum pja_type {
 	PJA_RING = 66,
 	PJA_STACK = 67,
 	PJA_EVENTS = 69,
+	PJA_STACK_COPY = 68,
 };
 
 struct pja_hdr {
@@ -102,6 +106,7 @@ struct pja_hello {
 #define PJA_TRAP_TAG 0x504a5452u /* "PJTR": sig_data's high word */
 #define PJA_TRAP_DATA(key) ((uint64_t)PJA_TRAP_TAG << 32 | (uint32_t)(key))
 #define PJA_HELLO_EVENTS 32u /* takes PJA_EVENTS */
+#define PJA_HELLO_COPY 64u /* answers PJA_STACK_COPY */
 
 /*
  * PJA_RING: the walk ring's memfd travels as SCM_RIGHTS with the first byte
@@ -294,6 +299,31 @@ struct pja_vthread {
 	uint32_t name_len;
 	uint32_t pad;
 };
+/* A STACK_RESULT's flags: PJA_WALK_TRUNCATED, and */
+#define PJA_WALK_COPY 2u /* the answer to a STACK_COPY: walked in the copy */
+
+/*
+ * PJA_STACK_COPY: struct pja_copy_req, then len bytes: a copy of a thread's
+ * stack from sp up, taken at switch_time (the kernel's copy at its
+ * switch-out, PERF_SAMPLE_STACK_USER, or the reader's own of a blocked
+ * thread). pc, sp and fp are those of the first frame in the JVM's
+ * generated code (found by the reader's unwinder); pc is a return address
+ * unless flags has PJA_COPY_TOP (the thread was stopped at pc itself). The
+ * agent walks the Java frames in these bytes, not in the thread, and
+ * answers with a PJA_STACK_RESULT with PJA_WALK_COPY, PJA_WALK_TRUNCATED
+ * when the frames go on beyond the copy.
+ */
+struct pja_copy_req {
+	uint64_t cookie; /* echoed back */
+	uint64_t switch_time;
+	uint64_t pc, sp, fp;
+	uint32_t tid; /* target-namespace tid */
+	uint32_t flags; /* PJA_COPY_TOP */
+	uint32_t len; /* bytes of stack after this struct */
+	uint32_t pad;
+};
+#define PJA_COPY_TOP 1u
+#define PJA_COPY_MAX 65536u /* bytes of stack in a request, at most */
 
 #define PJA_TSTATE_SLEEPING 0x0040u /* Thread.sleep */
 #define PJA_TSTATE_MONITOR 0x0400u /* blocked entering a monitor */

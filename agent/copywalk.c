@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Java frames of a stack as it was at one instant (PJA_STACK_COPY): the
+ * reader sends the bytes of a thread's stack the kernel copied when the
+ * thread switched out (or that the reader read from a thread blocked since
+ * before the recording), from the first frame in the JVM's generated code
+ * up, with that frame's pc, sp and fp. The frames are walked in those bytes,
+ * not in the thread, which may have run on since: the answer describes that
+ * instant whatever the thread did after, and the thread is neither signalled
+ * nor woken nor waited for.
+ *
+ * The walk is frametype.c's own walk of the physical frames over the copy
+ * (interpreter frames by their frame pointer, compiled frames by their code
+ * blob's size); the JVM's structures (code blobs, methods) are read live,
+ * under the walk's fault protection: they outlive the frames on any stack
+ * but for code or classes unloaded in between, whose reads then fail their
+ * checks or fault. Each compiled frame is then expanded into what it inlined
+ * at its pc, from the code map's inlining records (codemap_top). Runs on the
+ * session thread.
+ */
+#include <string.h>
+
+#include "pja.h"
+
+static struct asgct_frame phys[PJA_MAX_DEPTH], raw[PJA_MAX_DEPTH];
+static uint64_t pcs[PJA_MAX_DEPTH];
+static struct pja_frame out[PJA_MAX_DEPTH];
+
+struct copy_walk {
+	struct pja_stackview v;
+	const struct pja_copy_req *r;
+	int n;
+};
+
+static int walk(const void *arg)
+{
+	struct copy_walk *w = (struct copy_walk *)arg;
+
+	w->n = frametype_walk_view(&w->v, phys, pcs, (int)pja.depth, w->r->pc,
+				   w->r->sp, w->r->fp);
+	return 0;
+}
+
+/* Compiled frame f at pc (where the thread was when top, else a return
+ * address) into raw[at..]: the frames it inlined there, innermost first,
+ * then its own method. The frames written. */
+static unsigned int expand(const struct asgct_frame *f, uint64_t pc, int top,
+			   unsigned int at, unsigned int cap)
+{
+	unsigned int n;
+
+	raw[at].method = NULL;
+	raw[at].lineno = 0;
+	/* a return address's debug information is at that very pc; the code
+	 * map takes the first record after the pc it is given */
+	n = codemap_top(top ? pc : pc - 1, raw + at, 1, cap - at);
+	if (!n || raw[at + n - 1].method != f->method) {
+		raw[at] = *f; /* unloaded since, or no records: as walked */
+		return 1;
+	}
+	raw[at + n - 1].lineno |= PJA_SEEN_COMPILED << PJA_SEEN_SHIFT;
+	return n;
+}
+
+/* The frames walked, expanded and typed into out; their number. */
+static unsigned int frames_of(const struct pja_copy_req *r, int nphys,
+			      uint32_t *flags)
+{
+	unsigned int n = 0, cap = pja.depth;
+	jboolean native;
+
+	for (int i = 0; i < nphys && n < cap; i++) {
+		int kind = phys[i].lineno >> PJA_SEEN_SHIFT;
+
+		if ((*pja.jvmti)
+			->IsMethodNative(pja.jvmti, phys[i].method, &native))
+			native = 0;
+		if (native) {
+			raw[n].method = phys[i].method;
+			raw[n++].lineno = ASGCT_NATIVE_BCI;
+		} else if (kind == PJA_SEEN_COMPILED) {
+			n += expand(&phys[i], pcs[i],
+				    i == 0 && (r->flags & PJA_COPY_TOP), n,
+				    cap);
+		} else {
+			raw[n++] = phys[i];
+		}
+	}
+	if (n >= cap)
+		*flags |= PJA_WALK_TRUNCATED;
+	/* no pc types the top frame: each frame is typed as it was seen */
+	method_frames(0, raw, out, n);
+	return n;
+}
+
+static int answer(const struct pja_copy_req *r, const char *stack)
+{
+	struct copy_walk w = {
+		.v = { r->sp, r->len, (const uint8_t *)stack, 0 }, .r = r
+	};
+	struct pja_stack_result res = { .cookie = r->cookie,
+					.switch_time = r->switch_time,
+					.status = PJA_WALK_NOT_WALKABLE,
+					.flags = PJA_WALK_COPY };
+	unsigned int n = 0;
+
+	res.start_time = pja_now();
+	if (pja_protected(walk, &w) < 0)
+		res.status = PJA_WALK_FAULT;
+	else if (w.n > 0)
+		res.status = PJA_WALK_OK;
+	res.walk_time = pja_now();
+	/* stopped by the copy's end, not at the bottom of the Java frames */
+	if (w.v.beyond)
+		res.flags |= PJA_WALK_TRUNCATED;
+	if (res.status == PJA_WALK_OK)
+		n = frames_of(r, w.n, &res.flags);
+	res.nframes = n;
+	return out_msg(PJA_STACK_RESULT, &res, sizeof(res), out,
+		       n * sizeof(out[0]), NULL, 0);
+}
+
+int copywalk_answer(const char *p, uint32_t len)
+{
+	struct pja_copy_req r;
+
+	if (len < sizeof(r))
+		return 0;
+	memcpy(&r, p, sizeof(r));
+	if (r.len > len - sizeof(r) || r.len > PJA_COPY_MAX)
+		return 0; /* not ours to answer: the reader counts it lost */
+	if (answer(&r, p + sizeof(r)))
+		return 0; /* the queue is over its limit: dropped */
+	return out_flush();
+}

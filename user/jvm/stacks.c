@@ -8,12 +8,44 @@
 #include <string.h>
 
 #include "jvm/client_internal.h"
+#include "lib/grow.h"
 #include "jvm/stacks.h"
 #include "perfjava/agent_proto.h"
 
 bool agent_has_stacks(const struct agent *a)
 {
 	return a && a->fd >= 0 && (a->hello.flags & PJA_HELLO_STACKS);
+}
+
+bool agent_has_copy(const struct agent *a)
+{
+	return a && a->fd >= 0 && (a->hello.flags & PJA_HELLO_COPY);
+}
+
+int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
+		   const struct stack_copy *c, uint64_t cookie)
+{
+	struct pja_copy_req r = { .cookie = cookie,
+				  .switch_time = time,
+				  .pc = c->pc,
+				  .sp = c->sp,
+				  .fp = c->fp,
+				  .flags = c->top ? PJA_COPY_TOP : 0,
+				  .len = c->len };
+	struct pja_hdr h = { PJA_STACK_COPY, sizeof(r) + c->len };
+	pid_t ns = agent_target_tid(a, tid);
+	size_t need = sizeof(h) + sizeof(r) + c->len;
+
+	if (!agent_has_copy(a) || ns <= 0 || !c->stack ||
+	    c->len > PJA_COPY_MAX || a->out_len + need > AGENT_MAX_OUT ||
+	    GROW(a->out, a->out_cap, a->out_len + need))
+		return -1;
+	r.tid = (uint32_t)ns;
+	memcpy(a->out + a->out_len, &h, sizeof(h));
+	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
+	memcpy(a->out + a->out_len + sizeof(h) + sizeof(r), c->stack, c->len);
+	a->out_len += need;
+	return 0;
 }
 
 void agent_on_stack(struct agent *a, agent_stack_cb cb, void *ctx)
@@ -56,6 +88,8 @@ void agent_stack_result(struct agent *a, const char *p, uint32_t len)
 	st.walk_time = r.walk_time;
 	st.status = map_status(r.status);
 	st.state = r.state;
+	st.copy = r.flags & PJA_WALK_COPY;
+	st.truncated = r.flags & PJA_WALK_TRUNCATED;
 	st.frames = a->frames;
 	st.n = st.status == AGENT_WALK_OK ? (unsigned int)n : 0;
 	if (a->stack_cb)

@@ -3,7 +3,9 @@
  * The Java stacks of blocked threads (jvm/stacks.c): the reader asks the
  * agent (PJA_STACK) for the stack of a thread it saw switch out; the agent's
  * own thread takes it with JVMTI GetStackTrace, without waking the thread,
- * and answers with the frames and the time of the walk.
+ * and answers with the frames and the time of the walk. Or the reader sends
+ * a copy of the thread's stack taken at the switch-out (PJA_STACK_COPY), in
+ * which the agent walks the Java frames of that very instant.
  */
 #ifndef PJ_USER_JVM_STACKS_H
 #define PJ_USER_JVM_STACKS_H
@@ -20,6 +22,8 @@ struct agent_stack {
 	uint64_t start_time, walk_time; /* around GetStackTrace (monotonic) */
 	int status; /* enum agent_walk_status */
 	uint32_t state; /* the thread's JVMTI state after the walk */
+	bool copy; /* walked in the stack copy sent (agent_ask_copy) */
+	bool truncated; /* frames beyond the copy or the depth are missing */
 	const struct java_frame *frames; /* innermost first; valid in cb */
 	unsigned int n;
 };
@@ -27,11 +31,30 @@ typedef void (*agent_stack_cb)(void *ctx, const struct agent_stack *st);
 
 /* Whether the agent answers stack requests. */
 bool agent_has_stacks(const struct agent *a);
+/* Whether it answers copy requests (agent_ask_copy). */
+bool agent_has_copy(const struct agent *a);
 /* Where answers go (from agent_process). */
 void agent_on_stack(struct agent *a, agent_stack_cb cb, void *ctx);
 /* Queues a request for the stack of tid (the reader's), switched out at
  * switch_time; sent by agent_flush. -1 when it cannot be asked. */
 int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
 		    uint64_t cookie);
+
+/*
+ * A copy of a thread's stack from the first frame in the JVM's generated
+ * code up: that frame's pc (a return address unless top: where the thread
+ * was stopped), stack and frame pointers, and len bytes of the stack from
+ * sp (not owned).
+ */
+struct stack_copy {
+	uint64_t pc, sp, fp;
+	const uint8_t *stack; /* NULL: none */
+	uint32_t len;
+	bool top;
+};
+/* Queues a request for the Java frames in c (tid's, taken at time); the
+ * bytes are copied. -1 when it cannot be asked. */
+int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
+		   const struct stack_copy *c, uint64_t cookie);
 
 #endif

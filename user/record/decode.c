@@ -10,23 +10,30 @@
 #include "record/ring.h"
 #include "record/sample.h"
 #include "record/ustack.h"
+#include "record/wall.h"
 
 /*
  * The user frames by CFI over the sample's stack copy, joined with the
  * kernel's chain (d->u[0..nf)) where the copy ends. Counts how unwinding
- * ended.
+ * ended. An off-CPU sample of a JVM's thread also gets its Java copy.
  */
 static unsigned int user_frames(struct decoder *d,
-				const struct pj_raw_sample *rs, unsigned int nf)
+				const struct pj_raw_sample *rs, unsigned int nf,
+				struct sample *out)
 {
+	bool java = d->code && wall_is_offcpu(d->wall, out->s.event);
+	struct ustack_cfi cfi;
 	enum unwind_end end;
 	unsigned int n;
 
 	memcpy(d->f, d->u, nf * sizeof(uint64_t));
 	n = unwind_user(d->unw, d->dwarf, rs, d->f, nf, d->u, DECODE_MAX_CHAIN,
-			&end);
+			&end, java ? &cfi : NULL);
 	if (end < UNWIND_NEND && rs->regs_abi)
 		d->st.unwind[end]++;
+	if (java)
+		ustack_java_copy(d->unw, &cfi, d->code, rs->stack,
+				 rs->stack_size, &out->jcopy);
 	return n;
 }
 
@@ -76,7 +83,7 @@ int decode_sample(struct decoder *d, const struct ring *r,
 			d->u[nu++] = ip;
 	}
 	if (d->unw && (rs.regs_abi || nu))
-		nu = user_frames(d, &rs, nu);
+		nu = user_frames(d, &rs, nu, out);
 	if (d->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
 		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch, d->u,
 				     DECODE_MAX_CHAIN);

@@ -18,8 +18,10 @@
 
 #define DECODE_MAX_CHAIN 1024 /* callchain entries kept per sample */
 
+struct codemap;
 struct pj_event;
 struct ring;
+struct wall;
 struct sample;
 struct tp_decoder;
 
@@ -36,6 +38,11 @@ struct decoder {
 	bool dwarf; /* -g dwarf: CFI preferred (unwind_join) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
 	struct tp_decoder *tp; /* tracepoint RAW -> text (events/tracepoint.h) */
+	/* an off-CPU sample of a JVM (its event wall's) gets the copy of its
+	 * Java frames, found with the JVM's code (the agent's, while it has
+	 * one: recorder_set_agent) */
+	const struct wall *wall;
+	const struct codemap *code;
 	struct decode_stats st;
 	/* one sample's frames at a time */
 	uint64_t k[DECODE_MAX_CHAIN]; /* kernel addresses */

@@ -25,12 +25,15 @@
 #define LIMITED_MARKER "[java: not asked: over the rate limit]"
 #define NO_ANSWER_MARKER "[java: no answer from the agent]"
 #define FIRST_SEEN_MARKER "[user stack unknown: blocked when first seen]"
+#define SLEEP_METHOD "java.lang.Thread.sleep"
+#define TRUNCATED_MARKER "[java: deeper than the stack copy]"
 
 /* Where the Java stack of a held wait stands (struct held's mark). */
 enum offjava_ask {
 	ASK_NONE = 0, /* not asked (yet) */
 	ASK_LIMITED, /* not asked: over the rate or the outstanding limit */
 	ASK_SENT, /* asked, no answer yet */
+	ASK_COPY, /* its stack copy sent, no answer yet */
 	ASK_ANSWERED,
 	ASK_LOST, /* asked, and the answer will not come */
 	ASK_NOT_JAVA, /* not asked: not a Java thread a moment ago */
@@ -69,6 +72,22 @@ static void want(struct offjava *oj, struct held *h)
 		h->mark = ASK_LIMITED;
 }
 
+/* Sends the copy of h's stack, whose Java frames the agent walks as they
+ * were at its switch-out: true when sent. */
+static bool ask_copy(struct offjava *oj, struct held *h,
+		     const struct stack_copy *c)
+{
+	if (oj->copies_out >= OFFJAVA_COPIES_OUT ||
+	    agent_ask_copy(oj->agent, (pid_t)h->smp.s.tid, h->smp.s.time, c,
+			   h->id))
+		return false;
+	h->mark = ASK_COPY;
+	pending_asked(h, now_ns());
+	oj->copies_out++;
+	oj->st.copies++;
+	return true;
+}
+
 uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 		      bool first_seen)
 {
@@ -87,11 +106,23 @@ uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 	if (!h)
 		return 0;
 	h->flag = first_seen;
+	h->smp.jcopy.stack = NULL; /* the decoder's, not the held's */
+	if (smp->jcopy.stack && ask_copy(oj, h, &smp->jcopy))
+		return h->id;
 	if (nj)
 		h->mark = ASK_NOT_JAVA;
 	else
 		want(oj, h);
 	return h->id;
+}
+
+/* h's question is answered or given up. */
+static void sent_done(struct offjava *oj, const struct held *h)
+{
+	if (h->mark == ASK_SENT)
+		oj->outstanding--;
+	else if (h->mark == ASK_COPY)
+		oj->copies_out--;
 }
 
 /* Whether the bucket has a request left now. */
@@ -120,14 +151,21 @@ static void on_answer(void *ctx, const struct agent_stack *a)
 		.n = a->status == AGENT_WALK_OK ? a->n : 0,
 		.walk_time = a->walk_time,
 		.state = a->state,
+		.exact = a->copy,
+		.truncated = a->truncated,
 	};
 	struct offjava *oj = ctx;
 	struct held *h = pending_get(oj->pend, a->cookie);
 
-	if (!h || h->kind != &java_wait || h->mark != ASK_SENT)
+	if (!h || h->kind != &java_wait ||
+	    (h->mark != ASK_SENT && h->mark != ASK_COPY))
 		return; /* given up already */
-	if (a->walk_time > a->start_time)
+	if (a->walk_time > a->start_time && a->copy)
+		oj->st.copy_walk_ns += a->walk_time - a->start_time;
+	else if (a->walk_time > a->start_time)
 		oj->st.walk_ns += a->walk_time - a->start_time;
+	if (a->copy)
+		oj->st.copies_answered++;
 	pending_answer(oj->pend, a->cookie, &ans);
 }
 
@@ -176,19 +214,32 @@ static void answered(void *ctx, struct held *h)
 				      : 0) /
 				 1000000);
 
-	oj->outstanding--;
+	sent_done(oj, h);
 	h->mark = ASK_ANSWERED;
+	oj->st.answered++;
+	/* a stack copy that could not be walked: while the thread still
+	 * waits, its stack is asked of the agent as for a wait without one */
+	if (h->ans.exact && h->ans.status != AGENT_WALK_OK &&
+	    (h->needs & PENDING_END)) {
+		oj->st.copy_failed++;
+		h->needs |= PENDING_JAVA;
+		h->mark = ASK_NONE;
+		h->asked = 0;
+		want(oj, h);
+		return;
+	}
+	if (h->ans.exact && h->ans.truncated)
+		oj->st.truncated++;
 	/* a thread walked and found without Java frames is not asked again
 	 * for a while (an answer after its wait ended, or with no walk time,
 	 * a thread the agent did not know yet, says nothing of the next) */
-	if (h->needs & PENDING_END) {
+	if ((h->needs & PENDING_END) && !h->ans.exact) {
 		if (h->ans.status == AGENT_WALK_NOT_JAVA && h->ans.walk_time)
 			u64map_put(&oj->not_java, (uint64_t)h->smp.s.tid + 1,
 				   ms + 1);
 		else
 			u64map_del(&oj->not_java, (uint64_t)h->smp.s.tid + 1);
 	}
-	oj->st.answered++;
 }
 
 /* No answer in time: asked again while the thread still waits (an agent
@@ -197,7 +248,7 @@ static bool expired(void *ctx, struct held *h, bool force)
 {
 	struct offjava *oj = ctx;
 
-	oj->outstanding--;
+	sent_done(oj, h);
 	h->mark = ASK_LOST;
 	if (force || !(h->needs & PENDING_END) ||
 	    oj->nwant >= OFFJAVA_MAX_WANT ||
@@ -227,8 +278,9 @@ static const char *why_not(struct offjava *oj, const struct held *h,
 			*status = h->ans.status; /* merge's marker says why */
 			return NULL;
 		}
-		/* a switch-in before the walk ended: another moment */
-		if (h->end && h->end <= h->ans.walk_time) {
+		/* a switch-in before the walk ended: another moment (a walk
+		 * of the switch-out's own stack copy is of its moment) */
+		if (!h->ans.exact && h->end && h->end <= h->ans.walk_time) {
 			oj->st.woke++;
 			return WOKE_MARKER;
 		}
@@ -242,6 +294,7 @@ static const char *why_not(struct offjava *oj, const struct held *h,
 		oj->st.limited++;
 		return LIMITED_MARKER;
 	case ASK_SENT:
+	case ASK_COPY:
 	case ASK_LOST:
 		oj->st.no_answer++;
 		return NO_ANSWER_MARKER;
@@ -266,8 +319,13 @@ static uint32_t merged(struct offjava *oj, const struct held *h, bool accept,
 
 	if (accept && !h->ans.n)
 		j.status = AGENT_WALK_NOT_JAVA;
-	/* a JVM sleeps on a futex, as it waits for a lock: its state tells */
-	if (accept && (h->ans.state & PJA_TSTATE_SLEEPING) &&
+	/* a JVM sleeps on a futex, as it waits for a lock: its state tells,
+	 * or the method it blocked in (Thread.sleep, sleep0, sleepNanos0) */
+	if (accept &&
+	    ((h->ans.state & PJA_TSTATE_SLEEPING) ||
+	     (h->ans.n && h->ans.frames[0].name &&
+	      !strncmp(h->ans.frames[0].name, SLEEP_METHOD,
+		       sizeof(SLEEP_METHOD) - 1))) &&
 	    (st == WALL_LOCK || st == WALL_BLOCKED))
 		st = WALL_SLEEP;
 	return emit_stack(oj->em, &h->smp, &j, why,
@@ -283,13 +341,14 @@ static void leave(void *ctx, struct held *h)
 	const char *why;
 	uint32_t stack;
 
-	if (h->mark == ASK_SENT) /* its answer will find no one */
-		oj->outstanding--;
+	sent_done(oj, h); /* its answer will find no one */
 	if (!ns) /* its end was lost: no weight */
 		return;
 	why = why_not(oj, h, &accept, &status);
 	if (h->flag && !accept)
 		why = FIRST_SEEN_MARKER;
+	else if (accept && h->ans.truncated && h->ans.exact)
+		why = TRUNCATED_MARKER;
 	else if (!oj->em->agent && h->mark == ASK_NONE)
 		why = NULL; /* no agent: nothing was to be asked */
 	if (accept && h->premerged) { /* merged when the agent went */
@@ -333,6 +392,7 @@ void offjava_forget(struct offjava *oj)
 {
 	oj->nwant = 0;
 	oj->outstanding = 0;
+	oj->copies_out = 0;
 	u64map_free(&oj->not_java);
 }
 
@@ -362,24 +422,37 @@ void offjava_write_stats(const struct offjava *oj, struct pj_writer *w)
 	pj_writer_stat(w, "offcpu_java_failed", st->failed);
 	pj_writer_stat(w, "offcpu_java_not_merged", st->not_merged);
 	pj_writer_stat(w, "offcpu_java_walk_ns", st->walk_ns);
+	pj_writer_stat(w, "offcpu_java_copies", st->copies);
+	pj_writer_stat(w, "offcpu_java_copies_answered", st->copies_answered);
+	pj_writer_stat(w, "offcpu_java_copy_failed", st->copy_failed);
+	pj_writer_stat(w, "offcpu_java_truncated", st->truncated);
+	pj_writer_stat(w, "offcpu_java_copy_walk_ns", st->copy_walk_ns);
 }
 
 void offjava_summary(const struct offjava *oj)
 {
 	const struct offjava_stats *st = &oj->st;
+	uint64_t asked_answered = st->answered - st->copies_answered;
 
 	if (!st->intervals)
 		return;
 	fprintf(
 	    stderr,
-	    "perfjava: off-CPU Java stacks: %llu of %llu waits (%llu asked; "
-	    "%llu woke before the walk, %llu over the rate limit, %llu "
-	    "unanswered, %llu failed, %llu not Java, %llu not merged); "
-	    "%.1f us per walk\n",
+	    "perfjava: off-CPU Java stacks: %llu of %llu waits; %llu "
+	    "walked in their switch-out's stack copy (%.1f us each, %llu "
+	    "not walkable there, %llu deeper than it), %llu asked of the "
+	    "agent (%.1f us each; %llu woke before the walk, %llu over "
+	    "the rate limit, %llu unanswered); %llu failed, %llu not Java, "
+	    "%llu not merged\n",
 	    (unsigned long long)st->accepted, (unsigned long long)st->intervals,
-	    (unsigned long long)st->asked, (unsigned long long)st->woke,
-	    (unsigned long long)st->limited, (unsigned long long)st->no_answer,
-	    (unsigned long long)st->failed, (unsigned long long)st->not_java,
-	    (unsigned long long)st->not_merged,
-	    st->answered ? st->walk_ns / 1e3 / st->answered : 0.0);
+	    (unsigned long long)st->copies,
+	    st->copies_answered ? st->copy_walk_ns / 1e3 / st->copies_answered
+				: 0.0,
+	    (unsigned long long)st->copy_failed,
+	    (unsigned long long)st->truncated, (unsigned long long)st->asked,
+	    asked_answered ? st->walk_ns / 1e3 / asked_answered : 0.0,
+	    (unsigned long long)st->woke, (unsigned long long)st->limited,
+	    (unsigned long long)st->no_answer, (unsigned long long)st->failed,
+	    (unsigned long long)st->not_java,
+	    (unsigned long long)st->not_merged);
 }

@@ -35,6 +35,7 @@ struct pj_writer;
 struct sample;
 
 #define OFFJAVA_OUTSTANDING 64
+#define OFFJAVA_COPIES_OUT 4096 /* copies sent, not answered, at most */
 #define OFFJAVA_RATE 2000.0 /* requests per second */
 #define OFFJAVA_BURST 200.0
 #define OFFJAVA_DEADLINE_NS 500000000ULL
@@ -54,6 +55,11 @@ struct offjava_stats {
 	uint64_t failed; /* the walk failed */
 	uint64_t not_merged; /* frames that did not belong with the stack */
 	uint64_t walk_ns; /* time spent in GetStackTrace, summed */
+	uint64_t copies; /* stack copies sent (walked in the copy) */
+	uint64_t copy_failed; /* not walkable in the copy: asked again */
+	uint64_t truncated; /* walked in the copy, up to its end */
+	uint64_t copies_answered;
+	uint64_t copy_walk_ns; /* time the agent spent walking copies */
 };
 
 /* The asks' state. */
@@ -64,10 +70,12 @@ struct offjava {
 	struct pending *pend; /* where its waits are held */
 	struct offstate *os; /* their state leaves */
 	struct emitter *em; /* where they go */
+	struct agent *agent; /* who walks their copies (recorder_set_agent) */
 
 	uint64_t *want; /* held waits whose Java stack is to be asked */
 	size_t nwant, wantcap;
 	unsigned int outstanding; /* asked, not answered */
+	unsigned int copies_out; /* of which copies */
 	double tokens; /* the rate limit's bucket */
 	uint64_t refill_at;
 	bool handler_set;

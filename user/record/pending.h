@@ -36,6 +36,9 @@ struct java_answer {
 	unsigned int n;
 	uint64_t walk_time; /* when the walk was taken (CLOCK_MONOTONIC) */
 	uint32_t state; /* the thread's JVMTI state, when the answer says */
+	bool exact; /* taken from the sample's own moment (its stack copy),
+		       whatever the thread did since */
+	bool truncated; /* the outer frames are missing */
 };
 
 /* A sample held, with what came for it so far. */

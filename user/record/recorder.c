@@ -133,6 +133,7 @@ static int setup_events(struct recorder *rec)
 		       &(struct wall_links){ rec->o.pid, &rec->pend, &rec->oj,
 					     &rec->os, &rec->em }))
 		return -1;
+	rec->dec.wall = rec->wall;
 	/* -e alloc, -e lock */
 	if (jevents_setup(&rec->jev, rec->evs, rec->nevents, jkind, &rec->em,
 			  &rec->th,
@@ -274,6 +275,8 @@ void recorder_set_agent(struct recorder *rec, struct agent *a)
 {
 	rec->agent = a;
 	rec->em.agent = a;
+	rec->dec.code = agent_codemap(a);
+	rec->oj.agent = a;
 }
 
 void recorder_mark_start(struct recorder *rec, uint64_t now)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "jvm/stacks.h"
 #include "profile/io.h"
 
 struct sample {
@@ -31,6 +32,9 @@ struct sample {
 	 * sample (its weight: record/switchcost.h) */
 	uint64_t read[2];
 	unsigned int nread;
+	/* an off-CPU sample of a JVM's thread: its stack copy from the first
+	 * frame in the JVM's code (while decoded only; .stack NULL: none) */
+	struct stack_copy jcopy;
 	uint8_t state; /* off-CPU: enum wall_state of its wait */
 };
 

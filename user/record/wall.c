@@ -123,6 +123,17 @@ int wall_setup(struct wall **out, struct pj_event *evs, unsigned int n,
 	return 0;
 }
 
+bool wall_java_copy(struct wall *w, struct pj_event *evs, unsigned int n,
+		    bool java, uint32_t stack_size)
+{
+	bool on = w && java && stack_size && stack_size < WALL_JAVA_COPY;
+
+	for (unsigned int i = 0; on && i < n && i < RING_MAX_EVENTS; i++)
+		if (w->offcpu[i])
+			evs[i].attr.sample_stack_user = WALL_JAVA_COPY;
+	return on;
+}
+
 void wall_free(struct wall *w)
 {
 	if (!w)

@@ -46,6 +46,16 @@ int wall_expand(const char *spec, char *out, size_t len, bool *offcpu,
  * when none is) works with l. 0, or -1 after a message. */
 int wall_setup(struct wall **out, struct pj_event *evs, unsigned int n,
 	       const bool *offcpu, const struct wall_links *l);
+/*
+ * A JVM's offcpu events (among evs[0..n)) copy WALL_JAVA_COPY bytes of each
+ * switch-out's stack, for the Java frames of the wait walked in that copy
+ * (record/offjava.c). Set when the target is known to be a JVM (java,
+ * Java frames asked), before its threads open, with the call graph's own
+ * copy (stack_size; 0: no copies); true when they do.
+ */
+#define WALL_JAVA_COPY 16384
+bool wall_java_copy(struct wall *w, struct pj_event *evs, unsigned int n,
+		    bool java, uint32_t stack_size);
 void wall_free(struct wall *w);
 /* --loop, at a new file: its frame ids and the closed intervals go. */
 void wall_forget(struct wall *w);

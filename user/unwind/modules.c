@@ -33,6 +33,20 @@ bool unwind_addr_mapped(const struct unwinder *u, uint64_t addr)
 	return maps_find(&u->maps, addr) != NULL;
 }
 
+bool unwind_addr_anon(const struct unwinder *u, uint64_t addr)
+{
+	const struct pj_map *m = maps_find(&u->maps, addr);
+
+	return m && m->exec && !m->path[0];
+}
+
+bool unwind_addr_code(const struct unwinder *u, uint64_t addr)
+{
+	const struct pj_map *m = maps_find(&u->maps, addr);
+
+	return m && m->exec;
+}
+
 /* The mapping of modname with the lowest address, or NULL. */
 static const struct pj_map *first_map(const struct unwinder *u,
 				      const char *modname)

@@ -202,7 +202,7 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 	struct walk *w = arg;
 	struct unwind_out *o = w->out;
 	Dwarf_Addr pc;
-	Dwarf_Word sp = 0;
+	Dwarf_Word sp = 0, bp = 0;
 	bool activation;
 
 	if (!dwfl_frame_pc(f, &pc, &activation) || !pc)
@@ -222,6 +222,9 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 	o->ips[o->n] = pc;
 	if (o->sps)
 		o->sps[o->n] = sp;
+	if (o->bps)
+		o->bps[o->n] = dwfl_frame_reg(f, UNWIND_DW_BP, &bp) == 0 ? bp
+									 : 0;
 	w->last_sp = sp;
 	return ++o->n < o->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
@@ -268,5 +271,7 @@ only_pc:
 	out->ips[0] = dw[UNWIND_DW_PC];
 	if (out->sps)
 		out->sps[0] = dw[UNWIND_DW_SP];
+	if (out->bps)
+		out->bps[0] = dw[UNWIND_DW_BP];
 	out->n = 1;
 }

@@ -44,6 +44,7 @@ struct unwind_out {
 	uint64_t *sps; /* each frame's stack pointer (may be NULL) */
 	unsigned int max, n;
 	enum unwind_end end;
+	uint64_t *bps; /* each frame's rbp, 0 when not known (may be NULL) */
 };
 
 /* NULL on allocation failure. Files are read below /proc/PID/root. */
@@ -66,6 +67,12 @@ bool unwind_regs_from_perf(const uint64_t *regs, unsigned int nregs,
  */
 void unwind_sample(struct unwinder *u, pid_t tid, const uint64_t *dw,
 		   const void *stack, size_t len, struct unwind_out *out);
+
+/* Whether addr lies in anonymous executable memory (a JIT's code), as far
+ * as the last maps read tell. */
+bool unwind_addr_anon(const struct unwinder *u, uint64_t addr);
+/* Whether addr lies in executable memory of any kind, likewise. */
+bool unwind_addr_code(const struct unwinder *u, uint64_t addr);
 
 /* Statistics of the unwinder's work (for tests and the summary). */
 unsigned int unwinder_modules(const struct unwinder *u);

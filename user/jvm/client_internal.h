@@ -94,9 +94,12 @@ void agent_class(struct agent *a, const char *p, uint32_t len);
 void agent_vthread(struct agent *a, const char *p, uint32_t len);
 void agent_events_free(struct agent *a);
 /* Bytes of requests queued for the agent, at most; walk requests stop
- * at AGENT_MAX_UNSENT (an agent that stops reading has them refused). */
+ * at AGENT_MAX_UNSENT (an agent that stops reading has them refused);
+ * large requests (stack copies) are sent on before the queue passes
+ * AGENT_FLUSH_OUT. */
 #define AGENT_MAX_OUT ((size_t)4 << 20)
 #define AGENT_MAX_UNSENT ((size_t)256 << 10)
+#define AGENT_FLUSH_OUT ((size_t)1 << 20)
 /* jvm/walkring.c: PJA_RING_READY, and the ring's end with the agent. */
 void agent_ring_ready(struct agent *a, const char *p, uint32_t len);
 void agent_ring_free(struct agent *a);

@@ -36,8 +36,13 @@ int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 	pid_t ns = agent_target_tid(a, tid);
 	size_t need = sizeof(h) + sizeof(r) + c->len;
 
-	if (!agent_has_copy(a) || ns <= 0 || !c->stack ||
-	    c->len > PJA_COPY_MAX || a->out_len + need > AGENT_MAX_OUT ||
+	if (!agent_has_copy(a) || ns <= 0 || !c->stack || c->len > PJA_COPY_MAX)
+		return -1;
+	/* copies come by the thousand a second: the queue moves on when
+	 * large rather than when full */
+	if (a->out_len + need > AGENT_FLUSH_OUT)
+		agent_flush(a);
+	if (a->out_len + need > AGENT_MAX_OUT ||
 	    GROW(a->out, a->out_cap, a->out_len + need))
 		return -1;
 	r.tid = (uint32_t)ns;

@@ -389,11 +389,13 @@ static int run_loop(struct recorder *rec, int sigfd)
 	bool busy = false; /* records left in the rings by the last pass */
 	unsigned int rot = 0;
 	int afd = -1, lfd = -1, tfd = target_fd(&rec->tgt);
+	unsigned int aslot = 0; /* the agent's entry in pfd */
 
 	rec->th.changed = true;
 	while (!rec->stop) {
 		uint64_t now = now_ns(), pass_end;
 		int timeout, n;
+		bool more;
 
 		if (rec->th.changed) {
 			if (GROW(pfd, pfd_cap, rec->th.n + 4) ||
@@ -416,6 +418,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 				pring[npfd++] = NULL;
 			}
 			if (afd >= 0) {
+				aslot = npfd;
 				pfd[npfd].fd = afd;
 				pfd[npfd].events = POLLIN;
 				pring[npfd++] = NULL;
@@ -491,8 +494,10 @@ static int run_loop(struct recorder *rec, int sigfd)
 			jevents_tick(rec->jev, rec->agent);
 		}
 		offjava_ask(&rec->oj, rec->agent); /* the rings are drained */
-		if (rec->agent)
-			agent_flush(rec->agent);
+		/* what the socket does not take now goes on POLLOUT */
+		more = rec->agent && agent_flush(rec->agent) > 0;
+		if (afd >= 0 && aslot < npfd && pfd[aslot].fd == afd)
+			pfd[aslot].events = more ? POLLIN | POLLOUT : POLLIN;
 		if (now >= next_tick) {
 			next_tick = now + TICK_NS;
 			pending_expire(&rec->pend, now, false);

@@ -166,13 +166,16 @@ static int open_threads(struct recorder *rec)
 		t->opts.no_user_callchain = true;
 	}
 	t->opts.pages = rec->o.pages;
-	/* 8 KiB stack copies: room for more than a handful per ring. */
-	if ((rec->o.cg.mode == CG_DWARF ||
-	     wall_java_copy(rec->wall, rec->evs, rec->nevents,
-			    rec->java && !rec->o.no_java,
-			    rec->o.cg.stack_size)) &&
-	    !rec->o.pages_given && t->opts.pages < 64)
+	/* 8 KiB stack copies: room for more than a handful per ring (a JVM's
+	 * switch-outs come by the thousand a second) */
+	if (rec->o.cg.mode == CG_DWARF && !rec->o.pages_given &&
+	    t->opts.pages < 64)
 		t->opts.pages = 64;
+	if (wall_java_copy(rec->wall, rec->evs, rec->nevents,
+			   rec->java && !rec->o.no_java,
+			   rec->o.cg.stack_size) &&
+	    !rec->o.pages_given && t->opts.pages < 128)
+		t->opts.pages = 128;
 	t->opts.max_stack = 127;
 	t->opts.track = true;
 	/* the time a clock event cannot sample (record/switchcost.h) */

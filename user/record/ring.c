@@ -147,7 +147,8 @@ static int ring_open_once(struct ring *r, pid_t tid, const struct pj_event *evs,
 			attr.sigtrap = 1;
 			attr.remove_on_exec = 1;
 		}
-		if (o->wakeup_events && !attr.sigtrap) {
+		/* an event that asks for a watermark keeps it */
+		if (o->wakeup_events && !attr.sigtrap && !attr.watermark) {
 			attr.wakeup_events = o->wakeup_events;
 		} else {
 			/* a wake-up per sample is an interrupt the CPU

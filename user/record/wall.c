@@ -129,8 +129,10 @@ bool wall_java_copy(struct wall *w, struct pj_event *evs, unsigned int n,
 	bool on = w && java && stack_size && stack_size < WALL_JAVA_COPY;
 
 	for (unsigned int i = 0; on && i < n && i < RING_MAX_EVENTS; i++)
-		if (w->offcpu[i])
+		if (w->offcpu[i]) {
 			evs[i].attr.sample_stack_user = WALL_JAVA_COPY;
+			evs[i].attr.watermark = 1;
+		}
 	return on;
 }
 

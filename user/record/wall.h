@@ -49,11 +49,12 @@ int wall_setup(struct wall **out, struct pj_event *evs, unsigned int n,
 /*
  * A JVM's offcpu events (among evs[0..n)) copy WALL_JAVA_COPY bytes of each
  * switch-out's stack, for the Java frames of the wait walked in that copy
- * (record/offjava.c). Set when the target is known to be a JVM (java,
- * Java frames asked), before its threads open, with the call graph's own
- * copy (stack_size; 0: no copies); true when they do.
+ * (record/offjava.c), and wake the reader at a watermark, not per sample:
+ * the copy holds all the wait needs. Set when the target is known to be a
+ * JVM (java, Java frames asked), before its threads open, with the call
+ * graph's own copy (stack_size; 0: no copies); true when they do.
  */
-#define WALL_JAVA_COPY 16384
+#define WALL_JAVA_COPY 8192
 bool wall_java_copy(struct wall *w, struct pj_event *evs, unsigned int n,
 		    bool java, uint32_t stack_size);
 void wall_free(struct wall *w);

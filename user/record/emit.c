@@ -63,6 +63,10 @@ static void note_stack_end(struct emitter *e, const struct sample *smp)
 
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 {
+	/* a sample held a while (an off-CPU wait, a thread blocked since the
+	 * start) is the first of its thread to see the agent's name for it */
+	if (e->agent)
+		emit_java_name(e, smp->s.tid);
 	note_stack_end(e, smp);
 	smp->s.stack = stack;
 	if (smp->tp)

@@ -63,7 +63,8 @@ struct emitter {
 uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 		    const struct java_part *j, const char *why, uint32_t leaf,
 		    int *marker);
-/* Writes smp with stack, and counts it. */
+/* Writes smp with stack, and counts it; its thread's Java name goes into
+ * the file first when the agent knows it (record/jnames.c). */
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack);
 /* Writes tid's Java name when the agent has a new one (record/jnames.h);
  * true when tid is the agent's own thread. */

@@ -28,6 +28,7 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		wall_switch_out(rec->wall, &smp);
 		return;
 	}
+	wall_clock_sample(rec->wall, &smp);
 	if (rec->agent && !smp.root &&
 	    cpuwalk_hold(&rec->cw, rec->agent, r, &smp))
 		return;

@@ -345,7 +345,7 @@ static void leave(void *ctx, struct held *h)
 	if (!ns) /* its end was lost: no weight */
 		return;
 	why = why_not(oj, h, &accept, &status);
-	if (h->flag && !accept)
+	if (h->flag && !accept && !h->smp.nu)
 		why = FIRST_SEEN_MARKER;
 	else if (accept && h->ans.truncated && h->ans.exact)
 		why = TRUNCATED_MARKER;

@@ -644,6 +644,7 @@ int cmd_record(int argc, char **argv)
 	threads_enable(&rec->th);
 	for (unsigned int i = 0; i < rec->th.n; i++) /* the clocks start */
 		switchcost_mark(&rec->sc, rec->th.v[i]);
+	wall_start(rec->wall, &rec->th, rec->start_ns);
 	if (!rec->o.quiet)
 		fprintf(
 		    stderr,

@@ -131,7 +131,7 @@ static int setup_events(struct recorder *rec)
 	/* -e offcpu, -e wall, --wall */
 	if (wall_setup(&rec->wall, rec->evs, rec->nevents, offcpu,
 		       &(struct wall_links){ rec->o.pid, &rec->pend, &rec->oj,
-					     &rec->os, &rec->em }))
+					     &rec->os, &rec->em, &rec->dec }))
 		return -1;
 	rec->dec.wall = rec->wall;
 	/* -e alloc, -e lock */

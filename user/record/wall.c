@@ -23,6 +23,9 @@
 #include "lib/file.h"
 #include "lib/grow.h"
 #include "lib/u64map.h"
+#include "events/spec.h"
+#include "record/blockstack.h"
+#include "record/decode.h"
 #include "record/emit.h"
 #include "record/offjava.h"
 #include "record/offstate.h"
@@ -30,6 +33,7 @@
 #include "record/pending.h"
 #include "record/ring.h"
 #include "record/sample.h"
+#include "record/threads.h"
 #include "record/wall.h"
 #include "sym/symbolize.h"
 
@@ -41,11 +45,17 @@ struct wait {
 	bool open;
 	uint64_t out; /* its switch-out */
 	uint64_t id; /* its sample, held (record/pending.h) */
+	/* --wall: on a CPU since in (0: not known), and before that for on
+	 * ns since its last clock sample */
+	uint64_t in, on;
 };
 
 struct wall {
 	struct wall_links l;
 	bool offcpu[RING_MAX_EVENTS];
+	bool clock[RING_MAX_EVENTS]; /* a clock event (--wall's cpu-clock) */
+	uint64_t start; /* the recording's start, once it came */
+	struct blockstack *bs; /* first_seen's room */
 	struct u64map index; /* tid -> position + 1 */
 	struct wait *v;
 	size_t n, cap;
@@ -119,6 +129,8 @@ int wall_setup(struct wall **out, struct pj_event *evs, unsigned int n,
 		ev->freq = 0;
 		ev->attr.context_switch = 1; /* and every switch-in */
 	}
+	for (unsigned int i = 0; w && i < n && i < RING_MAX_EVENTS; i++)
+		w->clock[i] = event_is_clock(&evs[i]);
 	*out = w;
 	return 0;
 }
@@ -142,6 +154,7 @@ void wall_free(struct wall *w)
 		return;
 	wall_forget(w);
 	free(w->v);
+	free(w->bs);
 	free(w);
 }
 
@@ -219,7 +232,7 @@ static void open_wait(struct wall *w, struct sample *smp, bool java,
 		pending_end(w->l.pend, wt->id, 0);
 	wt->out = smp->s.time;
 	wt->id = java ? offjava_hold(w->l.oj, smp, first_seen) : 0;
-	if (!wt->id && first_seen)
+	if (!wt->id && first_seen && !smp->nu)
 		smp->root = FIRST_SEEN_MARKER;
 	if (!wt->id &&
 	    (h = pending_hold(w->l.pend, &native_wait, w, smp, PENDING_END, 0)))
@@ -235,6 +248,12 @@ static bool java_wait(const struct wall *w, const struct sample *smp)
 
 void wall_switch_out(struct wall *w, struct sample *smp)
 {
+	struct wait *wt = find(w, smp->s.tid, true);
+
+	if (wt && wt->in && smp->s.time > wt->in)
+		wt->on += smp->s.time - wt->in;
+	if (wt)
+		wt->in = 0;
 	smp->state = (uint8_t)offstate_of(&w->l.em->sym->kernel, smp);
 	open_wait(w, smp, java_wait(w, smp), false);
 }
@@ -253,11 +272,28 @@ void wall_switch(struct wall *w, const struct ring *r,
 	    !(r->sample_type & PERF_SAMPLE_TIME))
 		return;
 	memcpy(&t, p + 8, sizeof(t));
-	wt = find(w, (uint32_t)r->tid, false);
-	if (!wt || !wt->open || t < wt->out)
+	wt = find(w, (uint32_t)r->tid, true);
+	if (!wt)
+		return;
+	wt->in = t;
+	if (!wt->open || t < wt->out)
 		return;
 	wt->open = false;
 	pending_end(w->l.pend, wt->id, t);
+}
+
+void wall_clock_sample(struct wall *w, struct sample *smp)
+{
+	struct wait *wt;
+
+	if (!w || smp->s.event >= RING_MAX_EVENTS || !w->clock[smp->s.event])
+		return;
+	wt = find(w, smp->s.tid, false);
+	if (!wt || !wt->in || smp->s.time < wt->in)
+		return; /* its clock's weight, then */
+	smp->s.period = wt->on + (smp->s.time - wt->in);
+	wt->on = 0;
+	wt->in = smp->s.time;
 }
 
 void wall_tick(struct wall *w, uint64_t now)
@@ -273,12 +309,12 @@ void wall_tick(struct wall *w, uint64_t now)
 }
 
 /*
- * A thread whose events open while it is blocked (an idle thread at -p,
- * or one that blocked before its FORK record was read) has no switch-out
- * to come: its wait opens now, with the kernel stack /proc shows (root)
- * and no user stack.
+ * A thread blocked when its events open (an idle thread at -p, or one that
+ * blocked before its FORK record was read) has no switch-out to come: its
+ * wait opens at t, with the kernel stack /proc shows and the user stack
+ * read from its memory (record/blockstack.h), if it stays put meanwhile.
  */
-void wall_thread_opened(struct wall *w, pid_t tid)
+static void first_seen(struct wall *w, pid_t tid, uint64_t t)
 {
 	char path[96], buf[4096], *line, *save = NULL;
 	uint32_t frames[64];
@@ -288,12 +324,17 @@ void wall_thread_opened(struct wall *w, pid_t tid)
 	const char *st;
 	int state = -1;
 
-	if (!w)
-		return;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", w->l.pid, tid);
 	if (read_small_file(path, buf, sizeof(buf)) ||
-	    !(st = strrchr(buf, ')')) || (st[2] != 'S' && st[2] != 'D'))
+	    !(st = strrchr(buf, ')')))
 		return;
+	if (st[2] != 'S' && st[2] != 'D') {
+		/* on a CPU (or ready for one) since t, as far as we know */
+		wt = find(w, (uint32_t)tid, true);
+		if (wt && !wt->open && !wt->in)
+			wt->in = t;
+		return;
+	}
 	if (st[2] == 'D')
 		state = WALL_IO;
 	wt = find(w, (uint32_t)tid, false);
@@ -317,15 +358,39 @@ void wall_thread_opened(struct wall *w, pid_t tid)
 		frames[n++] = pj_writer_frame(w->l.em->w, PJ_FRAME_KERNEL, name,
 					      "", NULL, 0);
 	}
-	smp.s.time = now_ns();
+	smp.s.time = t;
 	smp.s.tid = (uint32_t)tid;
 	smp.s.event = wall_event(w);
 	smp.kframes = frames;
 	smp.nk = n;
 	smp.state = (uint8_t)(state < 0 ? WALL_BLOCKED : state);
 	smp.fd = -1;
+	if (!w->bs)
+		w->bs = malloc(sizeof(*w->bs));
+	if (w->bs && !blockstack_read(w->l.dec->unw, w->l.dec->code, w->l.pid,
+				      tid, w->bs)) {
+		smp.uips = w->bs->ips;
+		smp.nu = w->bs->n;
+		smp.jcopy = w->bs->jcopy;
+	}
 	/* its kernel frames, with the Java frames the agent may give */
 	open_wait(w, &smp, java_wait(w, &smp), true);
+}
+
+void wall_thread_opened(struct wall *w, pid_t tid)
+{
+	/* before the start, the threads are looked at when it comes */
+	if (w && w->start)
+		first_seen(w, tid, now_ns());
+}
+
+void wall_start(struct wall *w, const struct threads *th, uint64_t start)
+{
+	if (!w)
+		return;
+	w->start = start;
+	for (unsigned int i = 0; i < th->n; i++)
+		first_seen(w, th->v[i]->tid, start);
 }
 
 void wall_forget(struct wall *w)

@@ -17,6 +17,7 @@
 
 #include <linux/perf_event.h>
 
+struct decoder;
 struct emitter;
 struct offjava;
 struct offstate;
@@ -24,6 +25,7 @@ struct pending;
 struct pj_event;
 struct ring;
 struct sample;
+struct threads;
 struct wall;
 
 /* What the off-CPU waits work with. */
@@ -33,6 +35,9 @@ struct wall_links {
 	struct offjava *oj; /* a JVM's waits' Java frames */
 	struct offstate *os; /* the state leaves */
 	struct emitter *em; /* where they go */
+	/* its unwinder and the JVM's code: the stacks of threads blocked
+	 * when their events open (record/blockstack.h) */
+	const struct decoder *dec;
 };
 
 /*
@@ -71,11 +76,23 @@ uint32_t wall_event(const struct wall *w);
  * (record/offjava.h).
  */
 void wall_switch_out(struct wall *w, struct sample *smp);
+/*
+ * --wall: a clock sample (cpu-clock) weighs its thread's time on a CPU
+ * since its previous one, from the switch records (its switch-ins, and its
+ * switch-outs that open its waits), so that the thread's on-CPU and
+ * off-CPU time together are its timeline, never more. Left with its
+ * clock's weight where that time is not known.
+ */
+void wall_clock_sample(struct wall *w, struct sample *smp);
 /* PERF_RECORD_SWITCH in a thread's ring: its switch-in ends its wait. */
 void wall_switch(struct wall *w, const struct ring *r,
 		 const struct perf_event_header *hdr);
-/* Opens the wait of a thread found blocked when its events open. */
+/* Opens the wait of a thread found blocked when its events open during the
+ * recording (before its start: wall_start). */
 void wall_thread_opened(struct wall *w, pid_t tid);
+/* The recording started at start (the threads of th enabled): the waits of
+ * the threads blocked then open at the start. */
+void wall_start(struct wall *w, const struct threads *th, uint64_t start);
 /* At the end of the recording or a file: threads still blocked waited
  * until now. */
 void wall_tick(struct wall *w, uint64_t now);

@@ -96,10 +96,12 @@ void agent_events_free(struct agent *a);
 /* Bytes of requests queued for the agent, at most; walk requests stop
  * at AGENT_MAX_UNSENT (an agent that stops reading has them refused);
  * large requests (stack copies) are sent on before the queue passes
- * AGENT_FLUSH_OUT. */
+ * AGENT_FLUSH_OUT, and may fill it up to AGENT_MAX_COPY_OUT (an agent busy
+ * with its start). */
 #define AGENT_MAX_OUT ((size_t)4 << 20)
 #define AGENT_MAX_UNSENT ((size_t)256 << 10)
 #define AGENT_FLUSH_OUT ((size_t)1 << 20)
+#define AGENT_MAX_COPY_OUT ((size_t)16 << 20)
 /* jvm/walkring.c: PJA_RING_READY, and the ring's end with the agent. */
 void agent_ring_ready(struct agent *a, const char *p, uint32_t len);
 void agent_ring_free(struct agent *a);

@@ -42,7 +42,7 @@ int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 	 * large rather than when full */
 	if (a->out_len + need > AGENT_FLUSH_OUT)
 		agent_flush(a);
-	if (a->out_len + need > AGENT_MAX_OUT ||
+	if (a->out_len + need > AGENT_MAX_COPY_OUT ||
 	    GROW(a->out, a->out_cap, a->out_len + need))
 		return -1;
 	r.tid = (uint32_t)ns;

@@ -82,7 +82,11 @@ static bool ask_copy(struct offjava *oj, struct held *h,
 			   h->id))
 		return false;
 	h->mark = ASK_COPY;
+	h->flag2 = true; /* its copy was sent */
 	pending_asked(h, now_ns());
+	/* a copy does not go stale: an agent busy with its start (the
+	 * replay of code and threads) or held at a safepoint answers late */
+	h->deadline = h->asked + OFFJAVA_COPY_DEADLINE_NS;
 	oj->copies_out++;
 	oj->st.copies++;
 	return true;
@@ -157,9 +161,19 @@ static void on_answer(void *ctx, const struct agent_stack *a)
 	struct offjava *oj = ctx;
 	struct held *h = pending_get(oj->pend, a->cookie);
 
+	/* given up already; but a late answer to its copy is still of the
+	 * switch-out's moment, whatever was asked since */
 	if (!h || h->kind != &java_wait ||
-	    (h->mark != ASK_SENT && h->mark != ASK_COPY))
-		return; /* given up already */
+	    (h->mark != ASK_SENT && h->mark != ASK_COPY &&
+	     !(a->copy && h->flag2 && (h->needs & PENDING_JAVA))))
+		return;
+	if (a->copy && h->mark != ASK_COPY) {
+		sent_done(oj, h); /* what was asked after: given up */
+		h->mark = ASK_COPY;
+		h->asked = h->asked ? h->asked : now_ns();
+		oj->copies_out++; /* answered() takes it back */
+		oj->st.late_copies++;
+	}
 	if (a->walk_time > a->start_time && a->copy)
 		oj->st.copy_walk_ns += a->walk_time - a->start_time;
 	else if (a->walk_time > a->start_time)
@@ -427,6 +441,7 @@ void offjava_write_stats(const struct offjava *oj, struct pj_writer *w)
 	pj_writer_stat(w, "offcpu_java_copy_failed", st->copy_failed);
 	pj_writer_stat(w, "offcpu_java_truncated", st->truncated);
 	pj_writer_stat(w, "offcpu_java_copy_walk_ns", st->copy_walk_ns);
+	pj_writer_stat(w, "offcpu_java_late_copies", st->late_copies);
 }
 
 void offjava_summary(const struct offjava *oj)

@@ -35,10 +35,11 @@ struct pj_writer;
 struct sample;
 
 #define OFFJAVA_OUTSTANDING 64
-#define OFFJAVA_COPIES_OUT 4096 /* copies sent, not answered, at most */
+#define OFFJAVA_COPIES_OUT 8192 /* copies sent, not answered, at most */
 #define OFFJAVA_RATE 2000.0 /* requests per second */
 #define OFFJAVA_BURST 200.0
 #define OFFJAVA_DEADLINE_NS 500000000ULL
+#define OFFJAVA_COPY_DEADLINE_NS 3000000000ULL /* a copy's answer */
 #define OFFJAVA_MAX_WANT 65536 /* waits to be asked */
 /* A thread the agent did not know as a Java thread is asked again after */
 #define OFFJAVA_NOT_JAVA_NS 1000000000ULL
@@ -60,6 +61,7 @@ struct offjava_stats {
 	uint64_t truncated; /* walked in the copy, up to its end */
 	uint64_t copies_answered;
 	uint64_t copy_walk_ns; /* time the agent spent walking copies */
+	uint64_t late_copies; /* answered after they were given up */
 };
 
 /* The asks' state. */

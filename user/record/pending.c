@@ -142,7 +142,7 @@ struct held *pending_hold(struct pending *p, const struct wait_kind *kind,
 	h->premerged = 0;
 	h->premarker = 0;
 	h->mark = 0;
-	h->flag = false;
+	h->flag = h->flag2 = false;
 	h->ttid = 0;
 	h->prev = p->k[l].last;
 	h->next = 0;

@@ -56,7 +56,7 @@ struct held {
 	int premarker;
 	/* the kind's own */
 	uint8_t mark;
-	bool flag;
+	bool flag, flag2;
 	pid_t ttid;
 	/* the stage's: the arrays, and the kind's held oldest first */
 	uint64_t *kbuf, *ubuf;

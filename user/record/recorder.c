@@ -288,7 +288,10 @@ void recorder_mark_start(struct recorder *rec, uint64_t now)
 
 void recorder_finish_waits(struct recorder *rec)
 {
-	uint64_t end = now_ns() + 250000000ULL;
+	/* stack copies in flight are the waits' own frames: worth a second
+	 * of an agent that a loaded machine keeps from its CPU */
+	uint64_t end =
+	    now_ns() + (rec->oj.copies_out ? 1000000000ULL : 250000000ULL);
 
 	offjava_ask(&rec->oj, rec->agent);
 	while (rec->agent && pending_in_flight(&rec->pend) && now_ns() < end) {

@@ -87,8 +87,9 @@ void recorder_set_java(struct recorder *rec, bool java);
 /* The agent came (a), or went (NULL): every stage that asks it or names
  * with it is told. */
 void recorder_set_agent(struct recorder *rec, struct agent *a);
-/* Lets the answers in flight come (bounded: a quarter second), asking
- * first the off-CPU stacks wanted, then gives up the rest. */
+/* Lets the answers in flight come (bounded: a quarter second, a second
+ * while stack copies are in flight), asking first the off-CPU stacks
+ * wanted, then gives up the rest. */
 void recorder_finish_waits(struct recorder *rec);
 /* The start of the recording (or of a --loop file), now: start_ns in rec
  * and in the file. */

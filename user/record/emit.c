@@ -6,6 +6,7 @@
 #include "record/emit.h"
 #include "record/merge.h"
 #include "record/sample.h"
+#include "record/threads.h"
 #include "sym/symbolize.h"
 
 /* smp's kernel frames: named here, once per address (sym/symbolize.h). */
@@ -77,6 +78,12 @@ void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 	e->st.samples++;
 	if (smp->s.event < RING_MAX_EVENTS)
 		e->st.event_samples[smp->s.event]++;
+}
+
+void emit_java_names(struct emitter *e, const struct threads *th)
+{
+	for (unsigned int i = 0; e->agent && i < th->n; i++)
+		emit_java_name(e, (uint32_t)th->v[i]->tid);
 }
 
 bool emit_java_name(struct emitter *e, uint32_t tid)

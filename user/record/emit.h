@@ -24,6 +24,7 @@
 
 struct pj_writer;
 struct sample;
+struct threads;
 struct symbolizer;
 
 /* What a sample's wait brought: its Java frames, or why there are none. */
@@ -69,6 +70,9 @@ void emit_write(struct emitter *e, struct sample *smp, uint32_t stack);
 /* Writes tid's Java name when the agent has a new one (record/jnames.h);
  * true when tid is the agent's own thread. */
 bool emit_java_name(struct emitter *e, uint32_t tid);
+/* At the end of a file: every thread of th the agent names gets its name
+ * in it, a thread with no sample to carry it too (one asleep throughout). */
+void emit_java_names(struct emitter *e, const struct threads *th);
 /* A new file (w): its frame ids and counts start again. */
 void emit_new_file(struct emitter *e, struct pj_writer *w);
 void emit_free(struct emitter *e);

@@ -155,6 +155,7 @@ int loop_tick(struct recorder *rec, uint64_t now)
 	rec->end_ns = now;
 	wall_tick(rec->wall,
 		  now); /* a wait that goes on is cut at the switch */
+	emit_java_names(&rec->em, &rec->th);
 	switchcost_take(&rec->sc, &rec->th, true);
 	record_write_stats(rec);
 	switchcost_next_file(&rec->sc);

@@ -666,6 +666,7 @@ int cmd_record(int argc, char **argv)
 	recorder_finish_waits(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec->wall, rec->end_ns); /* threads still waiting */
+	emit_java_names(&rec->em, &rec->th);
 	if (rec->agent) {
 		agent_gone(rec, NULL);
 		agent_get_stats(rec->agent, &rec->ast);

@@ -53,7 +53,7 @@ for jdk in "${JDKS[@]}"; do
 	for mode in offcpu wall; do
 		flag=(-e offcpu)
 		[ $mode = wall ] && flag=(--wall)
-		"$PJ_BIN" record -q "${flag[@]}" -p "$JPID" -d 4 -o "$TMP/$J.$mode.data" 2>"$TMP/$J.$mode.err"
+		"$PJ_BIN" record "${flag[@]}" -p "$JPID" -d 4 -o "$TMP/$J.$mode.data" 2>"$TMP/$J.$mode.err"
 		check "$J $mode: record -p exits 0" [ $? -eq 0 ]
 		"$PJ_BIN" report -i "$TMP/$J.$mode.data" --format collapsed --total --threads >"$TMP/$J.$mode.folded"
 		own "$TMP/$J.$mode.folded" >"$TMP/$J.$mode.own"
@@ -66,7 +66,8 @@ for jdk in "${JDKS[@]}"; do
 		if ! awk '$1 != "longest" && $2 < 99 { bad = 1 } END { exit !bad }' "$TMP/$J.$mode.own"; then :; else
 			grep -v "Blocking\." "$TMP/$J.$mode.folded" | grep -E '^\[(sleep|parker|waiter|entrant|taker|putter|sockreader)' |
 				sort -t' ' -k2 -rn | head -5 | cut -c1-400 | sed 's/^/# miss: /'
-			grep "off-CPU Java" "$TMP/$J.$mode.err" | sed 's/^/# /'
+			grep -E "off-CPU Java|lost" "$TMP/$J.$mode.err" | sed 's/^/# /'
+			"$PJ_BIN" report -i "$TMP/$J.$mode.data" --format meta | grep offcpu_java | tr '\n' ' ' | sed 's/^/# /'
 		fi
 		dur=$("$PJ_BIN" report -i "$TMP/$J.$mode.data" --format meta | awk '$2 == "duration_ns" { print $3 }')
 		read -r _ most who < <(grep '^longest' "$TMP/$J.$mode.own")
@@ -92,3 +93,12 @@ wait_for 10 eval "grep -qs pipe_read /proc/$wp/task/*/stack || grep -qs anon_pip
 check "native: the thread blocked from the start shows its user frames" \
 	grep -qE ';start_thread;never;wait_never;read;' "$TMP/native.folded"
 kill $wp 2>/dev/null
+
+# records lost off CPU: why, and what to do
+"$PJ_BIN" record -e offcpu -m 1 -o "$TMP/lost.data" -- "$PROGS/bursts" 0 1 1 >/dev/null 2>"$TMP/lost.err"
+if grep -q ' 0 lost' "$TMP/lost.err"; then
+	skip "off-CPU records lost: why and what to do" "no one-page ring filled here"
+else
+	check "off-CPU records lost: the summary says the rings filled at so many switch-outs a second, and to give more pages" \
+		grep -qE '^perfjava: [0-9]+ samples lost: the rings \(1 page, 4 KiB a thread\) filled faster than the reader emptied them \([0-9]+ switch-outs a second\); give more pages per thread \(-m 4\)$' "$TMP/lost.err"
+fi

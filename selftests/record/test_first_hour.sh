@@ -74,7 +74,7 @@ if grep -q ' 0 lost' "$TMP/fast.err"; then
 	skip "lost samples: advice" "no ring filled at 100 kHz with -m 1 here"
 else
 	check "lost samples at a high rate: raise -m or sample less often, not 'short runs'" \
-		eval 'grep -q "samples lost: the rings filled at this rate; give more pages per thread (-m 4)" "$TMP/fast.err" && ! grep -q "short runs between waits" "$TMP/fast.err"'
+		eval 'grep -q "samples lost: the rings (1 page, 4 KiB a thread) filled faster than the reader emptied them; give more pages per thread (-m 4) or sample less often" "$TMP/fast.err" && ! grep -q "short runs between waits" "$TMP/fast.err"'
 fi
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	skip "set-user-ID exec" "needs root to make a set-user-ID program and setpriv"

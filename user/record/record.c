@@ -136,6 +136,7 @@ static void raise_fd_limit(void)
 
 static int open_threads(struct recorder *rec)
 {
+	bool java_copy;
 	struct threads *t = &rec->th;
 	unsigned int bad = 0;
 	char msg[512];
@@ -171,10 +172,20 @@ static int open_threads(struct recorder *rec)
 	if (rec->o.cg.mode == CG_DWARF && !rec->o.pages_given &&
 	    t->opts.pages < 64)
 		t->opts.pages = 64;
-	if (wall_java_copy(rec->wall, rec->evs, rec->nevents,
-			   rec->java && !rec->o.no_java,
-			   rec->o.cg.stack_size) &&
-	    !rec->o.pages_given && t->opts.pages < 128)
+	java_copy = wall_java_copy(rec->wall, rec->evs, rec->nevents,
+				   rec->java && !rec->o.no_java,
+				   rec->o.cg.stack_size);
+	if (java_copy && t->opts.pages < WALL_JAVA_MIN_PAGES) {
+		if (!rec->o.quiet)
+			fprintf(stderr,
+				"perfjava: -m %u cannot hold a JVM's off-CPU "
+				"samples (%u bytes of stack each): %u pages a "
+				"thread\n",
+				t->opts.pages, WALL_JAVA_COPY,
+				WALL_JAVA_MIN_PAGES);
+		t->opts.pages = WALL_JAVA_MIN_PAGES;
+	}
+	if (java_copy && !rec->o.pages_given && t->opts.pages < 128)
 		t->opts.pages = 128;
 	t->opts.max_stack = 127;
 	t->opts.track = true;

@@ -10,6 +10,7 @@
 #include "record/jevents.h"
 #include "record/recorder.h"
 #include "record/summary.h"
+#include "record/wall.h"
 
 /* Whether the recording is to speak of Java walks: a JVM whose agent was
  * not refused at the start. */
@@ -92,6 +93,39 @@ static void kernel_symbols(const struct recorder *rec)
 	fprintf(stderr, "perfjava: kernel frames %s\n", line);
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/*
+ * Why records were lost, and what to do: each thread's ring (its pages
+ * said, the ones in effect) filled before the reader emptied it. With
+ * -e offcpu or --wall, every switch-out is a record (a JVM's with its 8 KiB
+ * stack copy): their rate is no -c or -F's to lower.
+ */
+static void lost_summary(struct recorder *rec, double secs)
+{
+	unsigned int pages = rec->th.opts.pages,
+		     more = pages < 1024 ? pages * 4 : 4096;
+	uint32_t ev = wall_event(rec->wall);
+	uint64_t outs = rec->wall ? rec->em.st.event_samples[ev] : 0;
+
+	fprintf(stderr,
+		"perfjava: %llu samples lost: the rings (%u page%s, %u KiB a "
+		"thread) filled faster than the reader emptied them",
+		(unsigned long long)rec->lost, pages, pages == 1 ? "" : "s",
+		pages * 4);
+	if (outs && secs > 0)
+		fprintf(
+		    stderr, " (%.0f switch-outs a second%s)", outs / secs,
+		    wall_java_copied(rec->wall)
+			? ", each with " STR(WALL_JAVA_COPY) " bytes of stack"
+			: "");
+	fprintf(stderr, "; give more pages per thread (-m %u)", more);
+	if (rec->nevents > (rec->wall ? 1u : 0u))
+		fprintf(stderr, " or sample less often (-c, -F)");
+	fprintf(stderr, "\n");
+}
+
 void record_summary(struct recorder *rec, uint64_t bytes)
 {
 	const struct cpuwalk_stats *st = &rec->cw.st;
@@ -120,12 +154,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		rec->o.output, (unsigned long long)bytes,
 		es->samples ? (double)bytes / es->samples : 0.0);
 	if (rec->lost && rec->o.cg.mode != CG_DWARF) /* dwarf: stackend.c */
-		fprintf(stderr,
-			"perfjava: %llu samples lost: the rings filled at this "
-			"rate; give more pages per thread (-m %u) or sample "
-			"less often (-c, -F)\n",
-			(unsigned long long)rec->lost,
-			rec->o.pages < 1024 ? rec->o.pages * 4 : 4096);
+		lost_summary(rec, secs);
 	kernel_symbols(rec);
 	switchcost_summary(&rec->sc, &rec->evs[0], rec->lost);
 	stack_ends_print(stderr, &rec->em.ends, rec->dec.st.unwind, &rec->o.cg,

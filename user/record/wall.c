@@ -54,6 +54,7 @@ struct wall {
 	struct wall_links l;
 	bool offcpu[RING_MAX_EVENTS];
 	bool clock[RING_MAX_EVENTS]; /* a clock event (--wall's cpu-clock) */
+	bool java_copy; /* its switch-outs copy WALL_JAVA_COPY bytes */
 	uint64_t start; /* the recording's start, once it came */
 	struct blockstack *bs; /* first_seen's room */
 	struct u64map index; /* tid -> position + 1 */
@@ -140,12 +141,19 @@ bool wall_java_copy(struct wall *w, struct pj_event *evs, unsigned int n,
 {
 	bool on = w && java && stack_size && stack_size < WALL_JAVA_COPY;
 
+	if (w)
+		w->java_copy = on;
 	for (unsigned int i = 0; on && i < n && i < RING_MAX_EVENTS; i++)
 		if (w->offcpu[i]) {
 			evs[i].attr.sample_stack_user = WALL_JAVA_COPY;
 			evs[i].attr.watermark = 1;
 		}
 	return on;
+}
+
+bool wall_java_copied(const struct wall *w)
+{
+	return w && w->java_copy;
 }
 
 void wall_free(struct wall *w)

@@ -60,8 +60,11 @@ int wall_setup(struct wall **out, struct pj_event *evs, unsigned int n,
  * graph's own copy (stack_size; 0: no copies); true when they do.
  */
 #define WALL_JAVA_COPY 8192
+#define WALL_JAVA_MIN_PAGES 8 /* rings that hold a few such samples */
 bool wall_java_copy(struct wall *w, struct pj_event *evs, unsigned int n,
 		    bool java, uint32_t stack_size);
+/* Whether they do (once wall_java_copy said so). */
+bool wall_java_copied(const struct wall *w);
 void wall_free(struct wall *w);
 /* --loop, at a new file: its frame ids and the closed intervals go. */
 void wall_forget(struct wall *w);

@@ -16,7 +16,7 @@ static const uint32_t *kernel_frames(struct emitter *e,
 	if (smp->kframes || !smp->nk)
 		return smp->kframes;
 	for (unsigned int i = 0; i < smp->nk && i < MERGE_MAX_FRAMES; i++)
-		e->kframes[i] = symbolize_kernel(e->sym, smp->kips[i]);
+		e->kframes[i] = symbolize_kernel(e->ksym, smp->kips[i]);
 	return e->kframes;
 }
 
@@ -94,6 +94,7 @@ bool emit_java_name(struct emitter *e, uint32_t tid)
 void emit_new_file(struct emitter *e, struct pj_writer *w)
 {
 	e->w = w;
+	ksymbolizer_new_file(e->ksym, w);
 	symbolizer_new_file(e->sym, w);
 	jnames_free(&e->names);
 	bases_forget(&e->bases);

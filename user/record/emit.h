@@ -24,6 +24,7 @@
 
 struct pj_writer;
 struct sample;
+struct ksymbolizer;
 struct threads;
 struct symbolizer;
 
@@ -44,6 +45,7 @@ struct emit_stats {
 
 struct emitter {
 	struct pj_writer *w; /* the current file */
+	struct ksymbolizer *ksym; /* kernel frames */
 	struct symbolizer *sym;
 	const struct agent *agent; /* its code map and thread names, or NULL */
 	uint32_t pid; /* the target's */

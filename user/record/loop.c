@@ -126,7 +126,7 @@ static void new_file(struct recorder *rec, struct pj_writer *w, uint64_t now)
 	header_write(w, rec->o.pid, rec->o.callgraph, rec->java);
 	recorder_mark_start(rec, now);
 	header_describe_events(w, rec->evs, rec->nevents);
-	symbolizer_write_meta(&rec->sym);
+	ksymbolizer_write_meta(&rec->ksym);
 	header_threads(w, rec->o.pid, &rec->th);
 }
 

@@ -642,7 +642,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "perfjava: %s\n", err);
 		goto fail_output;
 	}
-	symbolizer_write_meta(&rec->sym);
+	ksymbolizer_write_meta(&rec->ksym);
 	/*
 	 * A JVM's samples wait for the reader to pass them on: every
 	 * millisecond the reader waits for a CPU behind the target's own

@@ -187,6 +187,7 @@ static void wire(struct recorder *rec)
 	d->tp = rec->tp;
 	rec->em.w = rec->w;
 	rec->em.sym = &rec->sym;
+	rec->em.ksym = &rec->ksym;
 	rec->em.pid = (uint32_t)rec->o.pid;
 	rec->em.bases.on = rec->o.native_base;
 	rec->em.lbr = d->lbr;
@@ -215,6 +216,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 		fprintf(stderr, "perfjava: %s\n", err);
 		goto fail;
 	}
+	ksymbolizer_init(&rec->ksym, rec->w);
 	if (symbolizer_init(&rec->sym, rec->w, rec->o.pid)) {
 		fprintf(stderr,
 			"perfjava: cannot read the symbols of process %d\n",
@@ -255,7 +257,8 @@ void recorder_free(struct recorder *rec)
 	rec->jev = NULL;
 	emit_free(&rec->em);
 	symbolizer_free(&rec->sym);
-	memset(&rec->sym, 0, sizeof(rec->sym));
+	ksymbolizer_free(&rec->ksym);
+	memset(&rec->ksym, 0, sizeof(rec->ksym));
 	unwinder_free(rec->unw);
 	rec->unw = NULL;
 	tp_decoder_free(rec->tp);

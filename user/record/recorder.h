@@ -40,6 +40,7 @@ struct recorder {
 	unsigned int nevents;
 	struct threads th;
 	struct pj_writer *w;
+	struct ksymbolizer ksym; /* kernel frames, for every process */
 	struct symbolizer sym;
 	struct agent *agent; /* recorder_set_agent */
 	struct agent_stats ast; /* the agent's counters when it stopped */

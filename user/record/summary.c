@@ -89,7 +89,7 @@ static void kernel_symbols(const struct recorder *rec)
 
 	if (rec->th.opts.exclude_kernel)
 		return;
-	ksource_describe(&rec->sym.kernel, line, sizeof(line));
+	ksource_describe(&rec->ksym.kernel, line, sizeof(line));
 	fprintf(stderr, "perfjava: kernel frames %s\n", line);
 }
 

@@ -262,7 +262,7 @@ void wall_switch_out(struct wall *w, struct sample *smp)
 		wt->on += smp->s.time - wt->in;
 	if (wt)
 		wt->in = 0;
-	smp->state = (uint8_t)offstate_of(&w->l.em->sym->kernel, smp);
+	smp->state = (uint8_t)offstate_of(&w->l.em->ksym->kernel, smp);
 	open_wait(w, smp, java_wait(w, smp), false);
 }
 

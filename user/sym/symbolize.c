@@ -9,38 +9,56 @@
 #include "sym/symbolize.h"
 #include "sym/usym.h"
 
+void ksymbolizer_init(struct ksymbolizer *k, struct pj_writer *w)
+{
+	memset(k, 0, sizeof(*k));
+	k->w = w;
+	/* PERFJAVA_KALLSYMS: another kallsyms file (tests feed a hidden one) */
+	ksource_open(&k->kernel, getenv("PERFJAVA_KALLSYMS"));
+}
+
+void ksymbolizer_free(struct ksymbolizer *k)
+{
+	ksource_close(&k->kernel);
+	u64map_free(&k->kcache);
+}
+
+void ksymbolizer_write_meta(struct ksymbolizer *k)
+{
+	char why[512];
+
+	pj_writer_meta(k->w, "kernel_symbols", ksource_name(&k->kernel));
+	if (k->kernel.kind == KSOURCE_KALLSYMS)
+		return;
+	ksource_describe(&k->kernel, why, sizeof(why));
+	pj_writer_meta(k->w, "kernel_symbols_why", why);
+}
+
+void ksymbolizer_new_file(struct ksymbolizer *k, struct pj_writer *w)
+{
+	k->w = w;
+	u64map_free(&k->kcache);
+	k->kernel_unnamed = 0;
+}
+
 int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid)
 {
 	memset(s, 0, sizeof(*s));
 	s->w = w;
-	/* PERFJAVA_KALLSYMS: another kallsyms file (tests feed a hidden one) */
-	ksource_open(&s->kernel, getenv("PERFJAVA_KALLSYMS"));
 	s->usym = usym_new(pid);
 	return s->usym ? 0 : -1;
 }
 
 void symbolizer_free(struct symbolizer *s)
 {
-	ksource_close(&s->kernel);
 	if (s->usym)
 		usym_free(s->usym);
-	u64map_free(&s->kcache);
 	u64map_free(&s->ucache);
 	free(s->users);
+	memset(s, 0, sizeof(*s));
 }
 
-void symbolizer_write_meta(struct symbolizer *s)
-{
-	char why[512];
-
-	pj_writer_meta(s->w, "kernel_symbols", ksource_name(&s->kernel));
-	if (s->kernel.kind == KSOURCE_KALLSYMS)
-		return;
-	ksource_describe(&s->kernel, why, sizeof(why));
-	pj_writer_meta(s->w, "kernel_symbols_why", why);
-}
-
-uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip)
+uint32_t symbolize_kernel(struct ksymbolizer *s, uint64_t ip)
 {
 	const char *name, *module = "";
 	uint32_t id;
@@ -207,8 +225,6 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 void symbolizer_new_file(struct symbolizer *s, struct pj_writer *w)
 {
 	s->w = w;
-	u64map_free(&s->kcache);
-	s->kernel_unnamed = 0;
 	for (size_t i = 0; i < s->nusers; i++)
 		s->users[i].id = 0; /* what they are stays */
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Record-time naming of addresses: kernel addresses through kallsyms (or the
- * perfjava_ksym module when kallsyms hides addresses), user addresses through
- * usym, each turned into a frame id of the profile being written. Results are
- * cached per address.
+ * perfjava_ksym module when kallsyms hides addresses), one ksymbolizer for
+ * every process; each process's user addresses through its usym, one
+ * symbolizer per process (the same address names different code in two
+ * processes; usym shares the files' symbol tables between them). Each is
+ * turned into a frame id of the profile being written, cached per address.
  */
 #ifndef PJ_USER_SYMBOLIZE_H
 #define PJ_USER_SYMBOLIZE_H
@@ -34,23 +36,36 @@ struct sym_user {
 /* Addresses kept named, at most (then the cache starts over). */
 #define SYM_CACHE_MAX (1u << 20)
 
-struct symbolizer {
+/* Kernel addresses, for every process. */
+struct ksymbolizer {
 	struct pj_writer *w;
 	struct ksource kernel; /* kallsyms, the module, or none and why */
-	struct usym *usym;
 	struct u64map kcache;
-	struct u64map ucache; /* user key -> its sym_user + 1 in users */
-	struct sym_user *users;
-	size_t nusers, capusers;
 	uint32_t kernel_unnamed; /* frame for kernel addresses nobody names */
 };
 
-/* Loads kernel symbols and prepares pid's user symbols. */
+/* One process's user addresses. */
+struct symbolizer {
+	struct pj_writer *w;
+	struct usym *usym;
+	struct u64map ucache; /* user key -> its sym_user + 1 in users */
+	struct sym_user *users;
+	size_t nusers, capusers;
+};
+
+/* Loads the kernel's symbols (kallsyms, or the module). */
+void ksymbolizer_init(struct ksymbolizer *k, struct pj_writer *w);
+void ksymbolizer_free(struct ksymbolizer *k);
+/* The kernel_symbols metadata: the source and why it is not kallsyms. */
+void ksymbolizer_write_meta(struct ksymbolizer *k);
+uint32_t symbolize_kernel(struct ksymbolizer *k, uint64_t ip);
+/* A new file (w): kernel frames are named again as they come. */
+void ksymbolizer_new_file(struct ksymbolizer *k, struct pj_writer *w);
+
+/* Prepares pid's user symbols (read when first asked). 0, or -1 when out
+ * of memory. */
 int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid);
 void symbolizer_free(struct symbolizer *s);
-/* The kernel_symbols metadata: the source and why it is not kallsyms. */
-void symbolizer_write_meta(struct symbolizer *s);
-uint32_t symbolize_kernel(struct symbolizer *s, uint64_t ip);
 /*
  * A user address named once: leaf is the sampled address itself; other
  * frames are return addresses and are looked up one byte earlier, inside

@@ -73,6 +73,25 @@ pct_tolerance() {
 }
 # pct_within A B TOL: |A-B| <= TOL (floats)
 pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }
+# native_split LABEL OUT FOLDED PP: cpusplit's work_a/b/c each attributed
+# (in the collapsed FOLDED) within PP pp, or three standard errors when fewer
+# samples make that wider, of the truth it printed in OUT; sets MAXERR (pp)
+native_split() {
+	local label=$1 out=$2 folded=$3 pp=$4 f truth got err tol n
+	stack_share "$folded" work_a work_b work_c >"$folded.share"
+	n=$(awk '/(^|;)work_[abc](;| )/ { n += $NF } END { print n + 0 }' "$folded")
+	MAXERR=0
+	for f in work_a work_b work_c; do
+		truth=$(awk -v f=$f '$1 == "truth" && $2 == f { print $3 }' "$out")
+		got=$(awk -v f=$f '$1 == f { print $2 }' "$folded.share")
+		err=$(awk -v a="$truth" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2f", d }')
+		echo "# $label$f truth $truth% measured $got% error $err pp"
+		MAXERR=$(awk -v a="$MAXERR" -v b="$err" 'BEGIN { print (b > a) ? b : a }')
+		tol=$(pct_tolerance "${truth:-0}" "$n" "$pp")
+		check "$label$f attributed within $tol pp (truth $truth, got $got, $n samples)" \
+			pct_within "${truth:-0}" "${got:-100}" "$tol"
+	done
+}
 # need_go: Go's toolchain (golang-go, installed when missing) for go tool
 # pprof and the stand-in servers, with its caches in $TMP; false when it
 # cannot be had (why: the last line of $TMP/apt.log)

@@ -149,13 +149,13 @@ window_truth() {
 	}' "$out"
 }
 
-# check_split LABEL OUT DATA FOLDED: Workload's methodA/B/C each attributed
-# (in the collapsed FOLDED of DATA) within 3 pp, or three standard errors of
-# the share when fewer samples make that wider, of the program's own CPU-clock
-# truth over the window the recording's Workload samples cover (the JVM runs
-# with -Dtruth.every)
+# check_split LABEL OUT DATA FOLDED [PP]: Workload's methodA/B/C each
+# attributed (in the collapsed FOLDED of DATA) within PP (default 3) pp, or
+# three standard errors of the share when fewer samples make that wider, of
+# the program's own CPU-clock truth over the window the recording's Workload
+# samples cover (the JVM runs with -Dtruth.every)
 check_split() {
-	local label=$1 out=$2 data=$3 folded=$4 m truth got win n tol
+	local label=$1 out=$2 data=$3 folded=$4 pp=${5:-3} m truth got win n tol
 	stack_share "$folded" Workload.methodA Workload.methodB Workload.methodC >"$folded.share"
 	n=$(awk '/Workload\.method[ABC]_/ { n += $NF } END { print n + 0 }' "$folded")
 	win=$(sample_window "$data" 'Workload\.method[ABC] ')
@@ -166,7 +166,7 @@ check_split() {
 		got=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$folded.share")
 		echo "# $label $m truth $truth% measured $got% (whole run $(awk -v f="Workload.$m" \
 			'$1 == "truth" && $2 == f { print $3 }' "$out")%)"
-		tol=$(pct_tolerance "${truth:-0}" "$n" 3)
+		tol=$(pct_tolerance "${truth:-0}" "$n" "$pp")
 		check "$label: Workload.$m attributed within $tol pp (truth $truth, got $got)" \
 			pct_within "${truth:-0}" "${got:-100}" "$tol"
 	done

@@ -24,12 +24,16 @@ expect "no such pid" 1 '^perfjava: no process with pid 999999$' \
 	"$PJ_BIN" record -p 999999 -d 1 -o "$TMP/x.data"
 check "no file left for a failed record" [ ! -e "$TMP/x.data" ]
 expect "record without -p: usage, exit 2" 2 'needs -p PID' "$PJ_BIN" record
-expect "bad pid: exit 2" 2 "bad pid 'abc'" "$PJ_BIN" record -p abc
-expect "-p twice: refused, not half done (exit 2)" 2 '^perfjava: -p takes one process' \
-	"$PJ_BIN" record -p "$PID" -p $$ -d 1 -o "$TMP/x.data"
+expect "bad pid: exit 2" 2 "bad pid list 'abc'" "$PJ_BIN" record -p abc
+expect "a pid list with a hole: exit 2" 2 "bad pid list '1,,2'" "$PJ_BIN" record -p 1,,2
+expect "one of several pids missing: refused, nothing recorded (exit 1)" 1 \
+	'^perfjava: no process with pid 999999$' \
+	"$PJ_BIN" record -p "$PID,999999" -d 1 -o "$TMP/x.data"
 check "... in one line, no file" [ "$(wc -l <"$TMP/err")" -eq 1 -a ! -e "$TMP/x.data" ]
-expect "-p with a list: refused (exit 2)" 2 '^perfjava: -p takes one process' \
-	"$PJ_BIN" record -p "$PID,$$" -d 1 -o "$TMP/x.data"
+expect "-p and a command: refused (exit 2)" 2 '^perfjava: give one of -p PID, -t TID, -a .* not both; the command is true$' \
+	"$PJ_BIN" record -p "$PID" -- true
+expect "-C of a CPU not online: refused (exit 2)" 2 '^perfjava: CPU 4095 is not online' \
+	"$PJ_BIN" record -C 4095 -d 1 -o "$TMP/x.data"
 expect "unknown option: named, exit 2" 2 "^perfjava record: unknown option '--bogus'" \
 	"$PJ_BIN" record -p "$PID" --bogus
 expect "unknown command: exit 2" 2 "unknown command 'bogus'" "$PJ_BIN" bogus

@@ -11,20 +11,8 @@ cpu1=$(proc_cpu_ticks "$PID")
 wait "$PID"
 "$PJ_BIN" report -i "$TMP/cs.data" --format collapsed >"$TMP/cs.folded"
 check "report collapsed exits 0" [ $? -eq 0 ]
-stack_share "$TMP/cs.folded" work_a work_b work_c >"$TMP/cs.share"
-nwork=$(awk '/(^|;)work_[abc](;| )/ { n += $NF } END { print n + 0 }' "$TMP/cs.folded")
-maxerr=0
-for f in work_a work_b work_c; do
-	truth=$(awk -v f=$f '$1 == "truth" && $2 == f { print $3 }' "$TMP/cs.out")
-	got=$(awk -v f=$f '$1 == f { print $2 }' "$TMP/cs.share")
-	err=$(awk -v a="$truth" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2f", d }')
-	echo "# $f truth $truth% measured $got% error $err pp"
-	maxerr=$(awk -v a="$maxerr" -v b="$err" 'BEGIN { print (b > a) ? b : a }')
-	tol=$(pct_tolerance "${truth:-0}" "$nwork" 5)
-	check "$f attributed within $tol pp (truth $truth, got $got, $nwork samples)" \
-		pct_within "${truth:-0}" "${got:-100}" "$tol"
-done
-echo "# max attribution error $maxerr pp"
+native_split "" "$TMP/cs.out" "$TMP/cs.folded" 5
+echo "# max attribution error $MAXERR pp"
 total=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/cs.folded")
 main=$(awk '/(^|;)main(;| )/ { s += $NF } END { print s + 0 }' "$TMP/cs.folded")
 pct=$(awk -v a="$main" -v b="$total" 'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')

@@ -64,6 +64,7 @@ static inline int synth_open(struct synth *s, const char *path,
 		s->ring.ids[i] = SYNTH_ID0 + i;
 	s->ring.nevents = rec->nevents;
 	s->ring.tid = getpid();
+	s->ring.pid = getpid();
 	s->ring.fd = -1;
 	s->ring.sample_type = sample_type;
 	s->ring.branch_sample_type = branch_sample_type;
@@ -87,8 +88,8 @@ static inline void synth_feed(struct synth *s, struct ring *r,
 		PUT(x->id);
 	if (st & PERF_SAMPLE_IP)
 		PUT(x->ip);
-	if (st & PERF_SAMPLE_TID)
-		PUT((uint64_t)x->tid << 32 | x->tid);
+	if (st & PERF_SAMPLE_TID) /* threads of the process recorded */
+		PUT((uint64_t)x->tid << 32 | (uint32_t)getpid());
 	if (st & PERF_SAMPLE_TIME)
 		PUT(x->time);
 	if (st & PERF_SAMPLE_CPU)

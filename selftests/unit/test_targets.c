@@ -27,7 +27,8 @@ static void test_idlist(void)
 	ok(!idlist_add(&l, "0-2,5", true, 4095) && l.n == 4 && l.v[3] == 5,
 	   "-C 0-2,5: ranges");
 	idlist_free(&l);
-	ok(idlist_add(&l, "0", false, 100) && idlist_add(&l, "1,,2", false, 100) &&
+	ok(idlist_add(&l, "0", false, 100) &&
+	       idlist_add(&l, "1,,2", false, 100) &&
 	       idlist_add(&l, "1,", false, 100) &&
 	       idlist_add(&l, "-1", false, 100) &&
 	       idlist_add(&l, "x", false, 100) &&

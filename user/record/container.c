@@ -65,9 +65,9 @@ static bool component(const char *p, size_t pn, const char *s, size_t n,
 		}
 	}
 	if (is_id(s, n)) { /* cgroup v1: /docker/ID, /kubepods/.../ID */
-		put(out, len, pn == 6 && !memcmp(p, "docker", 6) ? "docker"
-			      : "k8s",
-		    s, ID_SHORT);
+		put(out, len,
+		    pn == 6 && !memcmp(p, "docker", 6) ? "docker" : "k8s", s,
+		    ID_SHORT);
 		return true;
 	}
 	if (n > 12 && !memcmp(s, "lxc.payload.", 12)) {
@@ -117,7 +117,8 @@ bool container_of_cgroup(const char *text, char *out, size_t len)
 
 		/* "ID:CONTROLLERS:PATH" */
 		if (path)
-			path = memchr(path + 1, ':', n - (size_t)(path + 1 - line));
+			path = memchr(path + 1, ':',
+				      n - (size_t)(path + 1 - line));
 		if (path) {
 			path++;
 			found = path_container(path, n - (size_t)(path - line),

@@ -10,6 +10,7 @@
 #include "record/ksig.h"
 #include "record/merge.h"
 #include "record/pending.h"
+#include "record/proc.h"
 
 static void add_latency(struct cpuwalk_stats *st, uint64_t ns)
 {
@@ -27,7 +28,8 @@ static void add_latency(struct cpuwalk_stats *st, uint64_t ns)
 static void check_walk(struct cpuwalk *cw, const struct held *h)
 {
 	const struct java_frame *frames = h->ans.frames;
-	const struct codemap *code = agent_codemap(cw->em->agent);
+	const struct proc *p = procs_get(cw->em->procs, (pid_t)h->smp.s.pid);
+	const struct codemap *code = p ? agent_codemap(p->agent) : NULL;
 	const char *sampled = NULL;
 	unsigned int i;
 
@@ -111,7 +113,7 @@ void cpuwalk_done(void *ctx, uint64_t cookie, int status,
 	pending_answer(cw->pend, cookie, &a);
 }
 
-bool cpuwalk_hold(struct cpuwalk *cw, struct agent *a, const struct ring *r,
+bool cpuwalk_hold(struct cpuwalk *cw, struct proc *p, const struct ring *r,
 		  const struct sample *smp)
 {
 	struct held *h =
@@ -119,13 +121,13 @@ bool cpuwalk_hold(struct cpuwalk *cw, struct agent *a, const struct ring *r,
 
 	if (!h)
 		return false;
-	if (ksig_sample_routed(cw->ks, r, &smp->s)) {
+	if (ksig_sample_routed(&p->ks, r, &smp->s)) {
 		/* its walk was taken at the sample: wait for it (ksig.c) */
-		h->ttid = agent_target_tid(a, (pid_t)smp->s.tid);
+		h->ttid = agent_target_tid(p->agent, (pid_t)smp->s.tid);
 		h->flag = true;
-		ksig_wait(cw->ks, h->id);
-	} else if (agent_request(a, (pid_t)smp->s.tid, smp->s.time, h->id) <
-		   0) {
+		ksig_wait(&p->ks, h->id);
+	} else if (agent_request(p->agent, (pid_t)smp->s.tid, smp->s.time,
+				 h->id) < 0) {
 		cpuwalk_done(cw, h->id, AGENT_WALK_LOST, NULL, 0, 0);
 	}
 	return true;

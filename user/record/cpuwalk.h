@@ -22,6 +22,7 @@
 struct emitter;
 struct ksig;
 struct pending;
+struct proc;
 struct ring;
 struct sample;
 
@@ -37,14 +38,13 @@ struct cpuwalk_stats {
 
 struct cpuwalk {
 	struct pending *pend; /* where its samples wait */
-	struct ksig *ks; /* walks at the sample */
 	struct emitter *em; /* where they go */
 	struct cpuwalk_stats st;
 };
 
-/* Holds smp (of ring r) for its walk, at the sample or asked of a; false
- * when it cannot wait. */
-bool cpuwalk_hold(struct cpuwalk *cw, struct agent *a, const struct ring *r,
+/* Holds smp (of ring r) for its walk, at the sample (p's ksig) or asked of
+ * p's agent; false when it cannot wait. */
+bool cpuwalk_hold(struct cpuwalk *cw, struct proc *p, const struct ring *r,
 		  const struct sample *smp);
 /* A walk, or its failure, for the held sample cookie (agent_walk_cb; ctx
  * is the cpuwalk). */

@@ -7,6 +7,7 @@
 #include "lib/addr.h"
 #include "record/decode.h"
 #include "record/perf_parse.h"
+#include "record/proc.h"
 #include "record/ring.h"
 #include "record/sample.h"
 #include "record/ustack.h"
@@ -17,23 +18,24 @@
  * kernel's chain (d->u[0..nf)) where the copy ends. Counts how unwinding
  * ended. An off-CPU sample of a JVM's thread also gets its Java copy.
  */
-static unsigned int user_frames(struct decoder *d,
+static unsigned int user_frames(struct decoder *d, const struct proc *p,
 				const struct pj_raw_sample *rs, unsigned int nf,
 				struct sample *out)
 {
-	bool java = d->code && wall_is_offcpu(d->wall, out->s.event);
+	const struct codemap *code = p->agent ? agent_codemap(p->agent) : NULL;
+	bool java = code && wall_is_offcpu(d->wall, out->s.event);
 	struct ustack_cfi cfi;
 	enum unwind_end end;
 	unsigned int n;
 
 	memcpy(d->f, d->u, nf * sizeof(uint64_t));
-	n = unwind_user(d->unw, d->dwarf, rs, d->f, nf, d->u, DECODE_MAX_CHAIN,
+	n = unwind_user(p->unw, d->dwarf, rs, d->f, nf, d->u, DECODE_MAX_CHAIN,
 			&end, java ? &cfi : NULL);
 	if (end < UNWIND_NEND && rs->regs_abi)
 		d->st.unwind[end]++;
 	if (java)
-		ustack_java_copy(d->unw, &cfi, d->code, rs->stack,
-				 rs->stack_size, &out->jcopy);
+		ustack_java_copy(p->unw, &cfi, code, rs->stack, rs->stack_size,
+				 &out->jcopy);
 	return n;
 }
 
@@ -55,6 +57,7 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	struct callchain_iter it;
 	enum callchain_ctx ctx;
 	unsigned int nk = 0, nu = 0;
+	struct proc *p;
 	uint64_t ip;
 
 	if (sample_parse_regs(hdr, r->sample_type, r->branch_sample_type,
@@ -66,6 +69,7 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	out->s.time = rs.time;
 	out->s.period = rs.period;
 	out->s.tid = rs.tid;
+	out->s.pid = rs.pid;
 	out->s.cpu = rs.cpu;
 	out->s.event = ring_event_index(r, rs.id);
 	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && out->s.event < d->nevents)
@@ -82,8 +86,9 @@ int decode_sample(struct decoder *d, const struct ring *r,
 		else if (ctx == CC_USER && nu < DECODE_MAX_CHAIN && !d->lbr)
 			d->u[nu++] = ip;
 	}
-	if (d->unw && (rs.regs_abi || nu))
-		nu = user_frames(d, &rs, nu, out);
+	p = procs_get(d->procs, (pid_t)rs.pid); /* its unwinder */
+	if (p && p->unw && (rs.regs_abi || nu))
+		nu = user_frames(d, p, &rs, nu, out);
 	if (d->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
 		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch, d->u,
 				     DECODE_MAX_CHAIN);

@@ -18,11 +18,11 @@
 
 #define DECODE_MAX_CHAIN 1024 /* callchain entries kept per sample */
 
-struct codemap;
 struct pj_event;
 struct ring;
 struct wall;
 struct sample;
+struct procs;
 struct tp_decoder;
 
 struct decode_stats {
@@ -34,15 +34,14 @@ struct decoder {
 	/* what samples are decoded with (recorder_init) */
 	const struct pj_event *evs;
 	unsigned int nevents;
-	struct unwinder *unw; /* default and -g dwarf: CFI over stack copies */
+	struct procs *procs; /* each sample's process: unwinder, names */
 	bool dwarf; /* -g dwarf: CFI preferred (unwind_join) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
 	struct tp_decoder *tp; /* tracepoint RAW -> text (events/tracepoint.h) */
 	/* an off-CPU sample of a JVM (its event wall's) gets the copy of its
-	 * Java frames, found with the JVM's code (the agent's, while it has
-	 * one: recorder_set_agent) */
+	 * Java frames, found with the JVM's code (its process's agent's, while
+	 * it has one) */
 	const struct wall *wall;
-	const struct codemap *code;
 	struct decode_stats st;
 	/* one sample's frames at a time */
 	uint64_t k[DECODE_MAX_CHAIN]; /* kernel addresses */

@@ -5,6 +5,7 @@
 #include "profile/io.h"
 #include "record/emit.h"
 #include "record/merge.h"
+#include "record/proc.h"
 #include "record/sample.h"
 #include "record/threads.h"
 #include "sym/symbolize.h"
@@ -25,26 +26,28 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 		    int *marker)
 {
 	uint32_t *out = e->frames;
+	struct proc *p = procs_get(e->procs, (pid_t)smp->s.pid);
 	struct merge_sink k;
 	struct merge_in in = {
 		.kframes = kernel_frames(e, smp),
 		.nk = smp->nk < MERGE_MAX_FRAMES ? smp->nk : MERGE_MAX_FRAMES,
 		.uips = smp->uips,
-		.nu = smp->nu,
-		.code = agent_codemap(e->agent),
+		.nu = p ? smp->nu : 0, /* no process: nothing names them */
+		.code = p ? agent_codemap(p->agent) : NULL,
 		.walk_status = j ? j->status : MERGE_NO_WALK,
 		.jf = j ? j->jf : NULL,
 		.nj = j ? j->nj : 0,
 		.held = j && j->held,
 		.at_sample = j && j->at_sample,
 		.root = why ? why : smp->root,
-		.self_lo = e->self.lo,
-		.self_hi = e->self.hi,
+		.self_lo = p ? p->self.lo : 0,
+		.self_hi = p ? p->self.hi : 0,
 		.base = bases_of(&e->bases, smp->s.tid),
 	};
 	unsigned int n, at = leaf ? 1 : 0;
 
-	merge_sink_symbolizer(&k, e->sym);
+	e->nosym.w = e->w;
+	merge_sink_symbolizer(&k, p ? &p->sym : &e->nosym);
 	n = merge_stack(&k, &in, out + at, MERGE_MAX_FRAMES - at, marker);
 	if (leaf)
 		out[0] = leaf - 1;
@@ -54,26 +57,29 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 /* Where smp's user stack stopped: a thread's entry, or early in a file. */
 static void note_stack_end(struct emitter *e, const struct sample *smp)
 {
+	struct proc *p = procs_get(e->procs, (pid_t)smp->s.pid);
 	struct sym_user last;
 
-	if (!smp->nu || e->lbr)
+	if (!smp->nu || e->lbr || !p)
 		return;
-	last = sym_user_facts(e->sym, smp->uips[smp->nu - 1], smp->nu == 1);
+	last = sym_user_facts(&p->sym, smp->uips[smp->nu - 1], smp->nu == 1);
 	stack_ends_note(&e->ends, last.facts & SYM_THREAD_ENTRY, last.module);
 }
 
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 {
+	struct proc *p;
+
 	/* a sample held a while (an off-CPU wait, a thread blocked since the
 	 * start) is the first of its thread to see the agent's name for it */
-	if (e->agent)
-		emit_java_name(e, smp->s.tid);
+	emit_java_name(e, smp->s.pid, smp->s.tid);
 	note_stack_end(e, smp);
 	smp->s.stack = stack;
 	if (smp->tp)
 		smp->s.info = pj_writer_string(e->w, smp->tp);
-	if (smp->s.vthread && e->agent)
-		jnames_write_vthread(&e->names, e->w, e->agent, smp->s.vthread);
+	if (smp->s.vthread && (p = procs_get(e->procs, (pid_t)smp->s.pid)) &&
+	    p->agent)
+		jnames_write_vthread(&e->names, e->w, p->agent, smp->s.vthread);
 	pj_writer_sample(e->w, &smp->s);
 	e->st.samples++;
 	if (smp->s.event < RING_MAX_EVENTS)
@@ -82,20 +88,24 @@ void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 
 void emit_java_names(struct emitter *e, const struct threads *th)
 {
-	for (unsigned int i = 0; e->agent && i < th->n; i++)
-		emit_java_name(e, (uint32_t)th->v[i]->tid);
+	for (unsigned int i = 0; i < th->n; i++)
+		emit_java_name(e, (uint32_t)th->v[i]->pid,
+			       (uint32_t)th->v[i]->tid);
 }
 
-bool emit_java_name(struct emitter *e, uint32_t tid)
+bool emit_java_name(struct emitter *e, uint32_t pid, uint32_t tid)
 {
-	return e->agent && jnames_write(&e->names, e->w, e->agent, e->pid, tid);
+	struct proc *p = procs_get(e->procs, (pid_t)pid);
+
+	return p && p->agent &&
+	       jnames_write(&e->names, e->w, p->agent, pid, tid);
 }
 
 void emit_new_file(struct emitter *e, struct pj_writer *w)
 {
 	e->w = w;
 	ksymbolizer_new_file(e->ksym, w);
-	symbolizer_new_file(e->sym, w);
+	procs_new_file(e->procs, w);
 	jnames_free(&e->names);
 	bases_forget(&e->bases);
 	memset(&e->st, 0, sizeof(e->st));

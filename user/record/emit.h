@@ -4,9 +4,10 @@
  * address) and merged once with its Java part (record/merge.h) into a stack
  * of the file, then the sample written and counted. The emitter owns what
  * the file's samples need across samples: the threads' Java names
- * (record/jnames.h) and native bases (record/bases.h), the agent library's
- * code (record/self.h); and counts where the samples' user stacks stopped,
- * from what the outermost frame is named.
+ * (record/jnames.h) and native bases (record/bases.h); each sample's
+ * process (record/proc.h) gives its user names, its JVM's code map and the
+ * agent library's code there; and counts where the samples' user stacks
+ * stopped, from what the outermost frame is named.
  */
 #ifndef PJ_USER_RECORD_EMIT_H
 #define PJ_USER_RECORD_EMIT_H
@@ -18,15 +19,15 @@
 #include "record/bases.h"
 #include "record/jnames.h"
 #include "record/merge.h"
+#include "sym/symbolize.h"
 #include "record/ring.h"
-#include "record/self.h"
 #include "unwind/stackend.h"
 
 struct pj_writer;
 struct sample;
 struct ksymbolizer;
+struct procs;
 struct threads;
-struct symbolizer;
 
 /* What a sample's wait brought: its Java frames, or why there are none. */
 struct java_part {
@@ -46,12 +47,10 @@ struct emit_stats {
 struct emitter {
 	struct pj_writer *w; /* the current file */
 	struct ksymbolizer *ksym; /* kernel frames */
-	struct symbolizer *sym;
-	const struct agent *agent; /* its code map and thread names, or NULL */
-	uint32_t pid; /* the target's */
+	struct procs *procs; /* each sample's process */
+	struct symbolizer nosym; /* for a sample of none: frames, no names */
 	struct jnames names;
 	struct bases bases;
-	struct self self;
 	bool lbr; /* -g lbr: user stacks from branch records, no end to note */
 	struct emit_stats st;
 	struct stack_ends ends; /* the recording's (unwind/stackend.h) */
@@ -69,10 +68,10 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 /* Writes smp with stack, and counts it; its thread's Java name goes into
  * the file first when the agent knows it (record/jnames.c). */
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack);
-/* Writes tid's Java name when the agent has a new one (record/jnames.h);
- * true when tid is the agent's own thread. */
-bool emit_java_name(struct emitter *e, uint32_t tid);
-/* At the end of a file: every thread of th the agent names gets its name
+/* Writes the Java name of tid (of process pid) when its agent has a new one
+ * (record/jnames.h); true when tid is the agent's own thread. */
+bool emit_java_name(struct emitter *e, uint32_t pid, uint32_t tid);
+/* At the end of a file: every thread of th its agent names gets its name
  * in it, a thread with no sample to carry it too (one asleep throughout). */
 void emit_java_names(struct emitter *e, const struct threads *th);
 /* A new file (w): its frame ids and counts start again. */

@@ -11,24 +11,34 @@
 
 #include "events/spec.h"
 #include "lib/procfs.h"
+#include "record/container.h"
 #include "profile/io.h"
 #include "record/header.h"
 #include "record/threads.h"
 
-void header_write(struct pj_writer *w, pid_t pid, const char *callgraph,
-		  bool java)
+void header_process(struct pj_writer *w, pid_t pid, bool java, bool target,
+		    bool first)
 {
-	char buf[4096], comm[64], cmd[4096];
-	struct utsname u;
+	char buf[4096], comm[64], cmd[4096], ct[128];
 
+	proc_comm(pid, 0, comm, sizeof(comm));
+	proc_cmdline(pid, cmd, sizeof(cmd));
+	container_of(pid, ct, sizeof(ct));
+	pj_writer_process(w, (uint32_t)pid, java ? PJ_PROC_JVM : PJ_PROC_USER,
+			  target ? PJ_PROC_F_TARGET : 0, comm, cmd, ct);
+	if (!first)
+		return;
+	/* the first target as files of one target said it */
 	snprintf(buf, sizeof(buf), "%d", pid);
 	pj_writer_meta(w, "pid", buf);
-	proc_comm(pid, 0, comm, sizeof(comm));
 	pj_writer_meta(w, "comm", comm);
-	proc_cmdline(pid, cmd, sizeof(cmd));
 	pj_writer_meta(w, "cmdline", cmd);
-	pj_writer_process(w, (uint32_t)pid, java ? PJ_PROC_JVM : PJ_PROC_USER,
-			  PJ_PROC_F_TARGET, comm, cmd, NULL);
+}
+
+void header_write(struct pj_writer *w, const char *callgraph, bool java)
+{
+	struct utsname u;
+
 	if (!uname(&u)) {
 		pj_writer_meta(w, "hostname", u.nodename);
 		pj_writer_meta(w, "kernel", u.release);
@@ -76,13 +86,13 @@ void header_describe_events(struct pj_writer *w, const struct pj_event *evs,
 		pj_writer_meta(w, "event", evs[0].name);
 }
 
-void header_threads(struct pj_writer *w, pid_t pid, const struct threads *th)
+void header_threads(struct pj_writer *w, const struct threads *th)
 {
 	for (unsigned int i = 0; i < th->n; i++) {
+		const struct ring *r = th->v[i];
 		char comm[64];
 
-		proc_comm(pid, th->v[i]->tid, comm, sizeof(comm));
-		pj_writer_thread(w, (uint32_t)th->v[i]->tid, (uint32_t)pid,
-				 comm);
+		proc_comm(r->pid, r->tid, comm, sizeof(comm));
+		pj_writer_thread(w, (uint32_t)r->tid, (uint32_t)r->pid, comm);
 	}
 }

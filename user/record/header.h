@@ -16,10 +16,13 @@ struct pj_event;
 struct pj_writer;
 struct threads;
 
-/* The target pid (its comm and command line), the host, the -g mode, and
- * whether it is a JVM. */
-void header_write(struct pj_writer *w, pid_t pid, const char *callgraph,
-		  bool java);
+/* The host, the -g mode, and whether a JVM is recorded. */
+void header_write(struct pj_writer *w, const char *callgraph, bool java);
+/* Process pid (its comm, command line and container): a JVM, named by the
+ * command (target); the first target also in META (pid, comm, cmdline), as
+ * files of one target had it. */
+void header_process(struct pj_writer *w, pid_t pid, bool java, bool target,
+		    bool first);
 /* Recording starts when the events are enabled (now), after the symbols
  * are read and the agent attached: the one start_ns of the header, the
  * statistics, --duration and report's --from/--to. */
@@ -27,7 +30,7 @@ void header_mark_start(struct pj_writer *w, uint64_t now);
 /* The event table: what each sample's event index means. */
 void header_describe_events(struct pj_writer *w, const struct pj_event *evs,
 			    unsigned int n);
-/* Every open thread of pid, by its comm. */
-void header_threads(struct pj_writer *w, pid_t pid, const struct threads *th);
+/* Every open thread, by its comm. */
+void header_threads(struct pj_writer *w, const struct threads *th);
 
 #endif

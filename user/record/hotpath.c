@@ -17,20 +17,21 @@ static void on_sample(struct recorder *rec, struct ring *r,
 		      const struct perf_event_header *hdr)
 {
 	struct sample smp;
+	struct proc *p;
 
 	if (decode_sample(&rec->dec, r, hdr, &smp))
 		return;
 	switchcost_sample(&rec->sc, &smp);
+	p = procs_get(&rec->procs, (pid_t)smp.s.pid);
 	/* the agent's thread is not the application's */
-	if (emit_java_name(&rec->em, smp.s.tid))
+	if (emit_java_name(&rec->em, smp.s.pid, smp.s.tid))
 		smp.root = AGENT_THREAD_MARKER;
 	if (wall_is_offcpu(rec->wall, smp.s.event)) {
 		wall_switch_out(rec->wall, &smp);
 		return;
 	}
 	wall_clock_sample(rec->wall, &smp);
-	if (rec->agent && !smp.root &&
-	    cpuwalk_hold(&rec->cw, rec->agent, r, &smp))
+	if (p && p->agent && !smp.root && cpuwalk_hold(&rec->cw, p, r, &smp))
 		return;
 	emit_write(&rec->em, &smp,
 		   emit_stack(&rec->em, &smp, NULL, NULL, 0, NULL));
@@ -42,6 +43,7 @@ void record_on_record(void *ctx, struct ring *r,
 	struct recorder *rec = ctx;
 	const struct perf_record_fork *fk;
 	const struct perf_record_comm *comm;
+	struct proc *p;
 	unsigned int bad;
 
 	switch (hdr->type) {
@@ -50,9 +52,11 @@ void record_on_record(void *ctx, struct ring *r,
 		break;
 	case PERF_RECORD_FORK:
 		fk = (const void *)hdr;
-		if ((pid_t)fk->pid == rec->o.pid &&
+		/* a new thread of a process followed */
+		p = procs_get(&rec->procs, (pid_t)fk->pid);
+		if (p && p->follow && !p->ended &&
 		    !threads_find(&rec->th, fk->tid))
-			threads_add(&rec->th, (pid_t)fk->tid, &bad);
+			threads_add(&rec->th, p->pid, (pid_t)fk->tid, &bad);
 		break;
 	case PERF_RECORD_EXIT:
 		fk = (const void *)hdr;
@@ -77,13 +81,15 @@ void record_on_record(void *ctx, struct ring *r,
 		break;
 	case PERF_RECORD_COMM:
 		comm = (const void *)hdr;
-		/* a -p target that exec'd runs another program: the end (a
+		p = procs_get(&rec->procs, (pid_t)comm->pid);
+		if (!p)
+			break;
+		/* a -p target that exec'd runs another program: its end (a
 		 * launched command's execs are its own: followed) */
-		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) &&
-		    (pid_t)comm->pid == rec->o.pid && !rec->launch)
-			rec->target_exec = true;
-		if ((pid_t)comm->pid == rec->o.pid &&
-		    !jnames_has(&rec->em.names, comm->tid))
+		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) && p->target &&
+		    !rec->launch)
+			p->exec = true;
+		if (!jnames_has(&rec->em.names, comm->tid))
 			pj_writer_thread(rec->w, comm->tid, comm->pid,
 					 comm->comm);
 		break;

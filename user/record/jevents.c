@@ -10,19 +10,60 @@
 #include "record/jevents.h"
 #include "record/ring.h"
 #include "record/sample.h"
+#include "lib/grow.h"
 #include "record/threads.h"
+
+/* What one JVM's agent was asked and said. */
+struct jev_agent {
+	pid_t pid;
+	bool asked, answered;
+	uint32_t on, failed;
+	uint64_t stray, dropped;
+};
 
 struct jevents {
 	uint8_t kind[RING_MAX_EVENTS]; /* enum jevent_kind by event index */
 	int ev[JEV_KINDS]; /* event index by kind, -1 */
 	uint64_t interval, lock_ns;
-	bool asked, answered;
+	struct jev_agent *agents; /* one per JVM */
+	unsigned int nagents, capagents;
+	/* all of them: any asked, what any turned on or could not */
+	bool asked;
 	uint32_t on, failed;
 	uint64_t samples[JEV_KINDS], bytes, waited, no_thread, unnamed, stray,
 	    dropped;
 	struct emitter *em; /* where its samples go */
 	const struct threads *th; /* the threads recorded */
 };
+
+/* pid's agent's state, made when new; NULL when out of memory. */
+static struct jev_agent *agent_of(struct jevents *j, pid_t pid)
+{
+	for (unsigned int i = 0; i < j->nagents; i++)
+		if (j->agents[i].pid == pid)
+			return &j->agents[i];
+	if (GROW(j->agents, j->capagents, j->nagents + 1))
+		return NULL;
+	j->agents[j->nagents] = (struct jev_agent){ .pid = pid };
+	return &j->agents[j->nagents++];
+}
+
+/* The JVMs' states summed up for the summary and the file. */
+static void sum_agents(struct jevents *j)
+{
+	j->asked = false;
+	j->on = j->failed = 0;
+	j->stray = j->dropped = 0;
+	for (unsigned int i = 0; i < j->nagents; i++) {
+		const struct jev_agent *s = &j->agents[i];
+
+		j->asked |= s->asked;
+		j->on |= s->on;
+		j->failed |= s->failed;
+		j->stray += s->stray;
+		j->dropped += s->dropped;
+	}
+}
 
 int jevents_expand(const char *spec, char *out, size_t len, uint8_t *kind,
 		   unsigned int nmax)
@@ -127,6 +168,8 @@ int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
 
 void jevents_free(struct jevents *j)
 {
+	if (j)
+		free(j->agents);
 	free(j);
 }
 
@@ -135,15 +178,16 @@ bool jevents_is(const struct jevents *j, uint32_t ev)
 	return j && ev < RING_MAX_EVENTS && j->kind[ev];
 }
 
-void jevents_tick(struct jevents *j, struct agent *a)
+void jevents_tick(struct jevents *j, struct agent *a, pid_t pid)
 {
 	const char *env = getenv("PERFJAVA_VTHREADS");
+	struct jev_agent *s;
 	uint32_t flags = 0;
 	int on;
 
-	if (!j || !a)
+	if (!j || !a || !(s = agent_of(j, pid)))
 		return;
-	if (!j->asked && agent_ring_signal(a) > 0) {
+	if (!s->asked && agent_ring_signal(a) > 0) {
 		if (j->ev[JEV_ALLOC] >= 0)
 			flags |= PJA_EV_ALLOC;
 		if (j->ev[JEV_LOCK] >= 0)
@@ -154,27 +198,31 @@ void jevents_tick(struct jevents *j, struct agent *a)
 		if (!env || strcmp(env, "0"))
 			flags |= PJA_EV_VTHREADS |
 				 (j->ev[JEV_VPARK] >= 0 ? PJA_EV_WALL : 0);
-		j->asked = true;
+		s->asked = true;
 		if (agent_events_ask(a, j->interval, j->lock_ns, flags)) {
-			j->failed = flags;
-			j->answered = true;
+			s->failed = flags;
+			s->answered = true;
 		}
 	}
-	if (j->answered)
-		j->dropped = agent_events_dropped(a);
-	if (j->asked && !j->answered &&
-	    (on = agent_events_on(a, &j->failed, &j->stray)) >= 0) {
-		j->on = (uint32_t)on;
-		j->answered = true;
+	if (s->answered)
+		s->dropped = agent_events_dropped(a);
+	if (s->asked && !s->answered &&
+	    (on = agent_events_on(a, &s->failed, &s->stray)) >= 0) {
+		s->on = (uint32_t)on;
+		s->answered = true;
 	}
+	sum_agents(j);
 }
 
-/* The reader's tid of the target's thread ttid; 0 when none. */
-static uint32_t reader_tid(const struct jevents *j, struct agent *a, pid_t ttid)
+/* The reader's tid of the thread ttid of JVM pid; 0 when none. */
+static uint32_t reader_tid(const struct jevents *j, struct agent *a, pid_t pid,
+			   pid_t ttid)
 {
 	for (unsigned int i = 0; i < j->th->n; i++) {
 		pid_t t = j->th->v[i]->tid;
 
+		if (j->th->v[i]->pid != pid)
+			continue;
 		if (t == ttid || agent_target_tid(a, t) == ttid)
 			return (uint32_t)t;
 	}
@@ -199,7 +247,8 @@ static void alloc_weight(uint64_t s, uint64_t interval, uint64_t *bytes,
 		*count = 1;
 }
 
-void jevents_take(struct jevents *j, struct agent *a, const struct ring_walk *w)
+void jevents_take(struct jevents *j, struct agent *a, pid_t pid,
+		  const struct ring_walk *w)
 {
 	const struct ring_event *e = w->ev;
 	struct sample smp = { .fd = -1 };
@@ -216,12 +265,13 @@ void jevents_take(struct jevents *j, struct agent *a, const struct ring_walk *w)
 								   : JEV_NONE;
 	if (!kd || j->ev[kd] < 0)
 		return;
-	smp.s.tid = reader_tid(j, a, w->tid);
+	smp.s.pid = (uint32_t)pid;
+	smp.s.tid = reader_tid(j, a, pid, w->tid);
 	if (!smp.s.tid) {
 		j->no_thread++;
 		return;
 	}
-	emit_java_name(j->em, smp.s.tid);
+	emit_java_name(j->em, smp.s.pid, smp.s.tid);
 	smp.s.time = w->time;
 	smp.s.event = (uint32_t)j->ev[kd];
 	smp.s.vthread = e->vthread;

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct agent;
 struct emitter;
@@ -52,11 +53,11 @@ int jevents_setup(struct jevents **out, struct pj_event *evs, unsigned int n,
 void jevents_free(struct jevents *j);
 /* Whether event index ev is one of them (no perf samples of its own). */
 bool jevents_is(const struct jevents *j, uint32_t ev);
-/* Every drain: asks the agent a once its walk ring is ready. */
-void jevents_tick(struct jevents *j, struct agent *a);
-/* An event's record from the walk ring of the agent a: written as a
- * sample. */
-void jevents_take(struct jevents *j, struct agent *a,
+/* Every drain: asks the agent a of JVM pid once its walk ring is ready. */
+void jevents_tick(struct jevents *j, struct agent *a, pid_t pid);
+/* An event's record from the walk ring of the agent a of JVM pid: written
+ * as a sample. */
+void jevents_take(struct jevents *j, struct agent *a, pid_t pid,
 		  const struct ring_walk *w);
 /* The summary's line (agent: one was there), and the statistics in the
  * file. */

@@ -149,7 +149,8 @@ static void activate(struct ksig *k, int sig)
 	k->signo = sig;
 	k->ran = sig;
 	for (i = 0; i < k->th->n; i++)
-		ksig_thread_opened(k, k->th->v[i]);
+		if (k->th->v[i]->pid == k->pid) /* this JVM's */
+			ksig_thread_opened(k, k->th->v[i]);
 	if (k->eligible != (1u << k->nevents) - 1)
 		k->why = "tracepoints and context switches";
 	k->th->changed = true; /* poll the routed rings no more */
@@ -189,7 +190,8 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	struct ksig_walk *kw;
 
 	if (w->ev && w->ev->kind != PJW_EV_CPU) {
-		jevents_take(k->jev, c->a, w); /* an event of the JVM's own */
+		/* an event of the JVM's own */
+		jevents_take(k->jev, c->a, k->pid, w);
 		return;
 	}
 	if (GROW(k->walks, k->capwalks, k->nwalks + 1) ||
@@ -337,7 +339,8 @@ void ksig_off(struct ksig *k, const char *why)
 		return;
 	for (i = 0; i < k->th->n; i++)
 		for (e = 0; e < k->th->v[i]->nevents; e++)
-			if (k->th->v[i]->routed & (1u << e))
+			if (k->th->v[i]->pid == k->pid &&
+			    (k->th->v[i]->routed & (1u << e)))
 				ring_route(k->th->v[i], e, 0);
 	k->signo = 0;
 	k->why = why;
@@ -367,7 +370,8 @@ void ksig_check_queue(struct ksig *k)
 	for (i = 0; i < k->th->n; i++) {
 		struct ring *r = k->th->v[i];
 
-		if (!r->routed || !sig_in(k->pid, r->tid, "SigPnd:", k->signo))
+		if (r->pid != k->pid || !r->routed ||
+		    !sig_in(k->pid, r->tid, "SigPnd:", k->signo))
 			continue;
 		for (e = 0; e < r->nevents; e++)
 			if (r->routed & (1u << e))
@@ -385,18 +389,59 @@ void ksig_free(struct ksig *k)
 	memset(k, 0, sizeof(*k));
 }
 
-void ksig_summary(const struct ksig *k, bool agent)
+void ksig_add(struct ksig *sum, const struct ksig *k)
 {
+	struct agent_ring_stats *s = &sum->rs;
+	const struct agent_ring_stats *r = &k->rs;
+
+	if (!sum->ran) {
+		sum->ran = k->ran;
+		sum->nevents = k->nevents;
+		sum->signo = k->signo;
+		sum->why = k->why;
+	}
+	sum->eligible |= k->eligible;
+	sum->routed += k->routed;
+	sum->refused += k->refused;
+	sum->trapped += k->trapped;
+	sum->matched += k->matched;
+	sum->missed += k->missed;
+	sum->orphans += k->orphans;
+	s->walks += r->walks;
+	s->bad += r->bad;
+	s->full += r->full;
+	s->busy += r->busy;
+	s->timed += r->timed;
+	s->own += r->own;
+	for (unsigned int i = 0; i < PJW_PARTS; i++) {
+		s->part_ns[i] += r->part_ns[i];
+		if (r->part_med_ns[i] > s->part_med_ns[i]) /* the slowest's */
+			s->part_med_ns[i] = r->part_med_ns[i];
+	}
+	s->pumped += r->pumped;
+	s->pump_ns += r->pump_ns;
+	s->checked += r->checked;
+	s->check_same += r->check_same;
+}
+
+void ksig_summary(const struct ksig *k, bool agent, pid_t pid)
+{
+	char who[32] = "";
+
+	if (pid)
+		snprintf(who, sizeof(who), "JVM %d: ", (int)pid);
 	if (!k->ran) {
 		if (agent || k->why)
-			fprintf(stderr, "perfjava: java walks on request: %s\n",
+			fprintf(stderr,
+				"perfjava: %sjava walks on request: %s\n", who,
 				k->why ? k->why : "no agent");
 		return;
 	}
-	fprintf(stderr,
-		"perfjava: java walks at the sample (signal %d routed to %llu "
-		"threads",
-		k->ran, (unsigned long long)k->routed);
+	fprintf(
+	    stderr,
+	    "perfjava: %sjava walks at the sample (signal %d routed to %llu "
+	    "threads",
+	    who, k->ran, (unsigned long long)k->routed);
 	if (k->trapped)
 		fprintf(stderr, ", %llu of them by SIGTRAP from the sample",
 			(unsigned long long)k->trapped);

@@ -107,9 +107,12 @@ void ksig_off(struct ksig *k, const char *why);
 void ksig_free(struct ksig *k);
 /* Every rescan: threads whose signals pile up go back to requests. */
 void ksig_check_queue(struct ksig *k);
-/* The walk path's lines of the summary (agent: one was there), and its
- * statistics in the file. */
-void ksig_summary(const struct ksig *k, bool agent);
+/* The walk path's lines of the summary (agent: one was there; pid: the
+ * JVM's, said when there are several, else 0), and its statistics in the
+ * file. */
+void ksig_summary(const struct ksig *k, bool agent, pid_t pid);
+/* Adds k's counts to sum (several JVMs' into the file's statistics). */
+void ksig_add(struct ksig *sum, const struct ksig *k);
 void ksig_write_stats(const struct ksig *k, struct pj_writer *w);
 
 #endif

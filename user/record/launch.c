@@ -243,16 +243,17 @@ int launch_agent_fd(const struct launch *l)
 void launch_agent_ready(struct recorder *rec)
 {
 	struct launch *l = rec->launch;
+	struct proc *p = recorder_first(rec);
 	struct agent *a;
 	char err[512];
 
-	if (rec->agent) {
+	if (!p || p->agent) {
 		/* taken already */
 	} else if (!agent_accept(l->pid, l->lfd, 1000, &a, err, sizeof(err))) {
-		recorder_set_agent(rec, a);
-		self_find(&rec->em.self, rec->o.pid, now_ns());
+		recorder_set_agent(rec, p, a);
+		self_find(&p->self, p->pid, now_ns());
 	} else {
-		rec->java_failed = true;
+		p->java_failed = true;
 		fprintf(stderr,
 			"perfjava: java frames unavailable: %s; recording "
 			"native frames only\n",
@@ -261,7 +262,8 @@ void launch_agent_ready(struct recorder *rec)
 	}
 	remove_socket(l); /* one JVM, one connection */
 	/* walks at the sample, once the agent confirms */
-	ksig_setup(&rec->ks, rec->agent);
+	if (p)
+		ksig_setup(&p->ks, p->agent);
 	rec->th.changed = true;
 }
 

@@ -123,11 +123,11 @@ static void new_file(struct recorder *rec, struct pj_writer *w, uint64_t now)
 	decode_new_file(&rec->dec);
 	cpuwalk_new_file(&rec->cw);
 	rec->lost = 0;
-	header_write(w, rec->o.pid, rec->o.callgraph, rec->java);
+	recorder_header(rec);
 	recorder_mark_start(rec, now);
 	header_describe_events(w, rec->evs, rec->nevents);
 	ksymbolizer_write_meta(&rec->ksym);
-	header_threads(w, rec->o.pid, &rec->th);
+	header_threads(w, &rec->th);
 }
 
 int loop_tick(struct recorder *rec, uint64_t now)

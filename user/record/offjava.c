@@ -20,6 +20,7 @@
 #include "record/offjava.h"
 #include "record/offstate.h"
 #include "record/pending.h"
+#include "record/proc.h"
 
 #define WOKE_MARKER "[java: woke before the walk]"
 #define LIMITED_MARKER "[java: not asked: over the rate limit]"
@@ -43,6 +44,7 @@ static void answered(void *ctx, struct held *h);
 static bool expired(void *ctx, struct held *h, bool force);
 static void leave(void *ctx, struct held *h);
 static void agent_gone(void *ctx, struct held *h);
+static void on_answer(void *ctx, const struct agent_stack *a);
 
 static const struct wait_kind java_wait = {
 	.name = "off-CPU Java stack",
@@ -72,14 +74,25 @@ static void want(struct offjava *oj, struct held *h)
 		h->mark = ASK_LIMITED;
 }
 
+/* The agent of h's JVM, or NULL. */
+static struct agent *agent_of(const struct offjava *oj, const struct held *h)
+{
+	const struct proc *p = procs_get(oj->em->procs, (pid_t)h->smp.s.pid);
+
+	return p ? p->agent : NULL;
+}
+
 /* Sends the copy of h's stack, whose Java frames the agent walks as they
  * were at its switch-out: true when sent. */
 static bool ask_copy(struct offjava *oj, struct held *h,
 		     const struct stack_copy *c)
 {
-	if (oj->copies_out >= OFFJAVA_COPIES_OUT ||
-	    agent_ask_copy(oj->agent, (pid_t)h->smp.s.tid, h->smp.s.time, c,
-			   h->id))
+	struct agent *a = agent_of(oj, h);
+
+	if (oj->copies_out >= OFFJAVA_COPIES_OUT || !a)
+		return false;
+	agent_on_stack(a, on_answer, oj);
+	if (agent_ask_copy(a, (pid_t)h->smp.s.tid, h->smp.s.time, c, h->id))
 		return false;
 	h->mark = ASK_COPY;
 	h->flag2 = true; /* its copy was sent */
@@ -183,24 +196,30 @@ static void on_answer(void *ctx, const struct agent_stack *a)
 	pending_answer(oj->pend, a->cookie, &ans);
 }
 
-void offjava_ask(struct offjava *oj, struct agent *a)
+void offjava_ask(struct offjava *oj, struct procs *ps)
 {
 	size_t keep = 0;
 	uint64_t now;
 
-	if (!oj->nwant || !agent_has_stacks(a))
-		return; /* (an agent still to come: they wait) */
-	if (!oj->handler_set) {
-		agent_on_stack(a, on_answer, oj);
-		oj->handler_set = true;
-	}
+	if (!oj->nwant)
+		return;
 	now = now_ns();
 	for (size_t i = 0; i < oj->nwant; i++) {
 		struct held *h = pending_get(oj->pend, oj->want[i]);
+		struct proc *p;
+		struct agent *a;
 
 		/* still blocked as far as the reader knows: ask */
 		if (!h || !(h->needs & PENDING_END) || h->mark != ASK_NONE)
 			continue;
+		p = procs_get(ps, (pid_t)h->smp.s.pid);
+		a = p ? p->agent : NULL;
+		if (!agent_has_stacks(a)) {
+			/* (an agent still to come: it waits) */
+			oj->want[keep++] = oj->want[i];
+			continue;
+		}
+		agent_on_stack(a, on_answer, oj);
 		if (!take_token(oj, now)) {
 			oj->want[keep++] = oj->want[i]; /* asked later, if
 							   it still waits */
@@ -276,6 +295,13 @@ static bool expired(void *ctx, struct held *h, bool force)
 }
 
 /* The marker at the root when h has no Java frames, or NULL. */
+bool offjava_wanted(const struct offjava *oj, const struct sample *smp)
+{
+	const struct proc *p = procs_get(oj->em->procs, (pid_t)smp->s.pid);
+
+	return oj->java && p && p->java;
+}
+
 static const char *why_not(struct offjava *oj, const struct held *h,
 			   bool *accept, int *status)
 {
@@ -363,7 +389,7 @@ static void leave(void *ctx, struct held *h)
 		why = FIRST_SEEN_MARKER;
 	else if (accept && h->ans.truncated && h->ans.exact)
 		why = TRUNCATED_MARKER;
-	else if (!oj->em->agent && h->mark == ASK_NONE)
+	else if (!agent_of(oj, h) && h->mark == ASK_NONE)
 		why = NULL; /* no agent: nothing was to be asked */
 	if (accept && h->premerged) { /* merged when the agent went */
 		stack = h->premerged - 1;
@@ -396,10 +422,17 @@ static void agent_gone(void *ctx, struct held *h)
 	h->ans.n = 0;
 }
 
-void offjava_agent_gone(struct offjava *oj)
+void offjava_agent_gone(struct offjava *oj, pid_t pid)
 {
-	oj->handler_set = false;
-	oj->nwant = 0;
+	size_t keep = 0;
+
+	for (size_t i = 0; i < oj->nwant; i++) {
+		const struct held *h = pending_get(oj->pend, oj->want[i]);
+
+		if (h && (pid_t)h->smp.s.pid != pid)
+			oj->want[keep++] = oj->want[i];
+	}
+	oj->nwant = keep;
 }
 
 void offjava_forget(struct offjava *oj)

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "lib/u64map.h"
 
@@ -31,6 +32,7 @@ struct agent;
 struct emitter;
 struct offstate;
 struct pending;
+struct procs;
 struct pj_writer;
 struct sample;
 
@@ -67,12 +69,11 @@ struct offjava_stats {
 /* The asks' state. */
 struct offjava {
 	/* what it works with */
-	bool java; /* a JVM's waits are to have their Java frames */
+	bool java; /* JVMs' waits are to have their Java frames (no --no-java) */
 	uint64_t start_ns; /* the recording's (or the file's) start */
 	struct pending *pend; /* where its waits are held */
 	struct offstate *os; /* their state leaves */
 	struct emitter *em; /* where they go */
-	struct agent *agent; /* who walks their copies (recorder_set_agent) */
 
 	uint64_t *want; /* held waits whose Java stack is to be asked */
 	size_t nwant, wantcap;
@@ -80,7 +81,6 @@ struct offjava {
 	unsigned int copies_out; /* of which copies */
 	double tokens; /* the rate limit's bucket */
 	uint64_t refill_at;
-	bool handler_set;
 	/* tid -> when the agent said it is no Java thread (ms from the
 	 * recording's start, + 1) */
 	struct u64map not_java;
@@ -92,10 +92,14 @@ struct offjava {
  * stack). Its id (record/pending.h), or 0 when not held. */
 uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 		      bool first_seen);
-/* After the rings were drained: asks the agent a for the stacks wanted. */
-void offjava_ask(struct offjava *oj, struct agent *a);
-/* The agent is going away: no stack is asked of it any more. */
-void offjava_agent_gone(struct offjava *oj);
+/* Whether the wait smp opens is to have its Java frames: its process is
+ * a JVM, and Java frames are wanted. */
+bool offjava_wanted(const struct offjava *oj, const struct sample *smp);
+/* After the rings were drained: asks each wait's JVM's agent (of ps) for
+ * the stacks wanted. */
+void offjava_ask(struct offjava *oj, struct procs *ps);
+/* The agent of JVM pid is going away: no stack is asked of it any more. */
+void offjava_agent_gone(struct offjava *oj, pid_t pid);
 /* --loop: a new file. */
 void offjava_forget(struct offjava *oj);
 void offjava_free(struct offjava *oj);

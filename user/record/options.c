@@ -14,10 +14,16 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: perfjava record -p PID [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
+	    "usage: perfjava record -p PID[,PID...] [-e EVENT[,EVENT...]] [-F HZ | -c PERIOD]\n"
 	    "                       [-g fp|lbr|dwarf[,SIZE]] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
+	    "       perfjava record [options] -t TID[,TID...] | -a | -C CPU[,CPU...]\n"
 	    "       perfjava record [options] [--] CMD [ARGS...]\n"
-	    "  -p PID      process to profile (all its threads, and threads it starts)\n"
+	    "  -p PID[,PID...]  processes to profile (all their threads, and threads\n"
+	    "              they start); each JVM among them gets its own agent\n"
+	    "  -t TID[,TID...]  these threads alone (not those they start)\n"
+	    "  -a          every process on the machine, those that start too;\n"
+	    "              every JVM found gets Java frames (unless --no-java)\n"
+	    "  -C CPU[,CPU...]  as -a, on these CPUs only (ranges: 0-3)\n"
 	    "  CMD ARGS    run CMD and profile it from its first instruction; its exit\n"
 	    "              status is perfjava's, Ctrl-C reaches it; a JVM started as\n"
 	    "              java ... has the agent from its start (-agentpath)\n"
@@ -122,10 +128,66 @@ static int append_events(struct record_opts *o, const char *spec)
 	return 0;
 }
 
+/* -C: every CPU given must be online. */
+static int check_cpus(const struct idlist *cpus)
+{
+	struct idlist on = { 0 };
+	char list[256];
+	int ret = 0;
+
+	if (!cpus->n || idlist_online_cpus(&on))
+		return 0; /* unknown: the events' open will say */
+	for (unsigned int i = 0; i < cpus->n && !ret; i++)
+		if (!idlist_has(&on, cpus->v[i])) {
+			idlist_print(&on, list, sizeof(list));
+			fprintf(stderr,
+				"perfjava: CPU %d is not online (online: "
+				"%s)\n",
+				cpus->v[i], list);
+			ret = -1;
+		}
+	idlist_free(&on);
+	return ret;
+}
+
+/* One kind of target: processes, threads, CPUs or a command. */
+static int check_targets(const struct record_opts *o)
+{
+	int kinds = (o->pids.n > 0) + (o->tids.n > 0) + o->system_wide +
+		    (o->argv != NULL);
+
+	if (kinds > 1) {
+		fprintf(stderr,
+			"perfjava: give one of -p PID, -t TID, -a (or -C CPU) "
+			"or a command to run%s%s\n",
+			o->argv ? ", not both; the command is " : "",
+			o->argv ? o->argv[0] : "");
+		return -1;
+	}
+	if (!kinds) {
+		fprintf(stderr,
+			"perfjava: record needs -p PID, -t TID, -a or a "
+			"command (perfjava record -- CMD ARGS)\n");
+		usage(stderr);
+		return -1;
+	}
+	return check_cpus(&o->cpus);
+}
+
+void record_opts_free(struct record_opts *o)
+{
+	idlist_free(&o->pids);
+	idlist_free(&o->tids);
+	idlist_free(&o->cpus);
+}
+
 int record_parse_args(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option lo[] = {
 		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "count", required_argument, NULL, 'c' },
@@ -152,23 +214,42 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 	o->pages = 16;
 	optind = 1;
 	opterr = 0; /* one line of our own for a wrong option */
-	while ((c = getopt_long(argc, argv, "+:p:e:F:c:g:d:o:m:qh", lo,
+	while ((c = getopt_long(argc, argv, "+:p:t:aC:e:F:c:g:d:o:m:qh", lo,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (o->pid || strchr(optarg, ',')) {
+			if (idlist_add(&o->pids, optarg, false, 0x7fffffff)) {
 				fprintf(stderr,
-					"perfjava: -p takes one process; "
-					"record one target at a time (one "
-					"perfjava per process)\n");
-				return -1;
-			}
-			if (parse_u64(optarg, &v) || !v || v > 0x7fffffff) {
-				fprintf(stderr, "perfjava: bad pid '%s'\n",
+					"perfjava: bad pid list '%s' (pids "
+					"like 10,11)\n",
 					optarg);
 				return -1;
 			}
-			o->pid = (pid_t)v;
+			o->pid = (pid_t)o->pids.v[0];
+			break;
+		case 't':
+			if (idlist_add(&o->tids, optarg, false, 0x7fffffff)) {
+				fprintf(stderr,
+					"perfjava: bad thread list '%s' "
+					"(thread ids like 12,13)\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'a':
+			o->system_wide = true;
+			break;
+		case 'C':
+			if (idlist_add(&o->cpus, optarg, true,
+				       IDLIST_MAX - 1)) {
+				fprintf(
+				    stderr,
+				    "perfjava: bad CPU list '%s' (CPUs like "
+				    "0,2 or 0-3)\n",
+				    optarg);
+				return -1;
+			}
+			o->system_wide = true;
 			break;
 		case 'e':
 			if (append_events(o, optarg))
@@ -285,20 +366,8 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		o->argv = argv + optind;
 		o->argc = argc - optind;
 	}
-	if (o->pid && o->argv) {
-		fprintf(stderr,
-			"perfjava: give -p PID or a command to run, not both "
-			"('%s')\n",
-			o->argv[0]);
+	if (check_targets(o))
 		return -1;
-	}
-	if (!o->pid && !o->argv) {
-		fprintf(stderr,
-			"perfjava: record needs -p PID or a command (perfjava "
-			"record -- CMD ARGS)\n");
-		usage(stderr);
-		return -1;
-	}
 	if (o->freq && o->period) {
 		fprintf(stderr, "perfjava: give -F or -c, not both\n");
 		return -1;

@@ -7,13 +7,18 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "record/idlist.h"
 #include "unwind/callgraph.h"
 
 #define RECORD_DEFAULT_PERIOD_NS 10000000ULL /* 10 ms, as async-profiler */
 #define RECORD_DEFAULT_FREQ 100
 
 struct record_opts {
-	pid_t pid;
+	pid_t pid; /* the first of pids, or the launched command */
+	struct idlist pids; /* -p PID[,PID...] */
+	struct idlist tids; /* -t TID[,TID...]: these threads alone */
+	struct idlist cpus; /* -C CPU[,CPU...]: every process on these CPUs */
+	bool system_wide; /* -a, or -C: every process */
 	char **argv; /* -- CMD ARGS...: the command to launch */
 	int argc;
 	const char *events; /* -e */
@@ -39,5 +44,6 @@ struct record_opts {
 
 /* -1 on bad arguments (a message printed). */
 int record_parse_args(int argc, char **argv, struct record_opts *o);
+void record_opts_free(struct record_opts *o);
 
 #endif

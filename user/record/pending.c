@@ -230,11 +230,15 @@ bool pending_in_flight(const struct pending *p)
 	return false;
 }
 
-void pending_agent_gone(struct pending *p)
+void pending_agent_gone(struct pending *p, pid_t pid)
 {
 	for (uint32_t i = 0; i < p->n; i++) {
 		struct held *h = &p->v[i];
 
+		if (!h->id || (pid_t)h->smp.s.pid != pid)
+			continue;
+		if ((h->needs & PENDING_JAVA) && h->asked)
+			give_up(p, h, true); /* no answer comes now */
 		if (h->id && h->kind->agent_gone)
 			h->kind->agent_gone(ctx_of(p, h), h);
 	}

@@ -131,8 +131,9 @@ void pending_end(struct pending *p, uint64_t id, uint64_t end);
 void pending_expire(struct pending *p, uint64_t now, bool force);
 /* Whether a held sample waits for an answer asked for. */
 bool pending_in_flight(const struct pending *p);
-/* The agent is going: held answers are merged while their names live. */
-void pending_agent_gone(struct pending *p);
+/* The agent of JVM pid is going: its samples' answers still to come are
+ * given up, those held are merged while their names live. */
+void pending_agent_gone(struct pending *p, pid_t pid);
 void pending_free(struct pending *p);
 
 #endif

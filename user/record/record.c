@@ -81,17 +81,123 @@ static int check_target(pid_t pid, bool *java)
 	return 0;
 }
 
+/* The process of thread tid (its thread group), or -1. */
+static pid_t tgid_of(pid_t tid)
+{
+	char buf[32];
+
+	if (proc_status_field(tid, 0, "Tgid:", buf, sizeof(buf)))
+		return -1;
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
+/* -t: the processes of the threads, each once, into o->pids. */
+static int tids_processes(struct record_opts *o)
+{
+	char buf[32];
+
+	for (unsigned int i = 0; i < o->tids.n; i++) {
+		pid_t pid = tgid_of((pid_t)o->tids.v[i]);
+
+		if (pid <= 0) {
+			fprintf(stderr, "perfjava: no thread with tid %d\n",
+				o->tids.v[i]);
+			return -1;
+		}
+		snprintf(buf, sizeof(buf), "%d", pid);
+		if (idlist_add(&o->pids, buf, false, 0x7fffffff))
+			return -1;
+	}
+	o->pid = o->pids.n ? (pid_t)o->pids.v[0] : 0;
+	return 0;
+}
+
+/* Each -p process (or -t thread's), before anything is changed in any:
+ * java_of[i] tells whether the i-th is a JVM. */
+static int check_targets(const struct record_opts *o, bool *java_of)
+{
+	for (unsigned int i = 0; i < o->pids.n; i++)
+		if (check_target((pid_t)o->pids.v[i], &java_of[i]))
+			return -1;
+	return 0;
+}
+
+/* The targets recorded (the first made by recorder_init), each held from
+ * now on (record/target.h). */
+static int add_targets(struct recorder *rec, const bool *java_of)
+{
+	unsigned int n = rec->o.pids.n ? rec->o.pids.n : 1;
+
+	for (unsigned int i = 0; i < n; i++) {
+		pid_t pid = rec->o.pids.n ? (pid_t)rec->o.pids.v[i]
+					  : rec->o.pid;
+		struct proc *p = recorder_add_proc(rec, pid);
+
+		if (!p) {
+			fprintf(stderr, "perfjava: out of memory\n");
+			return -1;
+		}
+		p->target = true;
+		p->follow = !rec->o.tids.n; /* -t: those threads alone */
+		recorder_set_java(rec, p, java_of[i]);
+		if (target_open(&p->tgt, pid)) {
+			fprintf(stderr,
+				"perfjava: process %d exited before it could "
+				"be profiled\n",
+				pid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* "recording 1234 (12 threads, java frames on) into F", or of several. */
+static void say_recording(const struct recorder *rec)
+{
+	unsigned int jvms = 0;
+
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		jvms += rec->procs.v[i]->agent != NULL;
+	if (rec->procs.n == 1)
+		fprintf(stderr,
+			"perfjava: recording %d (%u thread%s%s) into %s; "
+			"Ctrl-C to stop\n",
+			rec->o.pid, rec->th.n, rec->th.n == 1 ? "" : "s",
+			jvms ? ", java frames on" : "", rec->o.output);
+	else
+		fprintf(stderr,
+			"perfjava: recording %u processes (%u threads, java "
+			"frames on for %u JVM%s) into %s; Ctrl-C to stop\n",
+			rec->procs.n, rec->th.n, jvms, jvms == 1 ? "" : "s",
+			rec->o.output);
+}
+
 static void thread_opened(void *ctx, struct ring *r)
 {
 	struct recorder *rec = ctx;
+	struct proc *p = procs_get(&rec->procs, r->pid);
 	char comm[64];
 
-	proc_comm(rec->o.pid, r->tid, comm, sizeof(comm));
-	pj_writer_thread(rec->w, r->tid, rec->o.pid, comm);
+	proc_comm(r->pid, r->tid, comm, sizeof(comm));
+	pj_writer_thread(rec->w, r->tid, r->pid, comm);
 	if (rec->th.enabled) /* opened while recording: its clocks start */
 		switchcost_mark(&rec->sc, r);
-	wall_thread_opened(rec->wall, r->tid);
-	ksig_thread_opened(&rec->ks, r);
+	wall_thread_opened(rec->wall, r->pid, r->tid);
+	if (p)
+		ksig_thread_opened(&p->ks, r);
+}
+
+/* A process's rings: a JVM's samples wait for their walk, so they wake
+ * the reader each (unless the agent walks at the kernel's SIGTRAP, which
+ * only its threads may get: any other process would die of it). */
+static void opts_for(void *ctx, pid_t pid, struct ring_opts *o)
+{
+	struct recorder *rec = ctx;
+	struct proc *p = procs_get(&rec->procs, pid);
+	bool java = p && p->java && !rec->o.no_java;
+
+	o->wakeup_events = java ? 1 : 0;
+	o->sigtrap = p && p->agent ? ksig_traps(&p->ks, p->agent) : 0;
 }
 
 /*
@@ -134,15 +240,50 @@ static void raise_fd_limit(void)
 	setrlimit(RLIMIT_NOFILE, &l);
 }
 
+/* Opens the threads of every target (-t: those threads alone); 0, or
+ * -errno from the first that failed (*bad its event, *pid its process). */
+static int scan_targets(struct recorder *rec, unsigned int *bad, pid_t *pid)
+{
+	const struct idlist *tids = &rec->o.tids;
+	int err;
+
+	for (unsigned int i = 0; i < tids->n; i++) {
+		*pid = tgid_of((pid_t)tids->v[i]);
+		err = threads_add(&rec->th, *pid, (pid_t)tids->v[i], bad);
+		if (err < 0)
+			return err;
+	}
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		if (!p->follow)
+			continue;
+		*pid = p->pid;
+		err = threads_scan(&rec->th, p->pid, bad);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* Whether a JVM is among the processes recorded. */
+static bool any_java(const struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->java)
+			return true;
+	return false;
+}
+
 static int open_threads(struct recorder *rec)
 {
 	bool java_copy;
 	struct threads *t = &rec->th;
 	unsigned int bad = 0;
+	pid_t pid = rec->o.pid;
 	char msg[512];
 	int err;
 
-	t->pid = rec->o.pid;
 	t->evs = rec->evs;
 	t->nevents = rec->nevents;
 	t->opts.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
@@ -172,8 +313,10 @@ static int open_threads(struct recorder *rec)
 	if (rec->o.cg.mode == CG_DWARF && !rec->o.pages_given &&
 	    t->opts.pages < 64)
 		t->opts.pages = 64;
+	/* the events are every process's: a JVM among them makes the copies
+	 * everyone's */
 	java_copy = wall_java_copy(rec->wall, rec->evs, rec->nevents,
-				   rec->java && !rec->o.no_java,
+				   any_java(rec) && !rec->o.no_java,
 				   rec->o.cg.stack_size);
 	if (java_copy && t->opts.pages < WALL_JAVA_MIN_PAGES) {
 		if (!rec->o.quiet)
@@ -193,19 +336,16 @@ static int open_threads(struct recorder *rec)
 	t->opts.count_switches = rec->nevents == 1 && !rec->wall;
 	t->opts.enable_on_exec = rec->launch != NULL; /* counts from the exec */
 	t->on_open = thread_opened;
+	t->opts_for = opts_for;
 	t->ctx = rec;
-	/* A JVM's samples wait for a walk: wake the reader for each one. */
-	t->opts.wakeup_events = rec->java && !rec->o.no_java ? 1 : 0;
-	/* ... unless the agent walks at the sample by the kernel's SIGTRAP */
-	t->opts.sigtrap = ksig_traps(&rec->ks, rec->agent);
-	err = threads_scan(t, &bad);
+	err = scan_targets(rec, &bad, &pid);
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
 
 		read_small_file("/proc/sys/kernel/perf_event_paranoid", p,
 				sizeof(p));
 		t->opts.exclude_kernel = true;
-		err = threads_scan(t, &bad);
+		err = scan_targets(rec, &bad, &pid);
 		if (err >= 0 && !rec->o.quiet)
 			fprintf(
 			    stderr,
@@ -213,12 +353,14 @@ static int open_threads(struct recorder *rec)
 			    p);
 	}
 	/* ENOENT is also perf_event_open's "no such event" (no PMU). */
+	if (err >= 0 && t->n == 0)
+		pid = rec->o.pid;
 	if (err == -ESRCH || (err >= 0 && t->n == 0) ||
-	    (err == -ENOENT && !proc_exists(rec->o.pid, 0))) {
+	    (err == -ENOENT && !proc_exists(pid, 0))) {
 		fprintf(
 		    stderr,
 		    "perfjava: process %d exited before it could be profiled\n",
-		    rec->o.pid);
+		    pid);
 		return -1;
 	}
 	if (err < 0) {
@@ -241,41 +383,58 @@ static int open_threads(struct recorder *rec)
 	return 0;
 }
 
-static void start_agent(struct recorder *rec)
+/* The agent of JVM p, before its events open: its kind depends on it
+ * (record/ksig.h: the kernel's SIGTRAP at the sample). An agent that fails
+ * says so in one line; the other processes are recorded as they are. */
+static void start_agent(struct recorder *rec, struct proc *p)
 {
 	char err[512];
 	const char *path = rec->o.agent_path ? rec->o.agent_path
 					     : agent_default_path();
 	struct agent *a;
 
-	if (!rec->java || rec->o.no_java || rec->launch)
-		return; /* a launched JVM's agent connects by itself */
-	if (!agent_start(rec->o.pid, path, &a, err, sizeof(err))) {
-		recorder_set_agent(rec, a);
-		self_find(&rec->em.self, rec->o.pid, now_ns());
+	if (!p->java || rec->o.no_java)
+		return;
+	ksig_prepare(&p->ks, rec->evs, rec->nevents, p->pid, cpuwalk_done,
+		     &rec->cw);
+	if (rec->launch) /* a launched JVM's agent connects by itself */
+		return;
+	if (!agent_start(p->pid, path, &a, err, sizeof(err))) {
+		recorder_set_agent(rec, p, a);
+		self_find(&p->self, p->pid, now_ns());
 	} else {
-		rec->java_failed = true;
-		if (proc_gone(rec->o.pid))
+		p->java_failed = true;
+		if (proc_gone(p->pid))
 			snprintf(err, sizeof(err),
-				 "JVM %d exited during the attach", rec->o.pid);
-		fprintf(
-		    stderr,
-		    "perfjava: java frames unavailable: %s; recording native frames only\n",
-		    err);
+				 "JVM %d exited during the attach", p->pid);
+		fprintf(stderr,
+			"perfjava: java frames unavailable%s: %s; recording "
+			"native frames only\n",
+			rec->procs.n > 1 ? " for one JVM" : "", err);
 		pj_writer_meta(rec->w, "java_error", err);
 	}
+	ksig_setup(&p->ks, p->agent);
 }
 
 /*
  * The agent goes (it disconnected, or the recording ends): walks no longer
  * come; the answers held keep their frames' names by being merged now.
  */
-static void agent_gone(struct recorder *rec, const char *why)
+static void agent_gone(struct recorder *rec, struct proc *p, const char *why)
 {
-	ksig_off(&rec->ks, why);
-	pending_expire(&rec->pend, now_ns(), true);
-	pending_agent_gone(&rec->pend);
-	offjava_agent_gone(&rec->oj);
+	ksig_off(&p->ks, why);
+	pending_agent_gone(&rec->pend, p->pid);
+	offjava_agent_gone(&rec->oj, p->pid);
+}
+
+/* p's agent is no more (disconnected, or the end): its counts kept. */
+static void agent_stopped(struct recorder *rec, struct proc *p, const char *why)
+{
+	agent_gone(rec, p, why);
+	agent_get_stats(p->agent, &p->ast);
+	agent_stop(p->agent);
+	recorder_set_agent(rec, p, NULL);
+	rec->th.changed = true;
 }
 
 static void progress(struct recorder *rec, uint64_t now)
@@ -336,7 +495,7 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 		struct ring *r = rec->th.v[i];
 
 		if (check_proc && !r->exited)
-			r->exited = !proc_exists(rec->o.pid, r->tid);
+			r->exited = !proc_exists(r->pid, r->tid);
 		if (r->exited && drain_ring(rec, r, until)) {
 			jnames_forget(&rec->em.names, (uint32_t)r->tid);
 			switchcost_thread_gone(&rec->sc, (uint32_t)r->tid);
@@ -354,26 +513,64 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
  */
 static void rescan_threads(struct recorder *rec)
 {
-	unsigned int bad, before = rec->th.n;
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+		unsigned int bad, before = rec->th.n;
 
-	if (target_gone(&rec->tgt))
-		return;
-	threads_scan(&rec->th, &bad);
-	if (!target_gone(&rec->tgt))
-		return;
-	while (rec->th.n > before)
-		threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
+		if (!p->follow || p->ended || target_gone(&p->tgt))
+			continue;
+		threads_scan(&rec->th, p->pid, &bad);
+		if (!target_gone(&p->tgt))
+			continue;
+		while (rec->th.n > before)
+			threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
+	}
 }
 
-/* The target's events all ended, or it exec'd: why, said once. */
-static void target_ended(struct recorder *rec, bool tty)
+/* Whether p has no ring left. */
+static bool no_rings(const struct recorder *rec, const struct proc *p)
+{
+	for (unsigned int i = 0; i < rec->th.n; i++)
+		if (rec->th.v[i]->pid == p->pid)
+			return false;
+	return true;
+}
+
+/* A target's events all ended, it exited or it exec'd: why, said once;
+ * the recording ends with the last. */
+static void target_ended(struct recorder *rec, struct proc *p, bool tty,
+			 const char *why)
 {
 	char msg[600];
+	unsigned int left = 0;
 
+	p->ended = true;
+	p->end_reason = why ? why : target_end(&p->tgt, msg, sizeof(msg));
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		left += rec->procs.v[i]->target && !rec->procs.v[i]->ended;
+	if (!why && msg[0])
+		fprintf(stderr, "%sperfjava: %s%s\n", tty ? "\n" : "", msg,
+			left ? "; recording the others" : "");
+	else if (left && !rec->o.quiet)
+		fprintf(stderr,
+			"%sperfjava: process %d: %s; recording the "
+			"others\n",
+			tty ? "\n" : "", p->pid, p->end_reason);
+	if (left)
+		return;
 	rec->stop = true;
-	rec->stop_reason = target_end(&rec->tgt, msg, sizeof(msg));
-	if (msg[0])
-		fprintf(stderr, "%sperfjava: %s\n", tty ? "\n" : "", msg);
+	rec->stop_reason = p->end_reason;
+}
+
+/* Targets whose rings all closed, or that exec'd, end. */
+static void end_targets(struct recorder *rec, bool tty)
+{
+	for (unsigned int i = 0; i < rec->procs.n && !rec->stop; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		if (p->target && !p->ended && (p->exec || no_rings(rec, p)))
+			target_ended(rec, p, tty, NULL);
+	}
 }
 
 static int flush_output(struct recorder *rec)
@@ -388,11 +585,134 @@ static int flush_output(struct recorder *rec)
 	return -1;
 }
 
+/* What a polled fd is: a ring, a target's pidfd, an agent's socket. */
+struct polled {
+	struct ring *ring;
+	struct proc *target, *agent;
+};
+
+/* The fds to poll: signals, each target's pidfd, a launched JVM's agent to
+ * come, each agent, and the rings not walked at the sample. */
+static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
+		    struct polled **what, unsigned int *cap, unsigned int *n)
+{
+	unsigned int need = rec->th.n + 2 * rec->procs.n + 2;
+	int lfd = launch_agent_fd(rec->launch);
+
+	if (need > *cap) {
+		struct pollfd *np = realloc(*pfd, need * sizeof(**pfd));
+		struct polled *nw = np ? realloc(*what, need * sizeof(**what))
+				       : NULL;
+
+		if (np)
+			*pfd = np;
+		if (!nw)
+			return -1;
+		*what = nw;
+		*cap = need;
+	}
+	*n = 0;
+#define ADD(f, r, t, a)                                             \
+	do {                                                        \
+		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };     \
+		(*what)[(*n)++] = (struct polled){ (r), (t), (a) }; \
+	} while (0)
+	ADD(sigfd, NULL, NULL, NULL);
+	if (lfd >= 0) /* a launched JVM's agent, to come */
+		ADD(lfd, NULL, NULL, NULL);
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		/* readable once the target exited */
+		if (p->target && !p->ended && target_fd(&p->tgt) >= 0)
+			ADD(target_fd(&p->tgt), NULL, p, NULL);
+		if (p->agent)
+			ADD(agent_fd(p->agent), NULL, NULL, p);
+	}
+	for (unsigned int i = 0; i < rec->th.n; i++) {
+		struct ring *r = rec->th.v[i];
+		struct proc *p = procs_get(&rec->procs, r->pid);
+
+		/* walked at the sample: read on the timer */
+		if (p && ksig_quiet(&p->ks, r))
+			continue;
+		ADD(r->fd, r, NULL, NULL);
+	}
+#undef ADD
+	return 0;
+}
+
+/* Each JVM's walks taken at the sample, before the rings' samples... */
+static void collect_walks(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->agent)
+			ksig_collect(&rec->procs.v[i]->ks,
+				     rec->procs.v[i]->agent);
+}
+
+/* ... matched with them after. */
+static void match_walks(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		ksig_match(&p->ks);
+		jevents_tick(rec->jev, p->agent, p->pid);
+	}
+}
+
+/* The agents' sockets are flushed; every rescan, what a JVM's agent
+ * needs now and then. */
+static void tend_agents(struct recorder *rec, uint64_t now, bool rescan)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		if (!p->agent)
+			continue;
+		p->out_queued = agent_flush(p->agent) > 0;
+		if (now) /* its code, to label its frames */
+			self_find(&p->self, p->pid, now);
+		if (rescan)
+			ksig_check_queue(&p->ks);
+	}
+}
+
+/* What came on a polled fd other than a ring's. */
+static void on_polled(struct recorder *rec, const struct polled *w, int fd,
+		      int sigfd, bool tty)
+{
+	struct signalfd_siginfo si;
+	struct proc *p = w->agent;
+
+	if (w->target) {
+		target_ended(rec, w->target, tty, "target exited");
+	} else if (fd == sigfd) {
+		if (read(sigfd, &si, sizeof(si)) > 0 &&
+		    !(rec->launch && launch_signal(rec, &si))) {
+			rec->stop = true;
+			rec->stop_reason = strsignal((int)si.ssi_signo);
+		}
+	} else if (!p) {
+		launch_agent_ready(rec);
+	} else if (agent_process(p->agent, cpuwalk_done, &rec->cw)) {
+		/* a JVM that exits takes its agent */
+		if (!proc_gone(p->pid))
+			fprintf(stderr,
+				"%sperfjava: the agent disconnected%s; "
+				"recording native frames only\n",
+				tty ? "\n" : "",
+				rec->procs.n > 1 ? " from a JVM" : "");
+		agent_stopped(rec, p, "the agent disconnected");
+	}
+}
+
 static int run_loop(struct recorder *rec, int sigfd)
 {
 	struct pollfd *pfd = NULL;
-	struct ring **pring = NULL;
-	unsigned int npfd = 0, pfd_cap = 0, pring_cap = 0;
+	struct polled *what = NULL;
+	unsigned int npfd = 0, pfd_cap = 0;
 	uint64_t end = rec->o.duration > 0
 			   ? rec->start_ns + (uint64_t)(rec->o.duration * 1e9)
 			   : UINT64_MAX;
@@ -402,57 +722,23 @@ static int run_loop(struct recorder *rec, int sigfd)
 	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
 	bool busy = false; /* records left in the rings by the last pass */
 	unsigned int rot = 0;
-	int afd = -1, lfd = -1, tfd = target_fd(&rec->tgt);
-	unsigned int aslot = 0; /* the agent's entry in pfd */
 
 	rec->th.changed = true;
 	while (!rec->stop) {
 		uint64_t now = now_ns(), pass_end;
 		int timeout, n;
-		bool more;
 
 		if (rec->th.changed) {
-			if (GROW(pfd, pfd_cap, rec->th.n + 4) ||
-			    GROW(pring, pring_cap, rec->th.n + 4))
-				return -1;
-			npfd = 0;
-			pfd[npfd].fd = sigfd;
-			pfd[npfd].events = POLLIN;
-			pring[npfd++] = NULL;
-			if (tfd >= 0) { /* readable once the target exited */
-				pfd[npfd].fd = tfd;
-				pfd[npfd].events = POLLIN;
-				pring[npfd++] = NULL;
-			}
-			afd = rec->agent ? agent_fd(rec->agent) : -1;
-			lfd = launch_agent_fd(rec->launch);
-			if (lfd >= 0) { /* a launched JVM's agent, to come */
-				pfd[npfd].fd = lfd;
-				pfd[npfd].events = POLLIN;
-				pring[npfd++] = NULL;
-			}
-			if (afd >= 0) {
-				aslot = npfd;
-				pfd[npfd].fd = afd;
-				pfd[npfd].events = POLLIN;
-				pring[npfd++] = NULL;
-			}
-			for (unsigned int i = 0; i < rec->th.n; i++) {
-				/* walked at the sample: read on the timer */
-				if (ksig_quiet(&rec->ks, rec->th.v[i]))
-					continue;
-				pfd[npfd].fd = rec->th.v[i]->fd;
-				pfd[npfd].events = POLLIN;
-				pring[npfd++] = rec->th.v[i];
-			}
 			rec->th.changed = false;
+			if (poll_set(rec, sigfd, &pfd, &what, &pfd_cap, &npfd))
+				break;
 		}
 		/* wake for the 10 ms drain even when no ring signals */
 		timeout =
 		    (int)((next_drain > now ? next_drain - now : 0) / 1000000);
 		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
-			return -1;
+			break;
 		pass_end = now_ns() + PASS_NS;
 		busy = false;
 		/* from a place that moves, so that a ring that fills as fast
@@ -463,56 +749,32 @@ static int run_loop(struct recorder *rec, int sigfd)
 
 			if (!pfd[i].revents)
 				continue;
-			if (pfd[i].fd == tfd) {
-				rec->stop = true;
-				rec->stop_reason = "target exited";
-			} else if (pfd[i].fd == sigfd) {
-				struct signalfd_siginfo si;
-
-				if (read(sigfd, &si, sizeof(si)) > 0 &&
-				    !(rec->launch && launch_signal(rec, &si))) {
-					rec->stop = true;
-					rec->stop_reason =
-					    strsignal((int)si.ssi_signo);
-				}
-			} else if (pfd[i].fd == lfd) {
-				launch_agent_ready(rec);
-			} else if (pfd[i].fd == afd) {
-				if (agent_process(rec->agent, cpuwalk_done,
-						  &rec->cw)) {
-					/* a JVM that exits takes its agent */
-					if (!proc_gone(rec->o.pid))
-						fprintf(
-						    stderr,
-						    "%sperfjava: the agent disconnected; recording native frames only\n",
-						    tty ? "\n" : "");
-					agent_gone(rec,
-						   "the agent disconnected");
-					agent_stop(rec->agent);
-					recorder_set_agent(rec, NULL);
-					afd = -1;
-					rec->th.changed = true;
-				}
+			if (!what[i].ring) {
+				on_polled(rec, &what[i], pfd[i].fd, sigfd, tty);
 			} else if (!busy) {
-				busy = !drain_ring(rec, pring[i], pass_end);
+				busy = !drain_ring(rec, what[i].ring, pass_end);
 				if (pfd[i].revents & (POLLHUP | POLLERR))
-					pring[i]->exited = true;
+					what[i].ring->exited = true;
 			}
 		}
 		now = now_ns();
 		if (now >= next_drain) {
 			next_drain = now + DRAIN_NS;
-			ksig_collect(&rec->ks, rec->agent);
+			collect_walks(rec);
 			busy |= !drain_all(rec, pass_end);
-			ksig_match(&rec->ks);
-			jevents_tick(rec->jev, rec->agent);
+			match_walks(rec);
 		}
-		offjava_ask(&rec->oj, rec->agent); /* the rings are drained */
-		/* what the socket does not take now goes on POLLOUT */
-		more = rec->agent && agent_flush(rec->agent) > 0;
-		if (afd >= 0 && aslot < npfd && pfd[aslot].fd == afd)
-			pfd[aslot].events = more ? POLLIN | POLLOUT : POLLIN;
+		offjava_ask(&rec->oj, &rec->procs); /* the rings are drained */
+		tend_agents(rec, 0, false);
+		/* what a socket does not take now goes on POLLOUT */
+		for (unsigned int i = 0; i < npfd; i++)
+			if (what[i].agent && what[i].agent->agent)
+				pfd[i].events = what[i].agent->out_queued
+						    ? POLLIN | POLLOUT
+						    : POLLIN;
 		if (now >= next_tick) {
+			bool rescan = now >= next_scan;
+
 			next_tick = now + TICK_NS;
 			pending_expire(&rec->pend, now, false);
 			if (loop_tick(rec, now)) { /* --loop: the next file */
@@ -521,13 +783,11 @@ static int run_loop(struct recorder *rec, int sigfd)
 			}
 			/* before exited threads go */
 			switchcost_tick(&rec->sc, &rec->th, now);
-			if (rec->agent) /* its code, to label its frames */
-				self_find(&rec->em.self, rec->o.pid, now);
-			reap_threads(rec, now >= next_scan, pass_end);
-			if (now >= next_scan) {
+			tend_agents(rec, now, rescan);
+			reap_threads(rec, rescan, pass_end);
+			if (rescan) {
 				next_scan = now + RESCAN_NS;
 				rescan_threads(rec);
-				ksig_check_queue(&rec->ks);
 			}
 			if (tty)
 				progress(rec, now);
@@ -535,8 +795,8 @@ static int run_loop(struct recorder *rec, int sigfd)
 		} else if (pj_writer_pending(rec->w) > (4u << 20)) {
 			flush_output(rec);
 		}
-		if ((rec->th.n == 0 || rec->target_exec) && !rec->stop)
-			target_ended(rec, tty);
+		if (!rec->stop)
+			end_targets(rec, tty);
 		if (now >= end) {
 			rec->stop = true;
 			rec->stop_reason = "duration reached";
@@ -545,7 +805,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 	if (tty)
 		fprintf(stderr, "\n");
 	free(pfd);
-	free(pring);
+	free(what);
 	return 0;
 }
 
@@ -556,7 +816,7 @@ int cmd_record(int argc, char **argv)
 	char err[512], data[4096];
 	sigset_t mask;
 	int sigfd, ret = 1;
-	bool java = false;
+	bool java = false, *java_of;
 	const char *jfr = NULL;
 	struct launch *launch = NULL;
 	uint64_t bytes;
@@ -564,8 +824,27 @@ int cmd_record(int argc, char **argv)
 	if (!rec)
 		return 1;
 	if (record_parse_args(argc, argv, &o) || loop_setup(&o)) {
+		record_opts_free(&o);
 		free(rec);
 		return 2;
+	}
+	if (o.system_wide) { /* issue 26: per-CPU events to come */
+		fprintf(stderr, "perfjava: -a and -C are not built yet; give "
+				"-p PID[,PID...] or -t TID\n");
+		record_opts_free(&o);
+		free(rec);
+		return 2;
+	}
+	if (tids_processes(&o)) {
+		record_opts_free(&o);
+		free(rec);
+		return 1;
+	}
+	java_of = calloc(o.pids.n + 1, sizeof(*java_of));
+	if (!java_of) {
+		record_opts_free(&o);
+		free(rec);
+		return 1;
 	}
 	if (tojfr_wanted(o.output)) { /* recorded as ours, converted after */
 		if (o.loop > 0) {
@@ -580,25 +859,21 @@ int cmd_record(int argc, char **argv)
 		o.output = tojfr_data_path(jfr, data, sizeof(data));
 	}
 	if (o.argv ? launch_fork(&o, &java, &launch)
-		   : check_target(o.pid, &java)) {
+		   : check_targets(&o, java_of)) {
+		record_opts_free(&o);
 		free(rec);
 		return 1;
 	}
 	if (recorder_init(rec, &o)) {
 		rec->launch = launch;
 		launch_abort(rec); /* a command that never ran */
+		record_opts_free(&o);
 		free(rec);
 		return 1;
 	}
-	recorder_set_java(rec, java);
 	rec->launch = launch;
-	if (target_open(&rec->tgt, rec->o.pid)) {
-		fprintf(stderr,
-			"perfjava: process %d exited before it could be "
-			"profiled\n",
-			rec->o.pid);
+	if (add_targets(rec, o.argv ? &java : java_of))
 		goto fail_output;
-	}
 	ring_init();
 	raise_fd_limit(); /* after the fork: the command keeps its own */
 	/*
@@ -607,20 +882,22 @@ int cmd_record(int argc, char **argv)
 	 * between the exec and the poll loop, which opens its new threads.
 	 */
 	if (rec->launch) {
+		struct proc *p = recorder_first(rec);
+
 		if (open_threads(rec))
 			goto fail_output;
 		if (launch_exec(rec)) {
 			ret = 127; /* as a shell says "cannot run" */
 			goto fail_output;
 		}
-		target_rebase(&rec->tgt); /* it runs the command now */
+		target_rebase(&p->tgt); /* it runs the command now */
 		/* nothing was named with the parent's yet */
-		if (symbolizer_reload_user(&rec->sym, rec->o.pid)) {
+		if (symbolizer_reload_user(&p->sym, p->pid)) {
 			fprintf(stderr, "perfjava: out of memory\n");
 			goto fail_output;
 		}
 	}
-	header_write(rec->w, rec->o.pid, rec->o.callgraph, rec->java);
+	recorder_header(rec);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -630,10 +907,8 @@ int cmd_record(int argc, char **argv)
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	/* A JVM's agent comes before its events, whose kind depends on it
 	 * (record/ksig.h: the kernel's SIGTRAP at the sample). */
-	ksig_prepare(&rec->ks, rec->evs, rec->nevents, rec->o.pid, cpuwalk_done,
-		     &rec->cw);
-	start_agent(rec);
-	ksig_setup(&rec->ks, rec->agent);
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		start_agent(rec, rec->procs.v[i]);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	/* started: the file takes its name (a failed start left any file
@@ -649,7 +924,7 @@ int cmd_record(int argc, char **argv)
 	 * threads is error in the Java stack. Ask for a better nice level
 	 * where allowed (root, CAP_SYS_NICE); nothing changes otherwise.
 	 */
-	if (rec->agent || (rec->launch && rec->java))
+	if (recorder_any_agent(rec) || (rec->launch && java))
 		setpriority(PRIO_PROCESS, 0, -10);
 	recorder_mark_start(rec, now_ns());
 	threads_enable(&rec->th);
@@ -657,11 +932,7 @@ int cmd_record(int argc, char **argv)
 		switchcost_mark(&rec->sc, rec->th.v[i]);
 	wall_start(rec->wall, &rec->th, rec->start_ns);
 	if (!rec->o.quiet)
-		fprintf(
-		    stderr,
-		    "perfjava: recording %d (%u thread%s%s) into %s; Ctrl-C to stop\n",
-		    rec->o.pid, rec->th.n, rec->th.n == 1 ? "" : "s",
-		    rec->agent ? ", java frames on" : "", rec->o.output);
+		say_recording(rec);
 	run_loop(rec, sigfd);
 	if (!rec->w) { /* --loop could not start the next file (said so) */
 		close(sigfd);
@@ -669,21 +940,19 @@ int cmd_record(int argc, char **argv)
 	}
 	switchcost_take(&rec->sc, &rec->th, true); /* while the events run */
 	threads_disable(&rec->th);
-	ksig_collect(&rec->ks, rec->agent);
+	collect_walks(rec);
 	if (!drain_all(rec, now_ns() + STOP_DRAIN_NS))
 		for (unsigned int i = 0; i < rec->th.n; i++)
 			ring_drain(rec->th.v[i], count_not_drained, rec);
-	ksig_match(&rec->ks);
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		ksig_match(&rec->procs.v[i]->ks);
 	recorder_finish_waits(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec->wall, rec->end_ns); /* threads still waiting */
 	emit_java_names(&rec->em, &rec->th);
-	if (rec->agent) {
-		agent_gone(rec, NULL);
-		agent_get_stats(rec->agent, &rec->ast);
-		agent_stop(rec->agent);
-		recorder_set_agent(rec, NULL);
-	}
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->agent)
+			agent_stopped(rec, rec->procs.v[i], NULL);
 	close(sigfd);
 	record_write_stats(rec);
 	bytes = pj_writer_bytes(rec->w) + pj_writer_pending(rec->w);
@@ -718,6 +987,8 @@ out:
 	launch_abort(rec); /* a command not waited for: perfjava failed */
 	loop_free(rec);
 	recorder_free(rec);
+	free(java_of);
+	record_opts_free(&o);
 	free(rec);
 	return ret;
 }

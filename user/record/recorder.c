@@ -130,8 +130,8 @@ static int setup_events(struct recorder *rec)
 	}
 	/* -e offcpu, -e wall, --wall */
 	if (wall_setup(&rec->wall, rec->evs, rec->nevents, offcpu,
-		       &(struct wall_links){ rec->o.pid, &rec->pend, &rec->oj,
-					     &rec->os, &rec->em, &rec->dec }))
+		       &(struct wall_links){ &rec->pend, &rec->oj, &rec->os,
+					     &rec->em, &rec->procs }))
 		return -1;
 	rec->dec.wall = rec->wall;
 	/* -e alloc, -e lock */
@@ -182,33 +182,76 @@ static void wire(struct recorder *rec)
 
 	d->evs = rec->evs;
 	d->nevents = rec->nevents;
-	d->unw = rec->unw;
+	d->procs = &rec->procs;
 	d->dwarf = rec->o.cg.mode == CG_DWARF;
 	d->tp = rec->tp;
+	rec->procs.w = rec->w;
+	rec->procs.unwind = rec->o.cg.stack_size != 0;
 	rec->em.w = rec->w;
-	rec->em.sym = &rec->sym;
+	rec->em.procs = &rec->procs;
 	rec->em.ksym = &rec->ksym;
-	rec->em.pid = (uint32_t)rec->o.pid;
 	rec->em.bases.on = rec->o.native_base;
 	rec->em.lbr = d->lbr;
 	rec->cw.pend = &rec->pend;
-	rec->cw.ks = &rec->ks;
 	rec->cw.em = &rec->em;
-	rec->ks.th = &rec->th;
-	rec->ks.pend = &rec->pend;
-	rec->ks.jev = rec->jev;
+	rec->oj.java = !rec->o.no_java;
 	rec->oj.pend = &rec->pend;
 	rec->oj.os = &rec->os;
 	rec->oj.em = &rec->em;
 }
 
+struct proc *recorder_add_proc(struct recorder *rec, pid_t pid)
+{
+	struct proc *p = procs_get(&rec->procs, pid);
+
+	if (p)
+		return p;
+	p = procs_add(&rec->procs, pid);
+	if (!p)
+		return NULL;
+	p->ks.th = &rec->th;
+	p->ks.pend = &rec->pend;
+	p->ks.jev = rec->jev;
+	return p;
+}
+
+void recorder_header(struct recorder *rec)
+{
+	bool java = false, first = true;
+
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		java |= rec->procs.v[i]->java;
+	header_write(rec->w, rec->o.callgraph, java);
+	if (rec->o.tids.n) { /* -t: those threads alone */
+		char tids[1024];
+
+		idlist_print(&rec->o.tids, tids, sizeof(tids));
+		pj_writer_meta(rec->w, "tids", tids);
+	}
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		const struct proc *p = rec->procs.v[i];
+
+		header_process(rec->w, p->pid, p->java, p->target,
+			       p->target && first);
+		first &= !p->target;
+	}
+}
+
+struct proc *recorder_first(const struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->target)
+			return rec->procs.v[i];
+	return NULL;
+}
+
 int recorder_init(struct recorder *rec, const struct record_opts *o)
 {
 	char err[512];
+	struct proc *p;
 
 	memset(rec, 0, sizeof(*rec));
 	rec->o = *o;
-	rec->tgt.pidfd = -1;
 	if (setup_events(rec))
 		goto fail;
 	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
@@ -217,22 +260,16 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 		goto fail;
 	}
 	ksymbolizer_init(&rec->ksym, rec->w);
-	if (symbolizer_init(&rec->sym, rec->w, rec->o.pid)) {
-		fprintf(stderr,
-			"perfjava: cannot read the symbols of process %d\n",
-			rec->o.pid);
-		pj_writer_abort(rec->w); /* and its file */
-		rec->w = NULL;
-		goto fail;
-	}
-	if (rec->o.cg.stack_size && !(rec->unw = unwinder_new(rec->o.pid))) {
+	header_describe_events(rec->w, rec->evs, rec->nevents);
+	wire(rec);
+	if (rec->o.pid && !(p = recorder_add_proc(rec, rec->o.pid))) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		pj_writer_abort(rec->w); /* and its file */
 		rec->w = NULL;
 		goto fail;
 	}
-	header_describe_events(rec->w, rec->evs, rec->nevents);
-	wire(rec);
+	if (rec->o.pid)
+		p->target = true;
 	return 0;
 fail:
 	recorder_free(rec);
@@ -241,26 +278,19 @@ fail:
 
 void recorder_free(struct recorder *rec)
 {
-	if (rec->agent)
-		agent_stop(rec->agent);
-	rec->agent = NULL;
 	threads_free(&rec->th);
-	target_close(&rec->tgt);
 	wall_free(rec->wall); /* before what its waits use */
 	rec->wall = NULL;
 	pending_free(&rec->pend);
 	offjava_free(&rec->oj);
-	ksig_free(&rec->ks);
 	cpuwalk_free(&rec->cw);
 	switchcost_free(&rec->sc);
 	jevents_free(rec->jev);
 	rec->jev = NULL;
 	emit_free(&rec->em);
-	symbolizer_free(&rec->sym);
+	procs_free(&rec->procs); /* their agents stopped */
 	ksymbolizer_free(&rec->ksym);
 	memset(&rec->ksym, 0, sizeof(rec->ksym));
-	unwinder_free(rec->unw);
-	rec->unw = NULL;
 	tp_decoder_free(rec->tp);
 	rec->tp = NULL;
 	free(rec->evs);
@@ -268,18 +298,22 @@ void recorder_free(struct recorder *rec)
 	rec->nevents = 0;
 }
 
-void recorder_set_java(struct recorder *rec, bool java)
+void recorder_set_java(struct recorder *rec, struct proc *p, bool java)
 {
-	rec->java = java;
-	rec->oj.java = java && !rec->o.no_java;
+	p->java = java;
 }
 
-void recorder_set_agent(struct recorder *rec, struct agent *a)
+void recorder_set_agent(struct recorder *rec, struct proc *p, struct agent *a)
 {
-	rec->agent = a;
-	rec->em.agent = a;
-	rec->dec.code = agent_codemap(a);
-	rec->oj.agent = a;
+	p->agent = a;
+}
+
+bool recorder_any_agent(const struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->agent)
+			return true;
+	return false;
 }
 
 void recorder_mark_start(struct recorder *rec, uint64_t now)
@@ -289,6 +323,41 @@ void recorder_mark_start(struct recorder *rec, uint64_t now)
 	header_mark_start(rec->w, now);
 }
 
+/* One round of the agents' answers: at most 10 ms of waiting for them;
+ * false when none is left to wait for. */
+static bool agents_round(struct recorder *rec)
+{
+	struct pollfd pf[64];
+	struct proc *by[64];
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < rec->procs.n && n < 64; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		int more;
+
+		if (!p->agent || (more = agent_flush(p->agent)) < 0)
+			continue;
+		pf[n] =
+		    (struct pollfd){ agent_fd(p->agent),
+				     (short)(more ? POLLIN | POLLOUT : POLLIN),
+				     0 };
+		by[n++] = p;
+	}
+	if (!n || poll(pf, n, 10) < 0)
+		return false;
+	for (unsigned int i = 0; i < n; i++) {
+		struct proc *p = by[i];
+
+		if (pf[i].revents &&
+		    agent_process(p->agent, cpuwalk_done, &rec->cw))
+			continue;
+		ksig_collect(&p->ks, p->agent);
+		ksig_match(&p->ks);
+	}
+	return true;
+}
+
 void recorder_finish_waits(struct recorder *rec)
 {
 	/* stack copies in flight are the waits' own frames: worth a second
@@ -296,17 +365,9 @@ void recorder_finish_waits(struct recorder *rec)
 	uint64_t end =
 	    now_ns() + (rec->oj.copies_out ? 1000000000ULL : 250000000ULL);
 
-	offjava_ask(&rec->oj, rec->agent);
-	while (rec->agent && pending_in_flight(&rec->pend) && now_ns() < end) {
-		struct pollfd p = { agent_fd(rec->agent), POLLIN, 0 };
-
-		if (agent_flush(rec->agent))
-			break;
-		if (poll(&p, 1, 10) > 0 &&
-		    agent_process(rec->agent, cpuwalk_done, &rec->cw))
-			break;
-		ksig_collect(&rec->ks, rec->agent);
-		ksig_match(&rec->ks);
-	}
+	offjava_ask(&rec->oj, &rec->procs);
+	while (pending_in_flight(&rec->pend) && now_ns() < end &&
+	       agents_round(rec))
+		;
 	pending_expire(&rec->pend, 0, true);
 }

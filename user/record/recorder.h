@@ -22,6 +22,7 @@
 #include "record/offjava.h"
 #include "record/offstate.h"
 #include "record/pending.h"
+#include "record/proc.h"
 #include "record/options.h"
 #include "record/switchcost.h"
 #include "record/target.h"
@@ -41,31 +42,23 @@ struct recorder {
 	struct threads th;
 	struct pj_writer *w;
 	struct ksymbolizer ksym; /* kernel frames, for every process */
-	struct symbolizer sym;
-	struct agent *agent; /* recorder_set_agent */
-	struct agent_stats ast; /* the agent's counters when it stopped */
+	struct procs procs; /* the processes recorded: names, agents, ... */
 	struct launch *launch; /* the command, when record launched it */
 	struct loop *loop; /* --loop: the files written (record/loop.c) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
-	struct unwinder *unw; /* default and -g dwarf: CFI over stack copies */
-	bool java; /* the target is a JVM */
-	bool java_failed; /* the agent refused or failed at the start: no
-			     Java walks to speak of */
 	/* the stages of a sample's way (record/hotpath.c) */
 	struct decoder dec;
 	struct switchcost sc; /* a clock sample's weight */
 	struct pending pend; /* where samples wait */
-	struct cpuwalk cw; /* ... for a CPU sample's Java walk */
-	struct ksig ks; /* ... taken at the sample */
+	struct cpuwalk cw; /* ... for a CPU sample's Java walk (at the sample:
+			      each JVM's ksig, record/proc.h) */
 	struct wall *wall; /* ... for the end of an off-CPU wait */
 	struct offjava oj; /* ... and its Java frames */
 	struct offstate os; /* why it waited */
 	struct jevents *jev; /* -e alloc, -e lock: the JVM's own events */
 	struct emitter em; /* merged, named and written */
 	uint64_t lost; /* sample records lost */
-	struct target tgt; /* the same process all along (record/target.h) */
-	bool target_exec; /* it exec'd (a -p target): the recording ends */
 	unsigned int drain_at; /* the ring the next drain starts at */
 	uint64_t start_ns, end_ns;
 	bool stop;
@@ -76,18 +69,28 @@ struct recorder {
 /*
  * rec made ready for records of o: events parsed, their periods chosen,
  * tracepoint decoders, the writer open on o->output with the event table,
- * the symbolizer of o->pid, the stages wired. 0, or -1 with a message
- * printed (and nothing left open: no output file either). `perfjava record`
- * and the unit tests that feed synthesized records build it the same way.
+ * the kernel's symbols, the stages wired, o->pid (when given) a process
+ * recorded. 0, or -1 with a message printed (and nothing left open: no
+ * output file either). `perfjava record` and the unit tests that feed
+ * synthesized records build it the same way.
  */
 int recorder_init(struct recorder *rec, const struct record_opts *o);
+/* The process pid recorded from now on (made ready: names, unwinder, its
+ * walks at the sample wired); NULL when out of memory. */
+struct proc *recorder_add_proc(struct recorder *rec, pid_t pid);
+/* What the file says of the recording and its processes (record/header.h),
+ * at its start. */
+void recorder_header(struct recorder *rec);
+/* The first target (the -p or launched process), or NULL. */
+struct proc *recorder_first(const struct recorder *rec);
 /* Frees what recorder_init and recording set up, but not rec->w. */
 void recorder_free(struct recorder *rec);
-/* The target is a JVM (java), whose waits get Java frames unless --no-java. */
-void recorder_set_java(struct recorder *rec, bool java);
-/* The agent came (a), or went (NULL): every stage that asks it or names
- * with it is told. */
-void recorder_set_agent(struct recorder *rec, struct agent *a);
+/* p is a JVM (java), whose samples get Java frames unless --no-java. */
+void recorder_set_java(struct recorder *rec, struct proc *p, bool java);
+/* p's agent came (a), or went (NULL). */
+void recorder_set_agent(struct recorder *rec, struct proc *p, struct agent *a);
+/* Whether any process recorded has an agent. */
+bool recorder_any_agent(const struct recorder *rec);
 /* Lets the answers in flight come (bounded: a quarter second, a second
  * while stack copies are in flight), asking first the off-CPU stacks
  * wanted, then gives up the rest. */

@@ -37,6 +37,7 @@ struct ring_clocks {
 };
 
 struct ring {
+	pid_t pid; /* its process */
 	pid_t tid;
 	int fd; /* the first event's fd: poll it */
 	unsigned int nevents;

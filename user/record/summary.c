@@ -3,6 +3,7 @@
  * summary printed on stderr. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "perfjava/agent_proto.h"
@@ -16,13 +17,43 @@
  * not refused at the start. */
 static bool walks_wanted(const struct recorder *rec)
 {
-	return rec->java && !rec->o.no_java && !rec->java_failed;
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->java && !rec->procs.v[i]->java_failed)
+			return !rec->o.no_java;
+	return false;
+}
+
+/* The agents' counters, of every JVM. */
+static void agents_stats(const struct recorder *rec, struct agent_stats *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		const struct agent_stats *a = &rec->procs.v[i]->ast;
+
+		for (unsigned int k = 0; k < 16; k++)
+			sum->asgct[k] += a->asgct[k];
+		for (unsigned int k = 0; k < 8; k++)
+			sum->recovered[k] += a->recovered[k];
+		sum->unsent += a->unsent;
+	}
+}
+
+/* How many processes are JVMs. */
+static unsigned int jvms(const struct recorder *rec)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		n += rec->procs.v[i]->java;
+	return n;
 }
 
 void record_write_stats(struct recorder *rec)
 {
 	const struct cpuwalk_stats *st = &rec->cw.st;
 	const struct decode_stats *ds = &rec->dec.st;
+	struct agent_stats ast;
+	struct ksig ks = { 0 };
 	uint64_t p50, p99, max;
 	static const char *const walk_keys[] = {
 		"walk_ok",	"walk_not_java", "walk_not_walkable",
@@ -38,7 +69,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
 	offjava_write_stats(&rec->oj, rec->w);
 	switchcost_write_stats(&rec->sc, rec->w);
-	if (rec->unw) {
+	if (rec->o.cg.stack_size) {
 		pj_writer_stat(rec->w, "unwind_complete",
 			       ds->unwind[UNWIND_COMPLETE]);
 		pj_writer_stat(rec->w, "unwind_cut", ds->unwind[UNWIND_CUT]);
@@ -49,30 +80,31 @@ void record_write_stats(struct recorder *rec)
 	}
 	if (!walks_wanted(rec))
 		return;
+	agents_stats(rec, &ast);
 	for (unsigned int i = 0; i <= AGENT_WALK_LOST; i++)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
-	pj_writer_stat(rec->w, "walk_not_sent", rec->ast.unsent);
+	pj_writer_stat(rec->w, "walk_not_sent", ast.unsent);
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
-	ksig_write_stats(&rec->ks, rec->w);
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		ksig_add(&ks, &rec->procs.v[i]->ks);
+	ksig_write_stats(&ks, rec->w);
 	jevents_write_stats(rec->jev, rec->w);
-	pj_writer_stat(rec->w, "walk_recovered_stub", rec->ast.recovered[1]);
-	pj_writer_stat(rec->w, "walk_recovered_epilogue",
-		       rec->ast.recovered[2]);
-	pj_writer_stat(rec->w, "walk_recovered_frame", rec->ast.recovered[4]);
+	pj_writer_stat(rec->w, "walk_recovered_stub", ast.recovered[1]);
+	pj_writer_stat(rec->w, "walk_recovered_epilogue", ast.recovered[2]);
+	pj_writer_stat(rec->w, "walk_recovered_frame", ast.recovered[4]);
 	pj_writer_stat(rec->w, "walk_recovered_compiled",
-		       rec->ast.recovered[PJA_HOW_COMPILED]);
-	pj_writer_stat(rec->w, "walk_recovered_vm",
-		       rec->ast.recovered[PJA_HOW_VM]);
+		       ast.recovered[PJA_HOW_COMPILED]);
+	pj_writer_stat(rec->w, "walk_recovered_vm", ast.recovered[PJA_HOW_VM]);
 	for (unsigned int i = 1; i < 16; i++) {
 		char key[32];
 
-		if (!rec->ast.asgct[i])
+		if (!ast.asgct[i])
 			continue;
 		snprintf(key, sizeof(key), "walk_asgct_%u", i);
-		pj_writer_stat(rec->w, key, rec->ast.asgct[i]);
+		pj_writer_stat(rec->w, key, ast.asgct[i]);
 	}
 	if (cpuwalk_latency(&rec->cw, &p50, &p99, &max)) {
 		pj_writer_stat(rec->w, "walk_p50_ns", p50);
@@ -131,6 +163,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	const struct cpuwalk_stats *st = &rec->cw.st;
 	const struct emit_stats *es = &rec->em.st;
 	double secs = (rec->end_ns - rec->start_ns) / 1e9;
+	struct agent_stats ast;
 	uint64_t unavailable = 0, recovered, p50, p99, max;
 	struct stat sb;
 
@@ -172,22 +205,23 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	    (unsigned long long)st->walks[AGENT_WALK_OK],
 	    (unsigned long long)st->walks[AGENT_WALK_NOT_JAVA],
 	    (unsigned long long)unavailable);
-	if (rec->ast.unsent) /* its own walks only: samples were kept */
+	agents_stats(rec, &ast);
+	if (ast.unsent) /* its own walks only: samples were kept */
 		fprintf(stderr, " (%llu not asked: the agent stopped reading)",
-			(unsigned long long)rec->ast.unsent);
+			(unsigned long long)ast.unsent);
 	recovered = 0;
 	for (unsigned int i = 1; i < PJA_HOW_MAX; i++)
-		recovered += rec->ast.recovered[i];
+		recovered += ast.recovered[i];
 	if (recovered)
 		fprintf(
 		    stderr,
 		    " (%llu recovered: %llu out of stubs, %llu epilogues, %llu stub frames, %llu compiled frames, %llu walked in the VM)",
 		    (unsigned long long)recovered,
-		    (unsigned long long)rec->ast.recovered[PJA_HOW_STUB_RET],
-		    (unsigned long long)rec->ast.recovered[PJA_HOW_EPILOGUE],
-		    (unsigned long long)rec->ast.recovered[PJA_HOW_FRAME],
-		    (unsigned long long)rec->ast.recovered[PJA_HOW_COMPILED],
-		    (unsigned long long)rec->ast.recovered[PJA_HOW_VM]);
+		    (unsigned long long)ast.recovered[PJA_HOW_STUB_RET],
+		    (unsigned long long)ast.recovered[PJA_HOW_EPILOGUE],
+		    (unsigned long long)ast.recovered[PJA_HOW_FRAME],
+		    (unsigned long long)ast.recovered[PJA_HOW_COMPILED],
+		    (unsigned long long)ast.recovered[PJA_HOW_VM]);
 	if (cpuwalk_latency(&rec->cw, &p50, &p99, &max))
 		fprintf(stderr, "; walk latency median %.0f us, p99 %.0f us",
 			p50 / 1e3, p99 / 1e3);
@@ -197,6 +231,12 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 			100.0 * st->agreed / st->checked,
 			(unsigned long long)st->checked);
 	fprintf(stderr, "\n");
-	ksig_summary(&rec->ks, rec->agent != NULL);
-	jevents_summary(rec->jev, rec->agent != NULL);
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		const struct proc *p = rec->procs.v[i];
+
+		if (p->java && !p->java_failed)
+			ksig_summary(&p->ks, p->agent != NULL,
+				     jvms(rec) > 1 ? p->pid : 0);
+	}
+	jevents_summary(rec->jev, recorder_any_agent(rec));
 }

@@ -21,8 +21,10 @@ struct ring *threads_find(struct threads *t, pid_t tid)
 	return t->v[pos - 1];
 }
 
-int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event)
+int threads_add(struct threads *t, pid_t pid, pid_t tid,
+		unsigned int *bad_event)
 {
+	struct ring_opts o;
 	struct ring *r;
 	int err;
 
@@ -33,12 +35,16 @@ int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	err = ring_open(r, tid, t->evs, t->nevents, &t->opts, bad_event);
+	o = t->opts;
+	if (t->opts_for) /* what this process's rings differ by */
+		t->opts_for(t->ctx, pid, &o);
+	err = ring_open(r, tid, t->evs, t->nevents, &o, bad_event);
 	if (err) {
 		free(r);
 		/* A thread that exited between listing and opening. */
 		return err == -ESRCH ? 0 : err;
 	}
+	r->pid = pid;
 	if (t->enabled)
 		ring_enable(r);
 	t->v[t->n++] = r;
@@ -50,14 +56,14 @@ int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event)
 	return 0;
 }
 
-int threads_scan(struct threads *t, unsigned int *bad_event)
+int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event)
 {
 	char path[96];
 	struct dirent *de;
 	int added = 0, err = 0;
 	DIR *d;
 
-	d = opendir(proc_path(path, sizeof(path), t->pid, 0, "task"));
+	d = opendir(proc_path(path, sizeof(path), pid, 0, "task"));
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) != NULL) {
@@ -66,7 +72,7 @@ int threads_scan(struct threads *t, unsigned int *bad_event)
 
 		if (tid <= 0 || threads_find(t, tid))
 			continue;
-		err = threads_add(t, tid, bad_event);
+		err = threads_add(t, pid, tid, bad_event);
 		if (err)
 			break;
 		added += t->opened != before;

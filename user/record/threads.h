@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The target's threads and their rings: found in /proc/PID/task at start, on
- * PERF_RECORD_FORK from a parent's event, and by periodic rescans; closed
- * after their last records are drained.
+ * The recorded threads and their rings, of every process recorded: found in
+ * /proc/PID/task at start, on PERF_RECORD_FORK from a parent's event, and
+ * by periodic rescans; closed after their last records are drained. Each
+ * ring knows its process (ring.pid).
  */
 #ifndef PJ_USER_THREADS_H
 #define PJ_USER_THREADS_H
@@ -14,7 +15,6 @@
 #include "lib/u64map.h"
 
 struct threads {
-	pid_t pid;
 	const struct pj_event *evs;
 	unsigned int nevents;
 	struct ring_opts opts;
@@ -24,19 +24,23 @@ struct threads {
 	bool changed; /* the set of fds changed since the last poll setup */
 	unsigned int opened; /* threads ever opened */
 	bool enabled;
+	/* What a process's rings differ by (a JVM's: signals at the
+	 * sample, a wake-up per sample): made from opts for pid, or NULL. */
+	void (*opts_for)(void *ctx, pid_t pid, struct ring_opts *o);
 	/* Called for every thread opened, e.g. to store its name. */
 	void (*on_open)(void *ctx, struct ring *r);
 	void *ctx;
 };
 
 /*
- * Opens tid if not open yet. 0 when open (or gone: ESRCH is not an error),
- * -errno otherwise, with *bad_event the event that failed.
+ * Opens tid of process pid if not open yet. 0 when open (or gone: ESRCH is
+ * not an error), -errno otherwise, with *bad_event the event that failed.
  */
-int threads_add(struct threads *t, pid_t tid, unsigned int *bad_event);
+int threads_add(struct threads *t, pid_t pid, pid_t tid,
+		unsigned int *bad_event);
 /* Opens every thread in /proc/PID/task not open yet. Returns how many were
  * added, or -errno from the first thread that failed to open. */
-int threads_scan(struct threads *t, unsigned int *bad_event);
+int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event);
 struct ring *threads_find(struct threads *t, pid_t tid);
 void threads_remove(struct threads *t, struct ring *r);
 void threads_enable(struct threads *t);

@@ -31,6 +31,7 @@
 #include "record/offstate.h"
 #include "profile/io.h"
 #include "record/pending.h"
+#include "record/proc.h"
 #include "record/ring.h"
 #include "record/sample.h"
 #include "record/threads.h"
@@ -251,7 +252,7 @@ static void open_wait(struct wall *w, struct sample *smp, bool java,
 /* Whether the Java frames of a wait of smp's thread are to be asked. */
 static bool java_wait(const struct wall *w, const struct sample *smp)
 {
-	return w->l.oj->java && !smp->root;
+	return offjava_wanted(w->l.oj, smp) && !smp->root;
 }
 
 void wall_switch_out(struct wall *w, struct sample *smp)
@@ -322,17 +323,18 @@ void wall_tick(struct wall *w, uint64_t now)
  * wait opens at t, with the kernel stack /proc shows and the user stack
  * read from its memory (record/blockstack.h), if it stays put meanwhile.
  */
-static void first_seen(struct wall *w, pid_t tid, uint64_t t)
+static void first_seen(struct wall *w, pid_t pid, pid_t tid, uint64_t t)
 {
 	char path[96], buf[4096], *line, *save = NULL;
 	uint32_t frames[64];
 	unsigned int n = 0;
 	struct sample smp = { 0 };
+	const struct proc *p;
 	struct wait *wt;
 	const char *st;
 	int state = -1;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", w->l.pid, tid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
 	if (read_small_file(path, buf, sizeof(buf)) ||
 	    !(st = strrchr(buf, ')')))
 		return;
@@ -348,7 +350,7 @@ static void first_seen(struct wall *w, pid_t tid, uint64_t t)
 	wt = find(w, (uint32_t)tid, false);
 	if (wt && wt->open)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", w->l.pid, tid);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", pid, tid);
 	if (read_small_file(path, buf, sizeof(buf)))
 		buf[0] = 0;
 	for (line = strtok_r(buf, "\n", &save); line && n < 64;
@@ -368,6 +370,7 @@ static void first_seen(struct wall *w, pid_t tid, uint64_t t)
 	}
 	smp.s.time = t;
 	smp.s.tid = (uint32_t)tid;
+	smp.s.pid = (uint32_t)pid;
 	smp.s.event = wall_event(w);
 	smp.kframes = frames;
 	smp.nk = n;
@@ -375,8 +378,10 @@ static void first_seen(struct wall *w, pid_t tid, uint64_t t)
 	smp.fd = -1;
 	if (!w->bs)
 		w->bs = malloc(sizeof(*w->bs));
-	if (w->bs && !blockstack_read(w->l.dec->unw, w->l.dec->code, w->l.pid,
-				      tid, w->bs)) {
+	p = procs_get(w->l.procs, pid);
+	if (p && w->bs &&
+	    !blockstack_read(p->unw, p->agent ? agent_codemap(p->agent) : NULL,
+			     pid, tid, w->bs)) {
 		smp.uips = w->bs->ips;
 		smp.nu = w->bs->n;
 		smp.jcopy = w->bs->jcopy;
@@ -385,11 +390,11 @@ static void first_seen(struct wall *w, pid_t tid, uint64_t t)
 	open_wait(w, &smp, java_wait(w, &smp), true);
 }
 
-void wall_thread_opened(struct wall *w, pid_t tid)
+void wall_thread_opened(struct wall *w, pid_t pid, pid_t tid)
 {
 	/* before the start, the threads are looked at when it comes */
 	if (w && w->start)
-		first_seen(w, tid, now_ns());
+		first_seen(w, pid, tid, now_ns());
 }
 
 void wall_start(struct wall *w, const struct threads *th, uint64_t start)
@@ -398,7 +403,7 @@ void wall_start(struct wall *w, const struct threads *th, uint64_t start)
 		return;
 	w->start = start;
 	for (unsigned int i = 0; i < th->n; i++)
-		first_seen(w, th->v[i]->tid, start);
+		first_seen(w, th->v[i]->pid, th->v[i]->tid, start);
 }
 
 void wall_forget(struct wall *w)

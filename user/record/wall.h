@@ -17,7 +17,7 @@
 
 #include <linux/perf_event.h>
 
-struct decoder;
+struct procs;
 struct emitter;
 struct offjava;
 struct offstate;
@@ -30,14 +30,13 @@ struct wall;
 
 /* What the off-CPU waits work with. */
 struct wall_links {
-	pid_t pid; /* the target */
 	struct pending *pend; /* where the waits' samples are held */
 	struct offjava *oj; /* a JVM's waits' Java frames */
 	struct offstate *os; /* the state leaves */
 	struct emitter *em; /* where they go */
-	/* its unwinder and the JVM's code: the stacks of threads blocked
-	 * when their events open (record/blockstack.h) */
-	const struct decoder *dec;
+	/* the processes: each one's unwinder and JVM's code, for the stacks
+	 * of threads blocked when their events open (record/blockstack.h) */
+	const struct procs *procs;
 };
 
 /*
@@ -90,9 +89,9 @@ void wall_clock_sample(struct wall *w, struct sample *smp);
 /* PERF_RECORD_SWITCH in a thread's ring: its switch-in ends its wait. */
 void wall_switch(struct wall *w, const struct ring *r,
 		 const struct perf_event_header *hdr);
-/* Opens the wait of a thread found blocked when its events open during the
- * recording (before its start: wall_start). */
-void wall_thread_opened(struct wall *w, pid_t tid);
+/* Opens the wait of thread tid of process pid found blocked when its
+ * events open during the recording (before its start: wall_start). */
+void wall_thread_opened(struct wall *w, pid_t pid, pid_t tid);
 /* The recording started at start (the threads of th enabled): the waits of
  * the threads blocked then open at the start. */
 void wall_start(struct wall *w, const struct threads *th, uint64_t start);

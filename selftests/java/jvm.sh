@@ -154,6 +154,23 @@ window_truth() {
 # three standard errors of the share when fewer samples make that wider, of
 # the program's own CPU-clock truth over the window the recording's Workload
 # samples cover (the JVM runs with -Dtruth.every)
+# jvm_in_many JDK WHERE OUT DATA PID: the JVM PID (of JDK) in a recording
+# of several processes (DATA): its Workload split within 5 pp of its own
+# truth (OUT), >= 90% of its workers' samples with Java frames, its threads
+# with its pid
+jvm_in_many() {
+	local label="$(jdk_name "$1") $2" out=$3 data=$4 pid=$5 f=$TMP/jvm.$5 wj
+	"$PJ_BIN" report -i "$data" --pid "$pid" --format collapsed >"$f.folded"
+	check_split "$label (pid $pid)" "$out" "$data" "$f.folded" 5
+	"$PJ_BIN" report -i "$data" --pid "$pid" --threads --format collapsed >"$f.t"
+	wj=$(awk '/^\[worker-/ { t += $NF; if ($0 ~ /_\[[j0i1]\]/) j += $NF }
+		END { printf "%.1f", t ? 100 * j / t : 0 }' "$f.t")
+	check "$label: >= 90% of its workers' samples have Java frames ($wj%)" \
+		awk -v p="$wj" 'BEGIN { exit !(p >= 90) }'
+	check "$label: its threads carry its pid" \
+		grep -q "^\[worker-0 tid=[0-9]* pid=$pid\];" "$f.t"
+}
+
 check_split() {
 	local label=$1 out=$2 data=$3 folded=$4 pp=${5:-3} m truth got win n tol
 	stack_share "$folded" Workload.methodA Workload.methodB Workload.methodC >"$folded.share"

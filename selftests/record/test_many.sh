@@ -30,18 +30,8 @@ check "--processes: each process with its command line" \
 	bash -c "grep -q '\[java pid=$A\]  .*Workload 9 2' '$TMP/m.txt' &&
 		grep -q '\[java pid=$B\]  .*Workload 9 2' '$TMP/m.txt' &&
 		grep -q '\[cpusplit pid=$C\]  .*cpusplit 7 2' '$TMP/m.txt'"
-for p in "$A:a" "$B:b"; do
-	pid=${p%:*} n=${p#*:}
-	J=$(jdk_name "$([ "$n" = a ] && echo "$jdk_a" || echo "$jdk_b")")
-	"$PJ_BIN" report -i "$TMP/m.data" --pid "$pid" --format collapsed >"$TMP/$n.folded"
-	check_split "$J (pid $pid, with two others)" "$TMP/$n.out" "$TMP/m.data" "$TMP/$n.folded" 5
-	"$PJ_BIN" report -i "$TMP/m.data" --pid "$pid" --threads --format collapsed >"$TMP/$n.t"
-	wj=$(awk '/^\[worker-/ { t += $NF; if ($0 ~ /_\[[j0i1]\]/) j += $NF }
-		END { printf "%.1f", t ? 100 * j / t : 0 }' "$TMP/$n.t")
-	check "$J: >= 90% of its workers' samples have Java frames ($wj%)" \
-		awk -v p="$wj" 'BEGIN { exit !(p >= 90) }'
-	check "$J: its threads carry its pid" grep -q "^\[worker-0 tid=[0-9]* pid=$pid\];" "$TMP/$n.t"
-done
+jvm_in_many "$jdk_a" "with two others" "$TMP/a.out" "$TMP/m.data" "$A"
+jvm_in_many "$jdk_b" "with two others" "$TMP/b.out" "$TMP/m.data" "$B"
 "$PJ_BIN" report -i "$TMP/m.data" --pid "$C" --format collapsed >"$TMP/c.folded"
 native_split "cpusplit (pid $C, with two JVMs): " "$TMP/c.out" "$TMP/c.folded" 5
 check "no JVM's frame in the native process's stacks" \
@@ -72,6 +62,8 @@ tids=$(awk '/^[^\t]/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { 
 	"$TMP/t.script" | sort -u | tr '\n' ' ')
 check "-t TID: that thread's samples alone ($tids)" [ "$tids" = "$T " ]
 start_jvm "$jdk_b" "$TMP/u.out" -- Workload 5 2 || exit 0
+# (its workers are named once running: after its 'ready' on a busy machine)
+wait_for 10 bash -c "grep -qx worker-0 /proc/$JPID/task/*/comm"
 U=$(grep -lx 'worker-0' /proc/"$JPID"/task/*/comm | head -1 | cut -d/ -f5)
 "$PJ_BIN" record -q -t "$U" -d 1.5 -o "$TMP/u.data"
 "$PJ_BIN" report -i "$TMP/u.data" --threads --format collapsed >"$TMP/u.folded"

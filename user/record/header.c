@@ -92,6 +92,8 @@ void header_threads(struct pj_writer *w, const struct threads *th)
 		const struct ring *r = th->v[i];
 		char comm[64];
 
+		if (ring_is_cpu(r)) /* -a: named as they come */
+			continue;
 		proc_comm(r->pid, r->tid, comm, sizeof(comm));
 		pj_writer_thread(w, (uint32_t)r->tid, (uint32_t)r->pid, comm);
 	}

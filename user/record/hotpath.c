@@ -6,6 +6,7 @@
 #include "record/decode.h"
 #include "record/emit.h"
 #include "record/hotpath.h"
+#include "record/machine.h"
 #include "record/recorder.h"
 #include "record/sample.h"
 #include "record/switchcost.h"
@@ -18,11 +19,27 @@ static void on_sample(struct recorder *rec, struct ring *r,
 {
 	struct sample smp;
 	struct proc *p;
+	bool new_proc;
 
 	if (decode_sample(&rec->dec, r, hdr, &smp))
 		return;
-	switchcost_sample(&rec->sc, &smp);
+	/* -a: a thread with a ring of its own (a JVM's) has its samples
+	 * there; -C: those on the CPUs given */
+	if (rec->mach &&
+	    (ring_is_cpu(r)
+		 ? threads_find(&rec->th, (pid_t)smp.s.tid) != NULL
+		 : rec->o.cpus.n && !idlist_has(&rec->o.cpus, (int)smp.s.cpu)))
+		return;
 	p = procs_get(&rec->procs, (pid_t)smp.s.pid);
+	if (rec->mach) { /* -a: a process recorded from its first sample */
+		p = machine_proc(rec, (pid_t)smp.s.pid, (pid_t)smp.s.tid,
+				 &new_proc);
+		/* again, with its unwinder */
+		if (new_proc && p->unw &&
+		    decode_sample(&rec->dec, r, hdr, &smp))
+			return;
+	}
+	switchcost_sample(&rec->sc, &smp);
 	/* the agent's thread is not the application's */
 	if (emit_java_name(&rec->em, smp.s.pid, smp.s.tid))
 		smp.root = AGENT_THREAD_MARKER;
@@ -60,8 +77,12 @@ void record_on_record(void *ctx, struct ring *r,
 		break;
 	case PERF_RECORD_EXIT:
 		fk = (const void *)hdr;
+		machine_exit(rec, (pid_t)fk->tid);
 		if ((pid_t)fk->tid == r->tid)
 			r->exited = true;
+		break;
+	case PERF_RECORD_MMAP2:
+		machine_mmap(rec, hdr);
 		break;
 	case PERF_RECORD_SWITCH:
 		wall_switch(rec->wall, r, hdr);
@@ -84,6 +105,11 @@ void record_on_record(void *ctx, struct ring *r,
 		p = procs_get(&rec->procs, (pid_t)comm->pid);
 		if (!p)
 			break;
+		if (rec->mach) {
+			machine_comm(rec, p, comm->tid, comm->comm,
+				     hdr->misc & PERF_RECORD_MISC_COMM_EXEC);
+			break;
+		}
 		/* a -p target that exec'd runs another program: its end (a
 		 * launched command's execs are its own: followed) */
 		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) && p->target &&

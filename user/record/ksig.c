@@ -114,11 +114,12 @@ void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
 	for (i = 0; i < n; i++)
 		if (ksig_event_ok(&evs[i]))
 			k->eligible |= 1u << i;
-	if (env && !strcmp(env, "request"))
+	/* (a why given by the caller stays: -a) */
+	if (!k->why && env && !strcmp(env, "request"))
 		k->why = "PERFJAVA_WALK=request";
-	else if (!k->eligible)
+	else if (!k->why && !k->eligible)
 		k->why = "no event samples a running thread";
-	else if (!may_signal(pid))
+	else if (!k->why && !may_signal(pid))
 		k->why = "the kernel may not signal the target for this user";
 	agent_offer_rings(!k->why);
 }

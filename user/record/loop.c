@@ -20,6 +20,7 @@
 #include "lib/outfile.h"
 #include "record/header.h"
 #include "record/loop.h"
+#include "record/machine.h"
 #include "record/recorder.h"
 #include "record/summary.h"
 #include "record/wall.h"
@@ -124,6 +125,7 @@ static void new_file(struct recorder *rec, struct pj_writer *w, uint64_t now)
 	cpuwalk_new_file(&rec->cw);
 	rec->lost = 0;
 	recorder_header(rec);
+	machine_new_file(rec);
 	recorder_mark_start(rec, now);
 	header_describe_events(w, rec->evs, rec->nevents);
 	ksymbolizer_write_meta(&rec->ksym);

@@ -38,6 +38,12 @@ struct proc {
 	bool java_failed; /* its agent refused or failed at the start */
 	struct agent *agent; /* its JVM's agent, or NULL */
 	bool out_queued; /* requests wait for its socket: POLLOUT */
+	bool had_agent; /* an agent came during the recording */
+	/* -a, -C (record/machine.h): a kernel thread; named in this file;
+	 * its JVM's next attach, and how many failed */
+	bool kthread, named;
+	uint64_t attach_at;
+	unsigned int attach_tries;
 	struct agent_stats ast; /* the agent's counters when it stopped */
 	struct ksig ks; /* its walks at the sample */
 	struct self self; /* the agent library's code in it */

@@ -20,10 +20,12 @@
 
 #include "events/lbr.h"
 #include "sym/maps.h"
+#include "record/agents.h"
 #include "record/header.h"
 #include "record/hotpath.h"
 #include "record/launch.h"
 #include "record/loop.h"
+#include "record/machine.h"
 #include "record/jevents.h"
 #include "record/record.h"
 #include "record/recorder.h"
@@ -158,7 +160,15 @@ static void say_recording(const struct recorder *rec)
 
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		jvms += rec->procs.v[i]->agent != NULL;
-	if (rec->procs.n == 1)
+	if (rec->mach)
+		fprintf(stderr,
+			"perfjava: recording %s (%u CPU%s, java frames on for "
+			"%u JVM%s) into %s; Ctrl-C to stop\n",
+			rec->o.cpus.n ? "the processes on those CPUs"
+				      : "every process",
+			rec->th.n, rec->th.n == 1 ? "" : "s", jvms,
+			jvms == 1 ? "" : "s", rec->o.output);
+	else if (rec->procs.n == 1)
 		fprintf(stderr,
 			"perfjava: recording %d (%u thread%s%s) into %s; "
 			"Ctrl-C to stop\n",
@@ -275,6 +285,21 @@ static bool any_java(const struct recorder *rec)
 	return false;
 }
 
+/* The targets' threads, or each CPU's ring (-a, -C). */
+static int open_rings(struct recorder *rec, unsigned int *bad, pid_t *pid)
+{
+	int err;
+
+	if (!rec->mach)
+		return scan_targets(rec, bad, pid);
+	err = machine_open(rec, bad);
+	/* and the threads of each JVM with its agent (one that cannot is
+	 * recorded by its CPU's ring) */
+	for (unsigned int i = 0; !err && i < rec->procs.n; i++)
+		machine_follow(rec, rec->procs.v[i]);
+	return err;
+}
+
 static int open_threads(struct recorder *rec)
 {
 	bool java_copy;
@@ -308,6 +333,9 @@ static int open_threads(struct recorder *rec)
 		t->opts.no_user_callchain = true;
 	}
 	t->opts.pages = rec->o.pages;
+	/* -a: a CPU's ring takes every process's samples */
+	if (rec->mach && !rec->o.pages_given && t->opts.pages < 256)
+		t->opts.pages = 256;
 	/* 8 KiB stack copies: room for more than a handful per ring (a JVM's
 	 * switch-outs come by the thousand a second) */
 	if (rec->o.cg.mode == CG_DWARF && !rec->o.pages_given &&
@@ -338,14 +366,15 @@ static int open_threads(struct recorder *rec)
 	t->on_open = thread_opened;
 	t->opts_for = opts_for;
 	t->ctx = rec;
-	err = scan_targets(rec, &bad, &pid);
+	t->opts.mmaps = rec->mach != NULL; /* -a: JVMs that start */
+	err = open_rings(rec, &bad, &pid);
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
 
 		read_small_file("/proc/sys/kernel/perf_event_paranoid", p,
 				sizeof(p));
 		t->opts.exclude_kernel = true;
-		err = scan_targets(rec, &bad, &pid);
+		err = open_rings(rec, &bad, &pid);
 		if (err >= 0 && !rec->o.quiet)
 			fprintf(
 			    stderr,
@@ -355,8 +384,8 @@ static int open_threads(struct recorder *rec)
 	/* ENOENT is also perf_event_open's "no such event" (no PMU). */
 	if (err >= 0 && t->n == 0)
 		pid = rec->o.pid;
-	if (err == -ESRCH || (err >= 0 && t->n == 0) ||
-	    (err == -ENOENT && !proc_exists(pid, 0))) {
+	if (!rec->mach && (err == -ESRCH || (err >= 0 && t->n == 0) ||
+			   (err == -ENOENT && !proc_exists(pid, 0)))) {
 		fprintf(
 		    stderr,
 		    "perfjava: process %d exited before it could be profiled\n",
@@ -381,60 +410,6 @@ static int open_threads(struct recorder *rec)
 		return -1;
 	}
 	return 0;
-}
-
-/* The agent of JVM p, before its events open: its kind depends on it
- * (record/ksig.h: the kernel's SIGTRAP at the sample). An agent that fails
- * says so in one line; the other processes are recorded as they are. */
-static void start_agent(struct recorder *rec, struct proc *p)
-{
-	char err[512];
-	const char *path = rec->o.agent_path ? rec->o.agent_path
-					     : agent_default_path();
-	struct agent *a;
-
-	if (!p->java || rec->o.no_java)
-		return;
-	ksig_prepare(&p->ks, rec->evs, rec->nevents, p->pid, cpuwalk_done,
-		     &rec->cw);
-	if (rec->launch) /* a launched JVM's agent connects by itself */
-		return;
-	if (!agent_start(p->pid, path, &a, err, sizeof(err))) {
-		recorder_set_agent(rec, p, a);
-		self_find(&p->self, p->pid, now_ns());
-	} else {
-		p->java_failed = true;
-		if (proc_gone(p->pid))
-			snprintf(err, sizeof(err),
-				 "JVM %d exited during the attach", p->pid);
-		fprintf(stderr,
-			"perfjava: java frames unavailable%s: %s; recording "
-			"native frames only\n",
-			rec->procs.n > 1 ? " for one JVM" : "", err);
-		pj_writer_meta(rec->w, "java_error", err);
-	}
-	ksig_setup(&p->ks, p->agent);
-}
-
-/*
- * The agent goes (it disconnected, or the recording ends): walks no longer
- * come; the answers held keep their frames' names by being merged now.
- */
-static void agent_gone(struct recorder *rec, struct proc *p, const char *why)
-{
-	ksig_off(&p->ks, why);
-	pending_agent_gone(&rec->pend, p->pid);
-	offjava_agent_gone(&rec->oj, p->pid);
-}
-
-/* p's agent is no more (disconnected, or the end): its counts kept. */
-static void agent_stopped(struct recorder *rec, struct proc *p, const char *why)
-{
-	agent_gone(rec, p, why);
-	agent_get_stats(p->agent, &p->ast);
-	agent_stop(p->agent);
-	recorder_set_agent(rec, p, NULL);
-	rec->th.changed = true;
 }
 
 static void progress(struct recorder *rec, uint64_t now)
@@ -494,7 +469,7 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 	for (unsigned int i = 0; i < rec->th.n;) {
 		struct ring *r = rec->th.v[i];
 
-		if (check_proc && !r->exited)
+		if (check_proc && !r->exited && !ring_is_cpu(r))
 			r->exited = !proc_exists(r->pid, r->tid);
 		if (r->exited && drain_ring(rec, r, until)) {
 			jnames_forget(&rec->em.names, (uint32_t)r->tid);
@@ -704,7 +679,7 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 				"recording native frames only\n",
 				tty ? "\n" : "",
 				rec->procs.n > 1 ? " from a JVM" : "");
-		agent_stopped(rec, p, "the agent disconnected");
+		agents_stopped(rec, p, "the agent disconnected");
 	}
 }
 
@@ -784,6 +759,7 @@ static int run_loop(struct recorder *rec, int sigfd)
 			/* before exited threads go */
 			switchcost_tick(&rec->sc, &rec->th, now);
 			tend_agents(rec, now, rescan);
+			machine_tick(rec, now); /* JVMs found starting */
 			reap_threads(rec, rescan, pass_end);
 			if (rescan) {
 				next_scan = now + RESCAN_NS;
@@ -828,13 +804,6 @@ int cmd_record(int argc, char **argv)
 		free(rec);
 		return 2;
 	}
-	if (o.system_wide) { /* issue 26: per-CPU events to come */
-		fprintf(stderr, "perfjava: -a and -C are not built yet; give "
-				"-p PID[,PID...] or -t TID\n");
-		record_opts_free(&o);
-		free(rec);
-		return 2;
-	}
 	if (tids_processes(&o)) {
 		record_opts_free(&o);
 		free(rec);
@@ -872,7 +841,8 @@ int cmd_record(int argc, char **argv)
 		return 1;
 	}
 	rec->launch = launch;
-	if (add_targets(rec, o.argv ? &java : java_of))
+	if (o.system_wide ? machine_new(rec)
+			  : add_targets(rec, o.argv ? &java : java_of))
 		goto fail_output;
 	ring_init();
 	raise_fd_limit(); /* after the fork: the command keeps its own */
@@ -898,6 +868,8 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	recorder_header(rec);
+	if (rec->mach) /* -a: every JVM running gets its agent now */
+		machine_find_jvms(rec);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -908,7 +880,7 @@ int cmd_record(int argc, char **argv)
 	/* A JVM's agent comes before its events, whose kind depends on it
 	 * (record/ksig.h: the kernel's SIGTRAP at the sample). */
 	for (unsigned int i = 0; i < rec->procs.n; i++)
-		start_agent(rec, rec->procs.v[i]);
+		agents_start(rec, rec->procs.v[i]);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	/* started: the file takes its name (a failed start left any file
@@ -952,7 +924,7 @@ int cmd_record(int argc, char **argv)
 	emit_java_names(&rec->em, &rec->th);
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		if (rec->procs.v[i]->agent)
-			agent_stopped(rec, rec->procs.v[i], NULL);
+			agents_stopped(rec, rec->procs.v[i], NULL);
 	close(sigfd);
 	record_write_stats(rec);
 	bytes = pj_writer_bytes(rec->w) + pj_writer_pending(rec->w);

@@ -11,6 +11,7 @@
 #include "lib/clock.h"
 #include "lib/file.h"
 #include "record/header.h"
+#include "record/machine.h"
 #include "record/jevents.h"
 #include "record/recorder.h"
 #include "record/wall.h"
@@ -231,6 +232,8 @@ void recorder_header(struct recorder *rec)
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
 		const struct proc *p = rec->procs.v[i];
 
+		if (rec->mach) /* -a: named as they come (record/machine.h) */
+			continue;
 		header_process(rec->w, p->pid, p->java, p->target,
 			       p->target && first);
 		first &= !p->target;
@@ -288,6 +291,8 @@ void recorder_free(struct recorder *rec)
 	jevents_free(rec->jev);
 	rec->jev = NULL;
 	emit_free(&rec->em);
+	machine_free(rec->mach);
+	rec->mach = NULL;
 	procs_free(&rec->procs); /* their agents stopped */
 	ksymbolizer_free(&rec->ksym);
 	memset(&rec->ksym, 0, sizeof(rec->ksym));
@@ -306,6 +311,7 @@ void recorder_set_java(struct recorder *rec, struct proc *p, bool java)
 void recorder_set_agent(struct recorder *rec, struct proc *p, struct agent *a)
 {
 	p->agent = a;
+	p->had_agent |= a != NULL;
 }
 
 bool recorder_any_agent(const struct recorder *rec)

@@ -32,6 +32,7 @@
 struct jevents;
 struct launch;
 struct loop;
+struct machine;
 struct tp_decoder;
 struct wall;
 
@@ -45,6 +46,7 @@ struct recorder {
 	struct procs procs; /* the processes recorded: names, agents, ... */
 	struct launch *launch; /* the command, when record launched it */
 	struct loop *loop; /* --loop: the files written (record/loop.c) */
+	struct machine *mach; /* -a, -C: every process (record/machine.h) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	/* the stages of a sample's way (record/hotpath.c) */

@@ -83,9 +83,9 @@ static void unmap_ring(struct ring *r)
 	r->base = NULL;
 }
 
-static int ring_open_once(struct ring *r, pid_t tid, const struct pj_event *evs,
-			  unsigned int n, const struct ring_opts *o,
-			  unsigned int *bad_event)
+static int ring_open_once(struct ring *r, pid_t tid, int cpu,
+			  const struct pj_event *evs, unsigned int n,
+			  const struct ring_opts *o, unsigned int *bad_event)
 {
 	struct perf_thread_map *threads = NULL;
 	struct perf_cpu_map *cpus = NULL;
@@ -95,10 +95,12 @@ static int ring_open_once(struct ring *r, pid_t tid, const struct pj_event *evs,
 
 	memset(r, 0, sizeof(*r));
 	r->tid = tid;
+	r->pid = cpu >= 0 ? -1 : 0;
+	r->cpu = cpu >= 0 ? cpu : 0;
 	r->fd = -1;
 	r->sw_fd = -1;
 	r->sample_type = o->sample_type;
-	if (o->count_switches && n == 1 && !o->exclude_kernel &&
+	if (o->count_switches && n == 1 && !o->exclude_kernel && cpu < 0 &&
 	    event_is_clock(&evs[0]))
 		r->sample_type |= PERF_SAMPLE_READ;
 	r->branch_sample_type = o->branch_sample_type;
@@ -107,7 +109,14 @@ static int ring_open_once(struct ring *r, pid_t tid, const struct pj_event *evs,
 	if (n > RING_MAX_EVENTS)
 		return -E2BIG;
 	threads = perf_thread_map__new_array(1, &tid);
-	cpus = perf_cpu_map__dummy_new(); /* "any CPU": per-thread rings */
+	if (cpu >= 0) { /* a CPU's ring: every thread on it (tid -1) */
+		char list[16];
+
+		snprintf(list, sizeof(list), "%d", cpu);
+		cpus = perf_cpu_map__new(list);
+	} else {
+		cpus = perf_cpu_map__dummy_new(); /* "any CPU": a thread's */
+	}
 	r->evlist = perf_evlist__new();
 	if (!threads || !cpus || !r->evlist)
 		goto fail;
@@ -141,6 +150,7 @@ static int ring_open_once(struct ring *r, pid_t tid, const struct pj_event *evs,
 			attr.task = 1;
 			attr.comm = 1;
 			attr.comm_exec = 1; /* an exec says so (misc) */
+			attr.mmap = attr.mmap2 = o->mmaps;
 		}
 		if (o->sigtrap & (1u << i)) {
 			/* sig_data (the fd) is set just before the open */
@@ -222,7 +232,7 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	      unsigned int *bad_event)
 {
 	struct ring_opts plain;
-	int err = ring_open_once(r, tid, evs, n, o, bad_event);
+	int err = ring_open_once(r, tid, -1, evs, n, o, bad_event);
 
 	/* a kernel before 5.13, or one that wants ptrace rights for it */
 	if (err >= 0 || !o->sigtrap || err == -ESRCH || err == -EMFILE ||
@@ -230,7 +240,19 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 		return err;
 	plain = *o;
 	plain.sigtrap = 0;
-	return ring_open_once(r, tid, evs, n, &plain, bad_event);
+	return ring_open_once(r, tid, -1, evs, n, &plain, bad_event);
+}
+
+int ring_open_cpu(struct ring *r, int cpu, const struct pj_event *evs,
+		  unsigned int n, const struct ring_opts *o,
+		  unsigned int *bad_event)
+{
+	struct ring_opts every = *o;
+
+	/* a signal at the sample would go to whatever thread ran: never */
+	every.sigtrap = 0;
+	every.enable_on_exec = false;
+	return ring_open_once(r, -1, cpu, evs, n, &every, bad_event);
 }
 
 void ring_enable(struct ring *r)

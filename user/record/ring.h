@@ -37,8 +37,9 @@ struct ring_clocks {
 };
 
 struct ring {
-	pid_t pid; /* its process */
-	pid_t tid;
+	pid_t pid; /* its process; -1 for a CPU's ring */
+	pid_t tid; /* its thread; -1 for a CPU's ring */
+	int cpu; /* a CPU's ring (ring_is_cpu): every thread on this CPU */
 	int fd; /* the first event's fd: poll it */
 	unsigned int nevents;
 	int fds[RING_MAX_EVENTS]; /* each event's fd */
@@ -69,6 +70,7 @@ struct ring_opts {
 	bool exclude_kernel; /* forced, e.g. by perf_event_paranoid */
 	bool no_user_callchain; /* user frames come from elsewhere (LBR) */
 	bool track; /* fork/exit/comm records from this event */
+	bool mmaps; /* and mmap2 records of executable mappings */
 	bool enable_on_exec; /* enabled by the thread's exec (a launch) */
 	/* With a single clock event: a context-switch counter in its group,
 	 * both read into every sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP). */
@@ -78,6 +80,12 @@ struct ring_opts {
 	 * refuses, they open without (ring.trapped says which did). */
 	uint32_t sigtrap;
 };
+
+/* Whether r is a CPU's ring (-a, -C), not a thread's. */
+static inline bool ring_is_cpu(const struct ring *r)
+{
+	return r->tid == -1;
+}
 
 /* Must run once before any ring is opened. */
 void ring_init(void);
@@ -92,6 +100,11 @@ void ring_init(void);
 int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	      unsigned int n, const struct ring_opts *o,
 	      unsigned int *bad_event);
+/* Opens evs[0..n) on every thread that runs on cpu (-a, -C) and maps the
+ * ring, disabled, never signalling a thread; as ring_open. */
+int ring_open_cpu(struct ring *r, int cpu, const struct pj_event *evs,
+		  unsigned int n, const struct ring_opts *o,
+		  unsigned int *bad_event);
 void ring_enable(struct ring *r);
 void ring_disable(struct ring *r);
 typedef void (*ring_record_cb)(void *ctx, struct ring *r,

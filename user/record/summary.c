@@ -9,6 +9,7 @@
 #include "perfjava/agent_proto.h"
 #include "profile/io.h"
 #include "record/jevents.h"
+#include "record/machine.h"
 #include "record/recorder.h"
 #include "record/summary.h"
 #include "record/wall.h"
@@ -176,11 +177,14 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		fprintf(stderr, "%s%llu %s", i ? ", " : " (",
 			(unsigned long long)es->event_samples[i],
 			rec->evs[i].name);
-	fprintf(stderr, "%s%s in %.1f s from %u thread%s, %llu lost (%s)\n",
+	fprintf(stderr, "%s%s in %.1f s from %u %s%s, %llu lost (%s)\n",
 		rec->nevents > 1 ? ")" : " of ",
-		rec->nevents == 1 ? rec->evs[0].name : "", secs, rec->th.opened,
-		rec->th.opened == 1 ? "" : "s", (unsigned long long)rec->lost,
-		rec->stop_reason);
+		rec->nevents == 1 ? rec->evs[0].name : "", secs,
+		rec->mach ? rec->th.n : rec->th.opened,
+		rec->mach ? "CPU" : "thread",
+		(rec->mach ? rec->th.n : rec->th.opened) == 1 ? "" : "s",
+		(unsigned long long)rec->lost, rec->stop_reason);
+	machine_summary(rec); /* -a: the processes seen */
 	if (!stat(rec->o.output, &sb)) /* the final size, END chunk included */
 		bytes = (uint64_t)sb.st_size;
 	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",

@@ -12,6 +12,13 @@
 #include "lib/procfs.h"
 #include "record/threads.h"
 
+/* r's key in the index: its tid, or its CPU past every tid. */
+static uint64_t key_of(const struct ring *r)
+{
+	return ring_is_cpu(r) ? (1ull << 32) + (uint64_t)r->cpu
+			      : (uint64_t)r->tid;
+}
+
 struct ring *threads_find(struct threads *t, pid_t tid)
 {
 	uint32_t pos;
@@ -56,6 +63,29 @@ int threads_add(struct threads *t, pid_t pid, pid_t tid,
 	return 0;
 }
 
+int threads_add_cpu(struct threads *t, int cpu, unsigned int *bad_event)
+{
+	struct ring *r;
+	int err;
+
+	if (GROW(t->v, t->cap, t->n + 1))
+		return -ENOMEM;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	err = ring_open_cpu(r, cpu, t->evs, t->nevents, &t->opts, bad_event);
+	if (err) {
+		free(r);
+		return err;
+	}
+	if (t->enabled)
+		ring_enable(r);
+	t->v[t->n++] = r;
+	u64map_put(&t->index, key_of(r), t->n);
+	t->changed = true;
+	return 0;
+}
+
 int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event)
 {
 	char path[96];
@@ -85,14 +115,14 @@ void threads_remove(struct threads *t, struct ring *r)
 {
 	uint32_t pos;
 
-	if (!u64map_get(&t->index, (uint64_t)r->tid, &pos) || !pos)
+	if (!u64map_get(&t->index, key_of(r), &pos) || !pos)
 		return;
-	u64map_del(&t->index, (uint64_t)r->tid); /* flat over thread churn */
+	u64map_del(&t->index, key_of(r)); /* flat over thread churn */
 	ring_close(r);
 	free(r);
 	t->v[pos - 1] = t->v[--t->n];
 	if (pos - 1 < t->n)
-		u64map_put(&t->index, (uint64_t)t->v[pos - 1]->tid, pos);
+		u64map_put(&t->index, key_of(t->v[pos - 1]), pos);
 	t->changed = true;
 }
 

@@ -38,6 +38,8 @@ struct threads {
  */
 int threads_add(struct threads *t, pid_t pid, pid_t tid,
 		unsigned int *bad_event);
+/* Opens the ring of every thread on cpu (-a, -C); 0 or -errno. */
+int threads_add_cpu(struct threads *t, int cpu, unsigned int *bad_event);
 /* Opens every thread in /proc/PID/task not open yet. Returns how many were
  * added, or -errno from the first thread that failed to open. */
 int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event);

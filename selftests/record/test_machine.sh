@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The whole machine (issue 26): two JVMs (JDK 17 and 25) and a native
+# program running known CPU splits at once, recorded with -a: each
+# process's split attributed within 5 pp of its own truth, Java frames for
+# both JVMs; a JVM started during the recording gets its Java frames; -C
+# records the CPUs given alone. The machine is shared with other JVMs:
+# PERFJAVA_JVM_MATCH leaves those alone (record/machine.c).
+. "$(dirname "$0")/../lib.sh"
+. "$PJ_TOP/selftests/java/jvm.sh"
+
+java_suite "the whole machine"
+jdk_a=${JDKS[0]} jdk_b=${JDKS[${#JDKS[@]} - 1]}
+tag=pjmachine$$
+export PERFJAVA_JVM_MATCH=$tag
+
+start_jvm "$jdk_a" "$TMP/a.out" -Dtruth.every=50 -Dtag=$tag -- Workload 9 2 || exit 0
+A=$JPID AW=$JWAIT
+start_jvm "$jdk_b" "$TMP/b.out" -Dtruth.every=50 -Dtag=$tag -- Workload 9 2 || exit 0
+B=$JPID BW=$JWAIT
+start_prog "$TMP/c.out" "$PROGS/cpusplit" 7 2
+C=$PID
+
+"$PJ_BIN" record -a -F 499 -d 4 -o "$TMP/m.data" 2>"$TMP/m.err"
+check "record -a: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$TMP/m.err"
+check "... every process, java frames on for both JVMs" \
+	grep -q 'recording every process (.*java frames on for 2 JVMs' "$TMP/m.err"
+wait "$AW" "$BW" "$C"
+"$PJ_BIN" report -i "$TMP/m.data" --processes --top 1000 >"$TMP/m.txt"
+check "--processes: the three, each with its command line" \
+	bash -c "grep -q '\[java pid=$A\]  .*Workload 9 2' '$TMP/m.txt' &&
+		grep -q '\[java pid=$B\]  .*Workload 9 2' '$TMP/m.txt' &&
+		grep -q '\[cpusplit pid=$C\]  .*cpusplit 7 2' '$TMP/m.txt'"
+check "the idle tasks and kernel threads as such" \
+	bash -c "grep -q '\[idle\]' '$TMP/m.txt' || grep -q ' kernel\]' '$TMP/m.txt'"
+jvm_in_many "$jdk_a" "at -a" "$TMP/a.out" "$TMP/m.data" "$A"
+jvm_in_many "$jdk_b" "at -a" "$TMP/b.out" "$TMP/m.data" "$B"
+"$PJ_BIN" report -i "$TMP/m.data" --pid "$C" --format collapsed >"$TMP/c.folded"
+native_split "cpusplit at -a (pid $C): " "$TMP/c.out" "$TMP/c.folded" 5
+check "no JVM's frame in the native process's stacks" \
+	bash -c "! grep -q 'Workload\|_\[j\]' '$TMP/c.folded'"
+
+# --- a JVM that starts during the recording gets its Java frames
+"$PJ_BIN" record -a -F 199 -d 30 -o "$TMP/s.data" 2>"$TMP/s.err" &
+rec=$!
+track $rec
+wait_for 30 grep -q '^perfjava: recording' "$TMP/s.err"
+start_jvm "$jdk_b" "$TMP/s.out" -Dtag=$tag -- Workload 4 1 || exit 0
+S=$JPID
+wait "$JWAIT"
+kill -INT "$rec"
+wait "$rec"
+check "a JVM started during -a: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$TMP/s.err"
+"$PJ_BIN" report -i "$TMP/s.data" --pid "$S" --format collapsed >"$TMP/s.folded"
+check "... its samples have Java frames" grep -q 'Workload\.method[ABC]_\[[j0i1]\]' "$TMP/s.folded"
+check "... and the file names it a JVM" \
+	bash -c "'$PJ_BIN' report -i '$TMP/s.data' --processes --top 1000 | grep -q '\[java pid=$S\]'"
+
+# --- -C: those CPUs alone
+"$PJ_BIN" record -q -C 0 -F 199 -d 1 -o "$TMP/c0.data"
+check "-C 0: exit 0" [ $? -eq 0 ]
+cpus=$("$PJ_BIN" report -i "$TMP/c0.data" --format script |
+	awk '/^[^\t]/ { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) print $i }' | sort -u | tr '\n' ' ')
+check "-C 0: samples of CPU 0 alone ($cpus)" [ "$cpus" = "[000] " ]
+check "-C 4096: refused in one line" \
+	bash -c "! '$PJ_BIN' record -C 4096 -d 1 -o '$TMP/x.data' 2>'$TMP/x.err' && [ \$(wc -l <'$TMP/x.err') -eq 1 ]"

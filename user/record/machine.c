@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The whole machine from per-CPU rings; see record/machine.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <perf/event.h>
+
+#include "lib/procfs.h"
+#include "lib/u64map.h"
+#include "profile/io.h"
+#include "record/agents.h"
+#include "record/header.h"
+#include "record/idlist.h"
+#include "record/jevents.h"
+#include "record/machine.h"
+#include "record/recorder.h"
+#include "sym/maps.h"
+
+/* Processes recorded at most (a fork bomb's are counted, not named). */
+#define MACHINE_MAX_PROCS 8192
+/* Threads named in a file at most (beyond: named as their pid's). */
+#define MACHINE_MAX_NAMED 65536
+/* A JVM found starting is tried this often, this many times, while it
+ * cannot be attached yet (no SIGQUIT handler, no attach listener). */
+#define ATTACH_RETRY_NS 1000000000ULL
+#define ATTACH_TRIES 8
+#define PF_KTHREAD 0x00200000u
+
+struct machine {
+	struct u64map named; /* tid + 1 -> 1: named in this file */
+	bool idle_named;
+	unsigned int procs, kthreads, unnamed; /* seen, of which, beyond max */
+	unsigned int jvms, failed; /* JVMs found, not attached */
+	uint64_t samples_unnamed; /* of processes beyond the max */
+};
+
+int machine_new(struct recorder *rec)
+{
+	if (rec->evs && rec->wall) {
+		fprintf(stderr, "perfjava: -e offcpu and --wall take -p or -t, "
+				"not -a or -C (yet)\n");
+		return -1;
+	}
+	for (unsigned int i = 0; i < rec->nevents; i++)
+		if (jevents_is(rec->jev, i)) {
+			fprintf(stderr,
+				"perfjava: -e alloc and -e lock take -p or -t, "
+				"not -a or -C (yet)\n");
+			return -1;
+		}
+	rec->mach = calloc(1, sizeof(*rec->mach));
+	if (!rec->mach) {
+		fprintf(stderr, "perfjava: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+void machine_follow(struct recorder *rec, struct proc *p)
+{
+	unsigned int bad;
+
+	if (!p->java || !p->agent || p->follow || p->ended)
+		return;
+	p->follow = true; /* FORK records and rescans from now on */
+	threads_scan(&rec->th, p->pid, &bad);
+}
+
+int machine_open(struct recorder *rec, unsigned int *bad)
+{
+	struct idlist on = { 0 };
+	const struct idlist *cpus = &rec->o.cpus;
+	int err = 0;
+
+	if (!cpus->n) { /* -a: every CPU online */
+		if (idlist_online_cpus(&on))
+			return -ENOENT;
+		cpus = &on;
+	}
+	for (unsigned int i = 0; i < cpus->n && !err; i++)
+		err = threads_add_cpu(&rec->th, cpus->v[i], bad);
+	idlist_free(&on);
+	return err;
+}
+
+/*
+ * Whether the JVM pid is to get an agent. Tests only: on a machine shared
+ * with others' JVMs, PERFJAVA_JVM_MATCH=TEXT leaves alone the JVMs whose
+ * command line does not hold TEXT (recorded with native frames).
+ */
+static bool wanted_jvm(pid_t pid)
+{
+	const char *m = getenv("PERFJAVA_JVM_MATCH");
+
+	return !m || !*m || proc_contains(pid, "cmdline", m);
+}
+
+/* Whether pid maps libjvm.so (and is wanted: wanted_jvm). */
+static bool maps_jvm(pid_t pid)
+{
+	struct pj_maps maps;
+	bool java = false;
+
+	if (!wanted_jvm(pid) || maps_load(pid, &maps))
+		return false;
+	for (unsigned int i = 0; i < maps.n && !java; i++) {
+		const char *s = strrchr(maps.v[i].path, '/');
+
+		java = s && !strcmp(s, "/libjvm.so");
+	}
+	maps_free(&maps);
+	return java;
+}
+
+/* Whether pid is a kernel thread (PF_KTHREAD in its stat's flags). */
+static bool kthread(pid_t pid)
+{
+	char buf[1024];
+	const char *p;
+	unsigned long flags = 0;
+
+	if (proc_read(pid, 0, "stat", buf, sizeof(buf)) ||
+	    !(p = strrchr(buf, ')')))
+		return false;
+	/* ") S ppid pgrp session tty_nr tpgid flags" */
+	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return false;
+	return flags & PF_KTHREAD;
+}
+
+/* p into the file: what it is, its command line and container. */
+static void name_proc(struct recorder *rec, const struct proc *p)
+{
+	char comm[64];
+
+	if (!p->kthread) {
+		header_process(rec->w, p->pid, p->java, false, false);
+		return;
+	}
+	proc_comm(p->pid, 0, comm, sizeof(comm));
+	pj_writer_process(rec->w, (uint32_t)p->pid, PJ_PROC_KERNEL, 0, comm, "",
+			  NULL);
+}
+
+/* p runs a JVM: its threads are to get rings of their own once it has its
+ * agent, as a -p target's (held by its pidfd, not ending the recording). */
+static void jvm_found(struct machine *m, struct proc *p)
+{
+	if (p->java)
+		return;
+	p->java = true;
+	m->jvms++;
+	if (!p->tgt.pid && target_open(&p->tgt, p->pid))
+		p->ended = true; /* gone already */
+}
+
+/* A process not seen before: recorded from now on, or NULL. */
+static struct proc *add_proc(struct recorder *rec, pid_t pid, bool java)
+{
+	struct machine *m = rec->mach;
+	struct proc *p;
+
+	if (m->procs >= MACHINE_MAX_PROCS) {
+		m->unnamed++;
+		return NULL;
+	}
+	p = recorder_add_proc(rec, pid);
+	if (!p)
+		return NULL;
+	m->procs++;
+	p->kthread = kthread(pid);
+	m->kthreads += p->kthread;
+	if (java)
+		jvm_found(m, p);
+	return p;
+}
+
+void machine_find_jvms(struct recorder *rec)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (rec->o.no_java || !(d = opendir("/proc")))
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+		struct proc *p;
+
+		if (*end || pid <= 0 || pid > 0x7fffffff || pid == getpid() ||
+		    procs_get(&rec->procs, (pid_t)pid) || !maps_jvm((pid_t)pid))
+			continue;
+		p = add_proc(rec, (pid_t)pid, true);
+		if (p) {
+			name_proc(rec, p);
+			p->named = true;
+		}
+	}
+	closedir(d);
+}
+
+/* tid of pid named in this file, once. */
+static void name_thread(struct recorder *rec, pid_t pid, pid_t tid)
+{
+	struct machine *m = rec->mach;
+	char comm[64];
+
+	if (tid < 0 || u64map_find(&m->named, (uint64_t)tid + 1) ||
+	    m->named.n >= MACHINE_MAX_NAMED)
+		return;
+	if (!pid)
+		snprintf(comm, sizeof(comm), "swapper");
+	else
+		proc_comm(pid, tid, comm, sizeof(comm));
+	pj_writer_thread(rec->w, (uint32_t)tid, (uint32_t)pid, comm);
+	u64map_put(&m->named, (uint64_t)tid + 1, 1);
+}
+
+struct proc *machine_proc(struct recorder *rec, pid_t pid, pid_t tid,
+			  bool *new_proc)
+{
+	struct machine *m = rec->mach;
+	struct proc *p;
+
+	*new_proc = false;
+	if (pid <= 0) { /* the CPUs' idle tasks */
+		if (!m->idle_named)
+			pj_writer_process(rec->w, 0, PJ_PROC_IDLE, 0, "swapper",
+					  "", NULL);
+		m->idle_named = true;
+		name_thread(rec, 0, 0);
+		return NULL;
+	}
+	p = procs_get(&rec->procs, pid);
+	if (!p && (p = add_proc(rec, pid, false)) != NULL)
+		*new_proc = true;
+	if (p && !p->named) {
+		name_proc(rec, p);
+		p->named = true;
+	}
+	if (!p)
+		m->samples_unnamed++;
+	name_thread(rec, pid, tid);
+	return p;
+}
+
+void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr)
+{
+	const struct perf_record_mmap2 *mm = (const void *)hdr;
+	size_t off = offsetof(struct perf_record_mmap2, filename), n;
+	struct proc *p;
+
+	if (!rec->mach || rec->o.no_java || hdr->size <= off)
+		return;
+	n = strnlen(mm->filename, hdr->size - off);
+	if (n < 10 || strncmp(mm->filename + n - 10, "/libjvm.so", 10) ||
+	    !wanted_jvm((pid_t)mm->pid))
+		return;
+	p = procs_get(&rec->procs, (pid_t)mm->pid);
+	if (!p && !(p = add_proc(rec, (pid_t)mm->pid, true)))
+		return;
+	if (!p->java)
+		p->named = false; /* a JVM now: named again */
+	jvm_found(rec->mach, p);
+	p->attach_at = 0;
+}
+
+void machine_exit(struct recorder *rec, pid_t tid)
+{
+	/* its tid may come again as another's */
+	if (rec->mach && tid > 0)
+		u64map_del(&rec->mach->named, (uint64_t)tid + 1);
+}
+
+void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
+		  const char *comm, bool exec)
+{
+	if (exec) { /* another program: its names and command line */
+		symbolizer_reload_user(&p->sym, p->pid);
+		p->named = false;
+	}
+	if (u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
+	    !jnames_has(&rec->em.names, tid))
+		pj_writer_thread(rec->w, tid, (uint32_t)p->pid, comm);
+}
+
+void machine_tick(struct recorder *rec, uint64_t now)
+{
+	struct machine *m = rec->mach;
+	char err[512];
+
+	if (!m || rec->o.no_java)
+		return;
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		if (!p->java || p->agent || p->java_failed || p->ended)
+			continue;
+		if (!p->attach_at) /* found now: its JVM starts */
+			p->attach_at = now + ATTACH_RETRY_NS;
+		if (now < p->attach_at)
+			continue;
+		if (!agents_attach(rec, p, err, sizeof(err))) {
+			machine_follow(rec, p);
+			continue;
+		}
+		p->attach_at = now + ATTACH_RETRY_NS;
+		if (proc_gone(p->pid)) {
+			p->ended = true;
+		} else if (++p->attach_tries >= ATTACH_TRIES) {
+			p->java_failed = true;
+			m->failed++;
+			if (!rec->o.quiet)
+				fprintf(stderr,
+					"\nperfjava: java frames unavailable "
+					"for JVM %d: %s\n",
+					p->pid, err);
+		}
+	}
+}
+
+void machine_new_file(struct recorder *rec)
+{
+	struct machine *m = rec->mach;
+
+	if (!m)
+		return;
+	u64map_free(&m->named);
+	m->idle_named = false;
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		rec->procs.v[i]->named = false;
+}
+
+void machine_summary(const struct recorder *rec)
+{
+	const struct machine *m = rec->mach;
+
+	if (!m || rec->o.quiet)
+		return;
+	unsigned int attached = 0;
+
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		attached += rec->procs.v[i]->had_agent;
+	fprintf(stderr,
+		"perfjava: %u processes (%u kernel threads), %u JVMs: java "
+		"frames for %u",
+		m->procs, m->kthreads, m->jvms, attached);
+	if (m->failed)
+		fprintf(stderr, ", %u could not be attached", m->failed);
+	if (m->unnamed)
+		fprintf(stderr, "; %u more not named (%llu samples)",
+			m->unnamed, (unsigned long long)m->samples_unnamed);
+	fprintf(stderr, "\n");
+}
+
+void machine_free(struct machine *m)
+{
+	if (!m)
+		return;
+	u64map_free(&m->named);
+	free(m);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The whole machine (-a), or the processes that run on some CPUs (-C), from
+ * one ring per CPU (record/machine.c): a process is recorded from its first
+ * sample on (its names, unwinder and container then), a thread named when
+ * first seen; kernel threads and the idle tasks are recorded as such. Every
+ * JVM gets its agent unless --no-java: those running at the start before
+ * the events open, one that starts during the recording once it maps
+ * libjvm.so (its MMAP2 record) and handles SIGQUIT (tried again a few times
+ * while it starts). A JVM with its agent is then recorded as a -p target
+ * (machine_follow): its threads get rings of their own, whose signal at the
+ * sample walks their Java stack (the kernel may signal no thread from a
+ * CPU's event: one of another process would die of it); its threads'
+ * samples before that are walked on request.
+ */
+#ifndef PJ_USER_RECORD_MACHINE_H
+#define PJ_USER_RECORD_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct perf_event_header;
+struct pj_writer;
+struct proc;
+struct recorder;
+struct machine;
+
+/* rec->mach for -a / -C; 0, or -1 with a message. */
+int machine_new(struct recorder *rec);
+/* A JVM with its agent: its threads get rings of their own, as a -p
+ * target's (walks at the sample: the kernel's SIGTRAP), whose samples
+ * its CPU's ring leaves to them. */
+void machine_follow(struct recorder *rec, struct proc *p);
+/* Opens one ring per CPU recorded; 0, or -errno (*bad the event). */
+int machine_open(struct recorder *rec, unsigned int *bad);
+/* Every JVM running now is a process recorded, its agent to come before
+ * the events open (agents_start). */
+void machine_find_jvms(struct recorder *rec);
+/* The process of a sample of thread tid of pid, made when first seen and
+ * the thread named; NULL for none (pid 0, out of memory). new_proc tells
+ * whether it was made now. */
+struct proc *machine_proc(struct recorder *rec, pid_t pid, pid_t tid,
+			  bool *new_proc);
+/* A PERF_RECORD_MMAP2 of a CPU's ring: libjvm.so mapped makes a JVM. */
+void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr);
+/* Thread tid exited. */
+void machine_exit(struct recorder *rec, pid_t tid);
+/* Thread tid of p took the name comm; by an exec of another program when
+ * exec. */
+void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
+		  const char *comm, bool exec);
+/* The JVMs found during the recording get their agent when due. */
+void machine_tick(struct recorder *rec, uint64_t now);
+/* --loop: a new file (w), where every process and thread is named again. */
+void machine_new_file(struct recorder *rec);
+/* The summary's line: processes seen, JVMs with Java frames. */
+void machine_summary(const struct recorder *rec);
+void machine_free(struct machine *m);
+
+#endif

@@ -31,6 +31,7 @@ struct centry {
 	int c1; /* compiled by C1 (levels 1-3) */
 	int mnext; /* next entry of the same method, -1 */
 	int used;
+	uint32_t uid; /* this entry's, never reused (0 when free) */
 	uint32_t nrec;
 	uint32_t *roff; /* nrec + 1 offsets into rm/rb */
 	jmethodID *rm; /* innermost first, the root last */
@@ -54,16 +55,17 @@ struct span {
 static struct span *spans;
 static int nspans, cap_spans;
 /* The entry and record a compiled frame's pc expanded to, by pc (a walk's
- * frames repeat from one sample to the next): valid while the map is the
- * same as when it was found (gen, bumped by every change). */
+ * frames repeat from one sample to the next): valid while that entry is
+ * (its uid), or for a pc in no entry, until code is added (gen). The JIT
+ * adds code all the time; it removes code that walks still run far less. */
 #define XCACHE 4096 /* a power of two */
 static struct xcache {
 	uint64_t key; /* pc << 1 | exact */
 	jmethodID m;
-	uint32_t gen;
+	uint32_t uid; /* the entry's, or gen when i < 0 */
 	int i, r;
 } xc[XCACHE];
-static uint32_t gen = 1;
+static uint32_t gen = 1, next_uid = 1;
 static int buckets[NBUCKETS];
 static int buckets_ready;
 
@@ -104,6 +106,7 @@ static int alloc_entry(void)
 		ents = p;
 		cap_ents = cap;
 	}
+	ents[nents].uid = 0; /* no walk's cached entry until it is made */
 	return nents++;
 }
 
@@ -119,7 +122,6 @@ static void unlink_method(int i)
 
 static void remove_index(int i)
 {
-	gen++;
 	if (ents[i].m)
 		unlink_method(i);
 	entry_free(&ents[i]);
@@ -267,6 +269,7 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 	ents[i].end = end;
 	ents[i].m = m;
 	ents[i].used = 1;
+	ents[i].uid = next_uid++ ?: next_uid++; /* never 0 */
 	ents[i].mnext = -1;
 	ents[i].interp = stub_name && !strcmp(stub_name, "Interpreter");
 	if (ents[i].interp) {
@@ -524,7 +527,9 @@ static unsigned int expand_code(jmethodID m, uint64_t pc, int exact,
 	uint8_t type;
 	int i, r = -1;
 
-	if (x->key == key && x->m == m && x->gen == gen) {
+	if (x->key == key && x->m == m &&
+	    (x->i < 0 ? x->uid == gen
+		      : x->i < nents && ents[x->i].uid == x->uid)) {
 		i = x->i;
 		r = x->r;
 	} else {
@@ -533,7 +538,7 @@ static unsigned int expand_code(jmethodID m, uint64_t pc, int exact,
 			r = record_at(&ents[i], pc, exact);
 		else
 			i = -1;
-		*x = (struct xcache){ key, m, gen, i, r };
+		*x = (struct xcache){ key, m, i < 0 ? gen : ents[i].uid, i, r };
 	}
 	e = i >= 0 ? &ents[i] : NULL;
 	type = e && e->c1 ? PJ_FRAME_C1 : PJ_FRAME_JIT;

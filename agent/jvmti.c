@@ -60,21 +60,25 @@ static void java_class_name(const char *sig, char *buf, size_t len)
 	buf[n] = 0;
 }
 
+/* Into buf itself: no name buffer on the stack (a sample's 1 KiB stack copy
+ * must reach the frames below, so that the agent's own samples are named). */
 int method_full_name(jmethodID m, char *buf, size_t len)
 {
 	jclass k = NULL;
-	char *csig = NULL, *name = NULL, *msig = NULL, cls[512];
+	char *csig = NULL, *name = NULL, *msig = NULL;
+	size_t n;
 	int ret = -1;
 
-	if ((*jv)->GetMethodDeclaringClass(jv, m, &k) ||
+	if (!len || (*jv)->GetMethodDeclaringClass(jv, m, &k) ||
 	    (*jv)->GetClassSignature(jv, k, &csig, NULL) ||
 	    (*jv)->GetMethodName(jv, m, &name, &msig, NULL))
 		goto out;
-	java_class_name(csig, cls, sizeof(cls));
+	java_class_name(csig, buf, len < 512 ? len : 512);
+	n = strlen(buf);
 	/* with the signature, as the METHOD message's name reads */
-	if (snprintf(buf, len, "%s.%s%s", cls, name, msig ? msig : "") >=
-	    (int)len)
-		snprintf(buf, len, "%s.%s", cls, name);
+	if (snprintf(buf + n, len - n, ".%s%s", name, msig ? msig : "") >=
+	    (int)(len - n))
+		snprintf(buf + n, len - n, ".%s", name);
 	ret = 0;
 out:
 	dealloc(csig);
@@ -136,8 +140,10 @@ void method_send(jmethodID m)
 {
 	struct pja_method pm = { .id = (uintptr_t)m };
 	jclass k = NULL;
+	/* the session thread's alone (so is the sent set): off the stack, as
+	 * in method_full_name */
+	static char cls[512], strs[2048];
 	char *csig = NULL, *name = NULL, *msig = NULL, *file = NULL;
-	char cls[512], strs[2048];
 	jvmtiLineNumberEntry *lt = NULL;
 	struct pja_line *lines = NULL;
 	jint nl = 0, i;
@@ -308,7 +314,9 @@ static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID m, jint size,
 				     const jvmtiAddrLocationMap *map,
 				     const void *info)
 {
-	char name[1024];
+	/* one per thread that posts (the service thread, the session
+	 * thread's replay): off the stack, as in method_full_name */
+	static __thread char name[1024];
 	int level, c1;
 
 	if (!atomic_load(&pja.active))

@@ -17,6 +17,7 @@
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "lib/idtable.h"
+#include "lib/loghist.h"
 #include "lib/procfs.h"
 #include "lib/sorted.h"
 #include "lib/u64map.h"
@@ -340,6 +341,60 @@ static void test_sorted(void)
 	   "SORTED_UPTO of no elements is 0");
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* against the exact quantiles of a sorted copy: spread over 40 powers of
+ * two, a few equal values, and one huge */
+static void test_loghist(void)
+{
+	static struct loghist h;
+	static uint64_t v[100000];
+	static const double qs[] = { 0, 0.01, 0.5, 0.9, 0.99, 0.999, 1 };
+	uint64_t x = 88172645463325252ull, got, want, worst = 0;
+	bool within = true, exact_small = true;
+	size_t n = sizeof(v) / sizeof(v[0]);
+
+	ok(!loghist_quantile(&h, 0.5, &got), "loghist: no quantile of nothing");
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v[i] = i < 100	    ? 7
+		       : i == n - 1 ? UINT64_MAX
+				    : x >> (24 + x % 40);
+		loghist_add(&h, v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		size_t r = (size_t)(qs[i] * (double)n);
+
+		want = v[r < n ? r : n - 1];
+		loghist_quantile(&h, qs[i], &got);
+		if (got < want || got - want > want / 16) /* its bucket's top */
+			within = false;
+		if (got - want > worst)
+			worst = got - want;
+	}
+	for (uint64_t i = 0; i < 16; i++) {
+		struct loghist one = { 0 };
+
+		loghist_add(&one, i);
+		exact_small &= loghist_quantile(&one, 0.5, &got) && got == i;
+	}
+	ok(within,
+	   "loghist: quantiles within 1/16 above the exact ones (worst +%llu)",
+	   (unsigned long long)worst);
+	ok(exact_small, "loghist: values below 16 exact");
+	ok(loghist_quantile(&h, 1, &got) && got == UINT64_MAX &&
+	       h.max == UINT64_MAX,
+	   "loghist: the largest value is kept exactly");
+	ok(sizeof(h) <= 8192, "loghist: %zu bytes however many values",
+	   sizeof(h));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "seed")) {
@@ -349,6 +404,7 @@ int main(int argc, char **argv)
 	test_seeded_maps();
 	test_seed_per_run(argv[0]);
 	test_sorted();
+	test_loghist();
 	test_clock();
 	test_hash();
 	test_grow();

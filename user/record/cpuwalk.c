@@ -1,23 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The Java walk of a JVM's sample; see record/cpuwalk.h. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "lib/clock.h"
-#include "lib/grow.h"
 #include "record/cpuwalk.h"
 #include "record/emit.h"
 #include "record/ksig.h"
 #include "record/merge.h"
 #include "record/pending.h"
 #include "record/proc.h"
-
-static void add_latency(struct cpuwalk_stats *st, uint64_t ns)
-{
-	if (GROW(st->lat, st->caplat, st->nlat + 1))
-		return;
-	st->lat[st->nlat++] = ns;
-}
 
 /*
  * The cross-check of a walk against the sample: the compiled method the
@@ -62,7 +53,7 @@ static void answered(void *ctx, struct held *h)
 	if (h->ans.status != AGENT_WALK_OK)
 		return;
 	if (h->ans.walk_time >= h->smp.s.time)
-		add_latency(&cw->st, h->ans.walk_time - h->smp.s.time);
+		loghist_add(&cw->st.lat, h->ans.walk_time - h->smp.s.time);
 	check_walk(cw, h);
 }
 
@@ -133,41 +124,21 @@ bool cpuwalk_hold(struct cpuwalk *cw, struct proc *p, const struct ring *r,
 	return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 bool cpuwalk_latency(struct cpuwalk *cw, uint64_t *p50, uint64_t *p99,
 		     uint64_t *max)
 {
-	struct cpuwalk_stats *st = &cw->st;
+	const struct loghist *h = &cw->st.lat;
 
-	if (!st->nlat)
-		return false;
-	/* sorted in place (again when asked again: either caller may be
-	 * first) */
-	qsort(st->lat, st->nlat, sizeof(*st->lat), cmp_u64);
-	*p50 = st->lat[st->nlat / 2];
-	*p99 = st->lat[st->nlat * 99 / 100];
-	*max = st->lat[st->nlat - 1];
-	return true;
+	*max = h->max;
+	return loghist_quantile(h, 0.5, p50) && loghist_quantile(h, 0.99, p99);
 }
 
 void cpuwalk_new_file(struct cpuwalk *cw)
 {
-	uint64_t *lat = cw->st.lat;
-	size_t cap = cw->st.caplat;
-
 	memset(&cw->st, 0, sizeof(cw->st));
-	cw->st.lat = lat;
-	cw->st.caplat = cap;
 }
 
 void cpuwalk_free(struct cpuwalk *cw)
 {
-	free(cw->st.lat);
 	memset(&cw->st, 0, sizeof(cw->st));
 }

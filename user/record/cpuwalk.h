@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "jvm/client.h"
+#include "lib/loghist.h"
 
 #define RECORD_WALK_DEADLINE_NS \
 	200000000ULL /* a walk answer after 200 ms is lost */
@@ -32,8 +33,7 @@ struct cpuwalk_stats {
 	uint64_t checked,
 	    agreed; /* walks checked against the sampled JIT code */
 	uint64_t moved_on; /* walks not merged: another moment (record/merge.h) */
-	uint64_t *lat; /* walk latencies, ns */
-	size_t nlat, caplat;
+	struct loghist lat; /* walk latencies, ns (fixed size: days flat) */
 };
 
 struct cpuwalk {
@@ -51,8 +51,8 @@ bool cpuwalk_hold(struct cpuwalk *cw, struct proc *p, const struct ring *r,
 void cpuwalk_done(void *ctx, uint64_t cookie, int status,
 		  const struct java_frame *frames, unsigned int n,
 		  uint64_t walk_time_ns);
-/* The walk latencies' median, 99th percentile and largest; false when there
- * were none. */
+/* The walk latencies' median and 99th percentile (within 1/16, lib/loghist.h)
+ * and largest; false when there were none. */
 bool cpuwalk_latency(struct cpuwalk *cw, uint64_t *p50, uint64_t *p99,
 		     uint64_t *max);
 /* A new file: the counts start again. */

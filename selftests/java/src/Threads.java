@@ -5,8 +5,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Many threads, and threads coming and going: STEADY threads named
- * "steady-N" spin 0.2 ms every 50 ms (a light load however many there are) while, for SECONDS after "ready", short-lived threads named "churn-N" start
- * and end every few milliseconds. Prints "done <churned>" at the end.
+ * "steady-N" spin 0.2 ms every 50 ms (a light load however many there are)
+ * while, for SECONDS after "ready", short-lived threads named "churn-N" start
+ * and end: one after another, each spinning 30 ms, or with RATE given, RATE a
+ * second, each spinning 0.1 ms (at most 64 alive at once).
+ * Prints "done <churned>" at the end.
+ *
+ * Usage: Threads SECONDS STEADY [RATE]
  */
 public class Threads {
 	static final AtomicLong sink = new AtomicLong();
@@ -36,6 +41,34 @@ public class Threads {
 		spinFor(30_000_000);
 	}
 
+	static void shortWork() {
+		spinFor(100_000);
+	}
+
+	/* RATE threads a second from start to end, paced by the clock */
+	static int atRate(double rate, long start, long end) throws Exception {
+		Thread[] alive = new Thread[64];
+		int n = 0;
+		long now;
+		while ((now = System.nanoTime()) < end) {
+			long due = (long) ((now - start) * rate / 1e9);
+			if (n >= due) {
+				Thread.sleep(0, 200_000);
+				continue;
+			}
+			Thread old = alive[n % alive.length];
+			if (old != null)
+				old.join();
+			Thread t = new Thread(Threads::shortWork, "churn-" + n);
+			t.start();
+			alive[n++ % alive.length] = t;
+		}
+		for (Thread t : alive)
+			if (t != null)
+				t.join();
+		return n;
+	}
+
 	public static void main(String[] args) throws Exception {
 		double secs = Double.parseDouble(args[0]);
 		int steady = Integer.parseInt(args[1]);
@@ -47,9 +80,11 @@ public class Threads {
 		}
 		System.out.println("ready " + ProcessHandle.current().pid());
 		System.out.flush();
-		long end = System.nanoTime() + (long) (secs * 1e9);
+		long start = System.nanoTime(), end = start + (long) (secs * 1e9);
 		int churned = 0;
-		while (System.nanoTime() < end) {
+		if (args.length > 2)
+			churned = atRate(Double.parseDouble(args[2]), start, end);
+		while (args.length <= 2 && System.nanoTime() < end) {
 			Thread t = new Thread(Threads::churnWork, "churn-" + churned++);
 			t.start();
 			t.join();

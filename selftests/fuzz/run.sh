@@ -34,7 +34,9 @@ layers="user/lib user/events user/sym user/unwind user/jvm user/profile"
 extra="user/record/perf_parse.c"
 # targets and what else they are built from, besides fuzz_NAME.c
 declare -A src=([agent_msgs]="" [agent_input]="agent/input.c" [perfdata]=""
-	[profile]="" [jfr]="" [perf_sample]="" [elf]="")
+	[profile]="" [jfr]="" [perf_sample]="" [elf]="" [elf_fd]="")
+# targets that start from another's committed corpus
+declare -A seeds=([elf_fd]=elf)
 [ -d "$top/build/deps/lib/pkgconfig" ] &&
 	export PKG_CONFIG_PATH="$top/build/deps/lib/pkgconfig:${PKG_CONFIG_PATH:-}"
 pkgs="libperf libelf libdw libtraceevent"
@@ -42,7 +44,7 @@ flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fno-sanitize-recover=undefined
 	-Iinclude -Iuser -Iagent $(pkg-config --cflags $pkgs 2>/dev/null))
 libs="$(pkg-config --static --libs libperf 2>/dev/null) $(pkg-config --libs libelf libdw libtraceevent 2>/dev/null) -lstdc++ -lz -lpthread -lm"
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile jfr perf_sample elf)
+[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile jfr perf_sample elf elf_fd)
 # inputs longer than 64 KiB for targets whose corpus needs them
 declare -A maxlen=([jfr]=262144)
 lib=$out/libpjfuzz.a
@@ -97,7 +99,7 @@ for n in "${names[@]}"; do
 	t0=$(date +%s)
 	"$dir/fuzz_$n" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-max_len="${maxlen[$n]:-65536}" -print_final_stats=1 -artifact_prefix="$dir/" \
-		"$corpus" "$top/selftests/fuzz/corpus/$n" >"$dir/log" 2>&1
+		"$corpus" "$top/selftests/fuzz/corpus/${seeds[$n]:-$n}" >"$dir/log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/log" | tail -1)
 	crashes=$(find "$dir" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'oom-*' \) | wc -l)

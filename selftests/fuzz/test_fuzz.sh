@@ -3,7 +3,9 @@
 # read untrusted bytes, from the committed corpus: the reader's side of the
 # agent protocol, the agent's side, the JVM's perf data, the profile reader
 # (perfjava files; JFR files as its own target),
-# the ELF files of the target's mappings (and of a recording's, at report).
+# the ELF files of the target's mappings (and of a recording's, at report),
+# and the same from a file descriptor through the checks before libelf and
+# the debug file search (elf_fd).
 # `make fuzz FUZZ_SECONDS=N` runs them for longer (selftests/fuzz/run.sh).
 . "$(dirname "$0")/../lib.sh"
 
@@ -18,7 +20,7 @@ if [ "$rc" -eq 2 ]; then
 	skip "fuzzing" "$(tail -1 <<<"$out")"
 	exit 0
 fi
-for n in agent_msgs agent_input perfdata profile jfr perf_sample elf; do
+for n in agent_msgs agent_input perfdata profile jfr perf_sample elf elf_fd; do
 	line=$(grep "^fuzz $n:" <<<"$out")
 	if [ -z "$line" ]; then
 		not_ok "fuzz $n: did not run"

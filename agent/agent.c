@@ -477,7 +477,8 @@ static int start_session(const char *options)
 	hello.depth = pja.depth;
 	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
 		      PJA_HELLO_RING | PJA_HELLO_STACKS | PJA_HELLO_EVENTS |
-		      PJA_HELLO_COPY | (pja.traps ? PJA_HELLO_SIGTRAP : 0);
+		      PJA_HELLO_COPY | PJA_HELLO_CHAIN |
+		      (pja.traps ? PJA_HELLO_SIGTRAP : 0);
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
 	atomic_store(&pja.active, 1);

@@ -29,15 +29,55 @@ static struct pja_frame out[PJA_MAX_DEPTH];
 struct copy_walk {
 	struct pja_stackview v;
 	const struct pja_copy_req *r;
+	const uint64_t *chain; /* PJA_COPY_CHAIN: its return addresses */
+	unsigned int nchain;
 	int n;
 };
+
+/* Whether the live stack's frame-pointer chain from fp holds the nchain
+ * return addresses as at the switch-out; *link the last link (the Java
+ * frame's sp is just above it). */
+static int chain_holds(const struct copy_walk *w, uint64_t *link)
+{
+	uint64_t fp = w->r->fp;
+
+	for (unsigned int i = 0; i < w->nchain; i++) {
+		if (!fp || fp & 7 ||
+		    *(const volatile uint64_t *)(fp + 8) != w->chain[i])
+			return 0;
+		*link = fp;
+		if (i + 1 < w->nchain) {
+			uint64_t next = *(const volatile uint64_t *)fp;
+
+			if (next <= fp)
+				return 0;
+			fp = next;
+		}
+	}
+	return 1;
+}
 
 static int walk(const void *arg)
 {
 	struct copy_walk *w = (struct copy_walk *)arg;
+	uint64_t link = 0;
 
-	w->n = frametype_walk_view(&w->v, phys, pcs, (int)pja.depth, w->r->pc,
-				   w->r->sp, w->r->fp);
+	if (!w->nchain) {
+		w->n = frametype_walk_view(&w->v, phys, pcs, (int)pja.depth,
+					   w->r->pc, w->r->sp, w->r->fp);
+		return 0;
+	}
+	/* the thread has run on: its frames from the chain's end are the
+	 * switch-out's while it is still inside that call, before and after
+	 * the walk */
+	w->n = 0;
+	if (!chain_holds(w, &link))
+		return 0;
+	w->n = frametype_walk_view(NULL, phys, pcs, (int)pja.depth,
+				   w->chain[w->nchain - 1], link + 16,
+				   *(const volatile uint64_t *)link);
+	if (!chain_holds(w, &link))
+		w->n = 0;
 	return 0;
 }
 
@@ -95,6 +135,7 @@ static unsigned int frames_of(const struct pja_copy_req *r, int nphys,
 
 static int answer(const struct pja_copy_req *r, const char *stack)
 {
+	static uint64_t chain[PJA_CHAIN_MAX];
 	struct copy_walk w = {
 		.v = { r->sp, r->len, (const uint8_t *)stack, 0 }, .r = r
 	};
@@ -104,6 +145,12 @@ static int answer(const struct pja_copy_req *r, const char *stack)
 					.flags = PJA_WALK_COPY };
 	unsigned int n = 0;
 
+	if (r->flags & PJA_COPY_CHAIN) {
+		w.nchain = r->len / 8;
+		memcpy(chain, stack, r->len);
+		w.chain = chain;
+		w.v.len = 0;
+	}
 	res.start_time = pja_now();
 	if (pja_protected(walk, &w) < 0)
 		res.status = PJA_WALK_FAULT;
@@ -127,7 +174,9 @@ int copywalk_answer(const char *p, uint32_t len)
 	if (len < sizeof(r))
 		return 0;
 	memcpy(&r, p, sizeof(r));
-	if (r.len > len - sizeof(r) || r.len > PJA_COPY_MAX)
+	if (r.len > len - sizeof(r) || r.len > PJA_COPY_MAX ||
+	    ((r.flags & PJA_COPY_CHAIN) &&
+	     (!r.len || r.len % 8 || r.len / 8 > PJA_CHAIN_MAX)))
 		return 0; /* not ours to answer: the reader counts it lost */
 	if (answer(&r, p + sizeof(r)))
 		return 0; /* the queue is over its limit: dropped */

@@ -107,6 +107,7 @@ struct pja_hello {
 #define PJA_TRAP_DATA(key) ((uint64_t)PJA_TRAP_TAG << 32 | (uint32_t)(key))
 #define PJA_HELLO_EVENTS 32u /* takes PJA_EVENTS */
 #define PJA_HELLO_COPY 64u /* answers PJA_STACK_COPY */
+#define PJA_HELLO_CHAIN 128u /* and its PJA_COPY_CHAIN */
 
 /*
  * PJA_RING: the walk ring's memfd travels as SCM_RIGHTS with the first byte
@@ -312,6 +313,19 @@ struct pja_vthread {
  * agent walks the Java frames in these bytes, not in the thread, and
  * answers with a PJA_STACK_RESULT with PJA_WALK_COPY, PJA_WALK_TRUNCATED
  * when the frames go on beyond the copy.
+ *
+ * With PJA_COPY_CHAIN the Java frames lay deeper than the copy (a thread
+ * switched out in the JVM's own deep frames): the len bytes are the return
+ * addresses (uint64_t, at most PJA_CHAIN_MAX) the kernel's frame-pointer
+ * chain read at the switch-out from fp on, the last one in the JVM's code.
+ * The agent follows that chain in the live stack; when every link still
+ * holds what it held at the switch-out, before and after the walk, the
+ * thread is taken to be still inside that call, so that the Java frames
+ * beyond it are the switch-out's: it walks them there (pc the last return
+ * address, sp just above its link). Otherwise PJA_WALK_NOT_WALKABLE. (A
+ * thread that returned out of the call and has not called as deep since
+ * leaves the links as they were: its Java frames are those it returned
+ * to, or deeper ones.)
  */
 struct pja_copy_req {
 	uint64_t cookie; /* echoed back */
@@ -323,6 +337,8 @@ struct pja_copy_req {
 	uint32_t pad;
 };
 #define PJA_COPY_TOP 1u
+#define PJA_COPY_CHAIN 2u
+#define PJA_CHAIN_MAX 24u
 #define PJA_COPY_MAX 65536u /* bytes of stack in a request, at most */
 
 #define PJA_TSTATE_SLEEPING 0x0040u /* Thread.sleep */

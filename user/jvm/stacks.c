@@ -22,21 +22,33 @@ bool agent_has_copy(const struct agent *a)
 	return a && a->fd >= 0 && (a->hello.flags & PJA_HELLO_COPY);
 }
 
+bool agent_has_chain(const struct agent *a)
+{
+	return agent_has_copy(a) && (a->hello.flags & PJA_HELLO_CHAIN);
+}
+
 int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 		   const struct stack_copy *c, uint64_t cookie)
 {
+	bool chain = !c->stack && c->nchain;
+	const void *bytes = chain ? (const void *)c->chain : c->stack;
+	uint32_t len = chain ? c->nchain * 8u : c->len;
 	struct pja_copy_req r = { .cookie = cookie,
 				  .switch_time = time,
 				  .pc = c->pc,
 				  .sp = c->sp,
 				  .fp = c->fp,
-				  .flags = c->top ? PJA_COPY_TOP : 0,
-				  .len = c->len };
-	struct pja_hdr h = { PJA_STACK_COPY, sizeof(r) + c->len };
+				  .flags = chain    ? PJA_COPY_CHAIN
+					   : c->top ? PJA_COPY_TOP
+						    : 0,
+				  .len = len };
+	struct pja_hdr h = { PJA_STACK_COPY, sizeof(r) + len };
 	pid_t ns = agent_target_tid(a, tid);
-	size_t need = sizeof(h) + sizeof(r) + c->len;
+	size_t need = sizeof(h) + sizeof(r) + len;
 
-	if (!agent_has_copy(a) || ns <= 0 || !c->stack || c->len > PJA_COPY_MAX)
+	if (!agent_has_copy(a) || ns <= 0 || (!c->stack && !chain) ||
+	    (chain && (!agent_has_chain(a) || c->nchain > PJA_CHAIN_MAX)) ||
+	    len > PJA_COPY_MAX)
 		return -1;
 	/* copies come by the thousand a second: the queue moves on when
 	 * large rather than when full */
@@ -48,7 +60,7 @@ int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 	r.tid = (uint32_t)ns;
 	memcpy(a->out + a->out_len, &h, sizeof(h));
 	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
-	memcpy(a->out + a->out_len + sizeof(h) + sizeof(r), c->stack, c->len);
+	memcpy(a->out + a->out_len + sizeof(h) + sizeof(r), bytes, len);
 	a->out_len += need;
 	return 0;
 }

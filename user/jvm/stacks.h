@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "jvm/client.h"
+#include "perfjava/agent_proto.h"
 
 struct agent_stack {
 	uint64_t cookie;
@@ -33,6 +34,8 @@ typedef void (*agent_stack_cb)(void *ctx, const struct agent_stack *st);
 bool agent_has_stacks(const struct agent *a);
 /* Whether it answers copy requests (agent_ask_copy). */
 bool agent_has_copy(const struct agent *a);
+/* Whether it takes a frame-pointer chain for frames beyond the copy. */
+bool agent_has_chain(const struct agent *a);
 /* Where answers go (from agent_process). */
 void agent_on_stack(struct agent *a, agent_stack_cb cb, void *ctx);
 /* Queues a request for the stack of tid (the reader's), switched out at
@@ -51,6 +54,11 @@ struct stack_copy {
 	const uint8_t *stack; /* NULL: none */
 	uint32_t len;
 	bool top;
+	/* or, its Java frames beyond the copy: the frame-pointer chain from
+	 * fp on (fp the first link outside the copy) holds these return
+	 * addresses, the last one in the JVM's code (nchain 0: none) */
+	uint64_t chain[PJA_CHAIN_MAX];
+	uint32_t nchain;
 };
 /* Queues a request for the Java frames in c (tid's, taken at time); the
  * bytes are copied. -1 when it cannot be asked. */

@@ -33,9 +33,11 @@ static unsigned int user_frames(struct decoder *d, const struct proc *p,
 			&end, java ? &cfi : NULL);
 	if (end < UNWIND_NEND && rs->regs_abi)
 		d->st.unwind[end]++;
-	if (java)
+	if (java) {
 		ustack_java_copy(p->unw, &cfi, code, rs->stack, rs->stack_size,
 				 &out->jcopy);
+		ustack_java_chain(p->unw, code, rs, d->f, nf, &out->jcopy);
+	}
 	return n;
 }
 

@@ -102,6 +102,8 @@ static bool ask_copy(struct offjava *oj, struct held *h,
 	h->deadline = h->asked + OFFJAVA_COPY_DEADLINE_NS;
 	oj->copies_out++;
 	oj->st.copies++;
+	if (!c->stack)
+		oj->st.chains++;
 	return true;
 }
 
@@ -124,7 +126,8 @@ uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 		return 0;
 	h->flag = first_seen;
 	h->smp.jcopy.stack = NULL; /* the decoder's, not the held's */
-	if (smp->jcopy.stack && ask_copy(oj, h, &smp->jcopy))
+	if ((smp->jcopy.stack || smp->jcopy.nchain) &&
+	    ask_copy(oj, h, &smp->jcopy))
 		return h->id;
 	if (nj)
 		h->mark = ASK_NOT_JAVA;
@@ -471,6 +474,7 @@ void offjava_write_stats(const struct offjava *oj, struct pj_writer *w)
 	pj_writer_stat(w, "offcpu_java_walk_ns", st->walk_ns);
 	pj_writer_stat(w, "offcpu_java_copies", st->copies);
 	pj_writer_stat(w, "offcpu_java_copies_answered", st->copies_answered);
+	pj_writer_stat(w, "offcpu_java_chains", st->chains);
 	pj_writer_stat(w, "offcpu_java_copy_failed", st->copy_failed);
 	pj_writer_stat(w, "offcpu_java_truncated", st->truncated);
 	pj_writer_stat(w, "offcpu_java_copy_walk_ns", st->copy_walk_ns);
@@ -488,7 +492,8 @@ void offjava_summary(const struct offjava *oj)
 	    stderr,
 	    "perfjava: off-CPU Java stacks: %llu of %llu waits; %llu "
 	    "walked in their switch-out's stack copy (%.1f us each, %llu "
-	    "not walkable there, %llu deeper than it), %llu asked of the "
+	    "by its frame-pointer chain beyond it, %llu not walkable there, "
+	    "%llu deeper than it), %llu asked of the "
 	    "agent (%.1f us each; %llu woke before the walk, %llu over "
 	    "the rate limit, %llu unanswered); %llu failed, %llu not Java, "
 	    "%llu not merged\n",
@@ -496,7 +501,7 @@ void offjava_summary(const struct offjava *oj)
 	    (unsigned long long)st->copies,
 	    st->copies_answered ? st->copy_walk_ns / 1e3 / st->copies_answered
 				: 0.0,
-	    (unsigned long long)st->copy_failed,
+	    (unsigned long long)st->chains, (unsigned long long)st->copy_failed,
 	    (unsigned long long)st->truncated, (unsigned long long)st->asked,
 	    asked_answered ? st->walk_ns / 1e3 / asked_answered : 0.0,
 	    (unsigned long long)st->woke, (unsigned long long)st->limited,

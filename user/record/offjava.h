@@ -59,6 +59,7 @@ struct offjava_stats {
 	uint64_t not_merged; /* frames that did not belong with the stack */
 	uint64_t walk_ns; /* time spent in GetStackTrace, summed */
 	uint64_t copies; /* stack copies sent (walked in the copy) */
+	uint64_t chains; /* of which the frame-pointer chain beyond it */
 	uint64_t copy_failed; /* not walkable in the copy: asked again */
 	uint64_t truncated; /* walked in the copy, up to its end */
 	uint64_t copies_answered;

@@ -68,3 +68,63 @@ void ustack_java_copy(const struct unwinder *u, const struct ustack_cfi *cfi,
 		return;
 	}
 }
+
+/* The stack word at addr of a copy of len bytes from base: false when the
+ * copy does not hold it. */
+static bool copy_word(const uint8_t *stack, uint64_t base, uint64_t len,
+		      uint64_t addr, uint64_t *w)
+{
+	if (len < 8 || addr < base || addr - base > len - 8)
+		return false;
+	memcpy(w, stack + (addr - base), 8);
+	return true;
+}
+
+void ustack_java_chain(const struct unwinder *u, const struct codemap *cm,
+		       const struct pj_raw_sample *rs, const uint64_t *fips,
+		       unsigned int nf, struct stack_copy *out)
+{
+	const uint8_t *stack = rs->stack;
+	uint64_t dw[UNWIND_NREGS], base, len = rs->stack_size, fp, next, ret;
+	unsigned int k, i;
+
+	if (out->stack || !cm || nf < 2 || !stack || !rs->regs_abi ||
+	    !rs->nregs ||
+	    !unwind_regs_from_perf(rs->regs, rs->nregs, UNWIND_REGS_MASK, dw))
+		return;
+	for (k = 1; k < nf; k++)
+		if (codemap_find(cm, fips[k]) || unwind_addr_anon(u, fips[k]))
+			break;
+	if (k >= nf)
+		return;
+	base = dw[UNWIND_DW_SP];
+	fp = dw[UNWIND_DW_BP];
+	/* the links the copy holds are the kernel's own reads: the same */
+	for (i = 1; copy_word(stack, base, len, fp, &next) &&
+		    copy_word(stack, base, len, fp + 8, &ret);
+	     i++) {
+		if (ret != fips[i])
+			return;
+		if (i == k) { /* the JVM's frame is in the copy after all */
+			if (fp + 16 - base >= len)
+				return;
+			out->pc = ret;
+			out->sp = fp + 16;
+			out->fp = next;
+			out->stack = stack + (out->sp - base);
+			out->len = (uint32_t)(len - (out->sp - base));
+			out->top = false;
+			return;
+		}
+		if (next <= fp)
+			return;
+		fp = next;
+	}
+	if (k - i + 1 > PJA_CHAIN_MAX)
+		return;
+	out->pc = 0;
+	out->sp = 0;
+	out->fp = fp;
+	out->nchain = k - i + 1;
+	memcpy(out->chain, fips + i, out->nchain * sizeof(*fips));
+}

@@ -42,4 +42,17 @@ void ustack_java_copy(const struct unwinder *u, const struct ustack_cfi *cfi,
 		      const struct codemap *cm, const uint8_t *stack,
 		      uint64_t len, struct stack_copy *out);
 
+/*
+ * When CFI found no such frame in the copy (out->stack NULL): the first
+ * frame of the kernel's frame-pointer chain fips[0..nf) (fips[0] the pc) in
+ * the JVM's code, found by following rs's rbp through its copy, each link
+ * checked against the chain. Either a copy from that frame up (as above),
+ * or, when the chain leaves the copy first, the chain's remaining return
+ * addresses and the first link outside the copy (out->nchain, out->fp):
+ * the agent follows them in the live stack (PJA_COPY_CHAIN).
+ */
+void ustack_java_chain(const struct unwinder *u, const struct codemap *cm,
+		       const struct pj_raw_sample *rs, const uint64_t *fips,
+		       unsigned int nf, struct stack_copy *out);
+
 #endif

@@ -93,7 +93,8 @@ void ustack_java_chain(const struct unwinder *u, const struct codemap *cm,
 	    !unwind_regs_from_perf(rs->regs, rs->nregs, UNWIND_REGS_MASK, dw))
 		return;
 	for (k = 1; k < nf; k++)
-		if (codemap_find(cm, fips[k]) || unwind_addr_anon(u, fips[k]))
+		if (codemap_find(cm, fips[k]) ||
+		    (u && unwind_addr_anon(u, fips[k])))
 			break;
 	if (k >= nf)
 		return;

@@ -9,6 +9,16 @@
 . "$PJ_TOP/selftests/java/jvm.sh"
 
 java_suite "the whole machine"
+
+# bg_record NAME ARGS...: record -a ARGS into $TMP/NAME.data in the
+# background ($rec), returning once it records
+bg_record() {
+	local n=$1; shift
+	"$PJ_BIN" record -a "$@" -o "$TMP/$n.data" 2>"$TMP/$n.err" &
+	rec=$!
+	track $rec
+	wait_for 30 grep -q '^perfjava: recording' "$TMP/$n.err"
+}
 jdk_a=${JDKS[0]} jdk_b=${JDKS[${#JDKS[@]} - 1]}
 tag=pjmachine$$
 export PERFJAVA_JVM_MATCH=$tag
@@ -30,6 +40,8 @@ check "--processes: the three, each with its command line" \
 	bash -c "grep -q '\[java pid=$A\]  .*Workload 9 2' '$TMP/m.txt' &&
 		grep -q '\[java pid=$B\]  .*Workload 9 2' '$TMP/m.txt' &&
 		grep -q '\[cpusplit pid=$C\]  .*cpusplit 7 2' '$TMP/m.txt'"
+check "the header: every process, every CPU" \
+	grep -q '^Target  *: every process, every CPU$' "$TMP/m.txt"
 check "the idle tasks and kernel threads as such" \
 	bash -c "grep -q '\[idle\]' '$TMP/m.txt' || grep -q ' kernel\]' '$TMP/m.txt'"
 jvm_in_many "$jdk_a" "at -a" "$TMP/a.out" "$TMP/m.data" "$A"
@@ -40,10 +52,7 @@ check "no JVM's frame in the native process's stacks" \
 	bash -c "! grep -q 'Workload\|_\[j\]' '$TMP/c.folded'"
 
 # --- a JVM that starts during the recording gets its Java frames
-"$PJ_BIN" record -a -F 199 -d 30 -o "$TMP/s.data" 2>"$TMP/s.err" &
-rec=$!
-track $rec
-wait_for 30 grep -q '^perfjava: recording' "$TMP/s.err"
+bg_record s -F 199 -d 30
 start_jvm "$jdk_b" "$TMP/s.out" -Dtag=$tag -- Workload 4 1 || exit 0
 S=$JPID
 wait "$JWAIT"
@@ -61,5 +70,15 @@ check "-C 0: exit 0" [ $? -eq 0 ]
 cpus=$("$PJ_BIN" report -i "$TMP/c0.data" --format script |
 	awk '/^[^\t]/ { for (i = 1; i <= NF; i++) if ($i ~ /^\[[0-9]+\]$/) print $i }' | sort -u | tr '\n' ' ')
 check "-C 0: samples of CPU 0 alone ($cpus)" [ "$cpus" = "[000] " ]
+check "-C 0: the header says so" \
+	bash -c "'$PJ_BIN' report -i '$TMP/c0.data' | grep -q '^Target  *: every process, CPUs 0$'"
+
+# --- processes by the thousand: each counted, the exited ones forgotten
+bg_record ch -F 999 -d 3
+for i in $(seq 1000); do /bin/true; done
+wait "$rec"
+check "1000 short processes at -a: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$TMP/ch.err"
+n=$(awk '/^perfjava: [0-9]+ processes/ { print $2 }' "$TMP/ch.err")
+check "... counted ($n processes seen)" [ "${n:-0}" -ge 100 ]
 check "-C 4096: refused in one line" \
 	bash -c "! '$PJ_BIN' record -C 4096 -d 1 -o '$TMP/x.data' 2>'$TMP/x.err' && [ \$(wc -l <'$TMP/x.err') -eq 1 ]"

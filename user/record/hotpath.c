@@ -2,6 +2,7 @@
 /* A ring record's way through the reader; see record/hotpath.h. */
 #include <perf/event.h>
 
+#include "lib/clock.h"
 #include "record/cpuwalk.h"
 #include "record/decode.h"
 #include "record/emit.h"
@@ -77,7 +78,7 @@ void record_on_record(void *ctx, struct ring *r,
 		break;
 	case PERF_RECORD_EXIT:
 		fk = (const void *)hdr;
-		machine_exit(rec, (pid_t)fk->tid);
+		machine_exit(rec, (pid_t)fk->pid, (pid_t)fk->tid, now_ns());
 		if ((pid_t)fk->tid == r->tid)
 			r->exited = true;
 		break;

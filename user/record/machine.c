@@ -29,6 +29,8 @@
 #define ATTACH_RETRY_NS 1000000000ULL
 #define ATTACH_TRIES 8
 #define PF_KTHREAD 0x00200000u
+/* An exited process is forgotten this long after its exit record. */
+#define FORGET_NS 1000000000ULL
 
 struct machine {
 	struct u64map named; /* tid + 1 -> 1: named in this file */
@@ -164,7 +166,7 @@ static struct proc *add_proc(struct recorder *rec, pid_t pid, bool java)
 	struct machine *m = rec->mach;
 	struct proc *p;
 
-	if (m->procs >= MACHINE_MAX_PROCS) {
+	if (rec->procs.n >= MACHINE_MAX_PROCS) {
 		m->unnamed++;
 		return NULL;
 	}
@@ -269,11 +271,37 @@ void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	p->attach_at = 0;
 }
 
-void machine_exit(struct recorder *rec, pid_t tid)
+void machine_exit(struct recorder *rec, pid_t pid, pid_t tid, uint64_t now)
 {
+	struct proc *p;
+
+	if (!rec->mach || tid <= 0)
+		return;
 	/* its tid may come again as another's */
-	if (rec->mach && tid > 0)
-		u64map_del(&rec->mach->named, (uint64_t)tid + 1);
+	u64map_del(&rec->mach->named, (uint64_t)tid + 1);
+	/* a process whose leader exited is forgotten soon (machine_tick) */
+	if (pid == tid && (p = procs_get(&rec->procs, pid)) && !p->exited_at)
+		p->exited_at = now;
+}
+
+/*
+ * Processes that exited a while ago (their last samples drained from the
+ * CPUs' rings) are forgotten, their names and unwinder freed: at -a the
+ * processes come and go by the thousand. Not a JVM's: its agent's answers
+ * may still come (forgotten with the recording).
+ */
+static void forget_exited(struct recorder *rec, uint64_t now)
+{
+	for (unsigned int i = 0; i < rec->procs.n;) {
+		struct proc *p = rec->procs.v[i];
+
+		if (p->exited_at && now > p->exited_at + FORGET_NS &&
+		    !p->java && !p->agent && !p->follow) {
+			procs_remove(&rec->procs, p);
+			continue;
+		}
+		i++;
+	}
 }
 
 void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
@@ -293,9 +321,10 @@ void machine_tick(struct recorder *rec, uint64_t now)
 	struct machine *m = rec->mach;
 	char err[512];
 
-	if (!m || rec->o.no_java)
+	if (!m)
 		return;
-	for (unsigned int i = 0; i < rec->procs.n; i++) {
+	forget_exited(rec, now);
+	for (unsigned int i = 0; !rec->o.no_java && i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
 
 		if (!p->java || p->agent || p->java_failed || p->ended)

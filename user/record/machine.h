@@ -44,8 +44,8 @@ struct proc *machine_proc(struct recorder *rec, pid_t pid, pid_t tid,
 			  bool *new_proc);
 /* A PERF_RECORD_MMAP2 of a CPU's ring: libjvm.so mapped makes a JVM. */
 void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr);
-/* Thread tid exited. */
-void machine_exit(struct recorder *rec, pid_t tid);
+/* Thread tid of pid exited (at now). */
+void machine_exit(struct recorder *rec, pid_t pid, pid_t tid, uint64_t now);
 /* Thread tid of p took the name comm; by an exec of another program when
  * exec. */
 void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,

@@ -43,6 +43,7 @@ struct proc {
 	 * its JVM's next attach, and how many failed */
 	bool kthread, named;
 	uint64_t attach_at;
+	uint64_t exited_at; /* its leader's exit record came then (-a) */
 	unsigned int attach_tries;
 	struct agent_stats ast; /* the agent's counters when it stopped */
 	struct ksig ks; /* its walks at the sample */

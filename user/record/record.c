@@ -156,18 +156,20 @@ static int add_targets(struct recorder *rec, const bool *java_of)
 /* "recording 1234 (12 threads, java frames on) into F", or of several. */
 static void say_recording(const struct recorder *rec)
 {
-	unsigned int jvms = 0;
+	unsigned int jvms = 0, cpus = 0;
 
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		jvms += rec->procs.v[i]->agent != NULL;
+	for (unsigned int i = 0; i < rec->th.n; i++)
+		cpus += ring_is_cpu(rec->th.v[i]);
 	if (rec->mach)
 		fprintf(stderr,
 			"perfjava: recording %s (%u CPU%s, java frames on for "
 			"%u JVM%s) into %s; Ctrl-C to stop\n",
 			rec->o.cpus.n ? "the processes on those CPUs"
 				      : "every process",
-			rec->th.n, rec->th.n == 1 ? "" : "s", jvms,
-			jvms == 1 ? "" : "s", rec->o.output);
+			cpus, cpus == 1 ? "" : "s", jvms, jvms == 1 ? "" : "s",
+			rec->o.output);
 	else if (rec->procs.n == 1)
 		fprintf(stderr,
 			"perfjava: recording %d (%u thread%s%s) into %s; "

@@ -223,6 +223,15 @@ void recorder_header(struct recorder *rec)
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		java |= rec->procs.v[i]->java;
 	header_write(rec->w, rec->o.callgraph, java);
+	if (rec->o.system_wide) { /* -a, -C */
+		char cpus[1024] = "every CPU";
+
+		if (rec->o.cpus.n) {
+			memcpy(cpus, "CPUs ", 5);
+			idlist_print(&rec->o.cpus, cpus + 5, sizeof(cpus) - 5);
+		}
+		pj_writer_meta(rec->w, "system_wide", cpus);
+	}
 	if (rec->o.tids.n) { /* -t: those threads alone */
 		char tids[1024];
 

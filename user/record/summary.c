@@ -166,6 +166,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	double secs = (rec->end_ns - rec->start_ns) / 1e9;
 	struct agent_stats ast;
 	uint64_t unavailable = 0, recovered, p50, p99, max;
+	unsigned int from = 0;
 	struct stat sb;
 
 	if (rec->o.quiet)
@@ -177,12 +178,14 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		fprintf(stderr, "%s%llu %s", i ? ", " : " (",
 			(unsigned long long)es->event_samples[i],
 			rec->evs[i].name);
+	for (unsigned int i = 0; rec->mach && i < rec->th.n; i++)
+		from += ring_is_cpu(rec->th.v[i]); /* -a: its CPUs */
+	if (!rec->mach)
+		from = rec->th.opened;
 	fprintf(stderr, "%s%s in %.1f s from %u %s%s, %llu lost (%s)\n",
 		rec->nevents > 1 ? ")" : " of ",
-		rec->nevents == 1 ? rec->evs[0].name : "", secs,
-		rec->mach ? rec->th.n : rec->th.opened,
-		rec->mach ? "CPU" : "thread",
-		(rec->mach ? rec->th.n : rec->th.opened) == 1 ? "" : "s",
+		rec->nevents == 1 ? rec->evs[0].name : "", secs, from,
+		rec->mach ? "CPU" : "thread", from == 1 ? "" : "s",
 		(unsigned long long)rec->lost, rec->stop_reason);
 	machine_summary(rec); /* -a: the processes seen */
 	if (!stat(rec->o.output, &sb)) /* the final size, END chunk included */

@@ -85,6 +85,9 @@ else
 		"$PJ_BIN" report -i "$out/n.data" --format collapsed >"$out/n.folded"
 		check "its user stacks are recorded" grep -q 'work_a' "$out/n.folded"
 		check "and no kernel frames" bash -c "! grep -q '_\[k\]' '$out/n.folded'"
+		expect "-a as a user: refused, naming the setting -a needs" 1 \
+			'watch every process: .*perf_event_paranoid=0' \
+			$nob "$PJ_BIN" record -a -d 1 -o "$out/a.data"
 		rm -rf "$out"
 	else
 		skip "perf_event_paranoid fallback" "perf_event_paranoid is $paranoid here"

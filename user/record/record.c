@@ -278,6 +278,15 @@ static int scan_targets(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	return 0;
 }
 
+/* kernel.perf_event_paranoid, or 2 (its default) when unreadable. */
+static int paranoid(void)
+{
+	char p[16] = "2";
+
+	read_small_file("/proc/sys/kernel/perf_event_paranoid", p, sizeof(p));
+	return atoi(p);
+}
+
 /* Whether a JVM is among the processes recorded. */
 static bool any_java(const struct recorder *rec)
 {
@@ -404,6 +413,11 @@ static int open_threads(struct recorder *rec)
 			    msg, sizeof(msg),
 			    "cannot map the ring buffers (%s); try a smaller -m or raise kernel.perf_event_mlock_kb",
 			    strerror(-err));
+		else if (rec->mach && (err == -EACCES || err == -EPERM))
+			snprintf(
+			    msg, sizeof(msg),
+			    "-a and -C watch every process: run as root, grant CAP_PERFMON, or set kernel.perf_event_paranoid=0 (it is %d)",
+			    paranoid());
 		else
 			events_open_error(
 			    &rec->evs[bad < rec->nevents ? bad : 0], -err, msg,

@@ -38,6 +38,11 @@ task_cpu() {
 	done
 }
 
+# jvm_cpu PID: CPU ns (schedstat) of all of JVM PID's threads
+jvm_cpu() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'
+}
+
 # agent_in PID: the agent's thread is running in JVM PID
 agent_in() { [ -n "$(task_cpu "$1" perfjava-agent)" ]; }
 
@@ -64,7 +69,7 @@ stat_of() { "$PJ_BIN" report -i "$1" --format meta | awk -v k="$2" '$1 == "stat"
 # Leaves "agent_ns window_ns reader_ns idler_vcs_before idler_vcs_after"
 # in $TMP/MODE.res, and $TMP/MODE.data.
 run() {
-	local jdk=$1 mode=$2 pid rpid a0 a1 t0 t1 i v0 v1 r flags=()
+	local jdk=$1 mode=$2 pid rpid a0 a1 j0 j1 t0 t1 i v0 v1 r flags=()
 	[ "$mode" = nojava ] && flags=(--no-java)
 	[ "$mode" = noask ] && export PERFJAVA_OFFCPU_JAVA=0
 	"$jdk/bin/java" -cp "$CLASSES" Waits $((win + 30)) >"$TMP/$mode.out" 2>&1 &
@@ -78,10 +83,12 @@ run() {
 	_agent_cpu=
 	[ "$mode" = nojava ] || wait_for 10 agent_quiet "$pid" # replay done
 	a0=$(task_cpu "$pid" perfjava-agent)
+	j0=$(jvm_cpu "$pid")
 	r=$(cut -d' ' -f1 /proc/$rpid/schedstat 2>/dev/null)
 	t0=$(date +%s%N)
 	sleep "$win"
 	a1=$(task_cpu "$pid" perfjava-agent)
+	j1=$(jvm_cpu "$pid")
 	r=$(($(cut -d' ' -f1 /proc/$rpid/schedstat 2>/dev/null) - r))
 	t1=$(date +%s%N)
 	kill -TERM "$rpid"
@@ -89,7 +96,9 @@ run() {
 	v1=$(idler_vcs "$pid")
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	echo "$((${a1:-0} - ${a0:-0})) $((t1 - t0)) ${r:-0} ${v0:-?} ${v1:-?}" >"$TMP/$mode.res"
+	# the JVM's CPU without its agent thread: its threads' own, the
+	# kernel's copies at their switch-outs included
+	echo "$((${a1:-0} - ${a0:-0})) $((t1 - t0)) ${r:-0} ${v0:-?} ${v1:-?} $((j1 - j0 - (${a1:-0} - ${a0:-0})))" >"$TMP/$mode.res"
 }
 
 for jdk in "${JDKS[@]}"; do
@@ -97,9 +106,9 @@ for jdk in "${JDKS[@]}"; do
 	run "$jdk" java
 	run "$jdk" nojava
 	run "$jdk" noask
-	read -r ag w rj v0 v1 <"$TMP/java.res"
-	read -r _ wn rn _ _ <"$TMP/nojava.res"
-	read -r aq wq rq _ _ <"$TMP/noask.res"
+	read -r ag w rj v0 v1 jj <"$TMP/java.res"
+	read -r _ wn rn _ _ jn <"$TMP/nojava.res"
+	read -r aq wq rq _ _ jq <"$TMP/noask.res"
 	dn=$(stat_of "$TMP/nojava.data" duration_ns)
 	nn=$("$PJ_BIN" report -i "$TMP/nojava.data" --format meta | awk '$1 == "stat" && $2 == "samples" { print $3 }')
 	dq=$(stat_of "$TMP/noask.data" duration_ns)
@@ -112,14 +121,22 @@ for jdk in "${JDKS[@]}"; do
 	woke=$(stat_of "$TMP/java.data" offcpu_java_woke)
 	notj=$(stat_of "$TMP/java.data" offcpu_java_not_java)
 	wns=$(stat_of "$TMP/java.data" offcpu_java_walk_ns)
+	copies=$(stat_of "$TMP/java.data" offcpu_java_copies_answered)
+	cns=$(stat_of "$TMP/java.data" offcpu_java_copy_walk_ns)
 	awk -v J="$J" -v ag="$ag" -v w="$w" -v dur="$dur" -v n="$n" -v asked="$asked" \
 		-v answered="$answered" -v acc="$acc" -v woke="$woke" -v notj="$notj" -v wns="$wns" \
-		-v rj="$rj" -v rn="$rn" -v nn="$nn" -v dn="$dn" -v wn="$wn" -v aq="$aq" -v wq="$wq" -v rq="$rq" -v dq="$dq" -v nq="$nq" -v v0="$v0" -v v1="$v1" 'BEGIN {
+		-v rj="$rj" -v rn="$rn" -v nn="$nn" -v dn="$dn" -v wn="$wn" -v aq="$aq" -v wq="$wq" -v rq="$rq" -v dq="$dq" -v nq="$nq" -v v0="$v0" -v v1="$v1" -v jj="$jj" -v jn="$jn" -v copies="$copies" -v cns="$cns" 'BEGIN {
 		nw = n * w / dur; aw = asked * w / dur # in the window, at the run'"'"'s rate
 		printf "%s: %d off-CPU intervals in %.1f s, %d asked, %d with Java frames, %d woke before the walk, %d not Java\n", J, n, dur / 1e9, asked, acc, woke, notj
 		nqw = nq * wq / dq
 		printf "%s: agent CPU %.1f ms per 1000 intervals, %.1f ms per 1000 stacks asked (%.1f ms per 1000 intervals when none is asked)\n", J, nw ? ag / 1e6 / nw * 1000 : 0, aw ? ag / 1e6 / aw * 1000 : 0, nqw ? aq / 1e6 / nqw * 1000 : 0
-		printf "%s: GetStackTrace %.1f us per walk (wall, in the agent)\n", J, answered ? wns / 1e3 / answered : 0
+		printf "%s: GetStackTrace %.1f us per walk (wall, in the agent)\n", J, answered - copies > 0 ? wns / 1e3 / (answered - copies) : 0
+		# the cost per wait to the target: its agent thread, and its
+		# other threads (the kernel copying 8 KiB of stack at each
+		# switch-out runs on them) against the same run without the agent
+		pj = nw ? jj / 1e3 / nw : 0
+		pn = (dn && nn) ? jn / 1e3 / (nn * wn / dn) : 0
+		printf "%s: cost per wait to the target: %.2f us of its agent thread (a walk in a stack copy %.2f us, wall); its other threads %.2f us per wait with Java stacks, %.2f us without the agent (difference %.2f us)\n", J, nw ? ag / 1e3 / nw : 0, copies ? cns / 1e3 / copies : 0, pj, pn, pj - pn
 		nnw = nn * wn / dn
 		printf "%s: reader CPU per 1000 intervals: %.1f ms with Java stacks, %.1f ms with the agent asked nothing, %.1f ms without the agent (ratios %.2f, %.2f)\n", J, nw ? rj / 1e6 / nw * 1000 : 0, nqw ? rq / 1e6 / nqw * 1000 : 0, nnw ? rn / 1e6 / nnw * 1000 : 0, (nqw && nw && rq) ? (rj / nw) / (rq / nqw) : 0, (nnw && nw && rn) ? (rj / nw) / (rn / nnw) : 0
 		printf "%s: the sleeping idler'"'"'s voluntary switches over the recording: %s -> %s (the attach'"'"'s probe wakes it once)\n", J, v0, v1

@@ -29,23 +29,26 @@ static struct pja_frame out[PJA_MAX_DEPTH];
 struct copy_walk {
 	struct pja_stackview v;
 	const struct pja_copy_req *r;
-	const uint64_t *chain; /* PJA_COPY_CHAIN: its return addresses */
+	/* PJA_COPY_CHAIN, PJA_COPY_BEYOND: the return addresses of the
+	 * frame-pointer chain from link on */
+	const uint64_t *chain;
 	unsigned int nchain;
+	uint64_t link;
 	int n;
 };
 
-/* Whether the live stack's frame-pointer chain from fp holds the nchain
- * return addresses as at the switch-out; *link the last link (the Java
- * frame's sp is just above it). */
-static int chain_holds(const struct copy_walk *w, uint64_t *link)
+/* Whether the live stack's frame-pointer chain from w->link holds the
+ * nchain return addresses as at the switch-out; *last its last link (the
+ * sp of the frame of its last return address is just above it). */
+static int chain_holds(const struct copy_walk *w, uint64_t *last)
 {
-	uint64_t fp = w->r->fp;
+	uint64_t fp = w->link;
 
 	for (unsigned int i = 0; i < w->nchain; i++) {
 		if (!fp || fp & 7 ||
 		    *(const volatile uint64_t *)(fp + 8) != w->chain[i])
 			return 0;
-		*link = fp;
+		*last = fp;
 		if (i + 1 < w->nchain) {
 			uint64_t next = *(const volatile uint64_t *)fp;
 
@@ -57,26 +60,64 @@ static int chain_holds(const struct copy_walk *w, uint64_t *link)
 	return 1;
 }
 
+/* Whether the copy's last COPY_TAIL bytes are still in the live stack. */
+#define COPY_TAIL 64u
+static int tail_holds(const struct pja_stackview *v)
+{
+	uint64_t n = v->len < COPY_TAIL ? v->len : COPY_TAIL, at = v->len - n;
+
+	return !memcmp((const void *)(uintptr_t)(v->base + at), v->bytes + at,
+		       n);
+}
+
+/* PJA_COPY_BEYOND: the walk in the copy stopped at its end. The thread
+ * has run on; while it is still inside the frames that straddle the
+ * copy's end (the copy's last bytes and the chain's links beyond it
+ * unchanged, before and after), the frames beyond are the switch-out's:
+ * the walk goes on in the live stack there. */
+static void walk_beyond(struct copy_walk *w)
+{
+	struct pja_stackview v = w->v;
+	uint64_t last;
+	int n;
+
+	if (!chain_holds(w, &last) || !tail_holds(&v))
+		return;
+	v.beyond = 0;
+	v.live = 1;
+	n = frametype_walk_view(&v, phys, pcs, (int)pja.depth, w->r->pc,
+				w->r->sp, w->r->fp);
+	if (n > w->n && chain_holds(w, &last) && tail_holds(&v)) {
+		w->n = n;
+		w->v.beyond = 0;
+	} else { /* the copy's own walk again: phys[] was overwritten */
+		w->n = frametype_walk_view(&w->v, phys, pcs, (int)pja.depth,
+					   w->r->pc, w->r->sp, w->r->fp);
+	}
+}
+
 static int walk(const void *arg)
 {
 	struct copy_walk *w = (struct copy_walk *)arg;
-	uint64_t link = 0;
+	uint64_t last = 0;
 
-	if (!w->nchain) {
+	if (!(w->r->flags & PJA_COPY_CHAIN)) {
 		w->n = frametype_walk_view(&w->v, phys, pcs, (int)pja.depth,
 					   w->r->pc, w->r->sp, w->r->fp);
+		if (w->v.beyond && w->nchain)
+			walk_beyond(w);
 		return 0;
 	}
 	/* the thread has run on: its frames from the chain's end are the
 	 * switch-out's while it is still inside that call, before and after
 	 * the walk */
 	w->n = 0;
-	if (!chain_holds(w, &link))
+	if (!chain_holds(w, &last))
 		return 0;
 	w->n = frametype_walk_view(NULL, phys, pcs, (int)pja.depth,
-				   w->chain[w->nchain - 1], link + 16,
-				   *(const volatile uint64_t *)link);
-	if (!chain_holds(w, &link))
+				   w->chain[w->nchain - 1], last + 16,
+				   *(const volatile uint64_t *)last);
+	if (!chain_holds(w, &last))
 		w->n = 0;
 	return 0;
 }
@@ -149,7 +190,14 @@ static int answer(const struct pja_copy_req *r, const char *stack)
 		w.nchain = r->len / 8;
 		memcpy(chain, stack, r->len);
 		w.chain = chain;
+		w.link = r->fp;
 		w.v.len = 0;
+	} else if ((r->flags & PJA_COPY_BEYOND) && r->nchain) {
+		/* after the copy: the first link outside it, its chain */
+		memcpy(&w.link, stack + r->len, 8);
+		memcpy(chain, stack + r->len + 8, r->nchain * 8u);
+		w.nchain = r->nchain;
+		w.chain = chain;
 	}
 	res.start_time = pja_now();
 	if (pja_protected(walk, &w) < 0)
@@ -178,6 +226,10 @@ int copywalk_answer(const char *p, uint32_t len)
 	    ((r.flags & PJA_COPY_CHAIN) &&
 	     (!r.len || r.len % 8 || r.len / 8 > PJA_CHAIN_MAX)))
 		return 0; /* not ours to answer: the reader counts it lost */
+	if ((r.flags & PJA_COPY_BEYOND) &&
+	    (r.nchain > PJA_CHAIN_MAX ||
+	     8u * (r.nchain + 1) > len - sizeof(r) - r.len))
+		r.nchain = 0; /* no chain beyond: the copy alone */
 	if (answer(&r, p + sizeof(r)))
 		return 0; /* the queue is over its limit: dropped */
 	return out_flush();

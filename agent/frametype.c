@@ -60,7 +60,10 @@ static int word(struct pframe *p, uint64_t addr, uint64_t *w)
 	}
 	if (addr < v->base || addr - v->base > v->len - 8 || v->len < 8) {
 		v->beyond = 1;
-		return 0;
+		if (!v->live)
+			return 0;
+		*w = *(const volatile uint64_t *)addr;
+		return 1;
 	}
 	memcpy(w, v->bytes + (addr - v->base), 8);
 	return 1;

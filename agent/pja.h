@@ -250,11 +250,13 @@ int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
 #define PJA_WALK_RAW (1u << 30)
 #define PJA_WALK_CHECK (1u << 29)
 /* A copy of a stack: len bytes that stood at base. beyond is set when a
- * walk needed a word outside them. */
+ * walk needed a word outside them; with live, such words are read from the
+ * live stack instead. */
 struct pja_stackview {
 	uint64_t base, len;
 	const uint8_t *bytes;
 	int beyond;
+	int live;
 };
 /* frametype_walk over the stack words of v instead of the live stack (the
  * JVM's structures are still read live), with each frame's pc in pcs[]

@@ -332,12 +332,19 @@ struct pja_copy_req {
 	uint64_t switch_time;
 	uint64_t pc, sp, fp;
 	uint32_t tid; /* target-namespace tid */
-	uint32_t flags; /* PJA_COPY_TOP */
+	uint32_t flags; /* PJA_COPY_TOP, _CHAIN, _BEYOND */
 	uint32_t len; /* bytes of stack after this struct */
-	uint32_t pad;
+	uint32_t nchain; /* PJA_COPY_BEYOND: return addresses after them */
 };
 #define PJA_COPY_TOP 1u
 #define PJA_COPY_CHAIN 2u
+/* With PJA_COPY_BEYOND a copy's len bytes are followed by the first link
+ * of the kernel's frame-pointer chain outside the copy (uint64_t) and
+ * nchain return addresses the chain read from there. A walk stopped by the
+ * copy's end goes on in the live stack when those links and the copy's
+ * last bytes are unchanged before and after it (the thread is still inside
+ * the frames that straddle the copy's end). Agents with PJA_HELLO_CHAIN. */
+#define PJA_COPY_BEYOND 4u
 #define PJA_CHAIN_MAX 24u
 #define PJA_COPY_MAX 65536u /* bytes of stack in a request, at most */
 

@@ -81,6 +81,16 @@ int main(void)
 	fips[2] = 0x402000;
 
 	rs = sample();
+	memset(&c, 0, sizeof(c));
+	c.stack = (const uint8_t *)words; /* CFI found the JVM's frame */
+	ustack_java_chain(NULL, &cm, &rs, fips, 6, &c);
+	ok(c.stack == (const uint8_t *)words && c.link == 0x20000 &&
+	       c.nchain == 3 && c.chain[0] == 0x403000 && c.chain[1] == JIT &&
+	       c.chain[2] == 0x7300,
+	   "a copy with the JVM's frame: the chain beyond it, from its first "
+	   "outside link");
+
+	rs = sample();
 	put(BASE + 0x18, 0x401008);
 	memset(&c, 0, sizeof(c));
 	ustack_java_chain(NULL, &cm, &rs, fips, 6, &c);

@@ -31,8 +31,10 @@ int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 		   const struct stack_copy *c, uint64_t cookie)
 {
 	bool chain = !c->stack && c->nchain;
+	uint32_t nbeyond = c->stack && agent_has_chain(a) ? c->nchain : 0;
 	const void *bytes = chain ? (const void *)c->chain : c->stack;
 	uint32_t len = chain ? c->nchain * 8u : c->len;
+	uint32_t tail = nbeyond ? 8u * (nbeyond + 1) : 0;
 	struct pja_copy_req r = { .cookie = cookie,
 				  .switch_time = time,
 				  .pc = c->pc,
@@ -41,15 +43,19 @@ int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 				  .flags = chain    ? PJA_COPY_CHAIN
 					   : c->top ? PJA_COPY_TOP
 						    : 0,
-				  .len = len };
-	struct pja_hdr h = { PJA_STACK_COPY, sizeof(r) + len };
+				  .len = len,
+				  .nchain = nbeyond };
+	struct pja_hdr h = { PJA_STACK_COPY, sizeof(r) + len + tail };
 	pid_t ns = agent_target_tid(a, tid);
-	size_t need = sizeof(h) + sizeof(r) + len;
+	size_t need = sizeof(h) + sizeof(r) + len + tail;
+	uint8_t *at;
 
 	if (!agent_has_copy(a) || ns <= 0 || (!c->stack && !chain) ||
-	    (chain && (!agent_has_chain(a) || c->nchain > PJA_CHAIN_MAX)) ||
+	    (chain && !agent_has_chain(a)) || c->nchain > PJA_CHAIN_MAX ||
 	    len > PJA_COPY_MAX)
 		return -1;
+	if (nbeyond)
+		r.flags |= PJA_COPY_BEYOND;
 	/* copies come by the thousand a second: the queue moves on when
 	 * large rather than when full */
 	if (a->out_len + need > AGENT_FLUSH_OUT)
@@ -58,9 +64,15 @@ int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 	    GROW(a->out, a->out_cap, a->out_len + need))
 		return -1;
 	r.tid = (uint32_t)ns;
-	memcpy(a->out + a->out_len, &h, sizeof(h));
-	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
-	memcpy(a->out + a->out_len + sizeof(h) + sizeof(r), bytes, len);
+	at = (uint8_t *)a->out + a->out_len;
+	memcpy(at, &h, sizeof(h));
+	memcpy(at + sizeof(h), &r, sizeof(r));
+	memcpy(at + sizeof(h) + sizeof(r), bytes, len);
+	if (nbeyond) {
+		memcpy(at + sizeof(h) + sizeof(r) + len, &c->link, 8);
+		memcpy(at + sizeof(h) + sizeof(r) + len + 8, c->chain,
+		       8u * nbeyond);
+	}
 	a->out_len += need;
 	return 0;
 }

@@ -54,11 +54,14 @@ struct stack_copy {
 	const uint8_t *stack; /* NULL: none */
 	uint32_t len;
 	bool top;
-	/* or, its Java frames beyond the copy: the frame-pointer chain from
-	 * fp on (fp the first link outside the copy) holds these return
-	 * addresses, the last one in the JVM's code (nchain 0: none) */
+	/* with no stack: its Java frames beyond the copy, the frame-pointer
+	 * chain from fp on (fp the first link outside the copy) holds these
+	 * return addresses, the last one in the JVM's code. With a stack: the
+	 * chain's return addresses from link, its first link outside the
+	 * copy (PJA_COPY_BEYOND). nchain 0: none */
 	uint64_t chain[PJA_CHAIN_MAX];
 	uint32_t nchain;
+	uint64_t link;
 };
 /* Queues a request for the Java frames in c (tid's, taken at time); the
  * bytes are copied. -1 when it cannot be asked. */

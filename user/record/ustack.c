@@ -80,46 +80,80 @@ static bool copy_word(const uint8_t *stack, uint64_t base, uint64_t len,
 	return true;
 }
 
+/* Follows rbp (*fp) through the copy, each link's return address checked
+ * against fips[i] (the kernel read the same words), up to the link of
+ * fips[k] (*inside true) or the first link outside the copy (*fp that
+ * link, fips[i] its return address). i, or 0 when a link differs or the
+ * chain ends. */
+static unsigned int follow(const uint8_t *stack, uint64_t base, uint64_t len,
+			   const uint64_t *fips, unsigned int nf,
+			   unsigned int k, uint64_t *fp, bool *inside)
+{
+	uint64_t next, ret;
+	unsigned int i;
+
+	*inside = false;
+	for (i = 1; i < nf && copy_word(stack, base, len, *fp, &next) &&
+		    copy_word(stack, base, len, *fp + 8, &ret);
+	     i++) {
+		if (ret != fips[i])
+			return 0;
+		if (i == k) {
+			*inside = true;
+			return i;
+		}
+		if (next <= *fp)
+			return 0;
+		*fp = next;
+	}
+	return i < nf ? i : 0;
+}
+
 void ustack_java_chain(const struct unwinder *u, const struct codemap *cm,
 		       const struct pj_raw_sample *rs, const uint64_t *fips,
 		       unsigned int nf, struct stack_copy *out)
 {
 	const uint8_t *stack = rs->stack;
-	uint64_t dw[UNWIND_NREGS], base, len = rs->stack_size, fp, next, ret;
-	unsigned int k, i;
+	uint64_t dw[UNWIND_NREGS], base, len = rs->stack_size, fp, next;
+	unsigned int k = nf, i, n;
+	bool inside;
 
-	if (out->stack || !cm || nf < 2 || !stack || !rs->regs_abi ||
-	    !rs->nregs ||
+	if (!cm || nf < 2 || !stack || !rs->regs_abi || !rs->nregs ||
 	    !unwind_regs_from_perf(rs->regs, rs->nregs, UNWIND_REGS_MASK, dw))
 		return;
+	base = dw[UNWIND_DW_SP];
+	fp = dw[UNWIND_DW_BP];
+	if (out->stack) { /* the chain beyond the copy, for a walk that
+			     reaches its end */
+		i = follow(stack, base, len, fips, nf, nf, &fp, &inside);
+		if (!i || inside)
+			return;
+		n = nf - i < PJA_CHAIN_MAX ? nf - i : PJA_CHAIN_MAX;
+		out->link = fp;
+		out->nchain = n;
+		memcpy(out->chain, fips + i, n * sizeof(*fips));
+		return;
+	}
 	for (k = 1; k < nf; k++)
 		if (codemap_find(cm, fips[k]) ||
 		    (u && unwind_addr_anon(u, fips[k])))
 			break;
 	if (k >= nf)
 		return;
-	base = dw[UNWIND_DW_SP];
-	fp = dw[UNWIND_DW_BP];
-	/* the links the copy holds are the kernel's own reads: the same */
-	for (i = 1; copy_word(stack, base, len, fp, &next) &&
-		    copy_word(stack, base, len, fp + 8, &ret);
-	     i++) {
-		if (ret != fips[i])
+	i = follow(stack, base, len, fips, nf, k, &fp, &inside);
+	if (!i)
+		return;
+	if (inside) { /* the JVM's frame is in the copy after all */
+		if (fp + 16 - base >= len ||
+		    !copy_word(stack, base, len, fp, &next))
 			return;
-		if (i == k) { /* the JVM's frame is in the copy after all */
-			if (fp + 16 - base >= len)
-				return;
-			out->pc = ret;
-			out->sp = fp + 16;
-			out->fp = next;
-			out->stack = stack + (out->sp - base);
-			out->len = (uint32_t)(len - (out->sp - base));
-			out->top = false;
-			return;
-		}
-		if (next <= fp)
-			return;
-		fp = next;
+		out->pc = fips[k];
+		out->sp = fp + 16;
+		out->fp = next;
+		out->stack = stack + (out->sp - base);
+		out->len = (uint32_t)(len - (out->sp - base));
+		out->top = false;
+		return;
 	}
 	if (k - i + 1 > PJA_CHAIN_MAX)
 		return;

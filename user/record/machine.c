@@ -22,6 +22,9 @@
 
 /* Processes recorded at most (a fork bomb's are counted, not named). */
 #define MACHINE_MAX_PROCS 8192
+/* Processes unwound by CFI at once (each holds its root and the files it
+ * maps open); beyond, their user frames are the kernel's chain. */
+#define MACHINE_MAX_UNWINDERS 512
 /* Threads named in a file at most (beyond: named as their pid's). */
 #define MACHINE_MAX_NAMED 65536
 /* A JVM found starting is tried this often, this many times, while it
@@ -59,6 +62,7 @@ int machine_new(struct recorder *rec)
 		fprintf(stderr, "perfjava: out of memory\n");
 		return -1;
 	}
+	rec->procs.max_unw = MACHINE_MAX_UNWINDERS;
 	return 0;
 }
 

@@ -7,8 +7,9 @@
 #include "record/proc.h"
 #include "unwind/unwind.h"
 
-static void proc_free(struct proc *p)
+static void proc_free(struct procs *ps, struct proc *p)
 {
+	ps->nunw -= p->unw != NULL;
 	if (p->agent)
 		agent_stop(p->agent);
 	ksig_free(&p->ks);
@@ -29,10 +30,18 @@ struct proc *procs_add(struct procs *ps, pid_t pid)
 		return NULL;
 	p->pid = pid;
 	p->tgt.pidfd = -1;
+	if (ps->unwind && (!ps->max_unw || ps->nunw < ps->max_unw)) {
+		/* (its samples' user frames from the kernel's chain alone
+		 * beyond the bound) */
+		if (!(p->unw = unwinder_new(pid))) {
+			free(p);
+			return NULL;
+		}
+		ps->nunw++;
+	}
 	if (symbolizer_init(&p->sym, ps->w, pid) ||
-	    (ps->unwind && !(p->unw = unwinder_new(pid))) ||
 	    !(slot = u64map_slot(&ps->by_pid, (uint64_t)pid + 1))) {
-		proc_free(p);
+		proc_free(ps, p);
 		return NULL;
 	}
 	slot->p = p;
@@ -50,7 +59,7 @@ void procs_remove(struct procs *ps, struct proc *p)
 			break;
 		}
 	u64map_del(&ps->by_pid, (uint64_t)p->pid + 1);
-	proc_free(p);
+	proc_free(ps, p);
 }
 
 void procs_new_file(struct procs *ps, struct pj_writer *w)
@@ -63,7 +72,7 @@ void procs_new_file(struct procs *ps, struct pj_writer *w)
 void procs_free(struct procs *ps)
 {
 	for (unsigned int i = 0; i < ps->n; i++)
-		proc_free(ps->v[i]);
+		proc_free(ps, ps->v[i]);
 	free(ps->v);
 	u64map_free(&ps->by_pid);
 	memset(ps, 0, sizeof(*ps));

@@ -56,6 +56,9 @@ struct procs {
 	unsigned int n, cap;
 	struct pj_writer *w; /* the current file: what names go into */
 	bool unwind; /* samples carry stack copies: each gets an unwinder */
+	/* ... at most this many at once (0: no bound); -a: each holds its
+	 * process's root and files open */
+	unsigned int max_unw, nunw;
 };
 
 /* The process pid, or NULL when not recorded. */

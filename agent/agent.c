@@ -313,8 +313,9 @@ static void *session_main(void *arg)
 		uint64_t v;
 		ssize_t n, used;
 
-		/* walks at the sample are moved to the reader every 10 ms */
-		if (poll(p, 2, wring_active() ? 10 : 1000) < 0 &&
+		/* walks at the sample are moved to the reader every 10 to
+		 * 50 ms (wring.c) */
+		if (poll(p, 2, wring_interval_ms()) < 0 &&
 		    errno != EINTR)
 			break;
 		if ((p[1].revents & POLLIN) &&

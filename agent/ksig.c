@@ -365,6 +365,16 @@ int ksig_take(struct pjw_rec *r, uint32_t *ticks, void *ext, uint32_t *extlen,
 	return 1;
 }
 
+uint64_t ksig_taken(void)
+{
+	return atomic_load(&priv_tail);
+}
+
+uint64_t ksig_ring_bytes(void)
+{
+	return PRIV_SIZE;
+}
+
 void ksig_counts(uint64_t *full, uint64_t *busy)
 {
 	*full = atomic_load(&n_full);

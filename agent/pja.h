@@ -330,6 +330,10 @@ int ksig_take(struct pjw_rec *r, uint32_t *ticks, void *ext, uint32_t *extlen,
  * KSIG_EXT_MAX), then r->nframes frames. -1 when it is not kept. */
 int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
 		   const struct asgct_frame *frames);
+/* The bytes taken from the private ring so far (a position that only
+ * grows), and the ring's size. */
+uint64_t ksig_taken(void);
+uint64_t ksig_ring_bytes(void);
 /* Walks dropped (private ring full) and signals not walked (no buffer). */
 void ksig_counts(uint64_t *full, uint64_t *busy);
 void ksig_clear_full(uint64_t counted);
@@ -359,6 +363,8 @@ int wring_attach(int fd, const struct pja_ring *req);
 int wring_active(void);
 /* Moves taken walks to the shared ring; -1 when the socket failed. */
 int wring_pump(void);
+/* How long the session thread may wait before the next pump, ms. */
+int wring_interval_ms(void);
 void wring_detach(void);
 
 /* walk.c: walks requested by the session thread through directed signals. */

@@ -32,7 +32,22 @@ static size_t stage_len;
 static struct asgct_frame raw[PJA_MAX_SLOTS];
 static struct pja_frame named[PJA_MAX_DEPTH];
 static char ext[KSIG_EXT_MAX];
+/*
+ * Each pump costs the session thread a wake-up (tens of us under a
+ * hypervisor) whatever it moves: with few walks coming it waits longer, up to
+ * PUMP_MAX_MS, as long as the records expected meanwhile (at the last pump's
+ * rate) fill at most an eighth of the private ring and stay under
+ * PUMP_WALKS (the reader holds their samples until they come).
+ */
+#define PUMP_MIN_MS 10
+#define PUMP_MAX_MS 50
+#define PUMP_WALKS 512
+
 static uint64_t last_cpu; /* the session thread's CPU at the last pump */
+/* the last pump: when, and the private ring's position then; the wait it
+ * chose before the next */
+static uint64_t last_ns, last_taken;
+static int interval_ms;
 static uint32_t extlen;
 
 int wring_attach(int fd, const struct pja_ring *req)
@@ -65,9 +80,38 @@ int wring_attach(int fd, const struct pja_ring *req)
 	cost_reset();
 	walkcheck_reset();
 	last_cpu = 0;
+	last_ns = 0;
+	interval_ms = PUMP_MIN_MS;
 	pja_ticks_ns(0); /* the clocks' calibration starts */
 	ksig_start();
 	return 0;
+}
+
+int wring_interval_ms(void)
+{
+	return shm ? interval_ms : 1000;
+}
+
+static void next_interval(uint64_t recs)
+{
+	uint64_t now = pja_now(), taken = ksig_taken();
+	uint64_t dt = now - last_ns, ms = PUMP_MAX_MS;
+
+	if (last_ns && dt) {
+		uint64_t bytes = taken - last_taken;
+
+		/* ms such that ms * rate <= the bound, rate per ns */
+		if (bytes &&
+		    ksig_ring_bytes() / 8 * dt / bytes / 1000000 < ms)
+			ms = ksig_ring_bytes() / 8 * dt / bytes / 1000000;
+		if (recs && PUMP_WALKS * dt / recs / 1000000 < ms)
+			ms = PUMP_WALKS * dt / recs / 1000000;
+	} else {
+		ms = PUMP_MIN_MS;
+	}
+	interval_ms = ms < PUMP_MIN_MS ? PUMP_MIN_MS : (int)ms;
+	last_ns = now;
+	last_taken = taken;
 }
 
 int wring_active(void)
@@ -122,7 +166,7 @@ static uint64_t cpu_now(void)
 
 int wring_pump(void)
 {
-	uint64_t full, busy, now, pumped = 0;
+	uint64_t full, busy, now, pumped = 0, moved = 0;
 	uint32_t ticks[PJW_PARTS];
 	struct pjw_rec r;
 	int ret;
@@ -135,6 +179,7 @@ int wring_pump(void)
 		unsigned int n;
 		uint64_t len;
 
+		moved++;
 		if (r.flags & PJA_WALK_CHECK) { /* tests: compared, not sent */
 			r.flags &= ~PJA_WALK_CHECK;
 			n = walk_frames(r.pc, &r.flags, raw, r.nframes, named);
@@ -180,6 +225,7 @@ int wring_pump(void)
 	now = cpu_now();
 	cost_pump(last_cpu ? now - last_cpu : 0, pumped);
 	last_cpu = now;
+	next_interval(moved);
 	cost_put(hd);
 	if (pja.walkcheck)
 		walkcheck_put(hd);

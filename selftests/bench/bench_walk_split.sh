@@ -107,6 +107,12 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)
 parts() {
 	local m=$D/$1.meta t p
 	t=$(stat "$m" walk_agent_timed)
+	# a round without the agent's figures (none timed) is left out of
+	# the medians, not counted as zeros
+	if [ "${t:-0}" -le 0 ]; then
+		echo "# $J $1: no agent figures ($(grep -c '^stat walk' "$m") walk stats; $(grep -oE '^perfjava: java[^;]*' "$D/$1.err" | head -1))" >&2
+		return 0
+	fi
 	for p in entry walk recover type ring; do
 		awk -v v="$(stat "$m" walk_agent_${p}_med_ns)" 'BEGIN { printf "%.2f ", v / 1000 }'
 	done

@@ -64,6 +64,16 @@ check "... its samples have Java frames" grep -q 'Workload\.method[ABC]_\[[j0i1]
 check "... and the file names it a JVM" \
 	bash -c "'$PJ_BIN' report -i '$TMP/s.data' --processes --top 1000 | grep -q '\[java pid=$S\]'"
 
+# --- the JVM's own events at -a: a JVM's allocations with their sites
+start_jvm "$jdk_b" "$TMP/e.out" -Dtag=$tag -- JvmEvents alloc 4 5000 "" || exit 0
+E=$JPID
+"$PJ_BIN" record -q -a -e cpu-clock,alloc -d 2 -o "$TMP/e.data"
+check "-a -e cpu-clock,alloc: exit 0" [ $? -eq 0 ]
+"$PJ_BIN" report -i "$TMP/e.data" --event alloc --pid "$E" --format collapsed >"$TMP/e.folded"
+check "... the JVM's allocations, the class at the leaf (long[] under allocLarge)" \
+	grep -qE 'JvmEvents.allocLarge[^;]*;long\[\] ' "$TMP/e.folded"
+kill "$E" 2>/dev/null
+
 # --- -C: those CPUs alone
 "$PJ_BIN" record -q -C 0 -F 199 -d 1 -o "$TMP/c0.data"
 check "-C 0: exit 0" [ $? -eq 0 ]

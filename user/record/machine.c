@@ -15,7 +15,6 @@
 #include "record/agents.h"
 #include "record/header.h"
 #include "record/idlist.h"
-#include "record/jevents.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "sym/maps.h"
@@ -50,13 +49,6 @@ int machine_new(struct recorder *rec)
 				"not -a or -C (yet)\n");
 		return -1;
 	}
-	for (unsigned int i = 0; i < rec->nevents; i++)
-		if (jevents_is(rec->jev, i)) {
-			fprintf(stderr,
-				"perfjava: -e alloc and -e lock take -p or -t, "
-				"not -a or -C (yet)\n");
-			return -1;
-		}
 	rec->mach = calloc(1, sizeof(*rec->mach));
 	if (!rec->mach) {
 		fprintf(stderr, "perfjava: out of memory\n");

@@ -315,8 +315,7 @@ static void *session_main(void *arg)
 
 		/* walks at the sample are moved to the reader every 10 to
 		 * 50 ms (wring.c) */
-		if (poll(p, 2, wring_interval_ms()) < 0 &&
-		    errno != EINTR)
+		if (poll(p, 2, wring_interval_ms()) < 0 && errno != EINTR)
 			break;
 		if ((p[1].revents & POLLIN) &&
 		    read(pja.wake_fd, &v, sizeof(v)) < 0) {

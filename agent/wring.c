@@ -101,8 +101,7 @@ static void next_interval(uint64_t recs)
 		uint64_t bytes = taken - last_taken;
 
 		/* ms such that ms * rate <= the bound, rate per ns */
-		if (bytes &&
-		    ksig_ring_bytes() / 8 * dt / bytes / 1000000 < ms)
+		if (bytes && ksig_ring_bytes() / 8 * dt / bytes / 1000000 < ms)
 			ms = ksig_ring_bytes() / 8 * dt / bytes / 1000000;
 		if (recs && PUMP_WALKS * dt / recs / 1000000 < ms)
 			ms = PUMP_WALKS * dt / recs / 1000000;

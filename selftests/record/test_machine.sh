@@ -74,6 +74,23 @@ check "... the JVM's allocations, the class at the leaf (long[] under allocLarge
 	grep -qE 'JvmEvents.allocLarge[^;]*;long\[\] ' "$TMP/e.folded"
 kill "$E" 2>/dev/null
 
+# --- off-CPU time at -a: a native program's waits by path
+start_prog "$TMP/w.out" "$PROGS/waits" 4
+W=$PID
+"$PJ_BIN" record -q -a -e offcpu -d 2.5 -o "$TMP/w.data" 2>"$TMP/w.err"
+check "-a -e offcpu: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$TMP/w.err"
+wait "$W"
+"$PJ_BIN" report -i "$TMP/w.data" --pid "$W" --format collapsed --total >"$TMP/w.folded"
+# (each kind's share among the three, as the program's truth)
+for f in wait_sleep wait_io wait_lock; do
+	truth=$(awk -v f="$f" '$1 == "truth" && $2 == f { print $3 }' "$TMP/w.out")
+	got=$(awk -v f="$f" '{ w = $NF; if ($0 ~ /(^|;)wait_(sleep|io|lock)(;| )/) t += w
+			if ($0 ~ "(^|;)" f "(;| )") m += w }
+		END { printf "%.2f", t ? 100 * m / t : 0 }' "$TMP/w.folded")
+	check "-a -e offcpu: $f off-CPU time within 5 pp (truth $truth, got $got)" \
+		pct_within "${truth:-0}" "${got:-999}" 5
+done
+
 # --- -C: those CPUs alone
 "$PJ_BIN" record -q -C 0 -F 199 -d 1 -o "$TMP/c0.data"
 check "-C 0: exit 0" [ $? -eq 0 ]

@@ -86,6 +86,7 @@ void record_on_record(void *ctx, struct ring *r,
 		machine_mmap(rec, hdr);
 		break;
 	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
 		wall_switch(rec->wall, r, hdr);
 		break;
 	case PERF_RECORD_THROTTLE:

@@ -44,11 +44,6 @@ struct machine {
 
 int machine_new(struct recorder *rec)
 {
-	if (rec->evs && rec->wall) {
-		fprintf(stderr, "perfjava: -e offcpu and --wall take -p or -t, "
-				"not -a or -C (yet)\n");
-		return -1;
-	}
 	rec->mach = calloc(1, sizeof(*rec->mach));
 	if (!rec->mach) {
 		fprintf(stderr, "perfjava: out of memory\n");

@@ -344,9 +344,11 @@ static int open_threads(struct recorder *rec)
 		t->opts.no_user_callchain = true;
 	}
 	t->opts.pages = rec->o.pages;
-	/* -a: a CPU's ring takes every process's samples */
-	if (rec->mach && !rec->o.pages_given && t->opts.pages < 256)
-		t->opts.pages = 256;
+	/* -a: a CPU's ring takes every process's samples (and with -e
+	 * offcpu every switch of every thread) */
+	if (rec->mach && !rec->o.pages_given &&
+	    t->opts.pages < (rec->wall ? 1024u : 256u))
+		t->opts.pages = rec->wall ? 1024 : 256;
 	/* 8 KiB stack copies: room for more than a handful per ring (a JVM's
 	 * switch-outs come by the thousand a second) */
 	if (rec->o.cg.mode == CG_DWARF && !rec->o.pages_given &&

@@ -130,7 +130,11 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 		attr.branch_sample_type = o->branch_sample_type;
 		attr.sample_regs_user = o->regs_user;
 		/* an event may copy more of the stack than the others */
-		if (!(attr.sample_stack_user > o->stack_user && o->stack_user))
+		/* (not on a CPU's ring: a JVM's 8 KiB switch-out copies
+		 * would be every process's there) */
+		if (!(attr.sample_stack_user > o->stack_user &&
+		      o->stack_user) ||
+		    cpu >= 0)
 			attr.sample_stack_user = o->stack_user;
 		attr.disabled = 1;
 		attr.enable_on_exec = o->enable_on_exec;

@@ -271,17 +271,22 @@ void wall_switch(struct wall *w, const struct ring *r,
 		 const struct perf_event_header *hdr)
 {
 	const uint8_t *p = (const uint8_t *)(hdr + 1);
+	/* a CPU's (-a): the previous task's pid, tid first */
+	size_t skip = hdr->type == PERF_RECORD_SWITCH_CPU_WIDE ? 8 : 0;
+	uint32_t tid = (uint32_t)r->tid;
 	struct wait *wt;
 	uint64_t t;
 
 	/* sample_id trailer: pid, tid (PERF_SAMPLE_TID), then time */
 	if (!w || (hdr->misc & PERF_RECORD_MISC_SWITCH_OUT) ||
-	    hdr->size < sizeof(*hdr) + 16 ||
+	    hdr->size < sizeof(*hdr) + skip + 16 ||
 	    !(r->sample_type & PERF_SAMPLE_TID) ||
 	    !(r->sample_type & PERF_SAMPLE_TIME))
 		return;
-	memcpy(&t, p + 8, sizeof(t));
-	wt = find(w, (uint32_t)r->tid, true);
+	if (skip) /* the thread switched in: the trailer's */
+		memcpy(&tid, p + skip + 4, sizeof(tid));
+	memcpy(&t, p + skip + 8, sizeof(t));
+	wt = find(w, tid, true);
 	if (!wt)
 		return;
 	wt->in = t;

@@ -86,7 +86,8 @@ void wall_switch_out(struct wall *w, struct sample *smp);
  * clock's weight where that time is not known.
  */
 void wall_clock_sample(struct wall *w, struct sample *smp);
-/* PERF_RECORD_SWITCH in a thread's ring: its switch-in ends its wait. */
+/* PERF_RECORD_SWITCH in a thread's ring (PERF_RECORD_SWITCH_CPU_WIDE in a
+ * CPU's, -a): its switch-in ends its wait. */
 void wall_switch(struct wall *w, const struct ring *r,
 		 const struct perf_event_header *hdr);
 /* Opens the wait of thread tid of process pid found blocked when its

@@ -12,13 +12,14 @@ export PERFJAVA_JVM_MATCH=bench-machine-$$
 
 pids=()
 for i in $(seq 20); do
-	"$PROGS/cpusplit" 60 10 >"$TMP/c$i.out" &
+	"$PROGS/cpusplit" 120 10 >"$TMP/c$i.out" &
 	pids+=($!)
 	track $!
 done
 for i in $(seq 20); do wait_for 30 grep -q '^ready' "$TMP/c$i.out"; done
-list=$(IFS=,; echo "${pids[*]}")
-for mode in "-a" "-p $list"; do
+for mode in "-a" "-p"; do
+	# (-p: those still running)
+	[ "$mode" = -p ] && mode="-p $(for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && printf '%s,' "$p"; done | sed 's/,$//')"
 	name=${mode%% *}
 	/usr/bin/time -f '%U %S %e %M' -o "$TMP/time$name" \
 		"$PJ_BIN" record $mode -F 99 -d 8 -o "$TMP/r$name.data" 2>"$TMP/r$name.err"

@@ -101,8 +101,11 @@ int agent_ring_offer(struct agent *a, uint64_t size)
 	if (!r->frames || fd < 0 || ftruncate(fd, PJW_HEAD_BYTES + size) ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL))
 		goto fail;
+	/* populated now: the ring's pages are taken once, at the start, not
+	 * one by one as the agent's writes first reach them (minutes of RSS
+	 * creeping up to the ring's size, which looks like a leak) */
 	r->map = mmap(NULL, PJW_HEAD_BYTES + size, PROT_READ | PROT_WRITE,
-		      MAP_SHARED, fd, 0);
+		      MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (r->map == MAP_FAILED) {
 		r->map = NULL;
 		goto fail;

@@ -21,8 +21,10 @@
  * to a private lock-free ring: reserve with a compare-and-swap on head,
  * copy, then publish with a release store of the record's first word. The
  * session thread reads that ring (ksig_take), names the frames and passes
- * them to the reader's shared ring (wring.c). Nothing here allocates, locks
- * or makes a system call but gettid.
+ * them to the reader's shared ring (wring.c) every 10 to 50 ms. Nothing here
+ * allocates or locks; the one system call is the write to pja.wake_fd that
+ * wakes the session thread early when the ring passes a quarter full (once
+ * until it has taken what is there: a burst of walks after a quiet spell).
  */
 #include <errno.h>
 #include <signal.h>
@@ -30,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "pja.h"
 #include "perfjava/walk_ring.h"
@@ -47,6 +50,7 @@ static _Atomic uint64_t priv_head, priv_tail;
 static atomic_int on; /* a session takes walks at the sample */
 static atomic_int inflight; /* handlers between their check of on and end */
 static _Atomic uint64_t n_full, n_busy;
+static atomic_int kicked; /* the session thread was woken, has not taken */
 
 /* Searched from the top: SIGRTMIN and the ones just above it are the ones
  * libraries and applications pick first. */
@@ -149,6 +153,17 @@ static uint64_t put_body(const struct priv_rec *p, const void *ext,
 	}
 	pjw_put(priv, PRIV_SIZE, pos + sizeof(*p), ext, extlen);
 	pjw_put(priv, PRIV_SIZE, pos + sizeof(*p) + extlen, frames, fbytes);
+	if (pos + sizeof(*p) + extlen + fbytes - atomic_load(&priv_tail) >
+		PRIV_SIZE / 4 &&
+	    !atomic_load(&kicked) && !atomic_exchange(&kicked, 1)) {
+		uint64_t one = 1;
+		int saved = errno;
+
+		if (write(pja.wake_fd, &one, sizeof(one)) < 0) {
+			/* full counter: the session thread is awake */
+		}
+		errno = saved;
+	}
 	return pos;
 }
 
@@ -363,6 +378,11 @@ int ksig_take(struct pjw_rec *r, uint32_t *ticks, void *ext, uint32_t *extlen,
 		(uint64_t)r->nframes * sizeof(*frames));
 	atomic_store(&priv_tail, pos + len);
 	return 1;
+}
+
+void ksig_rearm(void)
+{
+	atomic_store(&kicked, 0);
 }
 
 uint64_t ksig_taken(void)

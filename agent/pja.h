@@ -334,6 +334,9 @@ int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
  * grows), and the ring's size. */
 uint64_t ksig_taken(void);
 uint64_t ksig_ring_bytes(void);
+/* After a pump: the next handler to find the ring a quarter full wakes the
+ * session thread again. */
+void ksig_rearm(void);
 /* Walks dropped (private ring full) and signals not walked (no buffer). */
 void ksig_counts(uint64_t *full, uint64_t *busy);
 void ksig_clear_full(uint64_t counted);

@@ -37,7 +37,9 @@ static char ext[KSIG_EXT_MAX];
  * hypervisor) whatever it moves: with few walks coming it waits longer, up to
  * PUMP_MAX_MS, as long as the records expected meanwhile (at the last pump's
  * rate) fill at most an eighth of the private ring and stay under
- * PUMP_WALKS (the reader holds their samples until they come).
+ * PUMP_WALKS (the reader holds their samples until they come). A burst
+ * that fills a quarter of it sooner wakes the thread from the handler
+ * (ksig.c).
  */
 #define PUMP_MIN_MS 10
 #define PUMP_MAX_MS 50
@@ -172,6 +174,7 @@ int wring_pump(void)
 
 	if (!shm)
 		return 0;
+	ksig_rearm(); /* before taking: a later fill wakes it again */
 	while (ksig_take(&r, ticks, ext, &extlen, raw, PJA_MAX_SLOTS)) {
 		struct pjw_event ev;
 		int own = !!(r.flags & PJA_WALK_RAW);

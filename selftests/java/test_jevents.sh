@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # -e alloc and -e lock against sites of known weight (JvmEvents.java: the
-# program measures its own allocated bytes and lock waits): every site
-# within 3 pp of its truth (or three standard errors, when fewer samples
-# make that wider), the class as the leaf; platform threads on every JDK,
+# program measures its own allocated bytes and lock waits, over time): every
+# site within 3 pp of its truth over the recorded window (or three standard
+# errors, when fewer samples make that wider), the class as the leaf; platform threads on every JDK,
 # virtual threads on JDK 21+ (where a blocked synchronized no longer pins
 # its carrier on 24+). Then the JVM is left as it was: after a recording
 # of allocations, the next session finds no event posted in between.
@@ -15,16 +15,22 @@ java_suite "alloc and lock events"
 # with --total) among the samples that hold any of them
 site_shares() { stack_share "$@"; }
 
-# check_sites LABEL OUT FOLDED SITE...: each site within tolerance
+# check_sites LABEL OUT DATA FOLDED SITE...: each site within tolerance of
+# the program's truth over the window the recording's samples cover (its
+# "cum" timeline): the phase's first moments are unlike the rest, and the
+# recording starts after them
 check_sites() {
-	local label=$1 out=$2 folded=$3 m truth got n tol; shift 3
+	local label=$1 out=$2 data=$3 folded=$4 m truth got n tol win whole; shift 4
 	n=$(wc -l <"$folded.samples")
 	site_shares "$folded" "${@/#/JvmEvents.}" >"$folded.share"
+	win=$(sample_window "$data" 'JvmEvents\.(alloc|lock)')
+	window_truth "$out" ${win:-0 0} JvmEvents "$@" >"$folded.truth"
 	for m in "$@"; do
-		truth=$(awk -v s="$m" '$1 == "truth" && $2 == s { print $3 }' "$out")
+		truth=$(awk -v f="JvmEvents.$m" '$1 == f { print $2 }' "$folded.truth")
+		whole=$(awk -v s="$m" '$1 == "truth" && $2 == s { print $3 }' "$out")
 		got=$(awk -v f="JvmEvents.$m" '$1 == f { print $2 }' "$folded.share")
 		tol=$(pct_tolerance "${truth:-0}" "$n" 3)
-		echo "# $label $m truth ${truth:-?}% perfjava ${got:-?}% ($n samples)"
+		echo "# $label $m truth ${truth:-?}% perfjava ${got:-?}% ($n samples; window $win s; whole run ${whole:-?}%)"
 		check "$label: $m within $tol pp of the program's own (truth $truth, got $got)" \
 			pct_within "${truth:-0}" "${got:-100}" "$tol"
 	done
@@ -47,7 +53,7 @@ run() {
 	"$PJ_BIN" report -i "$D/r.data" --event "${ev%%/*}" --total --format collapsed >"$D/r.folded"
 	"$PJ_BIN" report -i "$D/r.data" --event "${ev%%/*}" --format collapsed >"$D/r.samples.folded"
 	awk '{ for (i = 0; i < $NF; i++) print }' "$D/r.samples.folded" >"$D/r.folded.samples"
-	check_sites "$label" "$D/w.out" "$D/r.folded" "$@"
+	check_sites "$label" "$D/w.out" "$D/r.data" "$D/r.folded" "$@"
 	LAST=$D
 }
 

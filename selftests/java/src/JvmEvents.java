@@ -11,7 +11,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * alloc: each site's bytes from the thread's own allocation counter
  * (com.sun.management.ThreadMXBean), or, where the JVM has none for the
  * thread (a virtual one), from the arrays' sizes (16-byte header). lock:
- * each site's time to acquire (System.nanoTime around the enter).
+ * each site's time to acquire (System.nanoTime around the enter). While it
+ * measures, it prints "cum NANOTIME V..." every 50 ms, each site's truth so
+ * far, so that a test takes the truth over the window it recorded: the
+ * phase's first moments (threads starting, all on one monitor at once) are
+ * unlike the rest, and a recording that starts later never sees them.
  */
 public class JvmEvents {
 	static volatile Object sink;
@@ -69,13 +73,13 @@ public class JvmEvents {
 			for (int i = 0; i < 300; i++) allocBytes();
 			long b3 = allocated();
 			if (own) {
-				by[0] += b1 - b0; by[1] += b2 - b1; by[2] += b3 - b2;
+				by[0] = b1 - b0; by[1] = b2 - b1; by[2] = b3 - b2;
 			} else {
-				by[0] += 1000 * 32; by[1] += 20 * 16400; by[2] += 300 * 120;
+				by[0] = 1000 * 32; by[1] = 20 * 16400; by[2] = 300 * 120;
 			}
+			if (count)
+				for (int i = 0; i < 3; i++) truth[i].addAndGet(by[i]);
 		}
-		if (count)
-			for (int i = 0; i < 3; i++) truth[i].addAndGet(by[i]);
 		if (count)
 			ops.addAndGet(loops);
 	}
@@ -105,14 +109,42 @@ public class JvmEvents {
 		return (Thread) bc.getMethod("start", Runnable.class).invoke(b, r);
 	}
 
+	/* "cum NANOTIME V..." with each site's truth so far */
+	static synchronized void cum(int sites) {
+		StringBuilder b = new StringBuilder("cum ").append(System.nanoTime());
+		for (int i = 0; i < sites; i++) b.append(' ').append(truth[i].get());
+		System.out.println(b);
+		System.out.flush();
+	}
+
 	static void phase(String what, int n, long ms, boolean virt, boolean count) throws Exception {
 		long end = System.nanoTime() + ms * 1000000L;
+		int sites = what.equals("alloc") ? SITES.length : LOCKS.length;
+		Thread line = null;
+		if (count) {
+			cum(sites);
+			line = new Thread(() -> {
+				try {
+					while (System.nanoTime() < end) {
+						Thread.sleep(50);
+						cum(sites);
+					}
+				} catch (InterruptedException e) {
+				}
+			}, "timeline");
+			line.setDaemon(true);
+			line.start();
+		}
 		Thread[] ts = new Thread[n];
 		for (int i = 0; i < n; i++)
 			ts[i] = start(virt, (virt ? "vt-" : "pt-") + i, what.equals("alloc")
 				? () -> allocLoop(end, count) : () -> lockLoop(end, count));
 		for (Thread t : ts)
 			t.join();
+		if (line != null) {
+			line.join();
+			cum(sites);
+		}
 	}
 
 	public static void main(String[] a) throws Exception {

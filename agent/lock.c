@@ -20,6 +20,14 @@
  * The hook stays bound for the JVM's life (it calls the original at once
  * when no session records locks): binding the original back while threads
  * may be parked in the hook is what async-profiler also avoids.
+ *
+ * HotSpot warns on the application's stdout ("Re-registering of platform
+ * native method") when a boot class's native is bound by code whose caller
+ * is not of the boot loader, as the agent's own thread is. So the hook is
+ * bound from a Java frame of a class of our own defined in the boot loader
+ * (perfjava.Bind, a few bytes below: go() calls the native bind(), which
+ * binds park); where that class cannot be defined, bound directly (and the
+ * JVM warns).
  */
 #include <string.h>
 
@@ -153,10 +161,64 @@ static void clear(JNIEnv *env)
 		(*env)->ExceptionClear(env);
 }
 
+static const JNINativeMethod park_method = { "park", "(ZJ)V",
+					     (void *)park_hook };
+static jint bound = -1; /* RegisterNatives' answer in bind() */
+
+/* perfjava.Bind (class file version 52): private static native void
+ * bind(); public static void go() { bind(); } */
+static const char bind_class[] =
+    "\xca\xfe\xba\xbe\0\0\0\x34\0\x0b" /* version 52, 10 constants */
+    "\x01\0\x0dperfjava/Bind" /* 1 */
+    "\x07\0\x01" /* 2: class #1 */
+    "\x01\0\x10java/lang/Object" /* 3 */
+    "\x07\0\x03" /* 4: class #3 */
+    "\x01\0\x04"
+    "bind" /* 5 */
+    "\x01\0\x03()V" /* 6 */
+    "\x01\0\x02go" /* 7 */
+    "\x01\0\x04"
+    "Code" /* 8 */
+    "\x0c\0\x05\0\x06" /* 9: bind ()V */
+    "\x0a\0\x02\0\x09" /* 10: Bind.bind ()V */
+    "\0\x31\0\x02\0\x04\0\0\0\0" /* final, super; no fields */
+    "\0\x02"
+    "\x01\x0a\0\x05\0\x06\0\0" /* private static native bind */
+    "\0\x09\0\x07\0\x06\0\x01" /* public static go, Code: */
+    "\0\x08\0\0\0\x10\0\0\0\0\0\0\0\x04"
+    "\xb8\0\x0a\xb1" /* invokestatic bind; return */
+    "\0\0\0\0" /* no exceptions, no attributes */
+    "\0\0"; /* no class attributes */
+
+/* perfjava.Bind.bind: the caller is go(), of the boot loader as Unsafe */
+static void JNICALL boot_bind(JNIEnv *env, jclass c)
+{
+	bound = (*env)->RegisterNatives(env, unsafe_class, &park_method, 1);
+}
+
+/* Binds the hook from a boot class's frame: 0, or -1 when it could not */
+static int bind_from_boot(JNIEnv *env)
+{
+	JNINativeMethod m = { "bind", "()V", (void *)boot_bind };
+	jclass b = (*env)->DefineClass(env, "perfjava/Bind", NULL,
+				       (const jbyte *)bind_class,
+				       (jsize)sizeof(bind_class) - 1);
+	jmethodID go;
+
+	clear(env);
+	if (!b)
+		return -1;
+	if (!(*env)->RegisterNatives(env, b, &m, 1) &&
+	    (go = (*env)->GetStaticMethodID(env, b, "go", "()V")))
+		(*env)->CallStaticVoidMethod(env, b, go);
+	clear(env);
+	(*env)->DeleteLocalRef(env, b);
+	return bound ? -1 : 0;
+}
+
 int lock_park_hook(JNIEnv *env)
 {
 	jvmtiEnv *jv = pja.jvmti;
-	JNINativeMethod park = { "park", "(ZJ)V", (void *)park_hook };
 	jniNativeInterface *fns = NULL;
 	jclass c, tc;
 	jmethodID reg;
@@ -186,7 +248,8 @@ int lock_park_hook(JNIEnv *env)
 		(*jv)->SetJNIFunctionTable(jv, fns);
 	}
 	(*jv)->Deallocate(jv, (unsigned char *)fns);
-	if (!orig_park || (*env)->RegisterNatives(env, c, &park, 1)) {
+	if (!orig_park || (bind_from_boot(env) &&
+			   (*env)->RegisterNatives(env, c, &park_method, 1))) {
 		clear(env);
 		return -1;
 	}

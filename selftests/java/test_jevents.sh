@@ -98,6 +98,10 @@ for jdk in "${JDKS[@]}"; do
 	wait_for 30 grep -q '^done' "$D/w.out"
 	check "$J: the JVM ran on to its end" grep -q '^done' "$D/w.out"
 	check "$J: ... and printed nothing of ours" [ -z "$(jvm_own_stderr "$D/w.out.err")" ]
+	# HotSpot warns on stdout when a boot class's native (park, for lock)
+	# is bound from outside the boot loader
+	check "$J: ... nor any JVM warning on its stdout" [ -z "$(grep '\[warning\]' "$D/w.out")" ] ||
+		grep '\[warning\]' "$D/w.out" | head -3 | sed 's/^/# /'
 done
 
 # --- pprof: the sample types Go and Pyroscope name

@@ -245,10 +245,10 @@ void offjava_ask(struct offjava *oj, struct procs *ps)
 static void answered(void *ctx, struct held *h)
 {
 	struct offjava *oj = ctx;
-	uint32_t ms = (uint32_t)((h->ans.walk_time > oj->start_ns
-				      ? h->ans.walk_time - oj->start_ns
-				      : 0) /
-				 1000000);
+	/* an agent that knew no thread of that tid took no walk time */
+	uint64_t at = h->ans.walk_time ? h->ans.walk_time : now_ns();
+	uint32_t ms =
+	    (uint32_t)((at > oj->start_ns ? at - oj->start_ns : 0) / 1000000);
 
 	sent_done(oj, h);
 	h->mark = ASK_ANSWERED;
@@ -266,16 +266,17 @@ static void answered(void *ctx, struct held *h)
 	}
 	if (h->ans.exact && h->ans.truncated)
 		oj->st.truncated++;
-	/* a thread walked and found without Java frames is not asked again
-	 * for a while (an answer after its wait ended, or with no walk time,
-	 * a thread the agent did not know yet, says nothing of the next) */
-	if ((h->needs & PENDING_END) && !h->ans.exact) {
-		if (h->ans.status == AGENT_WALK_NOT_JAVA && h->ans.walk_time)
-			u64map_put(&oj->not_java, (uint64_t)h->smp.s.tid + 1,
-				   ms + 1);
-		else
-			u64map_del(&oj->not_java, (uint64_t)h->smp.s.tid + 1);
-	}
+	/* a thread the agent knows no Java thread of (a compiler or GC
+	 * thread, hidden from JVMTI) is not asked again for a while, however
+	 * late the answer: its waits are no Java waits, not waits that woke
+	 * before the walk (their stack copies are still sent). One found
+	 * with Java frames is asked again at once. */
+	if (h->ans.exact)
+		return;
+	if (h->ans.status == AGENT_WALK_NOT_JAVA)
+		u64map_put(&oj->not_java, (uint64_t)h->smp.s.tid + 1, ms + 1);
+	else if (h->needs & PENDING_END)
+		u64map_del(&oj->not_java, (uint64_t)h->smp.s.tid + 1);
 }
 
 /* No answer in time: asked again while the thread still waits (an agent

@@ -130,7 +130,7 @@ for jdk in "${JDKS[@]}"; do
 		printf "%s: %d off-CPU intervals in %.1f s, %d asked, %d with Java frames, %d woke before the walk, %d not Java\n", J, n, dur / 1e9, asked, acc, woke, notj
 		nqw = nq * wq / dq
 		printf "%s: agent CPU %.1f ms per 1000 intervals, %.1f ms per 1000 stacks asked (%.1f ms per 1000 intervals when none is asked)\n", J, nw ? ag / 1e6 / nw * 1000 : 0, aw ? ag / 1e6 / aw * 1000 : 0, nqw ? aq / 1e6 / nqw * 1000 : 0
-		printf "%s: GetStackTrace %.1f us per walk (wall, in the agent)\n", J, answered - copies > 0 ? wns / 1e3 / (answered - copies) : 0
+		printf "%s: GetStackTrace %.1f us per walk (wall, in the agent)\n", J, (answered - copies > 0) ? wns / 1e3 / (answered - copies) : 0
 		# the cost per wait to the target: its agent thread, and its
 		# other threads (the kernel copying 8 KiB of stack at each
 		# switch-out runs on them) against the same run without the agent

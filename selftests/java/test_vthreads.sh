@@ -4,8 +4,10 @@
 # vtMiddleA -> vtComputeA, unnamed ones the B chain): >= 95% of their CPU
 # samples name the right virtual thread (--threads: "[vt-a-3 #41 virtual,
 # on CARRIER tid=N]", "[#42 virtual, ...]"), >= 99% keep the chain;
-# --vthreads=merge folds them into one root; a million short-lived virtual
-# threads a minute leave the reader's memory flat (within 3 MB).
+# --vthreads=merge folds them into one root; with --wall, their time parked
+# against computing within 5 pp of the program's own timing; a million
+# short-lived virtual threads a minute leave the reader's memory flat
+# (within 3 MB).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -46,6 +48,17 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: --wall: a parked virtual thread's wait, with the stack where it parked" \
 		grep -qE 'vtEntryA[^;]*;[^;]*nap[^;]*;.*;\[off-cpu: virtual thread parked\] ' "$D/w.folded"
 	wait_for 30 grep -q '^done' "$D/w.out"
+	# their time computing and napping (on-CPU and parked together) against
+	# the program's own timing over the recorded window
+	"$PJ_BIN" report -i "$D/w.data" --total --format collapsed >"$D/wt.folded"
+	win=$(sample_window "$D/w.data" 'VThreads\.vtEntry')
+	window_truth "$D/w.out" ${win:-0 0} VThreads work nap >"$D/w.truth"
+	truth=$(awk '$1 == "VThreads.nap" { print $2 }' "$D/w.truth")
+	got=$(awk '/vtEntry[AB]/ { if (/VThreads\.nap/) p += $NF; else if (/vtMiddle[AB]/) w += $NF }
+		END { if (p + w) printf "%.2f", 100 * p / (p + w) }' "$D/wt.folded")
+	echo "# $J: --wall: virtual threads napping ${got:-?}% of their time, truth ${truth:-?}% over $win s"
+	check "$J: --wall: virtual threads' parks within 5 pp of the program's timing (truth $truth, got $got)" \
+		pct_within "${truth:-0}" "${got:-100}" 5
 
 	# --- churn: short-lived virtual threads as fast as they start
 	start_jvm "$jdk" "$D/c.out" -- VThreads 1 16000 churn

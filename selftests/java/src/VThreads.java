@@ -6,19 +6,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * as many unnamed ones run the B chain, each parking briefly (sleep) every
  * so often so that they unmount and remount, and lazily thawed frames are
  * sampled. Usage: VThreads THREADS MS [churn]. churn: instead, short-lived
- * virtual threads as fast as they start, counted ("started N").
+ * virtual threads as fast as they start, counted ("started N"). Without
+ * churn, the time the virtual threads spend computing (vtMiddle) and
+ * napping (nap: unmount to mount, and waiting for a carrier) so far, every
+ * 50 ms: "cum NANOTIME WORK NAP".
  * Built for release 17: virtual threads by reflection (JDK 21+).
  */
 public class VThreads {
 	static volatile long sink;
 	static final AtomicLong started = new AtomicLong();
+	static final AtomicLong work = new AtomicLong(), napped = new AtomicLong();
 
 	static void vtComputeA(int n) { long s = sink; for (int i = 0; i < n; i++) s = s * 31 + i; sink = s; }
 	static void vtMiddleA(int n) { vtComputeA(n); }
 	static void vtEntryA(long end) {
 		while (System.nanoTime() < end) {
+			long t0 = System.nanoTime();
 			vtMiddleA(2000000);
+			long t1 = System.nanoTime();
 			nap();
+			work.addAndGet(t1 - t0);
+			napped.addAndGet(System.nanoTime() - t1);
 		}
 	}
 
@@ -26,8 +34,12 @@ public class VThreads {
 	static void vtMiddleB(int n) { vtComputeB(n); }
 	static void vtEntryB(long end) {
 		while (System.nanoTime() < end) {
+			long t0 = System.nanoTime();
 			vtMiddleB(2000000);
+			long t1 = System.nanoTime();
 			nap();
+			work.addAndGet(t1 - t0);
+			napped.addAndGet(System.nanoTime() - t1);
 		}
 	}
 
@@ -66,6 +78,18 @@ public class VThreads {
 			System.out.println("done");
 			return;
 		}
+		Thread line = new Thread(() -> {
+			try {
+				while (System.nanoTime() < end) {
+					System.out.println("cum " + System.nanoTime() + " " + work.get() + " " + napped.get());
+					System.out.flush();
+					Thread.sleep(50);
+				}
+			} catch (InterruptedException e) {
+			}
+		}, "timeline");
+		line.setDaemon(true);
+		line.start();
 		Thread[] ts = new Thread[2 * n];
 		for (int i = 0; i < n; i++) {
 			ts[2 * i] = start("vt-a-" + i, () -> vtEntryA(end));

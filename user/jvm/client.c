@@ -366,7 +366,8 @@ int agent_flush(struct agent *a)
 		off += (size_t)n;
 	}
 	/* keep what is unsent, not what was sent already */
-	memmove(a->out, a->out + off, a->out_len - off);
+	if (off)
+		memmove(a->out, a->out + off, a->out_len - off);
 	a->out_len -= off;
 	return a->fd >= 0 ? r : -1;
 }

@@ -287,8 +287,10 @@ void ksig_match(struct ksig *k)
 		s[ns++] = (struct waiter){ h->ttid, h->smp.fd, h->smp.s.time,
 					   h->id, false };
 	}
-	qsort(s, ns, sizeof(*s), cmp_waiter);
-	qsort(k->walks, k->nwalks, sizeof(*k->walks), cmp_walk);
+	if (ns)
+		qsort(s, ns, sizeof(*s), cmp_waiter);
+	if (k->nwalks)
+		qsort(k->walks, k->nwalks, sizeof(*k->walks), cmp_walk);
 	for (w = 0; w < k->nwalks; w++) {
 		const struct ksig_walk *kw = &k->walks[w];
 		size_t best = ns;

@@ -274,14 +274,16 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 	ksymbolizer_init(&rec->ksym, rec->w);
 	header_describe_events(rec->w, rec->evs, rec->nevents);
 	wire(rec);
-	if (rec->o.pid && !(p = recorder_add_proc(rec, rec->o.pid))) {
+	if (!rec->o.pid)
+		return 0;
+	p = recorder_add_proc(rec, rec->o.pid);
+	if (!p) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		pj_writer_abort(rec->w); /* and its file */
 		rec->w = NULL;
 		goto fail;
 	}
-	if (rec->o.pid)
-		p->target = true;
+	p->target = true;
 	return 0;
 fail:
 	recorder_free(rec);

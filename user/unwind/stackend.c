@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Where stacks stopped; see unwind/stackend.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/text.h"
@@ -14,12 +15,14 @@ void stack_ends_note(struct stack_ends *e, bool entry, const char *module)
 	if (!module || module[0] != '/' || entry)
 		return;
 	e->early++;
-	for (i = 0; i < STACK_ENDS_MAX && e->v[i].module; i++)
-		if (e->v[i].module == module || !strcmp(e->v[i].module, module))
+	for (i = 0; i < STACK_ENDS_MAX && e->v[i].module[0]; i++)
+		if (!strncmp(e->v[i].module, module,
+			     sizeof(e->v[i].module) - 1))
 			break;
 	if (i == STACK_ENDS_MAX)
 		return;
-	e->v[i].module = module;
+	if (!e->v[i].module[0])
+		snprintf(e->v[i].module, sizeof(e->v[i].module), "%s", module);
 	e->v[i].n++;
 }
 
@@ -29,10 +32,10 @@ const char *stack_ends_culprit(const struct stack_ends *e, double *share)
 
 	if (!e->total || e->early * 2 <= e->total)
 		return NULL;
-	for (i = 1; i < STACK_ENDS_MAX && e->v[i].module; i++)
+	for (i = 1; i < STACK_ENDS_MAX && e->v[i].module[0]; i++)
 		if (e->v[i].n > e->v[best].n)
 			best = i;
-	if (!e->v[best].module)
+	if (!e->v[best].module[0])
 		return NULL;
 	*share = 100.0 * e->v[best].n / e->total;
 	return e->v[best].module;

@@ -20,7 +20,8 @@ struct stack_ends {
 	uint64_t total; /* stacks with user frames */
 	uint64_t early; /* of which stopped inside a file, not at an entry */
 	struct {
-		const char *module; /* must outlive the counts (interned) */
+		/* a copy: a process's names go with it (record -a) */
+		char module[256];
 		uint64_t n;
 	} v[STACK_ENDS_MAX];
 };

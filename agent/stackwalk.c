@@ -147,7 +147,9 @@ int pja_protected(int (*fn)(const void *), const void *arg)
 	if (slot < 0)
 		return -1;
 	atomic_fetch_add(&nprotected, 1);
-	if (sigsetjmp(prot[slot].jb, 1)) {
+	/* no mask saved (a system call per compiled method loaded): on_fault
+	 * puts back the one the fault happened under, fn's caller's */
+	if (sigsetjmp(prot[slot].jb, 0)) {
 		atomic_fetch_sub(&nprotected, 1);
 		atomic_store(&prot[slot].tid, 0);
 		return -1;

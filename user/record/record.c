@@ -913,8 +913,9 @@ int cmd_record(int argc, char **argv)
 	 * millisecond the reader waits for a CPU behind the target's own
 	 * threads is error in the Java stack. Ask for a better nice level
 	 * where allowed (root, CAP_SYS_NICE); nothing changes otherwise.
+	 * At -a too: every process's samples (and JVMs to come) wait for it.
 	 */
-	if (recorder_any_agent(rec) || (rec->launch && java))
+	if (recorder_any_agent(rec) || (rec->launch && java) || rec->mach)
 		setpriority(PRIO_PROCESS, 0, -10);
 	recorder_mark_start(rec, now_ns());
 	threads_enable(&rec->th);

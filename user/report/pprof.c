@@ -300,7 +300,7 @@ static void header(struct pprof *pp)
 {
 	const struct report *r = pp->r;
 	const char *ev = r->event ? r->event->name : "events";
-	const char *unit = r->unit, *count = "samples";
+	const char *unit = r->unit, *count = "samples", *rt;
 	uint64_t weight_type, dur;
 
 	if (!strcmp(unit, "ns"))
@@ -328,7 +328,11 @@ static void header(struct pprof *pp)
 	else if (r->total_samples)
 		pb_uint(&pp->out, PROFILE_PERIOD,
 			r->total_weight / r->total_samples);
-	pb_uint(&pp->out, PROFILE_TIME_NANOS, r->p->created_ns);
+	/* the recording's start (a --loop file's: its interval's), else
+	 * when the file was made, a little before */
+	rt = pj_profile_meta(r->p, "start_realtime_ns");
+	pb_uint(&pp->out, PROFILE_TIME_NANOS,
+		rt ? strtoull(rt, NULL, 10) : r->p->created_ns);
 	dur = r->last_time > r->first_time ? r->last_time - r->first_time : 0;
 	if (r->o->from <= 0 && r->o->to < 0)
 		dur = pj_profile_stat(r->p, "duration_ns", dur);

@@ -827,27 +827,29 @@ int cmd_record(int argc, char **argv)
 		free(rec);
 		return 1;
 	}
-	java_of = calloc(o.pids.n + 1, sizeof(*java_of));
-	if (!java_of) {
-		record_opts_free(&o);
-		free(rec);
-		return 1;
-	}
 	if (tojfr_wanted(o.output)) { /* recorded as ours, converted after */
 		if (o.loop > 0) {
 			fprintf(stderr,
 				"perfjava record: --loop writes perfjava "
 				"files; convert one with perfjava report "
 				"-i FILE -o FILE.jfr\n");
+			record_opts_free(&o);
 			free(rec);
 			return 2;
 		}
 		jfr = o.output;
 		o.output = tojfr_data_path(jfr, data, sizeof(data));
 	}
+	java_of = calloc(o.pids.n + 1, sizeof(*java_of));
+	if (!java_of) {
+		record_opts_free(&o);
+		free(rec);
+		return 1;
+	}
 	if (o.argv ? launch_fork(&o, &java, &launch)
 		   : check_targets(&o, java_of)) {
 		record_opts_free(&o);
+		free(java_of);
 		free(rec);
 		return 1;
 	}
@@ -855,6 +857,7 @@ int cmd_record(int argc, char **argv)
 		rec->launch = launch;
 		launch_abort(rec); /* a command that never ran */
 		record_opts_free(&o);
+		free(java_of);
 		free(rec);
 		return 1;
 	}

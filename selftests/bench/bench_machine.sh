@@ -27,7 +27,7 @@ for mode in "-a" "-p"; do
 	[ -s "$TMP/r$name.data" ] || { echo "# record $name failed: $(tail -1 "$TMP/r$name.err")"; continue; }
 	samples=$(awk '/^perfjava: [0-9]+ samples/ { print $2; exit }' "$TMP/r$name.err")
 	procs=$("$PJ_BIN" report -i "$TMP/r$name.data" --processes --top 100000 |
-		grep -c 'pid=')
+		grep -o 'pid=[0-9]*' | sort -u | wc -l)
 	awk -v n="$name" -v u="$u" -v s="$s" -v e="$e" -v m="$m" -v smp="$samples" -v p="$procs" \
 		'BEGIN { printf "record %s at 99 Hz, 200 busy threads in 20 processes: reader CPU %.2f s (user %.2f, sys %.2f; %.1f%% of one CPU over %.1f s), peak RSS %.1f MiB, %s samples of %d processes\n",
 			n, u + s, u, s, e ? 100 * (u + s) / e : 0, e, m / 1024, smp, p }'

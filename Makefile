@@ -178,16 +178,19 @@ lint: $(DEPS_STAMP)
 	@scripts/lint.sh
 	@echo "lint: clang-format"; clang-format --dry-run --Werror $(FORMAT_FILES)
 
-# The unit tests (parsers included) and the record tests, with the reader
-# built with AddressSanitizer and UndefinedBehaviorSanitizer in
-# $(BUILD)/san (the agent, which runs inside JVMs, is built as usual).
+# The reader, the unit tests and the test programs built with
+# AddressSanitizer and UndefinedBehaviorSanitizer in $(BUILD)/san (the
+# agent, which runs inside JVMs, as usual; its unit test sanitized), then
+# SAN_TESTS: every unit test (the parsers' included), the record tests and
+# report's hostile inputs, about 3 minutes of the CI's run. A finding fails
+# it (scripts/sanitize.sh).
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
+SAN_TESTS ?= selftests/test_,selftests/record/,test_report_inputs,test_pprof_hostile,test_java_names
 sanitize: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory -s BUILD=$(BUILD)/san SANITIZE="$(SAN_FLAGS)" binaries
-	@BUILD=$(CURDIR)/$(BUILD)/san T=selftests/test_,selftests/record/ \
-		ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-		UBSAN_OPTIONS=print_stacktrace=1 selftests/run.sh
+	@$(MAKE) --no-print-directory -s -j$(NPROC) BUILD=$(BUILD)/san \
+		SANITIZE="$(SAN_FLAGS)" binaries
+	@scripts/sanitize.sh $(BUILD)/san "$(SAN_TESTS)"
 
 clean:
 	rm -rf $(BUILD)/lint-gcc $(BUILD)/lint-clang $(BUILD)/san $(BUILD)/user $(BUILD)/agent $(BUILD)/selftests $(BUILD)/progs \

@@ -206,8 +206,11 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	kw->n = w->n;
 	kw->vthread = w->ev ? w->ev->vthread : 0;
 	kw->off = k->npool;
-	memcpy(k->pool + k->npool, w->frames, w->n * sizeof(*w->frames));
-	k->npool += w->n;
+	if (w->n) { /* k->pool is NULL until a walk with frames came */
+		memcpy(k->pool + k->npool, w->frames,
+		       w->n * sizeof(*w->frames));
+		k->npool += w->n;
+	}
 }
 
 void ksig_collect(struct ksig *k, struct agent *a)

@@ -235,7 +235,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 		w.time = rec.time;
 		/* an event is no walk at a sample: not counted as one */
 		w.status =
-		    w.ev && re.kind != PJW_EV_CPU
+		    w.ev && w.ev->kind != PJW_EV_CPU
 			? (rec.status ? AGENT_WALK_NOT_WALKABLE : AGENT_WALK_OK)
 			: agent_count_walk(a, rec.status, rec.asgct, rec.flags);
 		w.frames = r->frames;

@@ -188,7 +188,7 @@ int jfr_finish_events(struct jfr_build *b)
 			rank += b->prio[j] < b->prio[i] ||
 				(b->prio[j] == b->prio[i] &&
 				 (b->count[j] > b->count[i] ||
-				  (b->count[j] == b->count[i] && j < i)));
+				  (j < i && b->count[j] == b->count[i])));
 		to[i] = rank;
 		ev[rank] = p->events[i];
 		ev[rank].index = rank;

@@ -543,7 +543,8 @@ static int read_chunk(struct rd *r, const uint8_t *buf, size_t size, size_t off,
 		snprintf(c->err, c->errlen,
 			 "unsupported JFR version %u.%u%s (perfjava reads "
 			 "2.x with compressed integers)",
-			 h[4] << 8 | h[5], h[6] << 8 | h[7],
+			 (unsigned int)(h[4] << 8 | h[5]),
+			 (unsigned int)(h[6] << 8 | h[7]),
 			 h[67] & 1 ? "" : " without compressed integers");
 		return -1;
 	}

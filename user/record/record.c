@@ -365,8 +365,8 @@ static int open_threads(struct recorder *rec)
 				"perfjava: -m %u cannot hold a JVM's off-CPU "
 				"samples (%u bytes of stack each): %u pages a "
 				"thread\n",
-				t->opts.pages, WALL_JAVA_COPY,
-				WALL_JAVA_MIN_PAGES);
+				t->opts.pages, (unsigned int)WALL_JAVA_COPY,
+				(unsigned int)WALL_JAVA_MIN_PAGES);
 		t->opts.pages = WALL_JAVA_MIN_PAGES;
 	}
 	if (java_copy && !rec->o.pages_given && t->opts.pages < 128)

@@ -151,10 +151,11 @@ int plt_symbols(Elf *elf, plt_add_fn add, void *ctx)
 		if (!d || !d->d_buf || d->d_size > sh.sh_size)
 			continue;
 		step = sh.sh_entsize >= 8 && sh.sh_entsize <= 32 ? sh.sh_entsize
-								  : 16;
+								 : 16;
 		for (off = 0; off + step <= d->d_size && !r; off += step) {
-			uint64_t got = entry_slot((const uint8_t *)d->d_buf + off,
-						  step, sh.sh_addr + off);
+			uint64_t got =
+			    entry_slot((const uint8_t *)d->d_buf + off, step,
+				       sh.sh_addr + off);
 			const char *fn = got ? slot_name(&s, got) : NULL;
 
 			if (!fn)

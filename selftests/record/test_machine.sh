@@ -74,8 +74,9 @@ check "... the JVM's allocations, the class at the leaf (long[] under allocLarge
 	grep -qE 'JvmEvents.allocLarge[^;]*;long\[\] ' "$TMP/e.folded"
 kill "$E" 2>/dev/null
 
-# --- off-CPU time at -a: a native program's waits by path
-start_prog "$TMP/w.out" "$PROGS/waits" 4
+# --- off-CPU time at -a: a native program's waits by path (it runs well
+# past the recording: a loaded machine can take seconds to start it)
+start_prog "$TMP/w.out" "$PROGS/waits" 7
 W=$PID
 "$PJ_BIN" record -q -a -e offcpu -d 2.5 -o "$TMP/w.data" 2>"$TMP/w.err"
 check "-a -e offcpu: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$TMP/w.err"

@@ -172,8 +172,9 @@ format:
 lint: $(DEPS_STAMP)
 	@for cc in gcc clang; do \
 		echo "lint: $$cc -Wall -Wextra -Werror"; \
-		$(MAKE) --no-print-directory -s BUILD=$(BUILD)/lint-$$cc CC=$$cc \
-			WERROR=-Werror binaries || exit 1; \
+		$(MAKE) --no-print-directory -s -j$(NPROC) \
+			BUILD=$(BUILD)/lint-$$cc CC=$$cc WERROR=-Werror \
+			binaries || exit 1; \
 	done
 	@scripts/lint.sh
 	@echo "lint: clang-format"; clang-format --dry-run --Werror $(FORMAT_FILES)

@@ -16,6 +16,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * far, so that a test takes the truth over the window it recorded: the
  * phase's first moments (threads starting, all on one monitor at once) are
  * unlike the rest, and a recording that starts later never sees them.
+ * The locks are held for hundreds of microseconds: HotSpot spins before it
+ * posts a contended enter, and a monitor acquired while spinning posts
+ * nothing (no JVMTI profiler sees that time); held this long, the spins
+ * fail and HotSpot's adaptive spinning gives up on them, so the program's
+ * own time is what a JVMTI profiler can measure.
  */
 public class JvmEvents {
 	static volatile Object sink;
@@ -39,7 +44,7 @@ public class JvmEvents {
 		long t0 = System.nanoTime();
 		synchronized (mon) {
 			if (count) truth[0].addAndGet(System.nanoTime() - t0);
-			work(20000);
+			work(200000);
 		}
 	}
 
@@ -48,7 +53,7 @@ public class JvmEvents {
 		rl.lock();
 		try {
 			if (count) truth[1].addAndGet(System.nanoTime() - t0);
-			work(10000);
+			work(100000);
 		} finally {
 			rl.unlock();
 		}
@@ -89,7 +94,7 @@ public class JvmEvents {
 		while (System.nanoTime() < end) {
 			lockMonitor(count);
 			lockReentrant(count);
-			work(5000);
+			work(50000);
 			n++;
 		}
 		if (count)

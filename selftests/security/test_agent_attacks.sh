@@ -39,11 +39,13 @@ record_timed() {
 	"$PJ_BIN" record "$@" 2>"$TMP/err" &
 	local p=$!
 	CPU=0
-	while kill -0 "$p" 2>/dev/null; do
+	# each poll notes the start and the CPU time so far; done once it exits
+	gone() {
 		[ "$t0" = 0 ] && grep -qs recording "$TMP/err" && t0=$(date +%s%N)
 		c=$(cpu_s "$p"); [ -n "$c" ] && CPU=$c
-		sleep 0.05 # polling its CPU time, not a wait
-	done
+		! kill -0 "$p" 2>/dev/null
+	}
+	wait_for 300 gone || kill -9 "$p"
 	wait "$p"; RC=$?
 	[ "$t0" = 0 ] && t0=$(date +%s%N)
 	SECS=$(seconds_since "$t0")

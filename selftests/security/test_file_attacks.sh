@@ -38,13 +38,14 @@ timed() {
 	local t0 t1=0 h; t0=$(date +%s%N) HWM=0
 	"$@" 2>"$TMP/err" &
 	local p=$!
-	while kill -0 "$p" 2>/dev/null; do
+	# each poll notes the start and the peak RSS so far; done once it exits
+	gone() {
 		[ "$t1" = 0 ] && grep -qs recording "$TMP/err" && t1=$(date +%s%N)
 		h=$(awk '/^VmHWM:/ { print int($2 / 1024) }' "/proc/$p/status" 2>/dev/null)
 		[ "${h:-0}" -gt "$HWM" ] && HWM=$h
-		sleep 0.05 # polling its RSS, not a wait
-		[ "$(seconds_since "$t0" | cut -d. -f1)" -ge 120 ] && kill -9 "$p"
-	done
+		! kill -0 "$p" 2>/dev/null
+	}
+	wait_for 120 gone || kill -9 "$p"
 	wait "$p"; RC=$?
 	[ "$t1" = 0 ] && t1=$t0
 	SECS=$(seconds_since "$t1")
@@ -73,7 +74,9 @@ check "report --format pprof of it (the binary read again): $SECS s (<= 5), rc $
 "$PJ_BIN" record -p "$HN" -q -o "$TMP/k.data" 2>/dev/null &
 rp=$!
 wait_for 10 size_over "$TMP/k.data" 1000
-sleep 0.5 # half a second of recording before the kill
+# a chunk or more written after the first bytes, then the kill
+first=$(stat -c %s "$TMP/k.data")
+wait_for 10 size_over "$TMP/k.data" "$first"
 kill -9 "$rp"; wait "$rp" 2>/dev/null
 n=$(samples "$TMP/k.data")
 check "a recorder SIGKILLed meanwhile leaves chunks that report ($n samples)" test "$n" -gt 0

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recorder's poll loop (record/run.h): one poll over every ring, the
+ * agents' sockets, the signals and the launched command; each pass drains
+ * for a bounded time, then looks at the clock (-d), the signals, the
+ * targets (gone, exec'd, new threads), the agents and the --loop file.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/clock.h"
+#include "lib/grow.h"
+#include "lib/procfs.h"
+#include "record/agents.h"
+#include "record/header.h"
+#include "record/hotpath.h"
+#include "record/launch.h"
+#include "record/loop.h"
+#include "record/machine.h"
+#include "record/jevents.h"
+#include "record/recorder.h"
+#include "record/run.h"
+#include "record/summary.h"
+#include "record/wall.h"
+
+#define DRAIN_NS 10000000ULL /* rings in watermark mode hold FORK records */
+#define TICK_NS 100000000ULL /* progress, flush, expiry */
+#define RESCAN_NS 500000000ULL
+/* A pass of the loop drains for at most PASS_NS before it looks at the
+ * signals, -d and the target again, whatever the target makes the rings
+ * cost; the last drain after the stop takes at most STOP_DRAIN_NS. */
+#define PASS_NS 20000000ULL
+#define STOP_DRAIN_NS 300000000ULL
+#define DRAIN_STEP 16
+
+static void progress(struct recorder *rec, uint64_t now)
+{
+	fprintf(stderr,
+		"\rperfjava: %6.1fs  %llu samples  %u threads  %llu lost   ",
+		(now - rec->start_ns) / 1e9,
+		(unsigned long long)rec->em.st.samples, rec->th.n,
+		(unsigned long long)rec->lost);
+}
+
+/* Drains r until it is empty (true) or until is passed: records are taken
+ * DRAIN_STEP at a time between looks at the clock. */
+static bool drain_ring(struct recorder *rec, struct ring *r, uint64_t until)
+{
+	unsigned int n;
+
+	do
+		n = ring_drain_max(r, record_on_record, rec, DRAIN_STEP);
+	while (n == DRAIN_STEP && now_ns() < until);
+	return n < DRAIN_STEP;
+}
+
+/* Drains every ring, round robin from where the last pass stopped, until
+ * until; false when time ran out first. */
+static bool drain_all(struct recorder *rec, uint64_t until)
+{
+	unsigned int n = rec->th.n;
+
+	for (unsigned int k = 0; k < n && k < rec->th.n; k++) {
+		unsigned int i = (rec->drain_at + k) % rec->th.n;
+
+		if (now_ns() >= until ||
+		    !drain_ring(rec, rec->th.v[i], until)) {
+			rec->drain_at = i;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Counts the sample records still in the rings when there is no time left
+ * to take them (the stop's bound): they are lost, and said so. */
+static void count_not_drained(void *ctx, struct ring *r,
+			      const struct perf_event_header *hdr)
+{
+	struct recorder *rec = ctx;
+
+	if (hdr->type == PERF_RECORD_SAMPLE)
+		rec->lost++;
+}
+
+/* Closes the rings of threads that have exited, after draining them (in
+ * this pass's time: a ring not emptied waits for the next). */
+static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
+{
+	for (unsigned int i = 0; i < rec->th.n;) {
+		struct ring *r = rec->th.v[i];
+
+		if (check_proc && !r->exited && !ring_is_cpu(r))
+			r->exited = !proc_exists(r->pid, r->tid);
+		if (r->exited && drain_ring(rec, r, until)) {
+			jnames_forget(&rec->em.names, (uint32_t)r->tid);
+			switchcost_thread_gone(&rec->sc, (uint32_t)r->tid);
+			threads_remove(&rec->th, r);
+			continue;
+		}
+		i++;
+	}
+}
+
+/*
+ * New threads from /proc/PID/task, only while the pid is still the
+ * target's: rings opened by a scan that raced with its exit (whose pid may
+ * name another process by then) are closed unread.
+ */
+static void rescan_threads(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+		unsigned int bad, before = rec->th.n;
+
+		if (!p->follow || p->ended || target_gone(&p->tgt))
+			continue;
+		threads_scan(&rec->th, p->pid, &bad);
+		if (!target_gone(&p->tgt))
+			continue;
+		while (rec->th.n > before)
+			threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
+	}
+}
+
+/* Whether p has no ring left. */
+static bool no_rings(const struct recorder *rec, const struct proc *p)
+{
+	for (unsigned int i = 0; i < rec->th.n; i++)
+		if (rec->th.v[i]->pid == p->pid)
+			return false;
+	return true;
+}
+
+/* A target's events all ended, it exited or it exec'd: why, said once;
+ * the recording ends with the last. */
+static void target_ended(struct recorder *rec, struct proc *p, bool tty,
+			 const char *why)
+{
+	char msg[600];
+	unsigned int left = 0;
+
+	p->ended = true;
+	p->end_reason = why ? why : target_end(&p->tgt, msg, sizeof(msg));
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		left += rec->procs.v[i]->target && !rec->procs.v[i]->ended;
+	if (!why && msg[0])
+		fprintf(stderr, "%sperfjava: %s%s\n", tty ? "\n" : "", msg,
+			left ? "; recording the others" : "");
+	else if (left && !rec->o.quiet)
+		fprintf(stderr,
+			"%sperfjava: process %d: %s; recording the "
+			"others\n",
+			tty ? "\n" : "", p->pid, p->end_reason);
+	if (left)
+		return;
+	rec->stop = true;
+	rec->stop_reason = p->end_reason;
+}
+
+/* Targets whose rings all closed, or that exec'd, end. */
+static void end_targets(struct recorder *rec, bool tty)
+{
+	for (unsigned int i = 0; i < rec->procs.n && !rec->stop; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		if (p->target && !p->ended && (p->exec || no_rings(rec, p)))
+			target_ended(rec, p, tty, NULL);
+	}
+}
+
+static int flush_output(struct recorder *rec)
+{
+	if (rec->write_failed || !pj_writer_flush(rec->w))
+		return 0;
+	rec->write_failed = true;
+	fprintf(stderr, "\nperfjava: cannot write %s: %s; stopping\n",
+		rec->o.output, pj_writer_error(rec->w));
+	rec->stop = true;
+	rec->stop_reason = "write error";
+	return -1;
+}
+
+/* What a polled fd is: a ring, a target's pidfd, an agent's socket. */
+struct polled {
+	struct ring *ring;
+	struct proc *target, *agent;
+};
+
+/* The fds to poll: signals, each target's pidfd, a launched JVM's agent to
+ * come, each agent, and the rings not walked at the sample. */
+static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
+		    struct polled **what, unsigned int *cap, unsigned int *n)
+{
+	unsigned int need = rec->th.n + 2 * rec->procs.n + 2;
+	int lfd = launch_agent_fd(rec->launch);
+
+	if (need > *cap) {
+		struct pollfd *np = realloc(*pfd, need * sizeof(**pfd));
+		struct polled *nw = np ? realloc(*what, need * sizeof(**what))
+				       : NULL;
+
+		if (np)
+			*pfd = np;
+		if (!nw)
+			return -1;
+		*what = nw;
+		*cap = need;
+	}
+	*n = 0;
+#define ADD(f, r, t, a)                                             \
+	do {                                                        \
+		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };     \
+		(*what)[(*n)++] = (struct polled){ (r), (t), (a) }; \
+	} while (0)
+	ADD(sigfd, NULL, NULL, NULL);
+	if (lfd >= 0) /* a launched JVM's agent, to come */
+		ADD(lfd, NULL, NULL, NULL);
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		/* readable once the target exited */
+		if (p->target && !p->ended && target_fd(&p->tgt) >= 0)
+			ADD(target_fd(&p->tgt), NULL, p, NULL);
+		if (p->agent)
+			ADD(agent_fd(p->agent), NULL, NULL, p);
+	}
+	for (unsigned int i = 0; i < rec->th.n; i++) {
+		struct ring *r = rec->th.v[i];
+		struct proc *p = procs_get(&rec->procs, r->pid);
+
+		/* walked at the sample: read on the timer */
+		if (p && ksig_quiet(&p->ks, r))
+			continue;
+		ADD(r->fd, r, NULL, NULL);
+	}
+#undef ADD
+	return 0;
+}
+
+/* Each JVM's walks taken at the sample, before the rings' samples... */
+void run_collect_walks(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->agent)
+			ksig_collect(&rec->procs.v[i]->ks,
+				     rec->procs.v[i]->agent);
+}
+
+/* ... matched with them after. */
+static void match_walks(struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		ksig_match(&p->ks);
+		jevents_tick(rec->jev, p->agent, p->pid);
+	}
+}
+
+/* The agents' sockets are flushed; every rescan, what a JVM's agent
+ * needs now and then. */
+static void tend_agents(struct recorder *rec, uint64_t now, bool rescan)
+{
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+
+		if (!p->agent)
+			continue;
+		p->out_queued = agent_flush(p->agent) > 0;
+		if (now) /* its code, to label its frames */
+			self_find(&p->self, p->pid, now);
+		if (rescan)
+			ksig_check_queue(&p->ks);
+	}
+}
+
+/* What came on a polled fd other than a ring's. */
+static void on_polled(struct recorder *rec, const struct polled *w, int fd,
+		      int sigfd, bool tty)
+{
+	struct signalfd_siginfo si;
+	struct proc *p = w->agent;
+
+	if (w->target) {
+		target_ended(rec, w->target, tty, "target exited");
+	} else if (fd == sigfd) {
+		if (read(sigfd, &si, sizeof(si)) > 0 &&
+		    !(rec->launch && launch_signal(rec, &si))) {
+			rec->stop = true;
+			rec->stop_reason = strsignal((int)si.ssi_signo);
+		}
+	} else if (!p) {
+		launch_agent_ready(rec);
+	} else if (agent_process(p->agent, cpuwalk_done, &rec->cw)) {
+		/* a JVM that exits takes its agent */
+		if (!proc_gone(p->pid))
+			fprintf(stderr,
+				"%sperfjava: the agent disconnected%s; "
+				"recording native frames only\n",
+				tty ? "\n" : "",
+				rec->procs.n > 1 ? " from a JVM" : "");
+		agents_stopped(rec, p, "the agent disconnected");
+	}
+}
+
+int run_loop(struct recorder *rec, int sigfd)
+{
+	struct pollfd *pfd = NULL;
+	struct polled *what = NULL;
+	unsigned int npfd = 0, pfd_cap = 0;
+	uint64_t end = rec->o.duration > 0
+			   ? rec->start_ns + (uint64_t)(rec->o.duration * 1e9)
+			   : UINT64_MAX;
+	uint64_t next_tick = rec->start_ns + TICK_NS,
+		 next_scan = rec->start_ns + RESCAN_NS,
+		 next_drain = rec->start_ns + DRAIN_NS;
+	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
+	bool busy = false; /* records left in the rings by the last pass */
+	unsigned int rot = 0;
+
+	rec->th.changed = true;
+	while (!rec->stop) {
+		uint64_t now = now_ns(), pass_end;
+		int timeout, n;
+
+		if (rec->th.changed) {
+			rec->th.changed = false;
+			if (poll_set(rec, sigfd, &pfd, &what, &pfd_cap, &npfd))
+				break;
+		}
+		/* wake for the 10 ms drain even when no ring signals */
+		timeout =
+		    (int)((next_drain > now ? next_drain - now : 0) / 1000000);
+		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
+		if (n < 0 && errno != EINTR)
+			break;
+		pass_end = now_ns() + PASS_NS;
+		busy = false;
+		/* from a place that moves, so that a ring that fills as fast
+		 * as it is read does not keep the others waiting */
+		rot = npfd ? (rot + 1) % npfd : 0;
+		for (unsigned int k = 0; n > 0 && k < npfd; k++) {
+			unsigned int i = (k + rot) % npfd;
+
+			if (!pfd[i].revents)
+				continue;
+			if (!what[i].ring) {
+				on_polled(rec, &what[i], pfd[i].fd, sigfd, tty);
+			} else if (!busy) {
+				busy = !drain_ring(rec, what[i].ring, pass_end);
+				if (pfd[i].revents & (POLLHUP | POLLERR))
+					what[i].ring->exited = true;
+			}
+		}
+		now = now_ns();
+		if (now >= next_drain) {
+			next_drain = now + DRAIN_NS;
+			run_collect_walks(rec);
+			busy |= !drain_all(rec, pass_end);
+			match_walks(rec);
+		}
+		offjava_ask(&rec->oj, &rec->procs); /* the rings are drained */
+		tend_agents(rec, 0, false);
+		/* what a socket does not take now goes on POLLOUT */
+		for (unsigned int i = 0; i < npfd; i++)
+			if (what[i].agent && what[i].agent->agent)
+				pfd[i].events = what[i].agent->out_queued
+						    ? POLLIN | POLLOUT
+						    : POLLIN;
+		if (now >= next_tick) {
+			bool rescan = now >= next_scan;
+
+			next_tick = now + TICK_NS;
+			pending_expire(&rec->pend, now, false);
+			if (loop_tick(rec, now)) { /* --loop: the next file */
+				rec->stop = rec->write_failed = true;
+				rec->stop_reason = "write error";
+			}
+			/* before exited threads go */
+			switchcost_tick(&rec->sc, &rec->th, now);
+			tend_agents(rec, now, rescan);
+			machine_tick(rec, now); /* JVMs found starting */
+			reap_threads(rec, rescan, pass_end);
+			if (rescan) {
+				next_scan = now + RESCAN_NS;
+				rescan_threads(rec);
+			}
+			if (tty)
+				progress(rec, now);
+			flush_output(rec);
+		} else if (pj_writer_pending(rec->w) > (4u << 20)) {
+			flush_output(rec);
+		}
+		if (!rec->stop)
+			end_targets(rec, tty);
+		if (now >= end) {
+			rec->stop = true;
+			rec->stop_reason = "duration reached";
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\n");
+	free(pfd);
+	free(what);
+	return 0;
+}
+
+void run_drain_last(struct recorder *rec)
+{
+	if (!drain_all(rec, now_ns() + STOP_DRAIN_NS))
+		for (unsigned int i = 0; i < rec->th.n; i++)
+			ring_drain(rec->th.v[i], count_not_drained, rec);
+}

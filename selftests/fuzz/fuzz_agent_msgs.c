@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "jvm/client_internal.h"
+#include "jvm/conn_internal.h"
+#include "jvm/messages.h"
 #include "jvm/stacks.h"
 
 static void on_walk(void *ctx, uint64_t cookie, int status,

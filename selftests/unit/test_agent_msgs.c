@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jvm/client_internal.h"
+#include "jvm/client.h"
+#include "jvm/conn_internal.h"
+#include "jvm/messages.h"
 #include "jvm/stacks.h"
 #include "lib/text.h"
 #include "perfjava/profile.h"

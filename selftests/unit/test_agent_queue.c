@@ -13,7 +13,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "jvm/client_internal.h"
+#include "jvm/client.h"
+#include "jvm/conn_internal.h"
+#include "jvm/messages.h"
 #include "lib/clock.h"
 #include "tap.h"
 

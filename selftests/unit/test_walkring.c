@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "jvm/client.h"
-#include "jvm/client_internal.h"
+#include "jvm/conn_internal.h"
+#include "jvm/messages.h"
 #include "perfjava/profile.h"
 #include "perfjava/walk_ring.h"
 #include "tap.h"

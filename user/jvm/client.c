@@ -6,7 +6,7 @@
  * include/perfjava/agent_proto.h: walk requests out; method definitions, walk
  * results, the JIT code map (a jvm/codemap.h table) and thread names in.
  * Thread ids are the reader's; they are mapped to the target's namespace
- * here.
+ * on the connection (jvm/conn.c).
  *
  * Strings handed out (frame names, code names, thread names) are interned and
  * stay valid until agent_stop().
@@ -24,11 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "jvm/client.h"
-#include "jvm/client_internal.h"
 #include "jvm/attach.h"
+#include "jvm/client.h"
+#include "jvm/conn_internal.h"
+#include "jvm/messages.h"
 #include "jvm/rendezvous.h"
-#include "jvm/stacks.h"
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/nspid.h"
@@ -36,7 +36,6 @@
 #include "perfjava/profile.h"
 
 #define START_TIMEOUT_MS 5000
-#define AGENT_NSTID_CACHE 8192 /* tids mapped to the target's namespace */
 #define AGENT_MAX_PENDING 65536 /* walks asked and not answered yet */
 
 static void set_err(char *err, size_t len, const char *fmt, const char *a,
@@ -263,35 +262,12 @@ int agent_fd(const struct agent *a)
 	return a ? a->fd : -1;
 }
 
-static pid_t target_tid(struct agent *a, pid_t tid)
-{
-	uint32_t v;
-	pid_t ns;
-
-	if (a->same_ns)
-		return tid;
-	if (u64map_get(&a->nstid, (uint64_t)tid, &v))
-		return (pid_t)v;
-	ns = nspid_of(a->pid, tid);
-	if (a->nstid.n >= AGENT_NSTID_CACHE) /* a cache: threads come and go
-						for days, it must not grow */
-		u64map_free(&a->nstid);
-	if (ns > 0)
-		u64map_put(&a->nstid, (uint64_t)tid, (uint32_t)ns);
-	return ns;
-}
-
-pid_t agent_target_tid(struct agent *a, pid_t tid)
-{
-	return a ? target_tid(a, tid) : -1;
-}
-
 int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 		  uint64_t cookie)
 {
 	struct pja_walk_req r = { cookie, sample_time, 0, 0 };
 	struct pja_hdr h = { PJA_WALK, sizeof(r) };
-	pid_t ns = target_tid(a, tid);
+	pid_t ns = agent_target_tid(a, tid);
 
 	if (a->fd < 0 || ns <= 0)
 		return -1;
@@ -324,52 +300,6 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 	a->out_len += sizeof(h) + sizeof(r);
 	a->stats.requests++;
 	return 0;
-}
-
-int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
-		    uint64_t cookie)
-{
-	struct pja_walk_req r = { cookie, switch_time, 0, 0 };
-	struct pja_hdr h = { PJA_STACK, sizeof(r) };
-	pid_t ns = agent_target_tid(a, tid);
-
-	if (!agent_has_stacks(a) || ns <= 0 || a->out_len >= AGENT_MAX_OUT ||
-	    GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
-		return -1;
-	r.tid = (uint32_t)ns;
-	memcpy(a->out + a->out_len, &h, sizeof(h));
-	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
-	a->out_len += sizeof(h) + sizeof(r);
-	return 0;
-}
-
-int agent_flush(struct agent *a)
-{
-	size_t off = 0;
-	int r = 0;
-
-	/* never waits: an agent that stops reading keeps its requests here
-	 * (bounded by AGENT_MAX_UNSENT), and the recording goes on */
-	while (a->fd >= 0 && off < a->out_len) {
-		ssize_t n = write(a->fd, a->out + off, a->out_len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN) {
-			r = 1;
-			break;
-		}
-		if (n <= 0) {
-			r = -1;
-			break;
-		}
-		off += (size_t)n;
-	}
-	/* keep what is unsent, not what was sent already */
-	if (off)
-		memmove(a->out, a->out + off, a->out_len - off);
-	a->out_len -= off;
-	return a->fd >= 0 ? r : -1;
 }
 
 /* At most this many bytes are read per call, so that an agent that never
@@ -431,7 +361,7 @@ const char *agent_thread_name(const struct agent *a, pid_t tid)
 
 	if (!a)
 		return NULL;
-	ns = target_tid((struct agent *)a, tid);
+	ns = agent_target_tid((struct agent *)a, tid);
 	return ns > 0 ? u64map_ptr(&a->threads, (uint64_t)ns) : NULL;
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JVM's own events from the agent (allocations, lock waits, virtual
- * threads): the request (PJA_EVENTS), the agent's answer (EVENTS_READY),
- * and the names its records use: classes (PJA_CLASS) and named virtual
- * threads (PJA_VTHREAD). Both name tables are bounded: class names are
+ * The JVM's own events from the agent (jvm/jevents.h: allocations, lock
+ * waits, virtual threads): the request (PJA_EVENTS), the agent's answer
+ * (EVENTS_READY), and the names its records use: classes (PJA_CLASS) and
+ * named virtual threads (PJA_VTHREAD). Both name tables are bounded: class names are
  * interned (charged to the agent's budget) up to AGENT_MAX_CLASSES, and
  * virtual threads, which a server makes by the million, are kept while at
  * most AGENT_MAX_VTHREADS: past that the table starts again (an older one
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jvm/client.h"
-#include "jvm/client_internal.h"
+#include "jvm/conn_internal.h"
+#include "jvm/jevents.h"
 #include "lib/grow.h"
 #include "lib/text.h"
 

@@ -1,71 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The agent's messages as the reader takes them in (jvm/client_internal.h):
+ * The agent's messages as the reader takes them in (jvm/messages.h):
  * HELLO checked, then METHOD, WALK_RESULT, CODE_LOAD/UNLOAD, THREAD and
  * THREAD_END parsed from a byte buffer. Every byte comes from the target,
  * which may be hostile: each length, count and depth is checked against the
  * message before use, every allocation is checked, what one agent can make
  * the reader keep is capped (AGENT_MAX_*), and text is made terminal-safe
- * (lib/text.h) as it is interned. A message that breaks a rule is dropped and
+ * (lib/text.h) as it is kept (names interned by jvm/conn.c). A message that breaks a rule is dropped and
  * counted; a header that cannot be right ends the stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jvm/client_internal.h"
-#include "lib/hash.h"
+#include "jvm/conn_internal.h"
+#include "jvm/jevents.h"
+#include "jvm/messages.h"
+#include "jvm/stacks.h"
+#include "jvm/walkring.h"
+#include "jvm/walks.h"
 #include "lib/text.h"
 #include "perfjava/profile.h"
-
-/* Interned strings, already terminal-safe: a chain per hash, kept in the
- * agent's store (lib/strpool.h) until it goes. */
-struct istr {
-	struct istr *next;
-	size_t len;
-	char s[];
-};
-
-/* Charges n bytes to a's budget; -1 (and the message is dropped) when the
- * agent has had its share. */
-static int charge(struct agent *a, size_t n)
-{
-	if (n > AGENT_MAX_BYTES - a->spent)
-		return -1;
-	a->spent += n;
-	return 0;
-}
-
-const char *agent_intern(struct agent *a, const char *s, size_t len)
-{
-	char clean[AGENT_MAX_NAME];
-	struct istr *e;
-	union u64map_val *head;
-	uint64_t h;
-
-	/* Clean first, so that the key is what is stored: a name the cleaning
-	 * changes is found again instead of being added (and charged) anew. */
-	if (len > AGENT_MAX_NAME)
-		len = AGENT_MAX_NAME;
-	memcpy(clean, s, len);
-	text_clean(clean, len);
-	h = hash_bytes(clean, len, 0) | 1;
-	head = u64map_slot(&a->strings, h);
-	if (!head)
-		return "";
-	for (e = head->p; e; e = e->next)
-		if (e->len == len && !memcmp(e->s, clean, len))
-			return e->s;
-	if (charge(a, sizeof(*e) + len + 1 + 16) ||
-	    !(e = strstore_alloc(&a->names, sizeof(*e) + len + 1)))
-		return "";
-	memcpy(e->s, clean, len);
-	e->s[len] = 0;
-	e->len = len;
-	e->next = head->p;
-	head->p = e;
-	return e->s;
-}
 
 int agent_check_hello(const struct pja_hdr *h, const struct pja_hello *hello)
 {
@@ -125,8 +80,8 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 	if (!u64map_find(&a->methods, m.id ? m.id : 1) &&
 	    a->methods.n >= AGENT_MAX_METHODS)
 		goto bad;
-	if (charge(a,
-		   sizeof(*jm) + (size_t)m.nlines * sizeof(*jm->lines) + 32) ||
+	if (agent_charge(a, sizeof(*jm) +
+				(size_t)m.nlines * sizeof(*jm->lines) + 32) ||
 	    !(jm = calloc(1, sizeof(*jm))))
 		goto bad;
 	s = p + sizeof(m);

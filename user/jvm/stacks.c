@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Answers to the stack requests for blocked threads (jvm/stacks.h; the
- * requests are queued in jvm/client.c with the walks'). An answer comes from
- * the target: its counts are checked against the message,
- * its frames named from the method table like a walk's.
+ * Stack requests for blocked threads (jvm/stacks.h), queued with the walks'
+ * on the connection's queue (jvm/conn.c), and their answers. An answer comes
+ * from the target: its counts are checked against the message, its frames
+ * named from the method table like a walk's.
  */
 #include <string.h>
 
-#include "jvm/client_internal.h"
-#include "lib/grow.h"
+#include "jvm/conn_internal.h"
 #include "jvm/stacks.h"
+#include "jvm/walks.h"
+#include "lib/grow.h"
 #include "perfjava/agent_proto.h"
 
 bool agent_has_stacks(const struct agent *a)
@@ -25,6 +26,23 @@ bool agent_has_copy(const struct agent *a)
 bool agent_has_chain(const struct agent *a)
 {
 	return agent_has_copy(a) && (a->hello.flags & PJA_HELLO_CHAIN);
+}
+
+int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
+		    uint64_t cookie)
+{
+	struct pja_walk_req r = { cookie, switch_time, 0, 0 };
+	struct pja_hdr h = { PJA_STACK, sizeof(r) };
+	pid_t ns = agent_target_tid(a, tid);
+
+	if (!agent_has_stacks(a) || ns <= 0 || a->out_len >= AGENT_MAX_OUT ||
+	    GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
+		return -1;
+	r.tid = (uint32_t)ns;
+	memcpy(a->out + a->out_len, &h, sizeof(h));
+	memcpy(a->out + a->out_len + sizeof(h), &r, sizeof(r));
+	a->out_len += sizeof(h) + sizeof(r);
+	return 0;
 }
 
 int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,

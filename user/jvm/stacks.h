@@ -14,8 +14,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "jvm/client.h"
+#include "jvm/types.h"
 #include "perfjava/agent_proto.h"
+
+struct agent;
 
 struct agent_stack {
 	uint64_t cookie;
@@ -67,5 +69,8 @@ struct stack_copy {
  * bytes are copied. -1 when it cannot be asked. */
 int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 		   const struct stack_copy *c, uint64_t cookie);
+
+/* For jvm/messages.c: a PJA_STACK_RESULT, handed to the agent_on_stack cb. */
+void agent_stack_result(struct agent *a, const char *p, uint32_t len);
 
 #endif

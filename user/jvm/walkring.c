@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The reader's side of the walk ring (perfjava/walk_ring.h): the reader makes
- * the memory, a memfd sealed against shrinking and growing (so that nothing
- * the agent does can make our mapping fault), offers it to the agent over
- * the socket (PJA_RING, the fd as SCM_RIGHTS), learns the agent's signal
- * from PJA_RING_READY, then reads the walks the agent's signal handlers
- * took at the sample.
+ * The reader's side of the walk ring (jvm/walkring.h, perfjava/walk_ring.h):
+ * the reader makes the memory, a memfd sealed against shrinking and growing
+ * (so that nothing the agent does can make our mapping fault), offers it to
+ * the agent over the socket (PJA_RING, the fd as SCM_RIGHTS), learns the
+ * agent's signal from PJA_RING_READY, then reads the walks the agent's
+ * signal handlers took at the sample.
  *
  * Everything in the mapping is the target's to write: the reader keeps its
  * own tail and the size it chose, reads each record into its own memory
@@ -25,8 +25,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "jvm/client.h"
-#include "jvm/client_internal.h"
+#include "jvm/conn_internal.h"
+#include "jvm/jevents.h"
+#include "jvm/walkring.h"
+#include "jvm/walks.h"
 #include "perfjava/walk_ring.h"
 
 enum { R_OFFERED = 0, R_READY = 1, R_OFF = -1 };

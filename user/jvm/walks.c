@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the reader makes of a walk's results, whichever way they came (a
- * WALK_RESULT on the socket, jvm/messages.c, or the walk ring,
+ * What the reader makes of a walk's results (jvm/walks.h), whichever way
+ * they came (a WALK_RESULT on the socket, jvm/messages.c, or the walk ring,
  * jvm/walkring.c): each frame named from the method table, with its line
  * from the method's line table, and the walk's outcome counted.
  */
 #include <string.h>
 
-#include "jvm/client_internal.h"
+#include "jvm/conn_internal.h"
+#include "jvm/walks.h"
 #include "lib/sorted.h"
 #include "perfjava/profile.h"
 

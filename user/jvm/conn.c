@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One agent connection (jvm/conn.h, jvm/conn_internal.h): the requests
+ * queued for the agent and sent without waiting, thread ids mapped into the
+ * target's pid namespace, and the names the agent sends, interned once and
+ * charged to its budget.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jvm/conn_internal.h"
+#include "lib/hash.h"
+#include "lib/nspid.h"
+#include "lib/text.h"
+
+#define AGENT_NSTID_CACHE 8192 /* tids mapped to the target's namespace */
+
+/* Interned strings, already terminal-safe: a chain per hash, kept in the
+ * agent's store (lib/strpool.h) until it goes. */
+struct istr {
+	struct istr *next;
+	size_t len;
+	char s[];
+};
+
+int agent_charge(struct agent *a, size_t n)
+{
+	if (n > AGENT_MAX_BYTES - a->spent)
+		return -1;
+	a->spent += n;
+	return 0;
+}
+
+const char *agent_intern(struct agent *a, const char *s, size_t len)
+{
+	char clean[AGENT_MAX_NAME];
+	struct istr *e;
+	union u64map_val *head;
+	uint64_t h;
+
+	/* Clean first, so that the key is what is stored: a name the cleaning
+	 * changes is found again instead of being added (and charged) anew. */
+	if (len > AGENT_MAX_NAME)
+		len = AGENT_MAX_NAME;
+	memcpy(clean, s, len);
+	text_clean(clean, len);
+	h = hash_bytes(clean, len, 0) | 1;
+	head = u64map_slot(&a->strings, h);
+	if (!head)
+		return "";
+	for (e = head->p; e; e = e->next)
+		if (e->len == len && !memcmp(e->s, clean, len))
+			return e->s;
+	if (agent_charge(a, sizeof(*e) + len + 1 + 16) ||
+	    !(e = strstore_alloc(&a->names, sizeof(*e) + len + 1)))
+		return "";
+	memcpy(e->s, clean, len);
+	e->s[len] = 0;
+	e->len = len;
+	e->next = head->p;
+	head->p = e;
+	return e->s;
+}
+
+pid_t agent_target_tid(struct agent *a, pid_t tid)
+{
+	uint32_t v;
+	pid_t ns;
+
+	if (!a)
+		return -1;
+	if (a->same_ns)
+		return tid;
+	if (u64map_get(&a->nstid, (uint64_t)tid, &v))
+		return (pid_t)v;
+	ns = nspid_of(a->pid, tid);
+	if (a->nstid.n >= AGENT_NSTID_CACHE) /* a cache: threads come and go
+						for days, it must not grow */
+		u64map_free(&a->nstid);
+	if (ns > 0)
+		u64map_put(&a->nstid, (uint64_t)tid, (uint32_t)ns);
+	return ns;
+}
+
+int agent_flush(struct agent *a)
+{
+	size_t off = 0;
+	int r = 0;
+
+	/* never waits: an agent that stops reading keeps its requests here
+	 * (bounded by AGENT_MAX_UNSENT), and the recording goes on */
+	while (a->fd >= 0 && off < a->out_len) {
+		ssize_t n = write(a->fd, a->out + off, a->out_len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN) {
+			r = 1;
+			break;
+		}
+		if (n <= 0) {
+			r = -1;
+			break;
+		}
+		off += (size_t)n;
+	}
+	/* keep what is unsent, not what was sent already */
+	if (off)
+		memmove(a->out, a->out + off, a->out_len - off);
+	a->out_len -= off;
+	return a->fd >= 0 ? r : -1;
+}

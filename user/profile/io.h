@@ -178,6 +178,9 @@ uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
 			 uint64_t def);
 /* Name of virtual thread id, NULL when unnamed. */
 const char *pj_profile_vthread_name(const struct pj_profile *p, uint64_t id);
+/* Thread tid of process pid (pid 0: of any process), or NULL. */
+const struct pj_thread *pj_profile_thread(const struct pj_profile *p,
+					  uint32_t pid, uint32_t tid);
 /* Name of thread tid of process pid (pid 0: of any process; "" when
  * unknown). */
 const char *pj_profile_thread_name(const struct pj_profile *p, uint32_t pid,

@@ -101,7 +101,7 @@ struct setting {
 	uint64_t period; /* ns, 0 unknown */
 };
 
-struct chunk {
+struct jchunk {
 	const uint8_t *start, *events, *end;
 	uint64_t start_nanos, start_ticks, tps;
 	struct jfr_meta m;
@@ -153,7 +153,7 @@ static uint64_t parse_period(const char *v)
 	return 0;
 }
 
-static struct setting *setting_of(struct chunk *ch, uint64_t type)
+static struct setting *setting_of(struct jchunk *ch, uint64_t type)
 {
 	for (uint32_t i = 0; i < ch->nset; i++)
 		if (ch->set[i].type == type)
@@ -166,7 +166,7 @@ static struct setting *setting_of(struct chunk *ch, uint64_t type)
 }
 
 /* The event types of the chunk the profile takes, their fields' roles. */
-static int event_types(struct rd *r, struct chunk *ch)
+static int event_types(struct rd *r, struct jchunk *ch)
 {
 	const struct jfr_meta *m = &ch->m;
 	int k = jfr_meta_find(m, "jdk.ActiveRecording");
@@ -219,7 +219,7 @@ struct vals {
 	uint32_t have; /* bit per role */
 };
 
-static int read_event(struct chunk *ch, struct jfr_cur *c,
+static int read_event(struct jchunk *ch, struct jfr_cur *c,
 		      const struct evtype *e, struct vals *v)
 {
 	const struct jfr_meta *m = &ch->m;
@@ -262,7 +262,7 @@ static int read_event(struct chunk *ch, struct jfr_cur *c,
 	return 0;
 }
 
-static int on_setting(struct rd *r, struct chunk *ch, struct vals *v)
+static int on_setting(struct rd *r, struct jchunk *ch, struct vals *v)
 {
 	char name[256], value[JFR_NAME_MAX];
 	struct setting *s;
@@ -299,7 +299,7 @@ static int on_setting(struct rd *r, struct chunk *ch, struct vals *v)
 	return 0;
 }
 
-static int on_jvm(struct rd *r, struct chunk *ch, struct vals *v)
+static int on_jvm(struct rd *r, struct jchunk *ch, struct vals *v)
 {
 	char cmd[2 * JFR_NAME_MAX + 8], pid[32];
 	size_t n;
@@ -316,7 +316,7 @@ static int on_jvm(struct rd *r, struct chunk *ch, struct vals *v)
 	       jfr_add_meta(&r->b, "java", "yes");
 }
 
-static uint64_t ticks_ns(const struct chunk *ch, uint64_t t)
+static uint64_t ticks_ns(const struct jchunk *ch, uint64_t t)
 {
 	unsigned __int128 d =
 	    (unsigned __int128)(t - ch->start_ticks) * 1000000000u / ch->tps;
@@ -327,7 +327,7 @@ static uint64_t ticks_ns(const struct chunk *ch, uint64_t t)
 }
 
 /* The profile's event of a sample, named when first seen. */
-static uint32_t sample_event(struct rd *r, struct chunk *ch, struct evtype *e,
+static uint32_t sample_event(struct rd *r, struct jchunk *ch, struct evtype *e,
 			     struct vals *v)
 {
 	const struct jfr_class *cl = &ch->m.classes[e->cls];
@@ -387,7 +387,7 @@ static int add_sample(struct rd *r, struct pj_sample *s)
 }
 
 /* Thread key's tid, its name given to the profile once per chunk. */
-static int thread(struct rd *r, struct chunk *ch, uint64_t key, uint32_t *tid)
+static int thread(struct rd *r, struct jchunk *ch, uint64_t key, uint32_t *tid)
 {
 	const char *name;
 	uint32_t i;
@@ -407,7 +407,7 @@ static int thread(struct rd *r, struct chunk *ch, uint64_t key, uint32_t *tid)
 	return 0;
 }
 
-static int on_sample(struct rd *r, struct chunk *ch, struct evtype *e,
+static int on_sample(struct rd *r, struct jchunk *ch, struct evtype *e,
 		     struct vals *v)
 {
 	struct pj_sample s = { 0 };
@@ -460,7 +460,7 @@ static int on_sample(struct rd *r, struct chunk *ch, struct evtype *e,
 
 /* One pass over the chunk's events: checkpoints and settings first
  * (samples refer to them), samples second. */
-static int pass(struct rd *r, struct chunk *ch, bool samples)
+static int pass(struct rd *r, struct jchunk *ch, bool samples)
 {
 	struct jfr_cur *c = &r->c;
 	struct vals v;
@@ -510,7 +510,7 @@ static uint64_t be64(const uint8_t *p)
 	return v;
 }
 
-static void free_chunk(struct chunk *ch)
+static void free_chunk(struct jchunk *ch)
 {
 	for (uint32_t i = 0; i < ch->nev; i++)
 		free(ch->ev[i].role);
@@ -531,7 +531,7 @@ static int read_chunk(struct rd *r, const uint8_t *buf, size_t size, size_t off,
 {
 	const uint8_t *h = buf + off;
 	struct jfr_cur *c = &r->c;
-	struct chunk ch = { .start = h };
+	struct jchunk ch = { .start = h };
 	uint64_t csize, cp_off, meta_off, v;
 	int ret = -1;
 

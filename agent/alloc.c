@@ -14,13 +14,13 @@ void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 {
 	struct pjw_event ev = { .kind = PJW_EV_ALLOC };
 
-	if (!jevents_on(PJA_EV_ALLOC)) {
-		jevents_stray();
+	if (!jrec_on(PJA_EV_ALLOC)) {
+		jrec_stray();
 		return;
 	}
 	if (size <= 0)
 		return;
 	ev.value = (uint64_t)size;
 	ev.vthread = vthread_id(env, t);
-	jevents_record(env, &ev, k, pja_now(), 0);
+	jrec_record(env, &ev, k, pja_now(), 0);
 }

@@ -397,6 +397,7 @@ int events_init(JavaVM *vm)
 	events_callbacks(&cb);
 	if ((*jv)->SetEventCallbacks(jv, &cb, sizeof(cb)))
 		return -1;
+	pja.callbacks = cb; /* vthread.c adds its own to them */
 	pja.jvmti = jv;
 	return 0;
 }

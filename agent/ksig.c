@@ -204,7 +204,7 @@ static void append(const struct pja_walk *w, int fd, uint64_t start,
 	unsigned int i;
 
 	/* a carrier's sample says which virtual thread it ran */
-	ev.vthread = vthread_mounted(w->tid);
+	ev.vthread = mounted_vthread(w->tid);
 	if (ev.vthread) {
 		p.r.flags |= PJW_REC_EVENT;
 		extlen = sizeof(ev);

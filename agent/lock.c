@@ -38,7 +38,6 @@ typedef void(JNICALL *park_fn)(JNIEnv *, jobject, jboolean, jlong);
 typedef jint(JNICALL *regnat_fn)(JNIEnv *, jclass, const JNINativeMethod *,
 				 jint);
 
-uint64_t lock_threshold_ns;
 static park_fn orig_park;
 static regnat_fn orig_regnat;
 static jclass unsafe_class;
@@ -49,8 +48,8 @@ void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
 {
 	void *p = NULL;
 
-	if (!jevents_on(PJA_EV_LOCK)) {
-		jevents_stray();
+	if (!jrec_on(PJA_EV_LOCK)) {
+		jrec_stray();
 		return;
 	}
 	(*j)->GetThreadLocalStorage(j, NULL, &p);
@@ -67,37 +66,23 @@ void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
 	uint64_t v, now = pja_now(), start;
 	jclass k;
 
-	if (!jevents_on(PJA_EV_LOCK) ||
-	    (*j)->GetThreadLocalStorage(j, NULL, &p) || !p)
+	if (!jrec_on(PJA_EV_LOCK) || (*j)->GetThreadLocalStorage(j, NULL, &p) ||
+	    !p)
 		return;
 	v = (uintptr_t)p;
 	(*j)->SetThreadLocalStorage(j, NULL, (void *)(v & TLS_TAGS));
 	start = v >> TLS_SHIFT;
 	if ((v & TLS_KIND) != TLS_MONITOR || now < start ||
-	    !jevents_wait_kept(now - start, &ev.value))
+	    !jrec_wait_kept(now - start, &ev.value))
 		return;
 	ev.vthread = vthread_id(env, t);
 	/* a virtual thread that never left its carrier held it */
-	if (ev.vthread && jevents_on(PJA_EV_VTHREADS) && !(v & TLS_UNMOUNTED))
+	if (ev.vthread && jrec_on(PJA_EV_VTHREADS) && !(v & TLS_UNMOUNTED))
 		ev.flags |= PJW_EVF_PINNED;
 	k = (*env)->GetObjectClass(env, o);
-	jevents_record(env, &ev, k, start, 0);
+	jrec_record(env, &ev, k, start, 0);
 	if (k)
 		(*env)->DeleteLocalRef(env, k);
-}
-
-int lock_class(jclass k)
-{
-	jvmtiEnv *jv = pja.jvmti;
-	char *sig = NULL;
-	int yes = 0;
-
-	if (k && !(*jv)->GetClassSignature(jv, k, &sig, NULL) && sig)
-		yes = !strncmp(sig, "Ljava/util/concurrent/locks/", 28) ||
-		      !strncmp(sig, "Ljava/util/concurrent/Semaphore", 31);
-	if (sig)
-		(*jv)->Deallocate(jv, (unsigned char *)sig);
-	return yes;
 }
 
 /* Whether the park blocker b is a lock: its class in *k (a local
@@ -105,7 +90,7 @@ int lock_class(jclass k)
 static int is_lock(JNIEnv *env, jobject b, jclass *k)
 {
 	*k = (*env)->GetObjectClass(env, b);
-	return lock_class(*k);
+	return jrec_lock_class(*k);
 }
 
 static void JNICALL park_hook(JNIEnv *env, jobject u, jboolean abs, jlong time)
@@ -117,7 +102,7 @@ static void JNICALL park_hook(JNIEnv *env, jobject u, jboolean abs, jlong time)
 	jclass k = NULL;
 	uint64_t start, end;
 
-	if (!jevents_on(PJA_EV_LOCK) || (*jv)->GetCurrentThread(jv, &t) || !t ||
+	if (!jrec_on(PJA_EV_LOCK) || (*jv)->GetCurrentThread(jv, &t) || !t ||
 	    !(b = (*env)->GetObjectField(env, t, blocker_field)) ||
 	    !is_lock(env, b, &k)) {
 		orig_park(env, u, abs, time);
@@ -126,11 +111,11 @@ static void JNICALL park_hook(JNIEnv *env, jobject u, jboolean abs, jlong time)
 	start = pja_now();
 	orig_park(env, u, abs, time);
 	end = pja_now();
-	if (jevents_wait_kept(end - start, &ev.value)) {
+	if (jrec_wait_kept(end - start, &ev.value)) {
 		ev.vthread = vthread_id(env, t);
 		if (ev.vthread) /* parked on its carrier */
 			ev.flags |= PJW_EVF_PINNED;
-		jevents_record(env, &ev, k, start, 0);
+		jrec_record(env, &ev, k, start, 0);
 	}
 out:
 	if (k)

@@ -64,6 +64,7 @@ struct pja {
 	int signo; /* our real-time signal (ksig.c), chosen once */
 	int traps; /* our SIGTRAP handler is installed (ksig.c) */
 	uint64_t restorer; /* the signal frames' return (glibc's restorer) */
+	jvmtiEventCallbacks callbacks; /* set at load (jvmti.c) */
 };
 
 extern struct pja pja;
@@ -325,7 +326,7 @@ void ksig_stop(void);
 #define KSIG_EXT_MAX 1024u
 int ksig_take(struct pjw_rec *r, uint32_t *ticks, void *ext, uint32_t *extlen,
 	      struct asgct_frame *frames, unsigned int max);
-/* An event's record (jevents.c) into the private ring, while walks are
+/* An event's record (jrec.c) into the private ring, while walks are
  * taken: r, then ext (extlen bytes, a multiple of 8, at most
  * KSIG_EXT_MAX), then r->nframes frames. -1 when it is not kept. */
 int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
@@ -419,31 +420,47 @@ int jevents_start(JNIEnv *env, const char *p, uint32_t len);
 void jevents_stop(JNIEnv *env);
 /* The callbacks of the events (into the agent's one table). */
 void jevents_callbacks(jvmtiEventCallbacks *cb);
-/* An event posted while not asked for (counted: tests check none is). */
-void jevents_stray(void);
-/* Whether PJA_EV_* flag is on now. */
-int jevents_on(uint32_t flag);
-/*
- * Records ev for the calling thread now, with its stack (JVMTI
- * GetStackTrace of the current thread, skip frames left out) and klass's
- * name (NULL: none): what every event callback calls. time: when the event
- * began.
- */
-void jevents_record(JNIEnv *env, struct pjw_event *ev, jclass klass,
-		    uint64_t time, int skip);
 /* On the session thread: a private record's extension (struct pjw_event
  * and the class name after it) into the shared ring's struct pjw_event,
  * the class's PJA_CLASS (and the virtual thread's PJA_VTHREAD) queued
  * first. -1 when it is broken (the record goes without it). */
 int jevents_name(const void *ext, uint32_t extlen, struct pjw_event *out);
-/* Whether a wait of waited ns is recorded, and its weight: every wait of
- * the threshold or longer, as itself; a shorter one with the probability
- * waited / threshold, as the threshold (an unbiased total, bounded count). */
-int jevents_wait_kept(uint64_t waited, uint64_t *weight);
 /* The session thread: says the events dropped so far (over the rate
  * bound, no free stack buffer) when they changed; -1 when the queue is
  * full. */
 int jevents_report(void);
+
+/* jrec.c: one of the JVM's events recorded on its own thread, into the
+ * private ring (what every event callback calls). */
+/* Whether PJA_EV_* flag is on now; all of them. */
+int jrec_on(uint32_t flag);
+uint32_t jrec_flags(void);
+/* Turns the events of flags on (the counts of this session reset); off,
+ * giving what was on. */
+void jrec_begin(uint32_t flags);
+uint32_t jrec_end(void);
+/* The stack buffers, made once; -1 when out of memory. */
+int jrec_buffers(void);
+/* An event posted while not asked for (counted: tests check none is). */
+void jrec_stray(void);
+uint64_t jrec_strays(void);
+/* The events dropped this session (over the rate bound, no buffer). */
+uint64_t jrec_dropped(void);
+/*
+ * Records ev for the calling thread now, with its stack (JVMTI
+ * GetStackTrace of the current thread, skip frames left out) and klass's
+ * name (NULL: none). time: when the event began.
+ */
+void jrec_record(JNIEnv *env, struct pjw_event *ev, jclass klass, uint64_t time,
+		 int skip);
+/* Whether a wait of waited ns is recorded, and its weight: every wait of
+ * the threshold or longer, as itself; a shorter one with the probability
+ * waited / threshold, as the threshold (an unbiased total, bounded count). */
+extern uint64_t jrec_threshold_ns;
+int jrec_wait_kept(uint64_t waited, uint64_t *weight);
+/* Whether class k is a lock, condition or semaphore of
+ * java.util.concurrent. */
+int jrec_lock_class(jclass k);
 
 /* JVMTI thread-local storage of a wait (lock.c, vthread.c): its start in
  * ns above TLS_SHIFT, what it is in TLS_KIND. */
@@ -455,7 +472,6 @@ int jevents_report(void);
 /* the session (vthread_tag) that has its virtual thread's name: kept
  * through the waits */
 #define TLS_TAGS 0x78u
-extern uint64_t lock_threshold_ns;
 
 /* alloc.c, lock.c: the callbacks of SampledObjectAlloc, of contended
  * monitors, and the park hook (Unsafe.park rebound). */
@@ -463,17 +479,24 @@ void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 			   jclass k, jlong size);
 void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
 void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
-/* Whether class k is a lock, condition or semaphore of
- * java.util.concurrent. */
-int lock_class(jclass k);
 /* Rebinds Unsafe.park to the hook (once; it stays, inert, when no session
  * records locks). 0 when it is in place. */
 int lock_park_hook(JNIEnv *env);
 
+/* mounted.c: each carrier's mounted virtual thread. */
+/* The virtual thread mounted on carrier thread tid, 0 when none (or the
+ * table is off); async-signal-safe. */
+uint64_t mounted_vthread(pid_t tid);
+/* The calling thread mounts virtual thread id (0: unmounts). */
+void mounted_set(uint64_t id);
+/* Carrier tid runs id unless a mount since said otherwise; -1 when the
+ * table is full. */
+int mounted_first(pid_t tid, uint64_t id);
+/* The table read (on) or not and emptied (off). */
+void mounted_on(void);
+void mounted_off(void);
+
 /* vthread.c: virtual threads (JDK 21+). */
-/* The virtual thread mounted on carrier thread tid, 0 when none;
- * async-signal-safe. */
-uint64_t vthread_mounted(pid_t tid);
 /* The id of thread t when it is a virtual thread, else 0. */
 uint64_t vthread_id(JNIEnv *env, jthread t);
 /* Mount and unmount events on (PJA_EV_VTHREADS), and off. 0 when on. */

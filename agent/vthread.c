@@ -7,9 +7,7 @@
  * VirtualThreadUnmount (with can_support_virtual_threads) are posted on the
  * carrier as a virtual thread mounts and unmounts, and VirtualThreadStart
  * and End as it begins and ends. Each carrier's mounted virtual thread is
- * kept in a table by tid, which the handler of a sample reads (ksig.c): no
- * lock, no allocation, one slot per carrier, cleared at unmount and end,
- * so nothing outlives a virtual thread.
+ * kept in mounted.c's table, which the handler of a sample reads (ksig.c).
  *
  * A virtual thread that parks unmounts: its wait is timed from unmount to
  * its next mount, stamped in its own JVMTI local storage (lock.c's
@@ -26,12 +24,7 @@
 #include "pja.h"
 #include "perfjava/walk_ring.h"
 
-#define NSLOT 4096 /* carriers at once, at most */
-
-static struct {
-	_Atomic int32_t tid;
-	_Atomic uint64_t vthread;
-} slot[NSLOT];
+#define NTIDS 4096 /* carriers scanned at the start, at most */
 
 static jclass vt_class;
 static jfieldID tid_field, name_field, blocker_field;
@@ -40,45 +33,6 @@ static jint ext_mount = -1, ext_unmount = -1;
 static jvmtiExtensionFunction get_vthread;
 static int started;
 static uintptr_t tag; /* this session's in TLS_TAGS */
-
-/* Thread tid's slot; NULL when the table is full (or, not add, none). */
-static _Atomic uint64_t *slot_of(int32_t tid, int add)
-{
-	int32_t free_tid = 0;
-	unsigned int i = (uint32_t)tid * 2654435761u % NSLOT;
-
-	for (unsigned int n = 0; n < NSLOT; n++, i = (i + 1) % NSLOT) {
-		int32_t t = atomic_load(&slot[i].tid);
-
-		if (t == tid)
-			return &slot[i].vthread;
-		if (t == 0 && add &&
-		    atomic_compare_exchange_strong(&slot[i].tid, &free_tid,
-						   tid))
-			return &slot[i].vthread;
-		if (t == 0 && !add)
-			return NULL;
-		free_tid = 0;
-	}
-	return NULL;
-}
-
-uint64_t vthread_mounted(pid_t tid)
-{
-	_Atomic uint64_t *s;
-
-	if (!started || !(s = slot_of(tid, 0)))
-		return 0;
-	return atomic_load(s);
-}
-
-static void set_mounted(uint64_t id)
-{
-	_Atomic uint64_t *s = slot_of(pja_gettid(), id != 0);
-
-	if (s)
-		atomic_store(s, id);
-}
 
 uint64_t vthread_id(JNIEnv *env, jthread t)
 {
@@ -123,7 +77,7 @@ static void JNICALL on_start(jvmtiEnv *j, JNIEnv *env, jthread t)
 {
 	uint64_t id = vthread_id(env, t);
 
-	set_mounted(id);
+	mounted_set(id);
 	if (id) {
 		vthread_name(env, t, id);
 		(*j)->SetThreadLocalStorage(j, t, (void *)tag);
@@ -132,7 +86,7 @@ static void JNICALL on_start(jvmtiEnv *j, JNIEnv *env, jthread t)
 
 static void JNICALL on_end(jvmtiEnv *j, JNIEnv *env, jthread t)
 {
-	set_mounted(0);
+	mounted_set(0);
 }
 
 static void JNICALL on_unmount(jvmtiEnv *j, JNIEnv *env, jthread t)
@@ -140,8 +94,8 @@ static void JNICALL on_unmount(jvmtiEnv *j, JNIEnv *env, jthread t)
 	void *p = NULL;
 	uintptr_t v;
 
-	set_mounted(0);
-	if (!jevents_on(PJA_EV_LOCK | PJA_EV_WALL) ||
+	mounted_set(0);
+	if (!jrec_on(PJA_EV_LOCK | PJA_EV_WALL) ||
 	    (*j)->GetThreadLocalStorage(j, t, &p))
 		return;
 	v = (uintptr_t)p;
@@ -161,7 +115,7 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 	void *p = NULL;
 	uintptr_t v;
 
-	set_mounted(id);
+	mounted_set(id);
 	if ((*j)->GetThreadLocalStorage(j, t, &p))
 		return;
 	v = (uintptr_t)p;
@@ -180,15 +134,14 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 	b = (*env)->GetObjectField(env, t, blocker_field);
 	if (b)
 		k = (*env)->GetObjectClass(env, b);
-	if (k && jevents_on(PJA_EV_LOCK) && lock_class(k)) {
+	if (k && jrec_on(PJA_EV_LOCK) && jrec_lock_class(k)) {
 		ev.kind = PJW_EV_PARK;
-	} else if (!jevents_on(PJA_EV_WALL)) {
+	} else if (!jrec_on(PJA_EV_WALL)) {
 		ev.kind = PJW_EV_MAX;
 	}
-	if (ev.kind != PJW_EV_MAX &&
-	    jevents_wait_kept(now - start, &ev.value)) {
+	if (ev.kind != PJW_EV_MAX && jrec_wait_kept(now - start, &ev.value)) {
 		ev.vthread = id;
-		jevents_record(env, &ev, k, start, 0);
+		jrec_record(env, &ev, k, start, 0);
 	}
 	if (k)
 		(*env)->DeleteLocalRef(env, k);
@@ -200,19 +153,15 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
  * that its samples name it before its next mount. */
 static void scan_mounted(JNIEnv *env)
 {
-	static pid_t tids[NSLOT];
-	size_t n = jthreads_tids(tids, NSLOT);
+	static pid_t tids[NTIDS];
+	size_t n = jthreads_tids(tids, NTIDS);
 
 	for (size_t i = 0; get_vthread && i < n; i++) {
 		jthread c = jthreads_ref(env, tids[i]), v = NULL;
-		_Atomic uint64_t *s;
 		uint64_t id;
 
 		if (c && !get_vthread(pja.jvmti, c, &v) && v &&
-		    (id = vthread_id(env, v)) && (s = slot_of(tids[i], 1))) {
-			uint64_t none = 0; /* a mount since wins */
-
-			atomic_compare_exchange_strong(s, &none, id);
+		    (id = vthread_id(env, v)) && !mounted_first(tids[i], id)) {
 			vthread_name(env, v, id);
 			(*pja.jvmti)
 			    ->SetThreadLocalStorage(pja.jvmti, v, (void *)tag);
@@ -308,7 +257,7 @@ int vthread_start(JNIEnv *env)
 	c.can_support_virtual_threads = 1;
 	if (!vt_class || find_ext() || (*jv)->AddCapabilities(jv, &c))
 		return -1;
-	events_callbacks(&cb);
+	cb = pja.callbacks;
 	cb.VirtualThreadStart = on_start;
 	cb.VirtualThreadEnd = on_end;
 	if ((*jv)->SetEventCallbacks(jv, &cb, sizeof(cb)) ||
@@ -318,6 +267,7 @@ int vthread_start(JNIEnv *env)
 					     (jvmtiExtensionEvent)on_unmount))
 		return -1;
 	started = 1;
+	mounted_on();
 	tag = ((tag >> 3) % 15 + 1) << 3;
 	(*jv)->SetEventNotificationMode(jv, JVMTI_ENABLE,
 					JVMTI_EVENT_VIRTUAL_THREAD_START, NULL);
@@ -348,8 +298,7 @@ void vthread_stop(void)
 	c.can_support_virtual_threads = 1;
 	(*jv)->RelinquishCapabilities(jv, &c);
 	started = 0;
-	for (unsigned int i = 0; i < NSLOT; i++)
-		atomic_store(&slot[i].vthread, 0);
+	mounted_off();
 }
 #else
 int vthread_start(JNIEnv *env)

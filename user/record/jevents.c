@@ -247,9 +247,10 @@ static void alloc_weight(uint64_t s, uint64_t interval, uint64_t *bytes,
 		*count = 1;
 }
 
-void jevents_take(struct jevents *j, struct agent *a, pid_t pid,
+void jevents_take(void *ctx, struct agent *a, pid_t pid,
 		  const struct ring_walk *w)
 {
+	struct jevents *j = ctx;
 	const struct ring_event *e = w->ev;
 	struct sample smp = { .fd = -1 };
 	struct java_part jp = { .status = w->status,

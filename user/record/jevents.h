@@ -56,8 +56,8 @@ bool jevents_is(const struct jevents *j, uint32_t ev);
 /* Every drain: asks the agent a of JVM pid once its walk ring is ready. */
 void jevents_tick(struct jevents *j, struct agent *a, pid_t pid);
 /* An event's record from the walk ring of the agent a of JVM pid: written
- * as a sample. */
-void jevents_take(struct jevents *j, struct agent *a, pid_t pid,
+ * as a sample (jev: the struct jevents; a ksig_event_cb). */
+void jevents_take(void *jev, struct agent *a, pid_t pid,
 		  const struct ring_walk *w);
 /* The summary's line (agent: one was there), and the statistics in the
  * file. */

@@ -10,7 +10,6 @@
 #include "lib/grow.h"
 #include "lib/procfs.h"
 #include "perfjava/walk_ring.h"
-#include "record/jevents.h"
 #include "record/ksig.h"
 #include "record/pending.h"
 #include "record/threads.h"
@@ -192,7 +191,8 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 
 	if (w->ev && w->ev->kind != PJW_EV_CPU) {
 		/* an event of the JVM's own */
-		jevents_take(k->jev, c->a, k->pid, w);
+		if (k->event)
+			k->event(k->event_ctx, c->a, k->pid, w);
 		return;
 	}
 	if (GROW(k->walks, k->capwalks, k->nwalks + 1) ||

@@ -29,13 +29,17 @@
 
 #include "jvm/client.h"
 
-struct jevents;
 struct pending;
 struct pj_event;
 struct pj_sample;
 struct pj_writer;
 struct ring;
 struct threads;
+
+/* A walk the JVM made for an event of its own (allocation, lock...), not
+ * for a sample: of process pid, through agent a. */
+typedef void (*ksig_event_cb)(void *ctx, struct agent *a, pid_t pid,
+			      const struct ring_walk *w);
 
 struct ksig_walk {
 	pid_t tid;
@@ -66,7 +70,9 @@ struct ksig {
 	unsigned int nevents;
 	struct threads *th; /* whose rings it routes */
 	struct pending *pend; /* where the samples wait */
-	struct jevents *jev; /* the JVM's own events, in the same ring */
+	/* the JVM's own events, in the same ring: handed to event(event_ctx) */
+	ksig_event_cb event;
+	void *event_ctx;
 	agent_walk_cb done; /* where a sample's walk goes (record/cpuwalk.c) */
 	void *done_ctx;
 	/* counts */
@@ -79,7 +85,7 @@ bool ksig_event_ok(const struct pj_event *ev);
 /* Before the agent starts: which events of evs[0..n) may walk at the
  * sample, and whether a ring will be offered (the agent then waits for
  * it). Each walk, or its failure, is handed to done(ctx) with the sample's
- * cookie. k's th, pend and jev are set by then. */
+ * cookie. k's th, pend and event are set by then. */
 void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
 		  pid_t pid, agent_walk_cb done, void *ctx);
 /* After the agent a started: offers the ring (or declines). Once the agent

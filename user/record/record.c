@@ -596,6 +596,8 @@ out:
 		pj_writer_abort(rec->w);
 	launch_abort(rec); /* a command not waited for: perfjava failed */
 	loop_free(rec);
+	machine_free(rec->mach); /* -a, -C: made by this command */
+	rec->mach = NULL;
 	recorder_free(rec);
 	free(java_of);
 	record_opts_free(&o);

@@ -212,7 +212,8 @@ struct proc *recorder_add_proc(struct recorder *rec, pid_t pid)
 		return NULL;
 	p->ks.th = &rec->th;
 	p->ks.pend = &rec->pend;
-	p->ks.jev = rec->jev;
+	p->ks.event = jevents_take;
+	p->ks.event_ctx = rec->jev;
 	return p;
 }
 
@@ -302,8 +303,6 @@ void recorder_free(struct recorder *rec)
 	jevents_free(rec->jev);
 	rec->jev = NULL;
 	emit_free(&rec->em);
-	machine_free(rec->mach);
-	rec->mach = NULL;
 	procs_free(&rec->procs); /* their agents stopped */
 	ksymbolizer_free(&rec->ksym);
 	memset(&rec->ksym, 0, sizeof(rec->ksym));

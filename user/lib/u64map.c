@@ -3,9 +3,54 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/hash.h"
 #include "lib/u64map.h"
 
 #define FIRST_CAP 256
+
+static inline uint32_t home_of(uint64_t k)
+{
+	return (uint32_t)hash_u64(k);
+}
+
+union u64map_val *u64map_find(const struct u64map *m, uint64_t k)
+{
+	if (!m->cap || !k)
+		return NULL;
+	for (uint32_t i = home_of(k) & (m->cap - 1);;
+	     i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == k)
+			return &m->vals[i];
+		if (!m->keys[i])
+			return NULL;
+	}
+}
+
+bool u64map_get(const struct u64map *m, uint64_t k, uint32_t *v)
+{
+	union u64map_val *x = u64map_find(m, k);
+
+	if (x)
+		*v = (uint32_t)x->u;
+	return x != NULL;
+}
+
+int u64map_put(struct u64map *m, uint64_t k, uint32_t v)
+{
+	union u64map_val *x = u64map_slot(m, k);
+
+	if (!x)
+		return -1;
+	x->u = v;
+	return 0;
+}
+
+void *u64map_ptr(const struct u64map *m, uint64_t k)
+{
+	union u64map_val *x = u64map_find(m, k);
+
+	return x ? x->p : NULL;
+}
 
 /* m twice as large (or made), every key placed again. */
 static int grow(struct u64map *m)
@@ -40,7 +85,7 @@ union u64map_val *u64map_slot(struct u64map *m, uint64_t k)
 		return x;
 	if ((uint64_t)(m->n + 1) * 2 > m->cap && grow(m))
 		return NULL;
-	for (i = u64map_hash(k) & (m->cap - 1); m->keys[i];
+	for (i = home_of(k) & (m->cap - 1); m->keys[i];
 	     i = (i + 1) & (m->cap - 1))
 		;
 	m->keys[i] = k;
@@ -55,11 +100,11 @@ void u64map_del(struct u64map *m, uint64_t k)
 
 	if (!m->cap || !k)
 		return;
-	for (i = u64map_hash(k) & mask; m->keys[i] != k; i = (i + 1) & mask)
+	for (i = home_of(k) & mask; m->keys[i] != k; i = (i + 1) & mask)
 		if (!m->keys[i])
 			return;
 	for (j = (i + 1) & mask; m->keys[j]; j = (j + 1) & mask) {
-		home = u64map_hash(m->keys[j]) & mask;
+		home = home_of(m->keys[j]) & mask;
 		/* entry j may fill the hole at i when its home is not in
 		 * (i, j] (cyclically) */
 		if (((j - home) & mask) >= ((j - i) & mask)) {

@@ -14,8 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/hash.h"
-
 union u64map_val {
 	uint64_t u; /* an id, a position, a count */
 	void *p; /* what the map's owner allocated */
@@ -27,25 +25,8 @@ struct u64map {
 	uint32_t cap, n; /* cap is a power of two */
 };
 
-static inline uint32_t u64map_hash(uint64_t k)
-{
-	return (uint32_t)hash_u64(k);
-}
-
 /* k's value, or NULL when k is not in m. */
-static inline union u64map_val *u64map_find(const struct u64map *m, uint64_t k)
-{
-	if (!m->cap || !k)
-		return NULL;
-	for (uint32_t i = u64map_hash(k) & (m->cap - 1);;
-	     i = (i + 1) & (m->cap - 1)) {
-		if (m->keys[i] == k)
-			return &m->vals[i];
-		if (!m->keys[i])
-			return NULL;
-	}
-}
-
+union u64map_val *u64map_find(const struct u64map *m, uint64_t k);
 /* k's value, made (zero) when k is new; NULL when out of memory. */
 union u64map_val *u64map_slot(struct u64map *m, uint64_t k);
 /* Removes k (what its value points to is the caller's to free). */
@@ -56,33 +37,12 @@ void u64map_free(struct u64map *m);
 bool u64map_next(const struct u64map *m, uint32_t *i, uint64_t *k,
 		 union u64map_val **v);
 
-/* The maps of ids and positions (below 2^32). */
-static inline bool u64map_get(const struct u64map *m, uint64_t k, uint32_t *v)
-{
-	union u64map_val *x = u64map_find(m, k);
-
-	if (x)
-		*v = (uint32_t)x->u;
-	return x != NULL;
-}
-
+/* The maps of ids and positions (below 2^32): k's value in *v, or false
+ * when k is not in m. */
+bool u64map_get(const struct u64map *m, uint64_t k, uint32_t *v);
 /* 0, or -1 when out of memory. */
-static inline int u64map_put(struct u64map *m, uint64_t k, uint32_t v)
-{
-	union u64map_val *x = u64map_slot(m, k);
-
-	if (!x)
-		return -1;
-	x->u = v;
-	return 0;
-}
-
+int u64map_put(struct u64map *m, uint64_t k, uint32_t v);
 /* The maps of pointers: k's, or NULL. */
-static inline void *u64map_ptr(const struct u64map *m, uint64_t k)
-{
-	union u64map_val *x = u64map_find(m, k);
-
-	return x ? x->p : NULL;
-}
+void *u64map_ptr(const struct u64map *m, uint64_t k);
 
 #endif

@@ -23,7 +23,7 @@ static unsigned int user_frames(struct decoder *d, const struct proc *p,
 				struct sample *out)
 {
 	const struct codemap *code = p->agent ? agent_codemap(p->agent) : NULL;
-	bool java = code && wall_is_offcpu(d->wall, out->s.event);
+	bool java = code && out->offcpu;
 	struct ustack_cfi cfi;
 	enum unwind_end end;
 	unsigned int n;
@@ -59,7 +59,6 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	struct callchain_iter it;
 	enum callchain_ctx ctx;
 	unsigned int nk = 0, nu = 0;
-	struct proc *p;
 	uint64_t ip;
 
 	if (sample_parse_regs(hdr, r->sample_type, r->branch_sample_type,
@@ -77,6 +76,7 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && out->s.event < d->nevents)
 		out->s.period = d->evs[out->s.event].period; /* open_threads */
 	out->fd = out->s.event < r->nevents ? r->keys[out->s.event] : -1;
+	out->offcpu = wall_is_offcpu(d->wall, out->s.event);
 	out->nread = rs.nread < 2 ? rs.nread : 2;
 	memcpy(out->read, rs.read, sizeof(out->read));
 	callchain_iter_init(&it, rs.ips, rs.nr);
@@ -88,25 +88,33 @@ int decode_sample(struct decoder *d, const struct ring *r,
 		else if (ctx == CC_USER && nu < DECODE_MAX_CHAIN && !d->lbr)
 			d->u[nu++] = ip;
 	}
-	p = procs_get(d->procs, (pid_t)rs.pid); /* its unwinder */
-	if (p && p->unw && (rs.regs_abi || nu))
-		nu = user_frames(d, p, &rs, nu, out);
-	if (d->lbr && rs.nbranch) /* -g lbr: user frames from the LBR */
-		nu = lbr_user_frames(rs.ip, rs.branches, rs.nbranch, d->u,
-				     DECODE_MAX_CHAIN);
 	if (rs.raw_size && d->tp)
 		tracepoint_fields(d, &rs, out);
-	if (!rs.nr && rs.ip && !nu) {
-		if (addr_is_kernel(rs.ip))
-			d->k[nk++] = rs.ip;
-		else
-			d->u[nu++] = rs.ip;
-	}
 	out->kips = d->k;
 	out->nk = nk;
 	out->uips = d->u;
 	out->nu = nu;
+	d->rs = rs; /* for decode_user, while the record is in its ring */
 	return 0;
+}
+
+void decode_user(struct decoder *d, const struct proc *p, struct sample *out)
+{
+	const struct pj_raw_sample *rs = &d->rs;
+	unsigned int nu = out->nu;
+
+	if (p && p->unw && (rs->regs_abi || nu))
+		nu = user_frames(d, p, rs, nu, out);
+	if (d->lbr && rs->nbranch) /* -g lbr: user frames from the LBR */
+		nu = lbr_user_frames(rs->ip, rs->branches, rs->nbranch, d->u,
+				     DECODE_MAX_CHAIN);
+	if (!rs->nr && rs->ip && !nu) {
+		if (addr_is_kernel(rs->ip))
+			d->k[out->nk++] = rs->ip;
+		else
+			d->u[nu++] = rs->ip;
+	}
+	out->nu = nu;
 }
 
 void decode_new_file(struct decoder *d)

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A ring's PERF_RECORD_SAMPLE decoded once into a sample (record/sample.h):
- * its fields, the event index of its id, the clock counts its weight comes
- * from (record/switchcost.h), kernel addresses from the callchain, user
- * addresses from the callchain, the stack copy (unwind/) or the branch
- * records (LBR), a tracepoint's fields as text. Nothing is named or written
- * here (record/emit.h does). Counts bad records and how unwinding ended.
+ * A ring's PERF_RECORD_SAMPLE decoded once into a sample (record/sample.h),
+ * in two steps around finding its process: decode_sample takes its fields,
+ * the event index of its id, the clock counts its weight comes from
+ * (record/switchcost.h), kernel and user addresses from the callchain, a
+ * tracepoint's fields as text; decode_user then unwinds its user frames
+ * with its process's unwinder over the stack copy (unwind/) or from the
+ * branch records (LBR). Nothing is named or written here (record/emit.h
+ * does). Counts bad records and how unwinding ended.
  */
 #ifndef PJ_USER_RECORD_DECODE_H
 #define PJ_USER_RECORD_DECODE_H
@@ -14,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "record/perf_parse.h"
 #include "unwind/unwind.h"
 
 #define DECODE_MAX_CHAIN 1024 /* callchain entries kept per sample */
@@ -22,7 +25,7 @@ struct pj_event;
 struct ring;
 struct wall;
 struct sample;
-struct procs;
+struct proc;
 struct tp_decoder;
 
 struct decode_stats {
@@ -34,7 +37,6 @@ struct decoder {
 	/* what samples are decoded with (recorder_init) */
 	const struct pj_event *evs;
 	unsigned int nevents;
-	struct procs *procs; /* each sample's process: unwinder, names */
 	bool dwarf; /* -g dwarf: CFI preferred (unwind_join) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
 	struct tp_decoder *tp; /* tracepoint RAW -> text (events/tracepoint.h) */
@@ -48,12 +50,18 @@ struct decoder {
 	uint64_t u[DECODE_MAX_CHAIN]; /* user addresses */
 	uint64_t f[DECODE_MAX_CHAIN]; /* the kernel's user chain */
 	char tp_text[1024]; /* a tracepoint's fields */
+	struct pj_raw_sample rs; /* the last sample decoded, in its ring */
 };
 
 /* 0, or -1 for a record shorter than its fields say (counted). The
- * sample's arrays are valid until the next call. */
+ * sample's arrays are valid until the next call; its user frames are the
+ * kernel's chain until decode_user. */
 int decode_sample(struct decoder *d, const struct ring *r,
 		  const struct perf_event_header *hdr, struct sample *out);
+/* The user frames of the sample just decoded (its record still in its
+ * ring), by the unwinder of its process p (NULL: none, the kernel's chain
+ * stays) or its branch records. */
+void decode_user(struct decoder *d, const struct proc *p, struct sample *out);
 /* A new file: its counts start again. */
 void decode_new_file(struct decoder *d);
 

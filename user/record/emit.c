@@ -54,13 +54,14 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 	return pj_writer_stack(e->w, out, n + at);
 }
 
-/* Where smp's user stack stopped: a thread's entry, or early in a file. */
-static void note_stack_end(struct emitter *e, const struct sample *smp)
+/* Where smp's user stack (of process p) stopped: a thread's entry, or
+ * early in a file. */
+static void note_stack_end(struct emitter *e, struct proc *p,
+			   const struct sample *smp)
 {
-	struct proc *p = procs_get(e->procs, (pid_t)smp->s.pid);
 	struct sym_user last;
 
-	if (!smp->nu || e->lbr || !p)
+	if (!smp->nu || e->lbr)
 		return;
 	last = sym_user_facts(&p->sym, smp->uips[smp->nu - 1], smp->nu == 1);
 	stack_ends_note(&e->ends, last.facts & SYM_THREAD_ENTRY, last.module);
@@ -68,18 +69,20 @@ static void note_stack_end(struct emitter *e, const struct sample *smp)
 
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 {
-	struct proc *p;
+	struct proc *p = procs_get(e->procs, (pid_t)smp->s.pid);
 
-	/* a sample held a while (an off-CPU wait, a thread blocked since the
-	 * start) is the first of its thread to see the agent's name for it */
-	emit_java_name(e, smp->s.pid, smp->s.tid);
-	note_stack_end(e, smp);
+	if (p && p->agent) {
+		/* the agent's names of its thread, of its virtual thread */
+		jnames_write(&e->names, e->w, p->agent, smp->s.pid, smp->s.tid);
+		if (smp->s.vthread)
+			jnames_write_vthread(&e->names, e->w, p->agent,
+					     smp->s.vthread);
+	}
+	if (p)
+		note_stack_end(e, p, smp);
 	smp->s.stack = stack;
 	if (smp->tp)
 		smp->s.info = pj_writer_string(e->w, smp->tp);
-	if (smp->s.vthread && (p = procs_get(e->procs, (pid_t)smp->s.pid)) &&
-	    p->agent)
-		jnames_write_vthread(&e->names, e->w, p->agent, smp->s.vthread);
 	pj_writer_sample(e->w, &smp->s);
 	e->st.samples++;
 	if (smp->s.event < RING_MAX_EVENTS)
@@ -88,17 +91,14 @@ void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 
 void emit_java_names(struct emitter *e, const struct threads *th)
 {
-	for (unsigned int i = 0; i < th->n; i++)
-		emit_java_name(e, (uint32_t)th->v[i]->pid,
-			       (uint32_t)th->v[i]->tid);
-}
+	for (unsigned int i = 0; i < th->n; i++) {
+		const struct ring *r = th->v[i];
+		struct proc *p = procs_get(e->procs, r->pid);
 
-bool emit_java_name(struct emitter *e, uint32_t pid, uint32_t tid)
-{
-	struct proc *p = procs_get(e->procs, (pid_t)pid);
-
-	return p && p->agent &&
-	       jnames_write(&e->names, e->w, p->agent, pid, tid);
+		if (p && p->agent)
+			jnames_write(&e->names, e->w, p->agent,
+				     (uint32_t)r->pid, (uint32_t)r->tid);
+	}
 }
 
 void emit_new_file(struct emitter *e, struct pj_writer *w)

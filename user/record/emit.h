@@ -68,9 +68,6 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 /* Writes smp with stack, and counts it; its thread's Java name goes into
  * the file first when the agent knows it (record/jnames.c). */
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack);
-/* Writes the Java name of tid (of process pid) when its agent has a new one
- * (record/jnames.h); true when tid is the agent's own thread. */
-bool emit_java_name(struct emitter *e, uint32_t pid, uint32_t tid);
 /* At the end of a file: every thread of th its agent names gets its name
  * in it, a thread with no sample to carry it too (one asleep throughout). */
 void emit_java_names(struct emitter *e, const struct threads *th);

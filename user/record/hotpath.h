@@ -1,22 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A ring record's way through the reader (record/hotpath.c): a sample is
- * decoded once (record/decode.h) and weighed (record/switchcost.h); a JVM's
+ * A ring record's way through the reader. A sample (record/hotpath.c) is
+ * decoded (record/decode.h), finds its process (-a, -C: made on its first
+ * sample, record/machine.h), gets its user frames by that process's
+ * unwinder (decode_user), and is weighed (record/switchcost.h); a JVM's
  * sample then waits for its Java walk (record/cpuwalk.h), a switch-out for
  * the end of its wait (record/wall.h), both in the pending stage
  * (record/pending.h); any other is merged and written at once
- * (record/emit.h). Other records open threads, end waits, and count what
- * was lost.
+ * (record/emit.h). The records beside the samples (record/sideband.c) open
+ * threads, name them, end waits, and count what was lost.
  */
 #ifndef PJ_USER_RECORD_HOTPATH_H
 #define PJ_USER_RECORD_HOTPATH_H
 
 #include <linux/perf_event.h>
 
+struct recorder;
 struct ring;
 
-/* A record of ring r, for the recorder ctx (ring_record_cb). */
+/* A record of ring r, for the recorder ctx (ring_record_cb): a sample or
+ * one beside them. */
 void record_on_record(void *ctx, struct ring *r,
 		      const struct perf_event_header *hdr);
+/* A PERF_RECORD_SAMPLE of ring r. */
+void record_on_sample(struct recorder *rec, struct ring *r,
+		      const struct perf_event_header *hdr);
+/* Any other record of ring r: fork, exit, mmap, comm, switch, lost. */
+void record_on_sideband(struct recorder *rec, struct ring *r,
+			const struct perf_event_header *hdr);
 
 #endif

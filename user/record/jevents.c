@@ -272,7 +272,6 @@ void jevents_take(void *ctx, struct agent *a, pid_t pid,
 		j->no_thread++;
 		return;
 	}
-	emit_java_name(j->em, smp.s.pid, smp.s.tid);
 	smp.s.time = w->time;
 	smp.s.event = (uint32_t)j->ev[kd];
 	smp.s.vthread = e->vthread;

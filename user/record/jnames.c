@@ -12,6 +12,13 @@
 #define NAMED 1u
 #define IS_AGENT 2u
 
+bool jnames_is_agent(const struct agent *a, uint32_t tid)
+{
+	const char *n = agent_thread_name(a, (pid_t)tid);
+
+	return n && !strcmp(n, PJA_AGENT_THREAD);
+}
+
 bool jnames_write(struct jnames *j, struct pj_writer *w, const struct agent *a,
 		  uint32_t pid, uint32_t tid)
 {

@@ -22,6 +22,8 @@ struct jnames {
 	struct u64map vnames; /* virtual thread id -> its name written */
 };
 
+/* Whether tid is the agent a's own thread. */
+bool jnames_is_agent(const struct agent *a, uint32_t tid);
 /* Writes tid's (of process pid) Java name into w when the agent a has a
  * new one; true when tid is the agent's own thread. */
 bool jnames_write(struct jnames *j, struct pj_writer *w, const struct agent *a,

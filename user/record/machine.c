@@ -35,6 +35,10 @@
 #define FORGET_NS 1000000000ULL
 
 struct machine {
+	/* what it works with (machine_new) */
+	struct procs *ps; /* the processes recorded; ps->w the current file */
+	struct threads *th; /* threads with rings of their own */
+	const struct idlist *cpus; /* -C: the CPUs recorded (none: all) */
 	struct u64map named; /* tid + 1 -> 1: named in this file */
 	bool idle_named;
 	unsigned int procs, kthreads, unnamed; /* seen, of which, beyond max */
@@ -49,6 +53,9 @@ int machine_new(struct recorder *rec)
 		fprintf(stderr, "perfjava: out of memory\n");
 		return -1;
 	}
+	rec->mach->ps = &rec->procs;
+	rec->mach->th = &rec->th;
+	rec->mach->cpus = &rec->o.cpus;
 	rec->procs.max_unw = MACHINE_MAX_UNWINDERS;
 	return 0;
 }
@@ -126,16 +133,16 @@ static bool kthread(pid_t pid)
 }
 
 /* p into the file: what it is, its command line and container. */
-static void name_proc(struct recorder *rec, const struct proc *p)
+static void name_proc(struct pj_writer *w, const struct proc *p)
 {
 	char comm[64];
 
 	if (!p->kthread) {
-		header_process(rec->w, p->pid, p->java, false, false);
+		header_process(w, p->pid, p->java, false, false);
 		return;
 	}
 	proc_comm(p->pid, 0, comm, sizeof(comm));
-	pj_writer_process(rec->w, (uint32_t)p->pid, PJ_PROC_KERNEL, 0, comm, "",
+	pj_writer_process(w, (uint32_t)p->pid, PJ_PROC_KERNEL, 0, comm, "",
 			  NULL);
 }
 
@@ -152,23 +159,20 @@ static void jvm_found(struct machine *m, struct proc *p)
 }
 
 /* A process not seen before: recorded from now on, or NULL. */
-static struct proc *add_proc(struct recorder *rec, pid_t pid, bool java)
+static struct proc *add_proc(struct machine *m, pid_t pid)
 {
-	struct machine *m = rec->mach;
 	struct proc *p;
 
-	if (rec->procs.n >= MACHINE_MAX_PROCS) {
+	if (m->ps->n >= MACHINE_MAX_PROCS) {
 		m->unnamed++;
 		return NULL;
 	}
-	p = recorder_add_proc(rec, pid);
+	p = procs_add(m->ps, pid);
 	if (!p)
 		return NULL;
 	m->procs++;
 	p->kthread = kthread(pid);
 	m->kthreads += p->kthread;
-	if (java)
-		jvm_found(m, p);
 	return p;
 }
 
@@ -187,9 +191,10 @@ void machine_find_jvms(struct recorder *rec)
 		if (*end || pid <= 0 || pid > 0x7fffffff || pid == getpid() ||
 		    procs_get(&rec->procs, (pid_t)pid) || !maps_jvm((pid_t)pid))
 			continue;
-		p = add_proc(rec, (pid_t)pid, true);
+		p = add_proc(rec->mach, (pid_t)pid);
 		if (p) {
-			name_proc(rec, p);
+			jvm_found(rec->mach, p);
+			name_proc(rec->w, p);
 			p->named = true;
 		}
 	}
@@ -197,9 +202,8 @@ void machine_find_jvms(struct recorder *rec)
 }
 
 /* tid of pid named in this file, once. */
-static void name_thread(struct recorder *rec, pid_t pid, pid_t tid)
+static void name_thread(struct machine *m, pid_t pid, pid_t tid)
 {
-	struct machine *m = rec->mach;
 	char comm[64];
 
 	if (tid < 0 || u64map_find(&m->named, (uint64_t)tid + 1) ||
@@ -209,35 +213,39 @@ static void name_thread(struct recorder *rec, pid_t pid, pid_t tid)
 		snprintf(comm, sizeof(comm), "swapper");
 	else
 		proc_comm(pid, tid, comm, sizeof(comm));
-	pj_writer_thread(rec->w, (uint32_t)tid, (uint32_t)pid, comm);
+	pj_writer_thread(m->ps->w, (uint32_t)tid, (uint32_t)pid, comm);
 	u64map_put(&m->named, (uint64_t)tid + 1, 1);
 }
 
-struct proc *machine_proc(struct recorder *rec, pid_t pid, pid_t tid,
-			  bool *new_proc)
+bool machine_elsewhere(const struct machine *m, const struct ring *r,
+		       const struct pj_sample *s)
 {
-	struct machine *m = rec->mach;
+	return ring_is_cpu(r) ? threads_find(m->th, (pid_t)s->tid) != NULL
+			      : m->cpus->n && !idlist_has(m->cpus, (int)s->cpu);
+}
+
+struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid)
+{
 	struct proc *p;
 
-	*new_proc = false;
 	if (pid <= 0) { /* the CPUs' idle tasks */
 		if (!m->idle_named)
-			pj_writer_process(rec->w, 0, PJ_PROC_IDLE, 0, "swapper",
-					  "", NULL);
+			pj_writer_process(m->ps->w, 0, PJ_PROC_IDLE, 0,
+					  "swapper", "", NULL);
 		m->idle_named = true;
-		name_thread(rec, 0, 0);
+		name_thread(m, 0, 0);
 		return NULL;
 	}
-	p = procs_get(&rec->procs, pid);
-	if (!p && (p = add_proc(rec, pid, false)) != NULL)
-		*new_proc = true;
+	p = procs_get(m->ps, pid);
+	if (!p)
+		p = add_proc(m, pid);
 	if (p && !p->named) {
-		name_proc(rec, p);
+		name_proc(m->ps->w, p);
 		p->named = true;
 	}
 	if (!p)
 		m->samples_unnamed++;
-	name_thread(rec, pid, tid);
+	name_thread(m, pid, tid);
 	return p;
 }
 
@@ -254,7 +262,7 @@ void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	    !wanted_jvm((pid_t)mm->pid))
 		return;
 	p = procs_get(&rec->procs, (pid_t)mm->pid);
-	if (!p && !(p = add_proc(rec, (pid_t)mm->pid, true)))
+	if (!p && !(p = add_proc(rec->mach, (pid_t)mm->pid)))
 		return;
 	if (!p->java)
 		p->named = false; /* a JVM now: named again */

@@ -22,8 +22,10 @@
 
 struct perf_event_header;
 struct pj_writer;
+struct pj_sample;
 struct proc;
 struct recorder;
+struct ring;
 struct machine;
 
 /* rec->mach for -a / -C; 0, or -1 with a message. */
@@ -37,11 +39,13 @@ int machine_open(struct recorder *rec, unsigned int *bad);
 /* Every JVM running now is a process recorded, its agent to come before
  * the events open (agents_start). */
 void machine_find_jvms(struct recorder *rec);
+/* Whether sample s of ring r is recorded elsewhere: a thread with a ring
+ * of its own (a JVM's) has its samples there; -C: those on the CPUs given. */
+bool machine_elsewhere(const struct machine *m, const struct ring *r,
+		       const struct pj_sample *s);
 /* The process of a sample of thread tid of pid, made when first seen and
- * the thread named; NULL for none (pid 0, out of memory). new_proc tells
- * whether it was made now. */
-struct proc *machine_proc(struct recorder *rec, pid_t pid, pid_t tid,
-			  bool *new_proc);
+ * the thread named; NULL for none (pid 0, out of memory). */
+struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid);
 /* A PERF_RECORD_MMAP2 of a CPU's ring: libjvm.so mapped makes a JVM. */
 void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr);
 /* Thread tid of pid exited (at now). */

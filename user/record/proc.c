@@ -22,7 +22,7 @@ static void proc_free(struct procs *ps, struct proc *p)
 struct proc *procs_add(struct procs *ps, pid_t pid)
 {
 	struct proc *p = procs_get(ps, pid);
-	union u64map_val *slot;
+	union u64map_val *slot = NULL;
 
 	if (p || pid <= 0)
 		return p;
@@ -30,23 +30,27 @@ struct proc *procs_add(struct procs *ps, pid_t pid)
 		return NULL;
 	p->pid = pid;
 	p->tgt.pidfd = -1;
+	p->ks = ps->ks;
+	if (!(slot = u64map_slot(&ps->by_pid, (uint64_t)pid + 1)) ||
+	    symbolizer_init(&p->sym, ps->w, pid))
+		goto fail;
 	if (ps->unwind && (!ps->max_unw || ps->nunw < ps->max_unw)) {
 		/* (its samples' user frames from the kernel's chain alone
 		 * beyond the bound) */
 		if (!(p->unw = unwinder_new(pid))) {
-			free(p);
-			return NULL;
+			symbolizer_free(&p->sym);
+			goto fail;
 		}
 		ps->nunw++;
-	}
-	if (symbolizer_init(&p->sym, ps->w, pid) ||
-	    !(slot = u64map_slot(&ps->by_pid, (uint64_t)pid + 1))) {
-		proc_free(ps, p);
-		return NULL;
 	}
 	slot->p = p;
 	ps->v[ps->n++] = p;
 	return p;
+fail: /* (nothing else made yet) */
+	if (slot)
+		u64map_del(&ps->by_pid, (uint64_t)pid + 1);
+	free(p);
+	return NULL;
 }
 
 void procs_remove(struct procs *ps, struct proc *p)

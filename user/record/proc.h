@@ -59,6 +59,8 @@ struct procs {
 	/* ... at most this many at once (0: no bound); -a: each holds its
 	 * process's root and files open */
 	unsigned int max_unw, nunw;
+	struct ksig ks; /* each new process's ks starts as this: what its
+			 * walks at the sample work with (th, pend, event) */
 };
 
 /* The process pid, or NULL when not recorded. */

@@ -183,11 +183,15 @@ static void wire(struct recorder *rec)
 
 	d->evs = rec->evs;
 	d->nevents = rec->nevents;
-	d->procs = &rec->procs;
 	d->dwarf = rec->o.cg.mode == CG_DWARF;
 	d->tp = rec->tp;
 	rec->procs.w = rec->w;
 	rec->procs.unwind = rec->o.cg.stack_size != 0;
+	/* what each process's walks at the sample work with */
+	rec->procs.ks.th = &rec->th;
+	rec->procs.ks.pend = &rec->pend;
+	rec->procs.ks.event = jevents_take;
+	rec->procs.ks.event_ctx = rec->jev;
 	rec->em.w = rec->w;
 	rec->em.procs = &rec->procs;
 	rec->em.ksym = &rec->ksym;
@@ -199,22 +203,6 @@ static void wire(struct recorder *rec)
 	rec->oj.pend = &rec->pend;
 	rec->oj.os = &rec->os;
 	rec->oj.em = &rec->em;
-}
-
-struct proc *recorder_add_proc(struct recorder *rec, pid_t pid)
-{
-	struct proc *p = procs_get(&rec->procs, pid);
-
-	if (p)
-		return p;
-	p = procs_add(&rec->procs, pid);
-	if (!p)
-		return NULL;
-	p->ks.th = &rec->th;
-	p->ks.pend = &rec->pend;
-	p->ks.event = jevents_take;
-	p->ks.event_ctx = rec->jev;
-	return p;
 }
 
 void recorder_header(struct recorder *rec)
@@ -277,7 +265,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 	wire(rec);
 	if (!rec->o.pid)
 		return 0;
-	p = recorder_add_proc(rec, rec->o.pid);
+	p = procs_add(&rec->procs, rec->o.pid);
 	if (!p) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		pj_writer_abort(rec->w); /* and its file */

@@ -77,9 +77,6 @@ struct recorder {
  * synthesized records build it the same way.
  */
 int recorder_init(struct recorder *rec, const struct record_opts *o);
-/* The process pid recorded from now on (made ready: names, unwinder, its
- * walks at the sample wired); NULL when out of memory. */
-struct proc *recorder_add_proc(struct recorder *rec, pid_t pid);
 /* What the file says of the recording and its processes (record/header.h),
  * at its start. */
 void recorder_header(struct recorder *rec);

@@ -9,6 +9,7 @@
 #ifndef PJ_USER_RECORD_SAMPLE_H
 #define PJ_USER_RECORD_SAMPLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -35,6 +36,7 @@ struct sample {
 	/* an off-CPU sample of a JVM's thread: its stack copy from the first
 	 * frame in the JVM's code (while decoded only; .stack NULL: none) */
 	struct stack_copy jcopy;
+	bool offcpu; /* of the off-CPU event (record/wall.h): a switch-out */
 	uint8_t state; /* off-CPU: enum wall_state of its wait */
 };
 

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The records beside the samples; see record/hotpath.h. */
+#include <perf/event.h>
+
+#include "lib/clock.h"
+#include "record/hotpath.h"
+#include "record/machine.h"
+#include "record/recorder.h"
+#include "record/switchcost.h"
+#include "record/wall.h"
+
+void record_on_sideband(struct recorder *rec, struct ring *r,
+			const struct perf_event_header *hdr)
+{
+	const struct perf_record_fork *fk;
+	const struct perf_record_comm *comm;
+	struct proc *p;
+	unsigned int bad;
+
+	switch (hdr->type) {
+	case PERF_RECORD_FORK:
+		fk = (const void *)hdr;
+		/* a new thread of a process followed */
+		p = procs_get(&rec->procs, (pid_t)fk->pid);
+		if (p && p->follow && !p->ended &&
+		    !threads_find(&rec->th, fk->tid))
+			threads_add(&rec->th, p->pid, (pid_t)fk->tid, &bad);
+		break;
+	case PERF_RECORD_EXIT:
+		fk = (const void *)hdr;
+		machine_exit(rec, (pid_t)fk->pid, (pid_t)fk->tid, now_ns());
+		if ((pid_t)fk->tid == r->tid)
+			r->exited = true;
+		break;
+	case PERF_RECORD_MMAP2:
+		machine_mmap(rec, hdr);
+		break;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		wall_switch(rec->wall, r, hdr);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		switchcost_lost(&rec->sc, (uint32_t)r->tid);
+		break;
+	case PERF_RECORD_LOST:
+		rec->lost += ((const struct perf_record_lost *)hdr)->lost;
+		switchcost_lost(&rec->sc, (uint32_t)r->tid);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		rec->lost +=
+		    ((const struct perf_record_lost_samples *)hdr)->lost;
+		switchcost_lost(&rec->sc, (uint32_t)r->tid);
+		break;
+	case PERF_RECORD_COMM:
+		comm = (const void *)hdr;
+		p = procs_get(&rec->procs, (pid_t)comm->pid);
+		if (!p)
+			break;
+		if (rec->mach) {
+			machine_comm(rec, p, comm->tid, comm->comm,
+				     hdr->misc & PERF_RECORD_MISC_COMM_EXEC);
+			break;
+		}
+		/* a -p target that exec'd runs another program: its end (a
+		 * launched command's execs are its own: followed) */
+		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) && p->target &&
+		    !rec->launch)
+			p->exec = true;
+		if (!jnames_has(&rec->em.names, comm->tid))
+			pj_writer_thread(rec->w, comm->tid, comm->pid,
+					 comm->comm);
+		break;
+	default:
+		break;
+	}
+}

@@ -183,9 +183,12 @@ int jevents_start(JNIEnv *env, const char *p, uint32_t len)
 void jevents_stop(JNIEnv *env)
 {
 	jvmtiEnv *jv = pja.jvmti;
-	uint32_t was = jrec_end();
+	uint32_t was = jrec_flags();
 
+	/* the events off first, then the session: an event posted meanwhile
+	 * is the session's (not a stray, which says the events stayed on) */
 	set_events(JVMTI_DISABLE, was);
+	jrec_end();
 	if (was & PJA_EV_ALLOC)
 		(*jv)->SetHeapSamplingInterval(jv, HOTSPOT_INTERVAL);
 	if (was & PJA_EV_VTHREADS)

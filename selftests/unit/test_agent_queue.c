@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The reader's queue of walk requests to an agent (jvm/client.c) and its
- * list of walks asked (jvm/messages.c), against an agent that stops
+ * The reader's queue of walk requests to an agent (jvm/client.c, sent by
+ * jvm/conn.c) and its list of walks asked (jvm/messages.c), against an agent that stops
  * reading and one that answers backwards: agent_flush never waits and the
  * queue stays bounded, the walks it could not ask are refused and counted;
  * answers in any order are taken off the list in O(log n).

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A ring's PERF_RECORD_SAMPLE decoded once into a sample (record/sample.h),
- * in two steps around finding its process: decode_sample takes its fields,
- * the event index of its id, the clock counts its weight comes from
- * (record/switchcost.h), kernel and user addresses from the callchain, a
- * tracepoint's fields as text; decode_user then unwinds its user frames
- * with its process's unwinder over the stack copy (unwind/) or from the
- * branch records (LBR). Nothing is named or written here (record/emit.h
- * does). Counts bad records and how unwinding ended.
+ * before its process is known: its fields, the event index of its id, the
+ * clock counts its weight comes from (record/switchcost.h), kernel and user
+ * addresses from the callchain, a tracepoint's fields as text, whether it
+ * is a switch-out. Its user frames come next (record/userframes.h, with its
+ * process's unwinder), in the arrays here. Nothing is named or written
+ * here (record/emit.h does). Counts bad records and how unwinding ended.
  */
 #ifndef PJ_USER_RECORD_DECODE_H
 #define PJ_USER_RECORD_DECODE_H
@@ -25,7 +24,6 @@ struct pj_event;
 struct ring;
 struct wall;
 struct sample;
-struct proc;
 struct tp_decoder;
 
 struct decode_stats {
@@ -55,13 +53,9 @@ struct decoder {
 
 /* 0, or -1 for a record shorter than its fields say (counted). The
  * sample's arrays are valid until the next call; its user frames are the
- * kernel's chain until decode_user. */
+ * kernel's chain until record/userframes.h unwinds them. */
 int decode_sample(struct decoder *d, const struct ring *r,
 		  const struct perf_event_header *hdr, struct sample *out);
-/* The user frames of the sample just decoded (its record still in its
- * ring), by the unwinder of its process p (NULL: none, the kernel's chain
- * stays) or its branch records. */
-void decode_user(struct decoder *d, const struct proc *p, struct sample *out);
 /* A new file: its counts start again. */
 void decode_new_file(struct decoder *d);
 

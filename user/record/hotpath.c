@@ -11,6 +11,7 @@
 #include "record/recorder.h"
 #include "record/sample.h"
 #include "record/switchcost.h"
+#include "record/userframes.h"
 #include "record/wall.h"
 
 #define AGENT_THREAD_MARKER "[perfjava: agent thread]"
@@ -30,7 +31,7 @@ void record_on_sample(struct recorder *rec, struct ring *r,
 			return;
 		p = machine_proc(rec->mach, (pid_t)smp.s.pid, (pid_t)smp.s.tid);
 	}
-	decode_user(&rec->dec, p, &smp);
+	userframes_of(&rec->dec, p, &smp);
 	switchcost_sample(&rec->sc, &smp);
 	/* the agent's thread is not the application's */
 	if (p && p->agent && jnames_is_agent(p->agent, smp.s.tid))

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A sample's user frames; see record/userframes.h. */
+#include <string.h>
+
+#include "events/lbr.h"
+#include "lib/addr.h"
+#include "record/decode.h"
+#include "record/proc.h"
+#include "record/sample.h"
+#include "record/userframes.h"
+#include "record/ustack.h"
+
+/*
+ * The user frames by CFI over the sample's stack copy, joined with the
+ * kernel's chain (d->u[0..nf)) where the copy ends. Counts how unwinding
+ * ended. An off-CPU sample of a JVM's thread also gets its Java copy.
+ */
+static unsigned int user_frames(struct decoder *d, const struct proc *p,
+				const struct pj_raw_sample *rs, unsigned int nf,
+				struct sample *out)
+{
+	const struct codemap *code = p->agent ? agent_codemap(p->agent) : NULL;
+	bool java = code && out->offcpu;
+	struct ustack_cfi cfi;
+	enum unwind_end end;
+	unsigned int n;
+
+	memcpy(d->f, d->u, nf * sizeof(uint64_t));
+	n = unwind_user(p->unw, d->dwarf, rs, d->f, nf, d->u, DECODE_MAX_CHAIN,
+			&end, java ? &cfi : NULL);
+	if (end < UNWIND_NEND && rs->regs_abi)
+		d->st.unwind[end]++;
+	if (java) {
+		ustack_java_copy(p->unw, &cfi, code, rs->stack, rs->stack_size,
+				 &out->jcopy);
+		ustack_java_chain(p->unw, code, rs, d->f, nf, &out->jcopy);
+	}
+	return n;
+}
+
+void userframes_of(struct decoder *d, const struct proc *p, struct sample *out)
+{
+	const struct pj_raw_sample *rs = &d->rs;
+	unsigned int nu = out->nu;
+
+	if (p && p->unw && (rs->regs_abi || nu))
+		nu = user_frames(d, p, rs, nu, out);
+	if (d->lbr && rs->nbranch) /* -g lbr: user frames from the LBR */
+		nu = lbr_user_frames(rs->ip, rs->branches, rs->nbranch, d->u,
+				     DECODE_MAX_CHAIN);
+	if (!rs->nr && rs->ip && !nu) {
+		if (addr_is_kernel(rs->ip))
+			d->k[out->nk++] = rs->ip;
+		else
+			d->u[nu++] = rs->ip;
+	}
+	out->nu = nu;
+}

@@ -62,6 +62,13 @@ stack_share() {
 	}
 	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
 }
+# median: of the numbers on stdin, one a line ("-" when none); of an even
+# count, the mean of the two middle ones
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 # proc_cpu_ticks PID: user + system CPU time of a process, in clock ticks
 proc_cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 # pct_tolerance P N MIN: MIN pp, or three standard errors of a share P% taken

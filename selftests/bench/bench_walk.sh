@@ -6,12 +6,16 @@
 # each profiled window is compared with the unprofiled windows around it.
 # Configurations: perfjava (the default call graph), perfjava -g fp,
 # perfjava --no-java (the kernel's sampling and the reader alone) at 1 kHz,
-# perfjava at 100 Hz, async-profiler -e cpu at 1 ms and 10 ms. Printed per
-# JDK and configuration, as medians over the rounds:
+# perfjava and perfjava --no-java at 100 Hz, async-profiler -e cpu at 1 ms
+# and 10 ms, and a control: no profiler, a window as long as perfjava's,
+# measured as a profiled one (its ratio is 1 but for the run's noise: the
+# machine's other load, the JIT, GC). Printed per JDK and configuration, as
+# medians over the rounds (of an even count, the mean of the middle two):
 #   - throughput ratio per worker CPU second (rounds per CPU second of the
 #     workers, profiled over unprofiled: the cost in the sampled threads
-#     themselves, 1.000 = none), and per wall second (which also counts the
-#     CPU the profiler's other threads take from the workers);
+#     themselves, 1.000 = none) with its lowest and highest round, and per
+#     wall second (which also counts the CPU the profiler's other threads
+#     take from the workers);
 #   - the reader's CPU per 1,000 samples (perfjava's own process);
 #   - the JVM's CPU outside its worker threads (ms per s; the unprofiled
 #     windows' figure is the JVM's own background);
@@ -105,7 +109,6 @@ both_window() { # perfjava and async-profiler at 1 ms at once
 }
 
 samples_of() { awk '{ s += $NF } END { print s + 0 }' "$1" 2>/dev/null || echo 0; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
 
 for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	J=$(jdk_name "$jdk")
@@ -113,8 +116,8 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	res=$TMP/$J.res
 	: >"$res"
 	: >"$TMP/$J.verdict"
-	per_round=12
-	[ -n "$ASPROF" ] || per_round=8
+	per_round=16
+	[ -n "$ASPROF" ] || per_round=12
 	# long enough for every window with its attach and detach; the
 	# Workload's truth (its own CPU clock per method) comes when it ends
 	start_jvm "$jdk" "$out" -Dtruth.every=50 -- Workload $(((rounds * per_round + 4) * (win + 3) + 10)) 2 "$TMP/go.$J" ticks || continue
@@ -122,6 +125,8 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	sleep "$win" # warm-up
 	window idle0 idle_window
 	for r in $(seq "$rounds"); do
+		window "ctl.$r" sleep $((win + 1))
+		window "idle.g$r" idle_window
 		window "pj1k.$r" pj_window "pj1k.$r" 1000000
 		window "idle.a$r" idle_window
 		window "nojava1k.$r" pj_window "nojava1k.$r" 1000000 --no-java
@@ -130,6 +135,8 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		window "idle.f$r" idle_window
 		window "pj100.$r" pj_window "pj100.$r" 10000000
 		window "idle.b$r" idle_window
+		window "nojava100.$r" pj_window "nojava100.$r" 10000000 --no-java
+		window "idle.h$r" idle_window
 		if [ -n "$ASPROF" ]; then
 			window "ap1k.$r" ap_window "ap1k.$r" 1ms
 			window "idle.c$r" idle_window
@@ -176,15 +183,22 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			done | sort -g | tail -1
 	}
 	echo "$J: truth (whole run) A $(truth methodA)% B $(truth methodB)% C $(truth methodC)%; attribution against the truth of each window; medians over $rounds rounds of ${win} s"
-	for tag in pj1k pjfp1k nojava1k ap1k pj100 ap100; do
+	for tag in ctl pj1k pjfp1k nojava1k ap1k pj100 nojava100 ap100; do
 		[ -n "$ASPROF" ] || [ "${tag#ap}" = "$tag" ] || continue
 		ratio=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $2 }' "$TMP/$J.ratios" | median)
 		other=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $3 }' "$TMP/$J.ratios" | median)
 		cpur=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $4 }' "$TMP/$J.ratios" | median)
+		span=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $4 }' "$TMP/$J.ratios" | sort -g |
+			awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }')
 		echo "$tag $cpur" >>"$TMP/$J.verdict"
-		att=$(for r in $(seq "$rounds"); do attrib "$TMP/$J.$tag.$r.folded" "$tag.$r"; done | median)
+		if [ "$tag" = ctl ]; then
+			echo "$J: control (no profiler, measured as a profiled window) ratio per worker CPU second $cpur (rounds $span), per wall second $ratio, JVM CPU outside workers $other ms/s: the run's noise"
+			continue
+		fi
+		att=-
+		case $tag in nojava*) ;; *) att=$(for r in $(seq "$rounds"); do attrib "$TMP/$J.$tag.$r.folded" "$tag.$r"; done | median) ;; esac
 		smp=$(for f in "$TMP/$J.$tag".*.folded; do samples_of "$f"; done | median)
-		line="$J: ${tag%%[0-9]*} $( [ "${tag#*1k}" != "$tag" ] && echo '1 ms ' || echo '10 ms') ratio per worker CPU second $cpur, per wall second $ratio, JVM CPU outside workers $other ms/s, $smp samples, attribution off by $att pp"
+		line="$J: ${tag%%[0-9]*} $( [ "${tag#*1k}" != "$tag" ] && echo '1 ms ' || echo '10 ms') ratio per worker CPU second $cpur (rounds $span), per wall second $ratio, JVM CPU outside workers $other ms/s, $smp samples, attribution off by $att pp"
 		if [ "$tag" != nojava1k ] && [ "${tag#pj}" != "$tag" ]; then
 			# reader CPU in the steady window per 1000 samples taken in it
 			cpu=$(for r in $(seq "$rounds"); do
@@ -206,13 +220,15 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	# issue 29's conditions, per worker CPU second
 	awk -v j="$J" '{ r[$1] = $2 } END {
 		pj = r["pj1k"]; nj = r["nojava1k"]; fp = r["pjfp1k"]; ap = r["ap1k"]; h = r["pj100"]
+		hn = r["nojava100"]; ha = r["ap100"]; ctl = r["ctl"]
 		v1 = (nj - pj <= 0.005) ? "met" : "NOT met"
 		v2 = (pj - ap >= 0.01) ? "met" : "NOT met"
 		v3 = (fp >= pj - 0.002) ? "not below" : "BELOW"
 		v4 = (h >= 0.997) ? "met" : "NOT met"
 		printf "%s: verdict (per worker CPU second): 1 kHz perfjava %.3f, --no-java %.3f: %.1f pp apart (goal <= 0.5) %s", j, pj, nj, 100 * (nj - pj), v1
 		if (ap != "") printf "; async-profiler %.3f: perfjava %.1f pp ahead (goal >= 1) %s", ap, 100 * (pj - ap), v2
-		printf "; -g fp %.3f: %s the default; 100 Hz %.3f (goal >= 0.997) %s\n", fp, v3, h, v4 }' "$TMP/$J.verdict"
+		printf "; -g fp %.3f: %s the default; 100 Hz %.3f (goal >= 0.997) %s", fp, v3, h, v4
+		printf " (--no-java %.3f%s); control %.3f (the noise of the run)\n", hn, ha != "" ? sprintf(", async-profiler %.3f", ha) : "", ctl }' "$TMP/$J.verdict"
 	if [ -n "$ASPROF" ]; then
 		# async-profiler's samples per millisecond of worker CPU: 1.00
 		# when every 1 ms sample of the workers arrives

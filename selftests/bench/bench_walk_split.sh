@@ -99,7 +99,6 @@ excess() {
 }
 
 stat() { awk -v k="$2" '$1 == "stat" && $2 == k { print $3 }' "$1"; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }'; }
 
 # parts TAG: the agent's figures per walk (us): the median walk's entry
 # walk recover type ring, the same as means, and the session thread's CPU

@@ -3,13 +3,15 @@
 # inside one JVM (so that JIT decisions cancel out), at 1 ms and 10 ms, on
 # JDK 17 and 25. The Workload (two worker threads, three methods with a known
 # CPU split) prints its progress and its workers' CPU time every 100 ms;
-# each profiled window is compared with the unprofiled windows around it.
+# each profiled window is compared with the unprofiled windows around it,
+# over the profiler's steady state alone (win s from its start to its
+# stop: no attach, detach or output in it).
 # Configurations: perfjava (the default call graph), perfjava -g fp,
 # perfjava --no-java (the kernel's sampling and the reader alone) at 1 kHz,
 # perfjava and perfjava --no-java at 100 Hz, async-profiler -e cpu at 1 ms
-# and 10 ms, and a control: no profiler, a window as long as perfjava's,
-# measured as a profiled one (its ratio is 1 but for the run's noise: the
-# machine's other load, the JIT, GC). Printed per JDK and configuration, as
+# and 10 ms, and a control: no profiler, measured as a profiled window
+# (its ratio is 1 but for the run's noise: the machine's other load, the
+# JIT, GC). Printed per JDK and configuration, as
 # medians over the rounds (of an even count, the mean of the middle two):
 #   - throughput ratio per worker CPU second (rounds per CPU second of the
 #     workers, profiled over unprofiled: the cost in the sampled threads
@@ -37,7 +39,7 @@ set -u
 compile_java >/dev/null || { echo "javac failed"; exit 1; }
 win=${PJ_BENCH_WINDOW:-3}
 rounds=${PJ_BENCH_ROUNDS:-3}
-gap=300000000 # profiled windows lose 0.3 s at each end (attach, detach)
+gap=300000000 # a window without a span loses 0.3 s at each end
 
 asprof_build || echo "$ASPROF_WHY: perfjava alone"
 
@@ -81,6 +83,17 @@ window() {
 		'BEGIN { printf "%.1f", c / 1e6 / (d / 1e9) }') $((w1 - w0))" >>"$res"
 }
 
+# steady F: the profiler's steady state, win s from now, its span (monotonic
+# ns) in F.span: the throughput is taken there, as long as an idle window;
+# the profiler's attach, stop and output are left out (before: the whole
+# window less 0.3 s at each end, which held part of perfjava's start and
+# its report, unprofiled time that made its cost look smaller)
+steady() {
+	local s
+	s=$(mono)
+	sleep "$win"
+	echo "$s $(mono)" >"$1.span"
+}
 pj_window() { # pj_window TAG PERIOD_NS [OPTIONS]: the reader's CPU in its steady state
 	local f=$TMP/$J.$1 p=$2 pid c0 c1
 	shift 2
@@ -88,7 +101,7 @@ pj_window() { # pj_window TAG PERIOD_NS [OPTIONS]: the reader's CPU in its stead
 	pid=$!
 	wait_for 10 grep -q '^perfjava: recording' "$f.err"
 	c0=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null || echo 0)
-	sleep "$win"
+	steady "$f"
 	c1=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null || echo 0)
 	wait "$pid"
 	echo "$((c1 - c0))" >"$f.cpu"
@@ -97,10 +110,11 @@ pj_window() { # pj_window TAG PERIOD_NS [OPTIONS]: the reader's CPU in its stead
 ap_window() { # ap_window TAG INTERVAL
 	local f=$TMP/$J.$1
 	"$ASPROF" start -e cpu -i "$2" "$JPID" >/dev/null 2>&1
-	sleep "$win"
+	steady "$f"
 	"$ASPROF" stop -o collapsed -f "$f.folded" "$JPID" >/dev/null 2>&1
 }
 idle_window() { sleep "$win"; }
+ctl_window() { steady "$TMP/$J.$1"; } # no profiler, timed as one
 both_window() { # perfjava and async-profiler at 1 ms at once
 	local f=$TMP/$J.$1
 	"$ASPROF" start -e cpu -i 1ms "$JPID" >/dev/null 2>&1
@@ -125,7 +139,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	sleep "$win" # warm-up
 	window idle0 idle_window
 	for r in $(seq "$rounds"); do
-		window "ctl.$r" sleep $((win + 1))
+		window "ctl.$r" ctl_window "ctl.$r"
 		window "idle.g$r" idle_window
 		window "pj1k.$r" pj_window "pj1k.$r" 1000000
 		window "idle.a$r" idle_window
@@ -154,7 +168,11 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	rt=()
 	for i in "${!lines[@]}"; do
 		read -r name ws we _ <<<"${lines[$i]}"
-		if [ "${name#idle}" = "$name" ]; then ws=$((ws + gap)) we=$((we - gap)); fi
+		if [ -s "$TMP/$J.$name.span" ]; then
+			read -r ws we <"$TMP/$J.$name.span"
+		elif [ "${name#idle}" = "$name" ]; then
+			ws=$((ws + gap)) we=$((we - gap))
+		fi
 		rt[$i]=$(rate "$out" "$ws" "$we")
 	done
 	# "NAME WALL_RATIO OTHER_CPU CPU_RATIO" per window

@@ -6,7 +6,6 @@
 #include "lib/procfs.h"
 #include "profile/io.h"
 #include "record/agents.h"
-#include "record/machine.h"
 #include "record/recorder.h"
 
 int agents_attach(struct recorder *rec, struct proc *p, char *err, size_t len)

@@ -10,6 +10,7 @@
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/sample.h"
+#include "record/sideband.h"
 #include "record/switchcost.h"
 #include "record/userframes.h"
 #include "record/wall.h"

@@ -25,8 +25,5 @@ void record_on_record(void *ctx, struct ring *r,
 /* A PERF_RECORD_SAMPLE of ring r. */
 void record_on_sample(struct recorder *rec, struct ring *r,
 		      const struct perf_event_header *hdr);
-/* Any other record of ring r: fork, exit, mmap, comm, switch, lost. */
-void record_on_sideband(struct recorder *rec, struct ring *r,
-			const struct perf_event_header *hdr);
 
 #endif

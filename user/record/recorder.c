@@ -11,7 +11,6 @@
 #include "lib/clock.h"
 #include "lib/file.h"
 #include "record/header.h"
-#include "record/machine.h"
 #include "record/jevents.h"
 #include "record/recorder.h"
 #include "record/wall.h"

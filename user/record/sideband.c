@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The records beside the samples; see record/hotpath.h. */
+/* The records beside the samples; see record/sideband.h. */
 #include <perf/event.h>
 
 #include "lib/clock.h"
-#include "record/hotpath.h"
 #include "record/machine.h"
 #include "record/recorder.h"
+#include "record/sideband.h"
 #include "record/switchcost.h"
 #include "record/wall.h"
 

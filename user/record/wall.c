@@ -25,7 +25,6 @@
 #include "lib/u64map.h"
 #include "events/spec.h"
 #include "record/blockstack.h"
-#include "record/decode.h"
 #include "record/emit.h"
 #include "record/offjava.h"
 #include "record/offstate.h"

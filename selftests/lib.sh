@@ -45,6 +45,16 @@ start_prog() {
 }
 # size_over FILE BYTES: FILE exists and is larger than BYTES (for wait_for)
 size_over() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt "$2" ]; }
+# rss_peak PID: its peak RSS so far, in MB (VmHWM; 0 once it is gone)
+rss_peak() { awk '/^VmHWM:/ { print int($2 / 1024) }' "/proc/$1/status" 2>/dev/null || echo 0; }
+# peak_until_gone PID: raises HWM to PID's peak RSS (MB) and succeeds once
+# PID is gone; as wait_for's condition, the RSS is read at each poll
+peak_until_gone() {
+	local h
+	h=$(rss_peak "$1")
+	[ "${h:-0}" -gt "${HWM:-0}" ] && HWM=$h
+	! kill -0 "$1" 2>/dev/null
+}
 # stack_share FOLDED NAME...: for each NAME, the percentage of samples (in
 # collapsed output) whose stack holds a frame NAME (any _[x] type suffix),
 # among the samples that hold any of the NAMEs; prints "NAME PCT" lines

@@ -35,15 +35,13 @@ start_as_owner() {
 # timed CMD...: RC, SECS (from its "recording" line when it says one),
 # and HWM (the peak RSS in MB, polled)
 timed() {
-	local t0 t1=0 h; t0=$(date +%s%N) HWM=0
+	local t0 t1=0; t0=$(date +%s%N) HWM=0
 	"$@" 2>"$TMP/err" &
 	local p=$!
 	# each poll notes the start and the peak RSS so far; done once it exits
 	gone() {
 		[ "$t1" = 0 ] && grep -qs recording "$TMP/err" && t1=$(date +%s%N)
-		h=$(awk '/^VmHWM:/ { print int($2 / 1024) }' "/proc/$p/status" 2>/dev/null)
-		[ "${h:-0}" -gt "$HWM" ] && HWM=$h
-		! kill -0 "$p" 2>/dev/null
+		peak_until_gone "$p"
 	}
 	wait_for 120 gone || kill -9 "$p"
 	wait "$p"; RC=$?

@@ -37,16 +37,10 @@ record_bg() {
 	wait_for 60 grep -qs 'recording' "$TMP/rec.err"
 	T0=$(date +%s%N)
 }
-rss_peak() { awk '/^VmHWM:/ { print int($2 / 1024) }' "/proc/$1/status" 2>/dev/null || echo 0; }
 # wait_end: waits for RP; RC, SECS since T0, HWM its peak RSS (MB)
 wait_end() {
-	local h
 	HWM=0
-	while kill -0 "$RP" 2>/dev/null; do
-		h=$(rss_peak "$RP"); [ "${h:-0}" -gt "$HWM" ] && HWM=$h
-		sleep 0.05 # polling its RSS, not a wait
-		[ "$(seconds_since "$T0" | cut -d. -f1)" -ge 60 ] && kill -9 "$RP"
-	done
+	wait_for 60 peak_until_gone "$RP" || kill -9 "$RP"
 	wait "$RP"; RC=$? SECS=$(seconds_since "$T0")
 }
 samples() { "$PJ_BIN" report -i "$1" --format collapsed 2>/dev/null | awk '{ n += $NF } END { print n + 0 }'; }
@@ -73,7 +67,7 @@ n=$(samples "$TMP/i.data")
 check "10000 memfd mappings: SIGINT honoured after $SECS s (<= 1), rc $RC, $n samples, peak RSS $HWM MB" \
 	all test "$RC" -eq 0 -a "$n" -gt 0 -- le "$SECS" 1 -- le "$HWM" 300
 record_bg -p "$HN" -c 1000000 -o "$TMP/t.data"
-sleep 0.5 # a moment of recording before the signal
+wait_for 10 size_over "$TMP/t.data" 2000 # recording, not only started
 t=$(date +%s%N); kill -TERM "$RP"; T0=$t
 wait_end
 check "and SIGTERM after $SECS s (<= 1)" all test "$RC" -eq 0 -- le "$SECS" 1

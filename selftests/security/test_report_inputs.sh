@@ -16,15 +16,10 @@ as_third() { setpriv --reuid="$THIRD" --regid=nogroup --clear-groups --no-new-pr
 # report_timed ARGS...: perfjava report as root, at most 60 s: RC, SECS,
 # ERR (its one line), HWM (peak RSS, MB)
 report_timed() {
-	local t0 h; t0=$(date +%s%N) HWM=0
+	local t0; t0=$(date +%s%N) HWM=0
 	"$PJ_BIN" report "$@" >/dev/null 2>"$TMP/err" &
 	local p=$!
-	while kill -0 "$p" 2>/dev/null; do
-		h=$(awk '/^VmHWM:/ { print int($2 / 1024) }' "/proc/$p/status" 2>/dev/null)
-		[ "${h:-0}" -gt "$HWM" ] && HWM=$h
-		sleep 0.02 # polling its RSS, not a wait
-		[ "$(seconds_since "$t0" | cut -d. -f1)" -ge 60 ] && kill -9 "$p"
-	done
+	wait_for 60 peak_until_gone "$p" || kill -9 "$p"
 	wait "$p"; RC=$? SECS=$(seconds_since "$t0") ERR=$(head -c 300 "$TMP/err")
 }
 one_line() { [ "$RC" -ne 0 ] && [ "$RC" -lt 128 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && le "$SECS" 5; }

@@ -166,9 +166,12 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 			attr.wakeup_events = o->wakeup_events;
 		} else {
 			/* a wake-up per sample is an interrupt the CPU
-			 * sends itself: a signal at the sample goes without */
+			 * sends itself: a signal at the sample goes without.
+			 * The kernel wakes the reader each time this many
+			 * bytes were written, read or not: half the ring (as
+			 * perf), the reader's periodic drain keeps it low */
 			attr.watermark = 1;
-			attr.wakeup_watermark = o->pages * getpagesize() / 4;
+			attr.wakeup_watermark = o->pages * getpagesize() / 2;
 		}
 		evsel = perf_evsel__new(&attr);
 		if (!evsel)

@@ -65,7 +65,7 @@ struct ring_opts {
 	uint64_t regs_user; /* with PERF_SAMPLE_REGS_USER */
 	uint32_t stack_user; /* bytes, with PERF_SAMPLE_STACK_USER */
 	unsigned int pages; /* data pages, a power of two */
-	unsigned int wakeup_events; /* 0: wake at a quarter of the ring */
+	unsigned int wakeup_events; /* 0: wake at half the ring */
 	uint16_t max_stack;
 	bool exclude_kernel; /* forced, e.g. by perf_event_paranoid */
 	bool no_user_callchain; /* user frames come from elsewhere (LBR) */

@@ -168,8 +168,9 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 			/* a wake-up per sample is an interrupt the CPU
 			 * sends itself: a signal at the sample goes without.
 			 * The kernel wakes the reader each time this many
-			 * bytes were written, read or not: half the ring (as
-			 * perf), the reader's periodic drain keeps it low */
+			 * bytes were written, read or not: at half the ring
+			 * (as perf); the reader's periodic drain (run.c)
+			 * empties it long before */
 			attr.watermark = 1;
 			attr.wakeup_watermark = o->pages * getpagesize() / 2;
 		}

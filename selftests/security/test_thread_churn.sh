@@ -32,20 +32,29 @@ JPID=$(awk '/^ready/ { print $2 }' "$TMP/jvm.out")
 [ -n "$JPID" ] || { not_ok "the churning JVM did not start: $(head -c 300 "$TMP/jvm.err")"; exit 1; }
 track "$JPID"
 
-rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+# rss_from_10s PID: as wait_for's condition, PID's RSS (kB) read at each
+# poll from 10 s after t0 on, the first in first, the highest in max;
+# succeeds once PID is gone (builtins only: no process per poll beside the
+# recording)
+rss_from_10s() {
+	local k v _
+	kill -0 "$1" 2>/dev/null || return 0
+	[ $((${EPOCHREALTIME/./} - t0 / 1000)) -ge 10000000 ] || return 1
+	while read -r k v _; do
+		[ "$k" = VmRSS: ] && break
+	done 2>/dev/null <"/proc/$1/status"
+	if [ "$k" = VmRSS: ] && [ -n "$v" ]; then
+		[ -z "$first" ] && first=$v
+		[ "$v" -gt "$max" ] && max=$v
+	fi
+	return 1
+}
 "$PJ_BIN" record -p "$JPID" -F 1000 -d "$SECS" -o "$TMP/c.data" 2>"$TMP/err" &
 pj=$!
 wait_for 30 grep -qs recording "$TMP/err"
 t0=$(date +%s%N)
 first= max=0
-while kill -0 "$pj" 2>/dev/null; do
-	r=$(rss_kb "$pj")
-	if [ -n "$r" ] && le 10 "$(seconds_since "$t0")"; then
-		[ -z "$first" ] && first=$r
-		[ "$r" -gt "$max" ] && max=$r
-	fi
-	sleep 0.5 # the RSS is polled, not waited for
-done
+wait_for $((SECS + 60)) rss_from_10s "$pj"
 wait "$pj"; RC=$?
 SECS_TAKEN=$(seconds_since "$t0")
 wait_for 30 grep -qs '^done' "$TMP/jvm.out"

@@ -60,7 +60,7 @@ static int nspans, cap_spans;
  * adds code all the time; it removes code that walks still run far less. */
 #define XCACHE 4096 /* a power of two */
 static struct xcache {
-	uint64_t key; /* pc << 1 | exact */
+	uint64_t key; /* the pc */
 	jmethodID m;
 	uint32_t uid; /* the entry's, or gen when i < 0 */
 	int i, r;
@@ -400,19 +400,77 @@ static int record_ge(const struct centry *e, uint64_t pc)
 }
 
 /*
- * The inlining record that stands for pc, as AsyncGetCallTrace picks its
- * debug information: at a return address (exact), the record at pc; at an
- * interrupted pc, the first record after it (pc_desc_near(pc + 1)). -1 when
- * none is, or its chain does not end at the compiled method itself.
+ * The inlining record that stands for pc: the first at or after it, -1 when
+ * none is or its chain does not end at the compiled method itself. C2 puts a
+ * record where an instruction ends (output.cpp: observe_instruction after
+ * the emit), so the record at pc is the instruction just completed: at a
+ * return address, the call; at an interrupted pc, the instruction the
+ * sample's time went to, as async-profiler takes it. AsyncGetCallTrace takes
+ * the record after pc + 1 (pc_desc_near) instead: a loop inlined before a
+ * call then gives the time of its last instruction to the call site after
+ * it (the Workload on Temurin 25: 10 % of the samples moved from methodA and
+ * methodB to the getCurrentThreadCpuTime that follows them).
  */
-static int record_at(const struct centry *e, uint64_t pc, int exact)
+static int record_at(const struct centry *e, uint64_t pc)
 {
-	int r = e->rpc ? record_ge(e, exact ? pc : pc + 1) : -1;
+	int r = e->rpc ? record_ge(e, pc) : -1;
 
 	if (r >= 0 &&
 	    (e->roff[r + 1] == e->roff[r] || e->rm[e->roff[r + 1] - 1] != e->m))
 		return -1;
 	return r;
+}
+
+/* The bci of a frame of a walk, without the walk's marks (frametype.c). */
+static jint bci_of(const struct asgct_frame *f)
+{
+	return f->lineno >= PJA_SEEN_BCI_MAX
+		   ? f->lineno & (PJA_SEEN_BCI_MAX - 1)
+		   : f->lineno;
+}
+
+unsigned int codemap_retop(uint64_t pc, struct asgct_frame *frames,
+			   unsigned int n, unsigned int cap)
+{
+	const struct centry *e;
+	unsigned int l0, l1, k, keep;
+	jint mark;
+	int i, r0, r1;
+
+	if (!n || n > cap)
+		return n;
+	pthread_mutex_lock(&cm_lock);
+	i = find_pc(pc);
+	if (i < 0 || !ents[i].m || !ents[i].rpc)
+		goto out;
+	e = &ents[i];
+	r0 = record_at(e, pc);
+	r1 = record_ge(e, pc + 1);
+	if (r0 < 0 || r1 < 0 || r0 == r1 || e->roff[r1 + 1] == e->roff[r1])
+		goto out;
+	l0 = e->roff[r0 + 1] - e->roff[r0];
+	l1 = e->roff[r1 + 1] - e->roff[r1];
+	if (l1 > n || l0 > cap)
+		goto out;
+	/* only the frames AsyncGetCallTrace named from that record */
+	for (k = 0; k < l1; k++)
+		if (frames[k].method != e->rm[e->roff[r1] + k] ||
+		    bci_of(&frames[k]) != e->rb[e->roff[r1] + k])
+			goto out;
+	mark = frames[l1 - 1].lineno - bci_of(&frames[l1 - 1]);
+	keep = n - l1;
+	if (keep > cap - l0)
+		keep = cap - l0;
+	memmove(frames + l0, frames + l1, keep * sizeof(*frames));
+	for (k = 0; k < l0; k++) {
+		frames[k].method = e->rm[e->roff[r0] + k];
+		frames[k].lineno = e->rb[e->roff[r0] + k];
+	}
+	frames[l0 - 1].lineno += mark; /* the compiled method's, kept */
+	n = l0 + keep;
+out:
+	pthread_mutex_unlock(&cm_lock);
+	return n;
 }
 
 unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
@@ -433,7 +491,7 @@ unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 		memmove(frames, frames + 1, (n - 1) * sizeof(*frames));
 		return n - 1;
 	}
-	r = record_at(e, pc, 0);
+	r = record_at(e, pc);
 	if (r >= 0)
 		len = e->roff[r + 1] - e->roff[r];
 	if (len > cap)
@@ -516,11 +574,11 @@ void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 
 /* A compiled frame of a raw walk: the methods it inlined at pc down to
  * itself, into out (at most cap). */
-static unsigned int expand_code(jmethodID m, uint64_t pc, int exact,
+static unsigned int expand_code(jmethodID m, uint64_t pc,
 				struct asgct_frame *out, uint8_t *types,
 				unsigned int cap)
 {
-	uint64_t key = pc << 1 | (exact != 0);
+	uint64_t key = pc;
 	struct xcache *x = &xc[(key ^ key >> 13) & (XCACHE - 1)];
 	const struct centry *e;
 	unsigned int k, len;
@@ -535,7 +593,7 @@ static unsigned int expand_code(jmethodID m, uint64_t pc, int exact,
 	} else {
 		i = find_pc(pc);
 		if (i >= 0 && ents[i].m == m)
-			r = record_at(&ents[i], pc, exact);
+			r = record_at(&ents[i], pc);
 		else
 			i = -1;
 		*x = (struct xcache){ key, m, i < 0 ? gen : ents[i].uid, i, r };
@@ -570,9 +628,8 @@ unsigned int codemap_expand(const struct asgct_frame *raw, unsigned int n,
 		if ((b == PJA_RAW_EXACT || b == PJA_RAW_NEAR) && j + 1 < n &&
 		    raw[j + 1].lineno == PJA_RAW_PC) {
 			k += expand_code(raw[j].method,
-					 (uintptr_t)raw[j + 1].method,
-					 b == PJA_RAW_EXACT, out + k, types + k,
-					 cap - k);
+					 (uintptr_t)raw[j + 1].method, out + k,
+					 types + k, cap - k);
 			j++;
 			continue;
 		}

@@ -122,19 +122,19 @@ static int walk(const void *arg)
 	return 0;
 }
 
-/* Compiled frame f at pc (where the thread was when top, else a return
- * address) into raw[at..]: the frames it inlined there, innermost first,
- * then its own method. The frames written. */
-static unsigned int expand(const struct asgct_frame *f, uint64_t pc, int top,
+/* Compiled frame f at pc (where the thread was, or a return address) into
+ * raw[at..]: the frames it inlined there, innermost first, then its own
+ * method. The frames written. */
+static unsigned int expand(const struct asgct_frame *f, uint64_t pc,
 			   unsigned int at, unsigned int cap)
 {
 	unsigned int n;
 
 	raw[at].method = NULL;
 	raw[at].lineno = 0;
-	/* a return address's debug information is at that very pc; the code
-	 * map takes the first record after the pc it is given */
-	n = codemap_top(top ? pc : pc - 1, raw + at, 1, cap - at);
+	/* the first record at or after pc: a return address's is at that
+	 * very pc */
+	n = codemap_top(pc, raw + at, 1, cap - at);
 	if (!n || raw[at + n - 1].method != f->method) {
 		raw[at] = *f; /* unloaded since, or no records: as walked */
 		return 1;
@@ -160,9 +160,7 @@ static unsigned int frames_of(const struct pja_copy_req *r, int nphys,
 			raw[n].method = phys[i].method;
 			raw[n++].lineno = ASGCT_NATIVE_BCI;
 		} else if (kind == PJA_SEEN_COMPILED) {
-			n += expand(&phys[i], pcs[i],
-				    i == 0 && (r->flags & PJA_COPY_TOP), n,
-				    cap);
+			n += expand(&phys[i], pcs[i], n, cap);
 		} else {
 			raw[n++] = phys[i];
 		}

@@ -211,6 +211,8 @@ unsigned int walk_top(uint64_t pc, uint32_t how, struct asgct_frame *raw,
 {
 	if (n && how == PJA_HOW_COMPILED)
 		n = codemap_top(pc, raw, n, pja.depth);
+	else if (n && how == PJA_HOW_DIRECT)
+		n = codemap_retop(pc, raw, n, pja.depth);
 	if (n >= pja.depth)
 		*flags |= PJA_WALK_TRUNCATED;
 	return n;

@@ -119,14 +119,21 @@ int codemap_in_range(uint64_t pc);
 int codemap_in_interpreter(uint64_t pc);
 /* A walk stepped out of its compiled top frame (frames[0] without a
  * method): that frame named from the code at pc, with the frames it
- * inlined there from the compiled method's inlining record after pc (the
- * debug information AsyncGetCallTrace would take), or the compiled method
- * alone with bci 0 when it has none. The callers move up; the deepest go
- * past cap frames. Returns the walk's new length. */
+ * inlined there from the compiled method's inlining record at or after pc
+ * (codemap.c, record_at), or the compiled method alone with bci 0 when it
+ * has none. The callers move up; the deepest go past cap frames. Returns
+ * the walk's new length. */
 unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 			 unsigned int n, unsigned int cap);
+/* A walk AsyncGetCallTrace took at pc: when its top frames are those of the
+ * compiled code at pc as named by the record after pc + 1 (its own rule),
+ * they are named again from the record codemap_top takes, so that either
+ * walker names a sample's code alike. The callers move as in codemap_top.
+ * Returns the walk's new length. */
+unsigned int codemap_retop(uint64_t pc, struct asgct_frame *frames,
+			   unsigned int n, unsigned int cap);
 /* vmwalk's raw slots raw[0..n) as frames, named and typed: a compiled frame
- * as the methods it inlined at its pc (its inlining record after the
+ * as the methods it inlined at its pc (its inlining record at or after the
  * interrupted pc for the top frame, at the return address for a caller)
  * down to itself, C1 or JIT, the others inlined; an interpreter frame
  * interpreted; a native method Java-native. Into out and types (PJ_FRAME_*),

@@ -12,8 +12,8 @@
  * method as its method (bci -3). The session thread names a compiled frame's
  * inlined methods later, from the code map's inlining records at that pc
  * (codemap_expand), which are AsyncGetCallTrace's own debug information: the
- * record after the interrupted pc for the top frame, the one at the return
- * address for a caller.
+ * record at or after the interrupted pc for the top frame (codemap.c,
+ * record_at), the one at the return address for a caller.
  *
  * Frames: an interpreter frame holds its Method* at fp[-3], its bcp at
  * fp[-8], its caller's sp at fp[-1], fp at fp[0], pc at fp[1]; a compiled

@@ -2,9 +2,11 @@
 /*
  * The agent's code map naming the top frame of a walk that stepped out of
  * compiled code (agent/codemap.c, codemap_top): the frames the compiled
- * method inlined at the sampled pc come from its JVMTI inlining record after
- * that pc, as AsyncGetCallTrace takes its debug information; without one,
- * the method alone. Records built here as HotSpot hands them to
+ * method inlined at the sampled pc come from its JVMTI inlining record at
+ * that pc (C2's record of the instruction just completed), or the next one;
+ * without one, the method alone. And a walk AsyncGetCallTrace named by its
+ * own rule (the record after pc + 1) named again by that one
+ * (codemap_retop). Records built here as HotSpot hands them to
  * CompiledMethodLoad; method ids are made-up pointers.
  */
 #include <stdint.h>
@@ -88,9 +90,13 @@ int main(void)
 	      (jint[]){ 5, 10, 3, 4 }),
 	   "inside a run of identical records: that record");
 	n = walk(0x1020, 8);
+	ok(is(n, 4, (jmethodID[]){ A, ROOT, CALLER1, CALLER2 },
+	      (jint[]){ 5, 10, 3, 4 }),
+	   "at a record's pc: that record (the instruction just completed)");
+	n = walk(0x1021, 8);
 	ok(is(n, 5, (jmethodID[]){ B, A, ROOT, CALLER1, CALLER2 },
 	      (jint[]){ 7, 20, 30, 3, 4 }),
-	   "at a record's pc: the next one (AsyncGetCallTrace's pc + 1)");
+	   "just past it: the next one");
 	n = walk(0x10ff, 8);
 	ok(is(n, 3, (jmethodID[]){ ROOT, CALLER1, CALLER2 },
 	      (jint[]){ 40, 3, 4 }),
@@ -99,13 +105,13 @@ int main(void)
 	ok(is(n, 3, (jmethodID[]){ ROOT, CALLER1, CALLER2 },
 	      (jint[]){ 0, 3, 4 }),
 	   "after the last record: the method alone, bci 0");
-	n = walk(0x1020, 4);
+	n = walk(0x1021, 4);
 	ok(is(n, 4, (jmethodID[]){ B, A, ROOT, CALLER1 },
 	      (jint[]){ 7, 20, 30, 3 }),
 	   "a full walk keeps the top and loses its deepest callers");
 	memset(f, 0, sizeof(f));
 	f[1] = (struct asgct_frame){ 3, CALLER1 };
-	n = codemap_top(0x1020, f, 2, 2);
+	n = codemap_top(0x1021, f, 2, 2);
 	ok(is(n, 2, (jmethodID[]){ B, A }, (jint[]){ 7, 20 }),
 	   "a walk shorter than the inlining keeps the innermost frames");
 	n = walk(0x2000, 8);
@@ -117,11 +123,42 @@ int main(void)
 
 	struct pja_frame out[8];
 
-	n = walk(0x1020, 8);
-	codemap_classify(0x1020, f, out, n);
+	n = walk(0x1021, 8);
+	codemap_classify(0x1021, f, out, n);
 	ok(out[0].type == PJ_FRAME_INLINED && out[1].type == PJ_FRAME_INLINED &&
 	       out[2].type == PJ_FRAME_JIT,
 	   "the frames it inlined are typed inlined, the method compiled");
+
+	/* AsyncGetCallTrace at 0x1020 named the record at 0x1080 */
+	memset(f, 0, sizeof(f));
+	f[0] = (struct asgct_frame){ 7, B };
+	f[1] = (struct asgct_frame){ 20, A };
+	f[2] = (struct asgct_frame){ 30 | PJA_SEEN_COMPILED << PJA_SEEN_SHIFT,
+				     ROOT };
+	f[3] = (struct asgct_frame){ 3, CALLER1 };
+	n = codemap_retop(0x1020, f, 4, 8);
+	ok(is(n, 3, (jmethodID[]){ A, ROOT, CALLER1 },
+	      (jint[]){ 5, 10 | PJA_SEEN_COMPILED << PJA_SEEN_SHIFT, 3 }),
+	   "AsyncGetCallTrace's top frames named again from the record at pc, the walk's marks kept");
+	memset(f, 0, sizeof(f));
+	f[0] = (struct asgct_frame){ 40, ROOT };
+	f[1] = (struct asgct_frame){ 3, CALLER1 };
+	f[2] = (struct asgct_frame){ 4, CALLER2 };
+	n = codemap_retop(0x1080, f, 3, 4);
+	ok(is(n, 4, (jmethodID[]){ B, A, ROOT, CALLER1 },
+	      (jint[]){ 7, 20, 30, 3 }),
+	   "a longer chain at pc: the deepest callers go past cap");
+	f[0] = (struct asgct_frame){ 8, B };
+	f[1] = (struct asgct_frame){ 20, A };
+	f[2] = (struct asgct_frame){ 30, ROOT };
+	n = codemap_retop(0x1020, f, 3, 8);
+	ok(is(n, 3, (jmethodID[]){ B, A, ROOT }, (jint[]){ 8, 20, 30 }),
+	   "frames that are not that record's are left as they are");
+	f[0] = (struct asgct_frame){ 5, A };
+	f[1] = (struct asgct_frame){ 10, ROOT };
+	n = codemap_retop(0x1018, f, 2, 8);
+	ok(is(n, 2, (jmethodID[]){ A, ROOT }, (jint[]){ 5, 10 }),
+	   "no record at pc: both rules agree, nothing moves");
 	codemap_reset();
 	return tap_done();
 }

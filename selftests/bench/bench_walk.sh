@@ -9,7 +9,10 @@
 # Configurations: perfjava (the default call graph), perfjava -g fp,
 # perfjava --no-java (the kernel's sampling and the reader alone) at 1 kHz,
 # perfjava and perfjava --no-java at 100 Hz, async-profiler -e cpu at 1 ms
-# and 10 ms, and a control: no profiler, measured as a profiled window
+# and 10 ms, perf record -g at 100 Hz (the kernel's own sampling with a frame
+# pointer call chain, no reader of ours: what any profiler that samples with
+# perf events pays on this machine before its own work), and a control: no
+# profiler, measured as a profiled window
 # (its ratio is 1 but for the run's noise: the machine's other load, the
 # JIT, GC). Printed per JDK and configuration, as
 # medians over the rounds (of an even count, the mean of the middle two):
@@ -31,17 +34,22 @@
 # async-profiler's samples at 1 ms alone and with perfjava recording the
 # same JVM at the same time.
 # async-profiler is built from ../shared/peers into build/ when missing.
-# Figures only: it never fails on a timing. PJ_BENCH_ROUNDS (3),
+# Figures only: it never fails on a timing. PJ_BENCH_ROUNDS (5),
 # PJ_BENCH_WINDOW (3 s) change the length.
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
 compile_java >/dev/null || { echo "javac failed"; exit 1; }
 win=${PJ_BENCH_WINDOW:-3}
-rounds=${PJ_BENCH_ROUNDS:-3}
+rounds=${PJ_BENCH_ROUNDS:-5}
 gap=300000000 # a window without a span loses 0.3 s at each end
 
 asprof_build || echo "$ASPROF_WHY: perfjava alone"
+PERF=$(command -v perf)
+[ -n "$PERF" ] && "$PERF" --version >/dev/null 2>&1 || {
+	PERF=
+	echo "no perf here (linux-perf): no row for the kernel's own sampling"
+}
 
 mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
 
@@ -113,6 +121,22 @@ ap_window() { # ap_window TAG INTERVAL
 	steady "$f"
 	"$ASPROF" stop -o collapsed -f "$f.folded" "$JPID" >/dev/null 2>&1
 }
+perf_window() { # perf_window TAG PERIOD_NS: perf record -g, its steady state
+	local f=$TMP/$J.$1 pid
+	rm -f "$f.ctl" "$f.ack"
+	mkfifo "$f.ctl" "$f.ack"
+	# its events enabled once it has read the process's maps (-D -1 and
+	# the control fifo): the steady state starts at its ack
+	"$PERF" record -q -D -1 --control "fifo:$f.ctl,$f.ack" -e cpu-clock \
+		-c "$2" -g -p "$JPID" -o "$f.perf" 2>"$f.err" &
+	pid=$!
+	timeout 20 bash -c 'echo enable >"$1"; read -r _ <"$2"' _ "$f.ctl" "$f.ack"
+	steady "$f"
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid"
+	# its sample count, as a one-line stack for samples_of
+	echo "perf $("$PERF" script -i "$f.perf" -F tid 2>/dev/null | wc -l)" >"$f.folded"
+}
 idle_window() { sleep "$win"; }
 ctl_window() { steady "$TMP/$J.$1"; } # no profiler, timed as one
 both_window() { # perfjava and async-profiler at 1 ms at once
@@ -130,8 +154,9 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	res=$TMP/$J.res
 	: >"$res"
 	: >"$TMP/$J.verdict"
-	per_round=16
-	[ -n "$ASPROF" ] || per_round=12
+	per_round=12
+	[ -n "$ASPROF" ] && per_round=$((per_round + 4))
+	[ -n "$PERF" ] && per_round=$((per_round + 2))
 	# long enough for every window with its attach and detach; the
 	# Workload's truth (its own CPU clock per method) comes when it ends
 	start_jvm "$jdk" "$out" -Dtruth.every=50 -- Workload $(((rounds * per_round + 4) * (win + 3) + 10)) 2 "$TMP/go.$J" ticks || continue
@@ -156,6 +181,10 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			window "idle.c$r" idle_window
 			window "ap100.$r" ap_window "ap100.$r" 10ms
 			window "idle.d$r" idle_window
+		fi
+		if [ -n "$PERF" ]; then
+			window "perf100.$r" perf_window "perf100.$r" 10000000
+			window "idle.p$r" idle_window
 		fi
 	done
 	[ -n "$ASPROF" ] && window both both_window both
@@ -201,8 +230,9 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			done | sort -g | tail -1
 	}
 	echo "$J: truth (whole run) A $(truth methodA)% B $(truth methodB)% C $(truth methodC)%; attribution against the truth of each window; medians over $rounds rounds of ${win} s"
-	for tag in ctl pj1k pjfp1k nojava1k ap1k pj100 nojava100 ap100; do
+	for tag in ctl pj1k pjfp1k nojava1k ap1k pj100 nojava100 ap100 perf100; do
 		[ -n "$ASPROF" ] || [ "${tag#ap}" = "$tag" ] || continue
+		[ -n "$PERF" ] || [ "$tag" != perf100 ] || continue
 		ratio=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $2 }' "$TMP/$J.ratios" | median)
 		other=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $3 }' "$TMP/$J.ratios" | median)
 		cpur=$(awk -v t="$tag" '$1 ~ "^" t "\\." { print $4 }' "$TMP/$J.ratios" | median)
@@ -214,7 +244,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			continue
 		fi
 		att=-
-		case $tag in nojava*) ;; *) att=$(for r in $(seq "$rounds"); do attrib "$TMP/$J.$tag.$r.folded" "$tag.$r"; done | median) ;; esac
+		case $tag in nojava* | perf*) ;; *) att=$(for r in $(seq "$rounds"); do attrib "$TMP/$J.$tag.$r.folded" "$tag.$r"; done | median) ;; esac
 		smp=$(for f in "$TMP/$J.$tag".*.folded; do samples_of "$f"; done | median)
 		line="$J: ${tag%%[0-9]*} $( [ "${tag#*1k}" != "$tag" ] && echo '1 ms ' || echo '10 ms') ratio per worker CPU second $cpur (rounds $span), per wall second $ratio, JVM CPU outside workers $other ms/s, $smp samples, attribution off by $att pp"
 		if [ "$tag" != nojava1k ] && [ "${tag#pj}" != "$tag" ]; then
@@ -238,7 +268,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	# issue 29's conditions, per worker CPU second
 	awk -v j="$J" '{ r[$1] = $2 } END {
 		pj = r["pj1k"]; nj = r["nojava1k"]; fp = r["pjfp1k"]; ap = r["ap1k"]; h = r["pj100"]
-		hn = r["nojava100"]; ha = r["ap100"]; ctl = r["ctl"]
+		hn = r["nojava100"]; ha = r["ap100"]; hp = r["perf100"]; ctl = r["ctl"]
 		v1 = (nj - pj <= 0.005) ? "met" : "NOT met"
 		v2 = (pj - ap >= 0.01) ? "met" : "NOT met"
 		v3 = (fp >= pj - 0.002) ? "not below" : "BELOW"
@@ -246,7 +276,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		printf "%s: verdict (per worker CPU second): 1 kHz perfjava %.3f, --no-java %.3f: %.1f pp apart (goal <= 0.5) %s", j, pj, nj, 100 * (nj - pj), v1
 		if (ap != "") printf "; async-profiler %.3f: perfjava %.1f pp ahead (goal >= 1) %s", ap, 100 * (pj - ap), v2
 		printf "; -g fp %.3f: %s the default; 100 Hz %.3f (goal >= 0.997) %s", fp, v3, h, v4
-		printf " (--no-java %.3f%s); control %.3f (the noise of the run)\n", hn, ha != "" ? sprintf(", async-profiler %.3f", ha) : "", ctl }' "$TMP/$J.verdict"
+		printf " (--no-java %.3f%s%s); control %.3f (the noise of the run)\n", hn, ha != "" ? sprintf(", async-profiler %.3f", ha) : "", hp != "" ? sprintf(", perf record -g %.3f", hp) : "", ctl }' "$TMP/$J.verdict"
 	if [ -n "$ASPROF" ]; then
 		# async-profiler's samples per millisecond of worker CPU: 1.00
 		# when every 1 ms sample of the workers arrives

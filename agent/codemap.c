@@ -625,7 +625,7 @@ unsigned int codemap_expand(const struct asgct_frame *raw, unsigned int n,
 	for (j = 0; j < n && k < cap; j++) {
 		jint b = raw[j].lineno;
 
-		if ((b == PJA_RAW_EXACT || b == PJA_RAW_NEAR) && j + 1 < n &&
+		if (b == PJA_RAW_CODE && j + 1 < n &&
 		    raw[j + 1].lineno == PJA_RAW_PC) {
 			k += expand_code(raw[j].method,
 					 (uintptr_t)raw[j + 1].method, out + k,

@@ -243,11 +243,11 @@ jint frametype_bci(const void *m, uint64_t bcp);
  * frame takes two: cap should be twice depth); -1 where it is not sure of every
  * frame (AsyncGetCallTrace walks it instead). Slots: an interpreter frame
  * {bci | PJA_SEEN_INTERPRETED mark, method}, a native method's
- * {ASGCT_NATIVE_BCI, method}, a compiled frame {PJA_RAW_NEAR for the
- * interrupted pc or PJA_RAW_EXACT for a return address, method} then
- * {PJA_RAW_PC, (jmethodID)pc}. Same rules as frametype.c. */
-#define PJA_RAW_EXACT (-100)
-#define PJA_RAW_NEAR (-101)
+ * {ASGCT_NATIVE_BCI, method}, a compiled frame {PJA_RAW_CODE, method} then
+ * {PJA_RAW_PC, (jmethodID)pc} (the interrupted pc or a return address: both
+ * named from the record at or after pc, codemap.c). Same rules as
+ * frametype.c. */
+#define PJA_RAW_CODE (-100)
 #define PJA_RAW_PC (-102)
 int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
 	   unsigned int depth, int *truncated);

@@ -61,7 +61,7 @@ static int put(struct vw *v, jint lineno, jmethodID m)
 }
 
 /* A compiled frame: its method and pc, or a native method's frame. */
-static int put_code(struct vw *v, const void *method, uint64_t pc, int near)
+static int put_code(struct vw *v, const void *method, uint64_t pc)
 {
 	jmethodID id = frametype_method_id(method);
 
@@ -73,7 +73,7 @@ static int put_code(struct vw *v, const void *method, uint64_t pc, int near)
 		v->full = 1;
 		return 0;
 	}
-	v->f[v->n].lineno = near ? PJA_RAW_NEAR : PJA_RAW_EXACT;
+	v->f[v->n].lineno = PJA_RAW_CODE;
 	v->f[v->n].method = id;
 	v->f[v->n + 1].lineno = PJA_RAW_PC;
 	v->f[v->n + 1].method = (jmethodID)(uintptr_t)pc;
@@ -299,7 +299,7 @@ static int top_frame(struct vw *v, const ucontext_t *uc, uint64_t *pc,
 		return 1;
 	}
 	built = b.complete && *pc >= b.complete ? 2 : prologue(&b, *pc);
-	if (built < 0 || put_code(v, b.method, *pc, 1) < 0)
+	if (built < 0 || put_code(v, b.method, *pc) < 0)
 		return -1;
 	if (built == 0) {
 		*pc = s[0];
@@ -416,7 +416,7 @@ int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
 			/* a return into its stubs: being deoptimized */
 			if (!b.stub || pc >= b.stub || pc < b.code)
 				return -1;
-			if (put_code(&v, b.method, pc, 0) < 0)
+			if (put_code(&v, b.method, pc) < 0)
 				return -1;
 		}
 		s = (const uint64_t *)sp + b.words;

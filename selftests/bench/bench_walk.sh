@@ -130,7 +130,8 @@ perf_window() { # perf_window TAG PERIOD_NS: perf record -g, its steady state
 	"$PERF" record -q -D -1 --control "fifo:$f.ctl,$f.ack" -e cpu-clock \
 		-c "$2" -g -p "$JPID" -o "$f.perf" 2>"$f.err" &
 	pid=$!
-	timeout 20 bash -c 'echo enable >"$1"; read -r _ <"$2"' _ "$f.ctl" "$f.ack"
+	timeout 20 bash -c 'echo enable >"$1"; read -r _ <"$2"' _ "$f.ctl" "$f.ack" ||
+		echo "$J: perf record did not start: $(head -c 200 "$f.err")"
 	steady "$f"
 	kill -INT "$pid" 2>/dev/null
 	wait "$pid"

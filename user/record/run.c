@@ -82,7 +82,7 @@ static uint64_t drain_interval(const struct recorder *rec)
 
 		if (period < DRAIN_NS / DRAIN_PERIODS)
 			return DRAIN_NS;
-		if (period * DRAIN_PERIODS < ns)
+		if (period < ns / DRAIN_PERIODS) /* no product to overflow */
 			ns = period * DRAIN_PERIODS;
 	}
 	return ns;

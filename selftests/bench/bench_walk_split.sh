@@ -23,6 +23,10 @@
 # recoveries, frame typing, ring write; their means too) and the agent
 # thread's CPU time per walk (not in the sampled thread: on another CPU,
 # but the target's all the same).
+# Last, the floor under it (selftests/progs/sigfloor.c): the same event
+# sampling a C thread, alone and with its SIGTRAP to a handler that
+# returns at once, PJ_BENCH_FLOOR_ROUNDS (5) rounds: the signal's delivery
+# and return that any walk at the sample pays on this machine.
 # Figures only: it never fails on a timing.
 set -u
 . "$PJ_TOP/selftests/lib.sh"
@@ -182,3 +186,18 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		done
 	done
 done
+
+# the floor: the kernel's sample and its signal without a JVM
+floor=$PJ_BUILD/progs/sigfloor
+if [ -x "$floor" ]; then
+	"$floor" "$win" "${PJ_BENCH_FLOOR_ROUNDS:-5}" >"$TMP/floor" 2>"$TMP/floor.err" ||
+		echo "sigfloor failed: $(head -c 200 "$TMP/floor.err")"
+	fl() { awk -v w="$1" -v c="$2" '$1 == w && $5 > 0 { print $c }' "$TMP/floor" | median; }
+	awk -v sm="$(fl sample 3)" -v sa="$(fl sample 4)" -v tm="$(fl trap 3)" -v ta="$(fl trap 4)" \
+		-v n="$(awk '$1 == "trap" && $5 > 0' "$TMP/floor" | wc -l)" 'BEGIN {
+		if (sm == "-" || tm == "-") { print "# the floor: no samples matched"; exit }
+		printf "# the floor (a C thread, no JVM; the same event at 1 kHz; medians over %d rounds): kernel sample median %.1f mean %.1f us; with its SIGTRAP to a handler that returns at once median %.1f mean %.1f; the signal'"'"'s delivery and return %.1f (mean %.1f) us per sample, %.2f pp at 1 kHz\n",
+			n, sm, sa, tm, ta, tm - sm, ta - sa, (tm - sm) / 10 }'
+else
+	echo "no $floor (make): no floor"
+fi

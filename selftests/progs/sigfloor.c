@@ -81,7 +81,8 @@ static void drain(void)
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break;
 		if (h.type == PERF_RECORD_SAMPLE &&
-		    h.size >= sizeof(h) + 16 + sizeof(t) && nsamples < MAX_SAMPLES) {
+		    h.size >= sizeof(h) + 16 + sizeof(t) &&
+		    nsamples < MAX_SAMPLES) {
 			for (i = 0; i < sizeof(t); i++)
 				((unsigned char *)&t)[i] =
 				    data[(tail + sizeof(h) + 16 + i) & mask];

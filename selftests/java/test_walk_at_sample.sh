@@ -91,4 +91,12 @@ for jdk in "${JDKS[@]}"; do
 	matched=$(grep -oE '[0-9]+ matched' "$D/l.err" | grep -oE '[0-9]+')
 	check "$J: record -- java: walks at the sample by the real-time signal (${matched:-0} matched)" \
 		bash -c "grep -qE 'java walks at the sample \(signal [0-9]+ routed to [0-9]+ threads[;)]' '$D/l.err' && [ ${matched:-0} -ge 200 ]"
+
+	# --- threads that end between their open and their routing (2,000 a
+	# second) have not refused the signal: the summary says no refusal
+	"$PJ_BIN" record -c 1000000 -o "$D/t.data" -- "$jdk/bin/java" -Xmx256m \
+		-cp "$CLASSES" Threads 2 8 2000 >/dev/null 2>"$D/t.err"
+	grep 'walks at the sample' "$D/t.err" | sed 's/^/# /'
+	check "$J: record -- java, 2,000 threads/s: routed, no thread counted as refusing" \
+		grep -qE 'java walks at the sample \(signal [0-9]+ routed to [0-9]+ threads\)' "$D/t.err"
 done

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Java walks taken at the instant of the sample; see record/ksig.h. */
+#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,8 +77,9 @@ uint32_t ksig_traps(const struct ksig *k, const struct agent *a)
 void ksig_thread_opened(struct ksig *k, struct ring *r)
 {
 	unsigned int i;
+	int err;
 
-	if (k->signo <= 0)
+	if (k->signo <= 0 || r->exited)
 		return;
 	for (i = 0; i < r->nevents; i++) {
 		if (!(k->eligible & (1u << i)))
@@ -88,11 +90,14 @@ void ksig_thread_opened(struct ksig *k, struct ring *r)
 			r->routed |= 1u << i;
 			continue;
 		}
-		if (ring_route(r, i, k->signo)) {
+		err = ring_route(r, i, k->signo);
+		if (err) {
 			for (i = 0; i < r->nevents; i++)
 				if (r->routed & (1u << i))
 					ring_route(r, i, 0);
-			k->refused++;
+			/* a thread that exited since its open is no refusal:
+			 * F_SETOWN_EX finds no such tid (ESRCH) */
+			k->refused += err != -ESRCH;
 			return;
 		}
 	}

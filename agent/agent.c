@@ -15,7 +15,9 @@
  * bad address inside the protected region; PERFJAVA_AGENT_WALKCHECK makes
  * every walk at the sample also walk by AsyncGetCallTrace, and compares;
  * PERFJAVA_AGENT_WALKER=asgct leaves every walk to AsyncGetCallTrace and its
- * recoveries.
+ * recoveries. Benchmarks only: bench=signal (the handler of a walk at the
+ * sample returns at once) and bench=walk (walks taken, none moved to the
+ * reader) split the walk's cost (selftests/bench/bench_walk_parts.sh).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -459,6 +461,10 @@ static int start_session(const char *options)
 	pja.walkcheck = getenv("PERFJAVA_AGENT_WALKCHECK") != NULL;
 	wk = getenv("PERFJAVA_AGENT_WALKER");
 	pja.asgct_only = wk && !strcmp(wk, "asgct");
+	opt_value(options, "bench", v, sizeof(v));
+	pja.bench = !strcmp(v, "signal") ? PJA_BENCH_SIGNAL
+		    : !strcmp(v, "walk") ? PJA_BENCH_WALK
+					 : 0;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		fprintf(stderr, "perfjava agent: cannot connect to %s: %s\n",

@@ -245,7 +245,7 @@ void ksig_on_sample(int fd, void *uc)
 	int saved = errno;
 
 	atomic_fetch_add(&inflight, 1);
-	if (!atomic_load(&on))
+	if (!atomic_load(&on) || pja.bench == PJA_BENCH_SIGNAL)
 		goto out;
 	for (i = 0; i < NBUF; i++) {
 		int free_buf = 0;

@@ -61,11 +61,18 @@ struct pja {
 	int walkcheck; /* each walk at the sample twice: ours and
 			  AsyncGetCallTrace's, compared (tests) */
 	int asgct_only; /* no walk of our own (tests) */
+	int bench; /* benchmarks (bench=): PJA_BENCH_SIGNAL, _WALK or 0 */
 	int signo; /* our real-time signal (ksig.c), chosen once */
 	int traps; /* our SIGTRAP handler is installed (ksig.c) */
 	uint64_t restorer; /* the signal frames' return (glibc's restorer) */
 	jvmtiEventCallbacks callbacks; /* set at load (jvmti.c) */
 };
+
+/* bench=signal: the handler returns at once (the kernel's signal alone);
+ * bench=walk: walks are taken, then dropped by the pump (nothing moved to
+ * the reader). For make bench's split of the walk's cost, never otherwise. */
+#define PJA_BENCH_SIGNAL 1
+#define PJA_BENCH_WALK 2
 
 extern struct pja pja;
 

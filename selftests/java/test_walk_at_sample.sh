@@ -79,6 +79,24 @@ for jdk in "${JDKS[@]}"; do
 	"$PJ_BIN" report -i "$D/io.data" --format collapsed >"$D/io.folded" 2>/dev/null
 	check "$J: ... and after a SIGIO the JVM is still recorded with Java frames" \
 		grep -q 'Workload' "$D/io.folded"
+
+	# --- make bench's split of the walk (bench_walk_parts.sh): the agent
+	# returns from its handler at once, or drops the walks it took; any
+	# other value passes nothing on
+	for b in 'signal,sock=/x' signal walk; do
+		PERFJAVA_AGENT_BENCH=$b "$PJ_BIN" record -p "$JPID" -c 1000000 -d 1 -o "$D/b.data" 2>"$D/b.err"
+		matched=$(grep -oE '[0-9]+ matched' "$D/b.err" | grep -oE '[0-9]+')
+		if [ "$b" = signal ] || [ "$b" = walk ]; then
+			check "$J: PERFJAVA_AGENT_BENCH=$b: signals routed, no walk matched (${matched:-none})" \
+				[ "${matched:-x}" = 0 ]
+		else
+			check "$J: PERFJAVA_AGENT_BENCH=$b (no such split): walks as usual (${matched:-0} matched)" \
+				[ "${matched:-0}" -ge 200 ]
+		fi
+	done
+	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 1 -o "$D/b.data" 2>"$D/b.err"
+	matched=$(grep -oE '[0-9]+ matched' "$D/b.err" | grep -oE '[0-9]+')
+	check "$J: ... and the next session walks again (${matched:-0} matched)" [ "${matched:-0}" -ge 200 ]
 	kill "$JPID" 2>/dev/null
 	wait "$JWAIT" 2>/dev/null || true
 

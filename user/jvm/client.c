@@ -206,6 +206,20 @@ void agent_offer_rings(int on)
 	offer_ring = on;
 }
 
+/* make bench's split of the walk's cost: PERFJAVA_AGENT_BENCH=signal or
+ * walk becomes the agent's bench= option (agent/agent.c); nothing else
+ * is passed on. */
+static const char *bench_opt(void)
+{
+	const char *v = getenv("PERFJAVA_AGENT_BENCH");
+
+	if (v && !strcmp(v, "signal"))
+		return ",bench=signal";
+	if (v && !strcmp(v, "walk"))
+		return ",bench=walk";
+	return "";
+}
+
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen)
 {
@@ -246,8 +260,8 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		return -1;
 	}
 	snprintf(tpath, sizeof(tpath), "/tmp/%s", name);
-	snprintf(opts, sizeof(opts), "sock=%s,depth=%d%s", tpath,
-		 PJA_DEFAULT_DEPTH, offer_ring ? ",ring=1" : "");
+	snprintf(opts, sizeof(opts), "sock=%s,depth=%d%s%s", tpath,
+		 PJA_DEFAULT_DEPTH, offer_ring ? ",ring=1" : "", bench_opt());
 	r = attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen);
 	if (!r)
 		r = agent_accept(pid, lfd, START_TIMEOUT_MS, out, err, errlen);

@@ -79,6 +79,24 @@ median() {
 		if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2]
 		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+# paired_diff RATIOS FIELD A B LABEL: windows named A.N and B.N (N the
+# round) in RATIOS, their ratio in column FIELD; prints "LABEL: d1 d2 ... pp;
+# mean M +- SE (standard error)", each d 100 * (A's ratio - B's) within one
+# round (B "1": A's ratio against none)
+paired_diff() {
+	awk -v f="$2" -v a="$3" -v b="$4" -v label="$5" '
+	$1 ~ /\.[0-9]+$/ { split($1, k, "."); r[k[1], k[2]] = $f; if (k[2] + 0 > n) n = k[2] + 0 }
+	END {
+		for (i = 1; i <= n; i++) {
+			if (!((a, i) in r) || (b != "1" && !((b, i) in r))) continue
+			d = 100 * (r[a, i] - (b == "1" ? 1 : r[b, i]))
+			line = line sprintf(" %+.2f", d); m += d; s += d * d; c++
+		}
+		if (c < 2) { printf "%s: too few rounds\n", label; exit }
+		m /= c; s = s / c - m * m; s = s > 0 ? sqrt(s / (c - 1)) : 0
+		printf "%s:%s pp; mean %+.2f +- %.2f (standard error)\n", label, line, m, s
+	}' "$1"
+}
 # proc_cpu_ticks PID: user + system CPU time of a process, in clock ticks
 proc_cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
 # pct_tolerance P N MIN: MIN pp, or three standard errors of a share P% taken

@@ -281,27 +281,18 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		if (ap != "") printf "; async-profiler %.3f: perfjava %.1f pp ahead (goal >= 1) %s", ap, 100 * (pj - ap), v2
 		printf "; -g fp %.3f: %s the default; 100 Hz %.3f (goal >= 0.997) %s", fp, v3, h, v4
 		printf " (--no-java %.3f%s%s); control %.3f (the noise of the run)\n", hn, ha != "" ? sprintf(", async-profiler %.3f", ha) : "", hp != "" ? sprintf(", perf record -g %.3f", hp) : "", ctl }' "$TMP/$J.verdict"
-	# the verdict's comparisons round by round: "A-B: d1 d2 ... pp, mean
-	# M +- SE" (A's ratio less B's; B "1" for a ratio against none)
-	awk -v j="$J" '$1 ~ /\.[0-9]+$/ { split($1, k, "."); r[k[1], k[2]] = $4; if (k[2] + 0 > n) n = k[2] + 0 }
-		function pair(a, b, label,   i, d, m, s, c, line) {
-			line = ""; m = 0; s = 0; c = 0
-			for (i = 1; i <= n; i++) {
-				if (!((a, i) in r) || (b != "1" && !((b, i) in r))) continue
-				d = 100 * (r[a, i] - (b == "1" ? 1 : r[b, i]))
-				line = line sprintf(" %+.2f", d); m += d; s += d * d; c++
-			}
-			if (c < 2) return
-			m /= c; s = s / c - m * m; s = s > 0 ? sqrt(s / (c - 1)) : 0
-			printf "%s: noise: %s:%s pp; mean %+.2f +- %.2f (standard error)\n", j, label, line, m, s
-		}
-		END {
-			pair("pj1k", "nojava1k", "perfjava - --no-java at 1 kHz")
-			pair("pj1k", "ap1k", "perfjava - async-profiler at 1 kHz")
-			pair("pjfp1k", "pj1k", "-g fp - default at 1 kHz")
-			pair("pj100", "1", "perfjava at 100 Hz - 1")
-			pair("ctl", "1", "control - 1 (no profiler)")
-		}' "$TMP/$J.ratios"
+	# the verdict's comparisons round by round (column 4: per worker CPU
+	# second)
+	for p in "pj1k nojava1k perfjava - --no-java at 1 kHz" \
+		"pj1k ap1k perfjava - async-profiler at 1 kHz" \
+		"pjfp1k pj1k -g fp - default at 1 kHz" \
+		"pj100 1 perfjava at 100 Hz - 1" \
+		"ctl 1 control - 1 (no profiler)"; do
+		read -r a b what <<<"$p"
+		grep -q "^$a\." "$TMP/$J.ratios" &&
+			{ [ "$b" = 1 ] || grep -q "^$b\." "$TMP/$J.ratios"; } &&
+			paired_diff "$TMP/$J.ratios" 4 "$a" "$b" "$J: noise: $what"
+	done
 	if [ -n "$ASPROF" ]; then
 		# async-profiler's samples per millisecond of worker CPU: 1.00
 		# when every 1 ms sample of the workers arrives

@@ -102,18 +102,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		"full walk moving the walks (the agent's pump, the reader's match)" \
 		"full nojava the whole Java walk"; do
 		read -r a b what <<<"$p"
-		awk -v a="$a" -v b="$b" -v what="$what" -v J="$J" '
-			{ split($1, k, "."); v[k[1], k[2]] = $2; if (k[2] > R) R = k[2] }
-			END {
-				for (i = 1; i <= R; i++)
-					if (((a, i) in v) && ((b, i) in v)) {
-						d = 100 * (v[a, i] - v[b, i]); n++; s += d; q += d * d
-						line = line sprintf(" %+.2f", d)
-					}
-				if (n < 2) { printf "%s: %s - %s: too few rounds\n", J, a, b; exit }
-				m = s / n; sd = (q - n * m * m) / (n - 1)
-				printf "%s: %s (%s - %s):%s pp; mean %+.2f +- %.2f\n", J, what, a, b, line, m, sqrt(sd > 0 ? sd : 0) / sqrt(n)
-			}' "$D/ratios"
+		paired_diff "$D/ratios" 2 "$a" "$b" "$J: $what ($a - $b)"
 	done
 	# the agent's timing of its handler in the full windows
 	for f in "$D"/full.*.data; do

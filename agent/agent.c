@@ -17,7 +17,9 @@
  * PERFJAVA_AGENT_WALKER=asgct leaves every walk to AsyncGetCallTrace and its
  * recoveries. Benchmarks only: bench=signal (the handler of a walk at the
  * sample returns at once) and bench=walk (walks taken, none moved to the
- * reader) split the walk's cost (selftests/bench/bench_walk_parts.sh).
+ * reader) split the walk's cost (selftests/bench/bench_walk_parts.sh);
+ * bench=alt walks only in every other PJA_BENCH_ALT_NS of the monotonic
+ * clock, the handler returning at once in between (bench_walk_alt.sh).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -464,6 +466,7 @@ static int start_session(const char *options)
 	opt_value(options, "bench", v, sizeof(v));
 	pja.bench = !strcmp(v, "signal") ? PJA_BENCH_SIGNAL
 		    : !strcmp(v, "walk") ? PJA_BENCH_WALK
+		    : !strcmp(v, "alt")	 ? PJA_BENCH_ALT
 					 : 0;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {

@@ -245,7 +245,8 @@ void ksig_on_sample(int fd, void *uc)
 	int saved = errno;
 
 	atomic_fetch_add(&inflight, 1);
-	if (!atomic_load(&on) || pja.bench == PJA_BENCH_SIGNAL)
+	if (!atomic_load(&on) || pja.bench == PJA_BENCH_SIGNAL ||
+	    (pja.bench == PJA_BENCH_ALT && pja_now() / PJA_BENCH_ALT_NS & 1))
 		goto out;
 	for (i = 0; i < NBUF; i++) {
 		int free_buf = 0;

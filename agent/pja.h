@@ -61,7 +61,7 @@ struct pja {
 	int walkcheck; /* each walk at the sample twice: ours and
 			  AsyncGetCallTrace's, compared (tests) */
 	int asgct_only; /* no walk of our own (tests) */
-	int bench; /* benchmarks (bench=): PJA_BENCH_SIGNAL, _WALK or 0 */
+	int bench; /* benchmarks (bench=): PJA_BENCH_SIGNAL, _WALK, _ALT or 0 */
 	int signo; /* our real-time signal (ksig.c), chosen once */
 	int traps; /* our SIGTRAP handler is installed (ksig.c) */
 	uint64_t restorer; /* the signal frames' return (glibc's restorer) */
@@ -73,6 +73,12 @@ struct pja {
  * the reader). For make bench's split of the walk's cost, never otherwise. */
 #define PJA_BENCH_SIGNAL 1
 #define PJA_BENCH_WALK 2
+/* bench=alt: as shipped in the even periods of PJA_BENCH_ALT_NS of
+ * CLOCK_MONOTONIC (the JVM's System.nanoTime), as bench=signal in the odd
+ * ones: the walk's cost in a program that alternates faster than the
+ * host's drift. */
+#define PJA_BENCH_ALT 3
+#define PJA_BENCH_ALT_NS 400000000ull
 
 extern struct pja pja;
 

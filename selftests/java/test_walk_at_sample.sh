@@ -94,6 +94,21 @@ for jdk in "${JDKS[@]}"; do
 				[ "${matched:-0}" -ge 200 ]
 		fi
 	done
+	# bench=alt (bench_walk_alt.sh): walks at the sample in the even 400 ms
+	# periods of the monotonic clock only (a sample in the last 2 ms of an
+	# odd one may have its handler run in the next; the reader's requested
+	# walks, a few, come in any)
+	PERFJAVA_AGENT_BENCH=alt "$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/b.data" 2>"$D/b.err"
+	read -r even odd < <("$PJ_BIN" report -i "$D/b.data" --format script 2>/dev/null | awk '
+		function end() {
+			if (hit) { p = int(t / 0.4); d = t - p * 0.4
+				if (p % 2 == 0) even++; else if (d < 0.398) odd++ }
+			hit = 0 }
+		/^[^\t]/ { end(); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0 }
+		/^\t/ && /Thread\.run/ { hit = 1 }
+		END { end(); print even + 0, odd + 0 }')
+	check "$J: PERFJAVA_AGENT_BENCH=alt: walks in the even periods (${even:-0} samples), under 5% as many in the odd ones (${odd:-?})" \
+		[ "${even:-0}" -ge 200 -a $((${odd:-9999} * 20)) -lt "${even:-0}" ]
 	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 1 -o "$D/b.data" 2>"$D/b.err"
 	matched=$(grep -oE '[0-9]+ matched' "$D/b.err" | grep -oE '[0-9]+')
 	check "$J: ... and the next session walks again (${matched:-0} matched)" [ "${matched:-0}" -ge 200 ]

@@ -206,8 +206,8 @@ void agent_offer_rings(int on)
 	offer_ring = on;
 }
 
-/* make bench's split of the walk's cost: PERFJAVA_AGENT_BENCH=signal or
- * walk becomes the agent's bench= option (agent/agent.c); nothing else
+/* make bench's split of the walk's cost: PERFJAVA_AGENT_BENCH=signal,
+ * walk or alt becomes the agent's bench= option (agent/agent.c); nothing else
  * is passed on. */
 static const char *bench_opt(void)
 {
@@ -217,6 +217,8 @@ static const char *bench_opt(void)
 		return ",bench=signal";
 	if (v && !strcmp(v, "walk"))
 		return ",bench=walk";
+	if (v && !strcmp(v, "alt"))
+		return ",bench=alt";
 	return "";
 }
 

@@ -102,6 +102,11 @@ $(BUILD)/selftests/test_codemap_top: selftests/unit/test_codemap_top.c agent/cod
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AGENT_CFLAGS) $(SANITIZE) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
 
+# The walk's frame cache, with writers and a reader of the test's own.
+$(BUILD)/selftests/test_framecache: selftests/unit/test_framecache.c agent/framecache.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(AGENT_CFLAGS) $(SANITIZE) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
+
 # Test programs: frame pointers kept, so that -g fp gives whole stacks.
 $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)

@@ -187,6 +187,7 @@ struct pja_vmw {
 extern struct pja_vmw pja_vmw;
 /* A code blob, as vmstructs_blob reads it. */
 struct pja_blob {
+	uint64_t at; /* the blob itself */
 	const char *name; /* the JVM's name for it */
 	uint64_t code; /* its code's begin */
 	uint64_t complete; /* where its frame is complete, 0 never/unknown */
@@ -200,6 +201,25 @@ struct pja_blob {
 /* The blob holding pc: 0 and *b, or -1. Only reads: call it inside the
  * walk's fault protection. */
 int vmstructs_blob(uint64_t pc, struct pja_blob *b);
+/* framecache.c: a caller's frame as the walk steps over it (vmwalk.c), by
+ * its return address. */
+struct pja_step {
+	uint64_t blob; /* the code blob (struct pja_blob's at) */
+	uint64_t tag; /* a compiled method's jmethodID; a stub's name */
+	unsigned int words; /* its frame's size (PJA_STEP_WORDS at most) */
+	unsigned int flags; /* PJA_STEP_NMETHOD, PJA_STEP_NATIVE */
+};
+#define PJA_STEP_WORDS 0xffffu
+#define PJA_STEP_NMETHOD 0x10000u /* a compiled Java method's */
+#define PJA_STEP_NATIVE 0x20000u /* a native method's wrapper */
+/* 1 and *e when the table holds pc, else 0. */
+int framecache_get(uint64_t pc, struct pja_step *e);
+/* Remembers *e for pc, unless another writer holds its entry. */
+void framecache_put(uint64_t pc, const struct pja_step *e);
+/* Whether the blob e names still holds pc, with e's frame size and, for a
+ * compiled method, e's method (same rule as vmstructs_blob): not freed and
+ * its memory given to another since e was taken. */
+int vmstructs_blob_same(const struct pja_step *e, uint64_t pc);
 /* Whether Method* method is native (same rule). */
 int vmstructs_native(const void *method);
 /* A symbol of libjvm's (dlsym), however it was loaded; NULL if none. */

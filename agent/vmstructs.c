@@ -79,12 +79,13 @@ static struct {
 	 * an int before JDK 23, an int16_t since), and its code's begin (a
 	 * pointer before JDK 23, an offset from the blob since) */
 	int name, frame_size, complete, complete16, code_begin, code_offset;
+	int size; /* CodeBlob::_size, bytes from the blob's start */
 	int method; /* nmethod::_method (CompiledMethod's before JDK 23) */
 	/* where a compiled method's frame starts being built: its verified
 	 * entry (a pointer before JDK 23, a u2 from the code's begin since) */
 	int ventry, ventry_offset;
-} cc = { NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	 -1,   -1, -1, -1, 0,  -1, -1, -1, -1, -1 };
+} cc = { NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	 -1,   -1, -1, 0,  -1, -1, -1, -1, -1, -1 };
 
 /* The JVM's flags (quiet attach): where the table is and how many, each
  * entry's size and its name, value and flags fields, the flags' bits. */
@@ -153,6 +154,7 @@ static const struct want {
 	{ &cc.method, "nmethod", "_method" },
 	{ &cc.method, "CompiledMethod", "_method" },
 	{ &cc.frame_size, "CodeBlob", "_frame_size" },
+	{ &cc.size, "CodeBlob", "_size" },
 	{ &cc.code_begin, "CodeBlob", "_code_begin" },
 	{ &cc.code_offset, "CodeBlob", "_code_offset" },
 	{ &pja_vm.anchor, "JavaThread", "_anchor" },
@@ -439,6 +441,7 @@ int vmstructs_blob(uint64_t pc, struct pja_blob *b)
 	blob = find_blob((const unsigned char *)pc);
 	if (!blob)
 		return -1;
+	b->at = (uintptr_t)blob;
 	b->name = *(const char *const *)(blob + cc.name);
 	b->nmethod = is_nmethod(blob);
 	b->words = frame_words(blob);
@@ -471,6 +474,23 @@ int vmstructs_blob(uint64_t pc, struct pja_blob *b)
 			b->stub = 0; /* not what it seems: unknown */
 	}
 	return 0;
+}
+
+int vmstructs_blob_same(const struct pja_step *e, uint64_t pc)
+{
+	const char *blob = (const char *)(uintptr_t)e->blob;
+	int size;
+
+	if (cc.size < 0 || pc < e->blob)
+		return 0;
+	size = *(const int *)(blob + cc.size);
+	if (size <= 0 || pc - e->blob >= (unsigned int)size ||
+	    *(const int *)(blob + cc.frame_size) != (int)e->words)
+		return 0;
+	if (!(e->flags & PJA_STEP_NMETHOD))
+		return *(const uint64_t *)(blob + cc.name) == e->tag;
+	return *(const void *const *)(blob + cc.method) ==
+	       *(const void *const *)(uintptr_t)e->tag;
 }
 
 int vmstructs_nmethod_frame(uint64_t pc, int *complete)

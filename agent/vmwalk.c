@@ -60,14 +60,11 @@ static int put(struct vw *v, jint lineno, jmethodID m)
 	return 1;
 }
 
-/* A compiled frame: its method and pc, or a native method's frame. */
-static int put_code(struct vw *v, const void *method, uint64_t pc)
+/* A compiled frame of method id: its method and pc, or a native method's
+ * frame. */
+static int put_id(struct vw *v, jmethodID id, int native, uint64_t pc)
 {
-	jmethodID id = frametype_method_id(method);
-
-	if (!id)
-		return -1;
-	if (vmstructs_native(method))
+	if (native)
 		return put(v, ASGCT_NATIVE_BCI, id);
 	if (v->n + 2 > v->cap || v->frames >= v->depth) {
 		v->full = 1;
@@ -80,6 +77,54 @@ static int put_code(struct vw *v, const void *method, uint64_t pc)
 	v->n += 2;
 	v->frames++;
 	return 1;
+}
+
+/* A compiled frame of Method* method: 1 put, 0 full, -1 no id. */
+static int put_code(struct vw *v, const void *method, uint64_t pc)
+{
+	jmethodID id = frametype_method_id(method);
+
+	return id ? put_id(v, id, vmstructs_native(method), pc) : -1;
+}
+
+/*
+ * A caller in compiled code or in a stub, at return address pc: its
+ * frame's size in words, and its method put; -1 to give up. From the frame
+ * cache when the blob there is still the one it names (framecache.c).
+ */
+static int step_over(struct vw *v, uint64_t pc)
+{
+	struct pja_step e;
+	struct pja_blob b;
+
+	if (!framecache_get(pc, &e) || !vmstructs_blob_same(&e, pc)) {
+		if (vmstructs_blob(pc, &b) || !b.words)
+			return -1;
+		e.blob = b.at;
+		e.words = (unsigned int)b.words;
+		e.tag = (uintptr_t)b.name;
+		e.flags = 0;
+		if (b.nmethod) {
+			jmethodID id;
+
+			/* a return into its stubs: being deoptimized */
+			if (!b.stub || pc >= b.stub || pc < b.code)
+				return -1;
+			id = frametype_method_id(b.method);
+			if (!id)
+				return -1;
+			e.tag = (uintptr_t)id;
+			e.flags = PJA_STEP_NMETHOD;
+			if (vmstructs_native(b.method))
+				e.flags |= PJA_STEP_NATIVE;
+		}
+		framecache_put(pc, &e);
+	}
+	if (e.flags & PJA_STEP_NMETHOD &&
+	    put_id(v, (jmethodID)(uintptr_t)e.tag,
+		   !!(e.flags & PJA_STEP_NATIVE), pc) < 0)
+		return -1;
+	return (int)e.words;
 }
 
 /* An interpreter frame at fp: 1 and its method put, 0 when full, -1 when
@@ -381,8 +426,8 @@ int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
 	}
 	prev = sp - 8;
 	for (steps = 0; steps < 2 * depth + 16 && !v.full; steps++) {
-		struct pja_blob b;
 		const uint64_t *s;
+		int words;
 
 		if (!on_stack(&v, sp) || sp <= prev)
 			return -1;
@@ -410,16 +455,9 @@ int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
 			fp = s[0];
 			continue;
 		}
-		if (!codemap_in_range(pc) || vmstructs_blob(pc, &b) || !b.words)
+		if (!codemap_in_range(pc) || (words = step_over(&v, pc)) < 0)
 			return -1;
-		if (b.nmethod) {
-			/* a return into its stubs: being deoptimized */
-			if (!b.stub || pc >= b.stub || pc < b.code)
-				return -1;
-			if (put_code(&v, b.method, pc) < 0)
-				return -1;
-		}
-		s = (const uint64_t *)sp + b.words;
+		s = (const uint64_t *)sp + words;
 		pc = s[-1];
 		fp = s[-2];
 		sp = (uint64_t)s;

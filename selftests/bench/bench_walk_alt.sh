@@ -107,10 +107,10 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 				mm = cs[x] / cn[x]
 				v = cn[x] > 1 ? (cq[x] - cn[x] * mm * mm) / (cn[x] - 1) : 0
 				pm = all[x] / alln[x]
-				pv = (allq[x] - alln[x] * pm * pm) / (alln[x] - 1)
+				pv = alln[x] > 1 ? (allq[x] - alln[x] * pm * pm) / (alln[x] - 1) : 0
 				printf "%s: %s, even periods against odd ones: %+.2f +- %.2f pp over %d chunks (%d pairs, +- %.2f if independent)\n",
 					J, x == "alt" ? "the walk (alt)" : "the null (--no-java)",
-					mm, sqrt(v > 0 ? v : 0) / sqrt(cn[x]), cn[x], alln[x], sqrt(pv / alln[x])
+					mm, sqrt(v > 0 ? v : 0) / sqrt(cn[x]), cn[x], alln[x], sqrt(pv > 0 ? pv / alln[x] : 0)
 			}
 		}' "$D/out" "$res"
 done

@@ -84,8 +84,14 @@ const char *target_end(const struct target *t, char *msg, size_t len)
 	msg[0] = 0;
 	if (target_gone(t))
 		return "target exited";
-	/* alive, and its program hidden from us: no longer dumpable */
+	/* alive, and its program hidden from us: no longer dumpable, or on
+	 * its way out (its memory gone, and a slow machine may show that
+	 * before the exit): an exit has half a second to show */
 	if (exe_of(t->pid, &st)) {
+		struct pollfd p = { t->pidfd, POLLIN, 0 };
+
+		if ((t->pidfd >= 0 && poll(&p, 1, 500) > 0) || target_gone(t))
+			return "target exited";
 		exe[0] = 0;
 		st.st_mode = S_ISUID;
 	} else {

@@ -38,9 +38,8 @@ window() {
 		-o "$f.data" "${opt[@]}" 2>"$f.err" &
 	pid=$!
 	wait_for 10 grep -q '^perfjava: recording' "$f.err"
-	sleep 1
-	s=$(mono)
-	sleep $((chunk - 2))
+	s=$(($(mono) + 1000000000)) # the first second left out
+	sleep $((chunk - 1))
 	echo "$tag $s $(mono)" >>"$res"
 	wait "$pid"
 	rm -f "$f.data"
@@ -54,7 +53,8 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	: >"$res"
 	start_jvm "$jdk" "$D/out" -- Workload $((chunks * 2 * (chunk + 4) + 30)) 2 "$D/go" ticks || continue
 	touch "$D/go"
-	sleep 3 # warm-up
+	# warm-up: 3 s of work (the ticks start with it, one each 100 ms)
+	wait_for 20 awk '$1 == "tick" { n++ } END { exit n < 30 }' "$D/out"
 	for r in $(seq "$chunks"); do
 		if [ "${PJ_BENCH_ALT_NULL:-1}" = 0 ]; then
 			window "alt.$r"

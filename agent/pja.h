@@ -78,7 +78,6 @@ struct pja {
  * ones: the walk's cost in a program that alternates faster than the
  * host's drift. */
 #define PJA_BENCH_ALT 3
-#define PJA_BENCH_ALT_NS 400000000ull
 
 extern struct pja pja;
 

@@ -56,6 +56,10 @@
 #define PJA_MAX_DEPTH 8192
 /* Upper bound of one message's payload; larger is a protocol error. */
 #define PJA_MAX_MSG (1u << 20)
+/* make bench's alternations (the agent's bench=alt, the reader's
+ * PERFJAVA_BENCH=alt) switch at every multiple of this of CLOCK_MONOTONIC:
+ * as shipped in the even periods, without the part measured in the odd. */
+#define PJA_BENCH_ALT_NS 400000000ull
 
 enum pja_type {
 	/* agent -> reader */

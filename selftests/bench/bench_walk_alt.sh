@@ -1,47 +1,75 @@
 #!/usr/bin/env bash
-# The Java walk's cost in the whole program, measured faster than the host
-# drifts. One recording at 1 kHz with PERFJAVA_AGENT_BENCH=alt: the agent
-# walks in the even 400 ms periods of CLOCK_MONOTONIC and returns from its
-# handler at once in the odd ones, so the two halves differ by the walk
-# itself (the handler's walk, the ring, the pump, the reader's match), not
-# by the kernel's sampling or its signal. The Workload's ticks (System.nanoTime,
-# the same clock) give each period's rounds per worker CPU second; each walk
-# period is compared with the two signal-only periods around it.
-#
-# The same analysis of a --no-java recording, whose periods differ by
-# nothing, is the null: its mean should be 0 within its error. Recordings
-# alternate (alt, nojava) in chunks of PJ_BENCH_ALT_CHUNK seconds (20), each
-# cut 1 s short at both ends; the error is the spread of the chunks' means
-# (the periods next to each other are not independent).
-# Figures only: it never fails on a timing. PJ_BENCH_ALT_CHUNKS (8 of each)
-# changes the length: about 6 minutes per JDK; PJ_BENCH_ALT_NULL=0 leaves
-# the null out.
+# What profiling costs the whole program, measured faster than the host
+# drifts: one JVM's Workload alternates, every 400 ms of CLOCK_MONOTONIC,
+# between being profiled as shipped (the even periods) and being profiled
+# without a part, or not at all (the odd ones). Its ticks (System.nanoTime,
+# the same clock) give each period's rounds per worker CPU second; each even
+# period is compared with the two odd periods around it. Kinds of chunk:
+#   whole    PERFJAVA_BENCH=alt-all at 1 kHz: perfjava against no profiler
+#   whole100 the same at 100 Hz
+#   wholefp  the same at 1 kHz with -g fp
+#   ap       async-profiler -e cpu at 1 ms, started and stopped in the JVM
+#            by its Java API (selftests/java/src/ApAlt.java): the peer
+#            against no profiler
+#   nojava   PERFJAVA_BENCH=alt at 1 kHz: in the odd periods the clock
+#            event's twin samples without the signal, and no walk is asked:
+#            perfjava against its own --no-java
+#   walk     PERFJAVA_AGENT_BENCH=alt: the agent's handler returns at once
+#            in the odd periods: the walk (the handler's walk, the ring, the
+#            pump, the reader's match) against the signal alone
+#   null     --no-java, whose periods differ by nothing: its mean should be
+#            0 within its error
+# The kinds take turns in chunks of PJ_BENCH_ALT_CHUNK seconds (20) in the
+# same JVM, each cut 1 s short at both ends; the error is the spread of the
+# chunks' means (periods next to each other are not independent).
+# Figures only: it never fails on a timing. PJ_BENCH_ALT_CHUNKS (4 of each)
+# and PJ_BENCH_ALT_KINDS ("whole whole100 wholefp ap nojava null") change
+# the length: about 9 minutes per JDK.
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
 compile_java >/dev/null || { echo "javac failed"; exit 1; }
 chunk=${PJ_BENCH_ALT_CHUNK:-20}
-chunks=${PJ_BENCH_ALT_CHUNKS:-8}
+chunks=${PJ_BENCH_ALT_CHUNKS:-4}
 period=400000000 # PJA_BENCH_ALT_NS
+kinds=()
+asprof_build >/dev/null || echo "$ASPROF_WHY: no async-profiler figures"
+for k in ${PJ_BENCH_ALT_KINDS:-whole whole100 wholefp ap nojava null}; do
+	[ "$k" = ap ] && [ -z "$ASPROF" ] && continue
+	kinds+=("$k")
+done
+APLIB=
+case " ${kinds[*]} " in
+*" ap "*) APLIB=$(dirname "$(dirname "$ASPROF")")/lib/libasyncProfiler.so ;;
+esac
 
 mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
 
-# window TAG: one recording of a chunk, its span in $res
+# window TAG: one chunk of its kind, its span in $res
 window() {
-	local tag=$1 f=$D/$1 pid s
-	local -a env=() opt=()
+	local tag=$1 f=$D/$1 pid= s
+	local -a env=() opt=(-c 1000000)
 	case ${tag%%.*} in
-	alt) env=(PERFJAVA_AGENT_BENCH=alt) ;;
-	nojava) opt=(--no-java) ;;
+	whole) env=(PERFJAVA_BENCH=alt-all) ;;
+	whole100) env=(PERFJAVA_BENCH=alt-all) opt=(-c 10000000) ;;
+	wholefp) env=(PERFJAVA_BENCH=alt-all) opt+=(-g fp) ;;
+	nojava) env=(PERFJAVA_BENCH=alt) ;;
+	walk) env=(PERFJAVA_AGENT_BENCH=alt) ;;
+	null) opt+=(--no-java) ;;
 	esac
-	env "${env[@]}" "$PJ_BIN" record -p "$JPID" -c 1000000 -d $((chunk + 1)) \
-		-o "$f.data" "${opt[@]}" 2>"$f.err" &
-	pid=$!
-	wait_for 10 grep -q '^perfjava: recording' "$f.err"
+	if [ "${tag%%.*}" = ap ]; then
+		touch "$D/ap.on"
+	else
+		env "${env[@]}" "$PJ_BIN" record -p "$JPID" -d $((chunk + 1)) \
+			-o "$f.data" "${opt[@]}" 2>"$f.err" &
+		pid=$!
+		wait_for 10 grep -q '^perfjava: recording' "$f.err"
+	fi
 	s=$(($(mono) + 1000000000)) # the first second left out
 	sleep $((chunk - 1))
 	echo "$tag $s $(mono)" >>"$res"
-	wait "$pid"
+	rm -f "$D/ap.on"
+	[ -n "$pid" ] && wait "$pid"
 	rm -f "$f.data"
 }
 
@@ -51,20 +79,21 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	mkdir -p "$D"
 	res=$D/res
 	: >"$res"
-	start_jvm "$jdk" "$D/out" -- Workload $((chunks * 2 * (chunk + 4) + 30)) 2 "$D/go" ticks || continue
+	secs=$((chunks * ${#kinds[@]} * (chunk + 4) + 30))
+	rm -f "$D/ap.on"
+	if [ -n "$APLIB" ]; then
+		start_jvm "$jdk" "$D/out" -- ApAlt "$APLIB" cpu 1000000 "$D/ap.on" \
+			Workload $secs 2 "$D/go" ticks || continue
+	else
+		start_jvm "$jdk" "$D/out" -- Workload $secs 2 "$D/go" ticks || continue
+	fi
 	touch "$D/go"
 	# warm-up: 3 s of work (the ticks start with it, one each 100 ms)
 	wait_for 20 awk '$1 == "tick" { n++ } END { exit n < 30 }' "$D/out"
-	for r in $(seq "$chunks"); do
-		if [ "${PJ_BENCH_ALT_NULL:-1}" = 0 ]; then
-			window "alt.$r"
-		elif [ $((r % 2)) -eq 1 ]; then
-			window "alt.$r"
-			window "nojava.$r"
-		else
-			window "nojava.$r"
-			window "alt.$r"
-		fi
+	for r in $(seq "$chunks"); do # each kind first in turn
+		for k in $(seq 0 $((${#kinds[@]} - 1))); do
+			window "${kinds[$(((r + k) % ${#kinds[@]}))]}.$r"
+		done
 	done
 	kill "$JPID" 2>/dev/null
 	wait "$JWAIT" 2>/dev/null
@@ -103,14 +132,35 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 					cs[k[1]] += cm; cq[k[1]] += cm * cm; cn[k[1]]++
 				}
 			}
-			for (x in cn) {
-				mm = cs[x] / cn[x]
-				v = cn[x] > 1 ? (cq[x] - cn[x] * mm * mm) / (cn[x] - 1) : 0
+			what["whole"] = "perfjava at 1 kHz against no profiler (PERFJAVA_BENCH=alt-all)"
+			what["whole100"] = "perfjava at 100 Hz against no profiler (goal: ratio >= 0.997)"
+			what["wholefp"] = "perfjava at 1 kHz -g fp against no profiler"
+			what["ap"] = "async-profiler -e cpu -i 1ms against no profiler"
+			what["nojava"] = "perfjava against its --no-java at 1 kHz, the signal and the walk (PERFJAVA_BENCH=alt; goal: within 0.5 pp)"
+			what["walk"] = "the walk against the signal alone (PERFJAVA_AGENT_BENCH=alt)"
+			what["null"] = "the null (--no-java throughout: 0 within its error)"
+			no = split("whole whole100 wholefp ap nojava walk null", order, " ")
+			for (o = 1; o <= no; o++) {
+				x = order[o]
+				if (!(x in cn))
+					continue
+				mm[x] = cs[x] / cn[x]
+				v = cn[x] > 1 ? (cq[x] - cn[x] * mm[x] * mm[x]) / (cn[x] - 1) : 0
+				se[x] = sqrt(v > 0 ? v : 0) / sqrt(cn[x])
 				pm = all[x] / alln[x]
 				pv = alln[x] > 1 ? (allq[x] - alln[x] * pm * pm) / (alln[x] - 1) : 0
-				printf "%s: %s, even periods against odd ones: %+.2f +- %.2f pp over %d chunks (%d pairs, +- %.2f if independent)\n",
-					J, x == "alt" ? "the walk (alt)" : "the null (--no-java)",
-					mm, sqrt(v > 0 ? v : 0) / sqrt(cn[x]), cn[x], alln[x], sqrt(pv > 0 ? pv / alln[x] : 0)
+				printf "%s: %s: %+.2f +- %.2f pp, ratio %.4f, over %d chunks (%d pairs, +- %.2f if independent)\n",
+					J, what[x], mm[x], se[x], 1 + mm[x] / 100, cn[x], alln[x], sqrt(pv > 0 ? pv / alln[x] : 0)
 			}
+			if (("whole" in cn) && ("ap" in cn))
+				printf "%s: perfjava ahead of async-profiler at 1 kHz: %+.2f +- %.2f pp (goal >= 1)\n",
+					J, mm["whole"] - mm["ap"], sqrt(se["whole"] ^ 2 + se["ap"] ^ 2)
+			if (("whole" in cn) && ("wholefp" in cn))
+				printf "%s: -g fp against the default at 1 kHz: %+.2f +- %.2f pp (goal: not below 0 beyond its error)\n",
+					J, mm["wholefp"] - mm["whole"], sqrt(se["whole"] ^ 2 + se["wholefp"] ^ 2)
 		}' "$D/out" "$res"
+	# what async-profiler's own turns cost the thread that takes them
+	awk '$1 == "apalt" && $2 != "error" && seen++ { n++; a += $3; b += $4 }
+		END { if (n) printf "%s: async-profiler'"'"'s turns: start %.0f us, stop %.0f us (means, on their own thread)\n", J, a / n, b / n }' J="$J" "$D/out"
+	grep '^apalt error' "$D/out"
 done

@@ -15,6 +15,22 @@ matched_share() {
 		END { printf "%d", s ? 100 * m / s : 0 }' "$1"
 }
 
+# period_counts DATA: samples with Java frames from a walk in the even
+# 400 ms periods of CLOCK_MONOTONIC, then in the odd ones (but their last
+# 2 ms), then all the odd ones' samples
+period_counts() {
+	"$PJ_BIN" report -i "$1" --format script 2>/dev/null | awk '
+		function end() {
+			if (!n) return
+			p = int(t / 0.4); d = t - p * 0.4
+			if (p % 2 == 0) even += hit
+			else { all++; if (d < 0.398) odd += hit }
+			hit = n = 0 }
+		/^[^\t]/ { end(); n = 1; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0 }
+		/^\t/ && /Thread\.run/ { hit = 1 }
+		END { end(); print even + 0, odd + 0, all + 0 }'
+}
+
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
@@ -99,16 +115,24 @@ for jdk in "${JDKS[@]}"; do
 	# odd one may have its handler run in the next; the reader's requested
 	# walks, a few, come in any)
 	PERFJAVA_AGENT_BENCH=alt "$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/b.data" 2>"$D/b.err"
-	read -r even odd < <("$PJ_BIN" report -i "$D/b.data" --format script 2>/dev/null | awk '
-		function end() {
-			if (hit) { p = int(t / 0.4); d = t - p * 0.4
-				if (p % 2 == 0) even++; else if (d < 0.398) odd++ }
-			hit = 0 }
-		/^[^\t]/ { end(); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0 }
-		/^\t/ && /Thread\.run/ { hit = 1 }
-		END { end(); print even + 0, odd + 0 }')
+	read -r even odd _ < <(period_counts "$D/b.data")
 	check "$J: PERFJAVA_AGENT_BENCH=alt: walks in the even periods (${even:-0} samples), under 5% as many in the odd ones (${odd:-?})" \
 		[ "${even:-0}" -ge 200 -a $((${odd:-9999} * 20)) -lt "${even:-0}" ]
+	# the reader's (PERFJAVA_BENCH=alt): the signal itself in turns, the
+	# odd periods sampled by its twin without (and no walk requested); it
+	# turns within a few ms of each period's start
+	PERFJAVA_BENCH=alt "$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/b.data" 2>"$D/b.err"
+	read -r even odd nodd < <(period_counts "$D/b.data")
+	check "$J: PERFJAVA_BENCH=alt: walks in the even periods (${even:-0} samples), under 5% as many in the odd ones (${odd:-?})" \
+		[ "${even:-0}" -ge 200 -a $((${odd:-9999} * 20)) -lt "${even:-0}" ]
+	check "$J: ... whose samples are taken all the same (${nodd:-0})" [ "${nodd:-0}" -ge 200 ]
+	grep -q '^perfjava: PERFJAVA_BENCH=alt: a benchmark' "$D/b.err"
+	check "$J: ... and the recorder says it is a benchmark's recording" [ $? -eq 0 ]
+	# PERFJAVA_BENCH=alt-all: no samples at all in the odd periods
+	PERFJAVA_BENCH=alt-all "$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/b.data" 2>"$D/b.err"
+	read -r even _ nodd < <(period_counts "$D/b.data")
+	check "$J: PERFJAVA_BENCH=alt-all: samples with walks in the even periods (${even:-0}), under 5% as many samples in the odd ones (${nodd:-?})" \
+		[ "${even:-0}" -ge 200 -a $((${nodd:-9999} * 20)) -lt "${even:-0}" ]
 	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 1 -o "$D/b.data" 2>"$D/b.err"
 	matched=$(grep -oE '[0-9]+ matched' "$D/b.err" | grep -oE '[0-9]+')
 	check "$J: ... and the next session walks again (${matched:-0} matched)" [ "${matched:-0}" -ge 200 ]

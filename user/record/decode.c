@@ -42,6 +42,8 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	out->s.pid = rs.pid;
 	out->s.cpu = rs.cpu;
 	out->s.event = ring_event_index(r, rs.id);
+	out->no_walk = r->alt == RING_ALT_SIGNAL &&
+		       rs.id == r->twin_id; /* event 0 */
 	if (!(r->sample_type & PERF_SAMPLE_PERIOD) && out->s.event < d->nevents)
 		out->s.period = d->evs[out->s.event].period; /* open_threads */
 	out->fd = out->s.event < r->nevents ? r->keys[out->s.event] : -1;

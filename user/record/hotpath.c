@@ -42,7 +42,8 @@ void record_on_sample(struct recorder *rec, struct ring *r,
 		return;
 	}
 	wall_clock_sample(rec->wall, &smp);
-	if (p && p->agent && !smp.root && cpuwalk_hold(&rec->cw, p, r, &smp))
+	if (p && p->agent && !smp.root && !smp.no_walk &&
+	    cpuwalk_hold(&rec->cw, p, r, &smp))
 		return;
 	emit_write(&rec->em, &smp,
 		   emit_stack(&rec->em, &smp, NULL, NULL, 0, NULL));

@@ -37,6 +37,7 @@
 #include "lib/grow.h"
 #include "lib/file.h"
 #include "lib/procfs.h"
+#include "perfjava/agent_proto.h"
 #include "events/tracepoint.h"
 
 /* Checks the target before anything is changed in it. */
@@ -302,6 +303,24 @@ static int open_rings(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	return err;
 }
 
+/* make bench's turns (record/ring.h), said: never a user's recording */
+static enum ring_alt bench_alt(void)
+{
+	const char *v = getenv("PERFJAVA_BENCH");
+	enum ring_alt a = !v			  ? RING_ALT_NONE
+			  : !strcmp(v, "alt")	  ? RING_ALT_SIGNAL
+			  : !strcmp(v, "alt-all") ? RING_ALT_ALL
+						  : RING_ALT_NONE;
+
+	if (a != RING_ALT_NONE)
+		fprintf(stderr,
+			"perfjava: PERFJAVA_BENCH=%s: a benchmark's recording, "
+			"%s in every other %llu ms only\n",
+			v, a == RING_ALT_SIGNAL ? "the Java walk" : "samples",
+			PJA_BENCH_ALT_NS / 1000000);
+	return a;
+}
+
 static int open_threads(struct recorder *rec)
 {
 	bool java_copy;
@@ -366,6 +385,9 @@ static int open_threads(struct recorder *rec)
 	t->opts.track = true;
 	/* the time a clock event cannot sample (record/switchcost.h) */
 	t->opts.count_switches = rec->nevents == 1 && !rec->wall;
+	t->opts.alt = bench_alt();
+	if (t->opts.alt) /* its weights would mix the turns */
+		t->opts.count_switches = false;
 	t->opts.enable_on_exec = rec->launch != NULL; /* counts from the exec */
 	t->on_open = thread_opened;
 	t->opts_for = opts_for;

@@ -58,6 +58,33 @@ static int open_switch_counter(pid_t tid, int leader)
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
+/*
+ * The first event again, without its signal, its records and what tracks
+ * the thread (make bench: ring_opts.alt); its samples are the first
+ * event's, and the reader takes them as --no-java does (record/decode.h).
+ */
+static int open_twin(struct ring *r, const struct perf_event_attr *first)
+{
+	struct perf_event_attr a = *first;
+	int fd;
+
+	a.sigtrap = a.remove_on_exec = 0;
+	a.sig_data = 0;
+	a.task = a.comm = a.comm_exec = a.mmap = a.mmap2 = 0;
+	a.disabled = 1;
+	a.enable_on_exec = 0;
+	fd = (int)syscall(SYS_perf_event_open, &a, r->tid, -1, -1,
+			  PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->twin_id) < 0) {
+		close(fd);
+		return -EINVAL;
+	}
+	r->twin_fd = fd;
+	return 0;
+}
+
 /* The first event's ring mapped, the others' records redirected to it. */
 static int map_ring(struct ring *r, unsigned int pages)
 {
@@ -73,6 +100,9 @@ static int map_ring(struct ring *r, unsigned int pages)
 	for (unsigned int i = 1; i < r->nevents; i++)
 		if (ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0)
 			return -errno;
+	if (r->twin_fd >= 0 &&
+	    ioctl(r->twin_fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0)
+		return -errno;
 	return 0;
 }
 
@@ -90,6 +120,7 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	struct perf_thread_map *threads = NULL;
 	struct perf_cpu_map *cpus = NULL;
 	struct perf_evsel *evsel;
+	const struct perf_event_attr *first = NULL;
 	unsigned int i = 0;
 	int err = -ENOMEM;
 
@@ -99,9 +130,10 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	r->cpu = cpu >= 0 ? cpu : 0;
 	r->fd = -1;
 	r->sw_fd = -1;
+	r->twin_fd = -1;
 	r->sample_type = o->sample_type;
 	if (o->count_switches && n == 1 && !o->exclude_kernel && cpu < 0 &&
-	    event_is_clock(&evs[0]))
+	    event_is_clock(&evs[0]) && !o->alt)
 		r->sample_type |= PERF_SAMPLE_READ;
 	r->branch_sample_type = o->branch_sample_type;
 	r->regs_user = o->regs_user;
@@ -199,8 +231,10 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 			err = -EBADF;
 			goto fail;
 		}
-		if (i == 0)
+		if (i == 0) {
 			r->fd = fd;
+			first = perf_evsel__attr(evsel);
+		}
 		r->fds[i] = fd;
 		if (r->keys[i] == -1)
 			r->keys[i] = fd;
@@ -212,6 +246,13 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	r->trapped = o->sigtrap & ((1u << n) - 1);
 	if (r->sample_type & PERF_SAMPLE_READ)
 		r->sw_fd = open_switch_counter(tid, r->fd); /* -1: none */
+	/* (a twin that cannot open: the first event samples throughout,
+	 * which the bench's odd periods show) */
+	if (o->alt == RING_ALT_SIGNAL && (r->trapped & 1) && first && cpu < 0 &&
+	    !o->enable_on_exec && !open_twin(r, first))
+		r->alt = RING_ALT_SIGNAL;
+	if (o->alt == RING_ALT_ALL && cpu < 0 && !o->enable_on_exec)
+		r->alt = RING_ALT_ALL;
 	err = map_ring(r, o->pages);
 	if (err < 0) {
 		i = RING_BAD_MMAP;
@@ -226,6 +267,9 @@ fail:
 	if (r->sw_fd >= 0)
 		close(r->sw_fd);
 	r->sw_fd = -1;
+	if (r->twin_fd >= 0)
+		close(r->twin_fd);
+	r->twin_fd = -1;
 	if (r->evlist)
 		perf_evlist__delete(r->evlist);
 	r->evlist = NULL;
@@ -267,12 +311,30 @@ void ring_enable(struct ring *r)
 {
 	if (r->evlist)
 		perf_evlist__enable(r->evlist);
+	if (r->alt != RING_ALT_NONE)
+		ring_alternate(r, now_ns() / PJA_BENCH_ALT_NS & 1);
 }
 
 void ring_disable(struct ring *r)
 {
 	if (r->evlist)
 		perf_evlist__disable(r->evlist);
+	if (r->twin_fd >= 0)
+		ioctl(r->twin_fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void ring_alternate(struct ring *r, bool odd)
+{
+	if (r->fd < 0 || r->alt == RING_ALT_NONE)
+		return;
+	if (r->alt == RING_ALT_ALL) {
+		ioctl(r->fd,
+		      odd ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+		return;
+	}
+	/* never both at once: the one leaving first */
+	ioctl(odd ? r->fd : r->twin_fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(odd ? r->twin_fd : r->fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
@@ -324,6 +386,9 @@ void ring_close(struct ring *r)
 	if (r->sw_fd >= 0)
 		close(r->sw_fd);
 	r->sw_fd = -1;
+	if (r->twin_fd >= 0)
+		close(r->twin_fd);
+	r->twin_fd = -1;
 	unmap_ring(r);
 	if (!r->evlist)
 		return;

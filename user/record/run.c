@@ -19,6 +19,7 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/procfs.h"
+#include "perfjava/agent_proto.h"
 #include "record/agents.h"
 #include "record/header.h"
 #include "record/hotpath.h"
@@ -365,6 +366,8 @@ int run_loop(struct recorder *rec, int sigfd)
 	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
 	bool busy = false; /* records left in the rings by the last pass */
 	unsigned int rot = 0;
+	/* make bench (ring.h: alt): the next turn of the twins */
+	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
 
 	rec->th.changed = true;
 	while (!rec->stop) {
@@ -378,6 +381,7 @@ int run_loop(struct recorder *rec, int sigfd)
 		}
 		/* wake for the drain even when no ring signals, and at -d */
 		wake = next_drain < end ? next_drain : end;
+		wake = next_alt < wake ? next_alt : wake;
 		timeout = (int)((wake > now ? wake - now : 0) / 1000000);
 		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
@@ -401,6 +405,11 @@ int run_loop(struct recorder *rec, int sigfd)
 			}
 		}
 		now = now_ns();
+		if (now >= next_alt) {
+			threads_alternate(&rec->th, now / PJA_BENCH_ALT_NS & 1);
+			next_alt =
+			    (now / PJA_BENCH_ALT_NS + 1) * PJA_BENCH_ALT_NS;
+		}
 		if (now >= next_drain) {
 			next_drain = now + drain_ns;
 			run_collect_walks(rec);

@@ -37,6 +37,9 @@ struct sample {
 	 * frame in the JVM's code (while decoded only; .stack NULL: none) */
 	struct stack_copy jcopy;
 	bool offcpu; /* of the off-CPU event (record/wall.h): a switch-out */
+	/* make bench (ring_opts.alt): of the clock's twin without a signal,
+	 * taken as --no-java takes it: no walk asked */
+	bool no_walk;
 	uint8_t state; /* off-CPU: enum wall_state of its wait */
 };
 

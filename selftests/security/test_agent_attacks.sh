@@ -30,7 +30,20 @@ start_as() {
 	HJ=$!; track "$HJ"
 	wait_for 10 grep -qs '^ready' "$TMP/hj.out"
 }
-stop_hj() { kill -9 "$HJ" 2>/dev/null; wait "$HJ" 2>/dev/null; }
+# stop_hj: kills it; one that had exited by itself says how, and what it
+# printed (it lives 120 s otherwise)
+stop_hj() {
+	local rc
+	if ! kill -0 "$HJ" 2>/dev/null; then
+		wait "$HJ" 2>/dev/null
+		rc=$?
+		echo "# the hostile JVM had exited by itself: status $rc; it printed:"
+		sed 's/^/#   /' "$TMP/hj.out"
+		return
+	fi
+	kill -9 "$HJ" 2>/dev/null
+	wait "$HJ" 2>/dev/null
+}
 cpu_s() { awk '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / 100 }' "/proc/$1/stat" 2>/dev/null; }
 # record_timed ARGS...: RC, SECS (from "recording" to the end), CPU (the
 # reader's CPU seconds, read just before it ends)

@@ -8,6 +8,11 @@
 #   whole    PERFJAVA_BENCH=alt-all at 1 kHz: perfjava against no profiler
 #   whole100 the same at 100 Hz
 #   wholefp  the same at 1 kHz with -g fp
+#   nj, nj100  PERFJAVA_BENCH=alt-all --no-java at 1 kHz, 100 Hz: the
+#            kernel's sampling and the reader, against no profiler
+#   perf, perf100  perf record -g at 1 kHz, 100 Hz (enabled and disabled
+#            through its --control fifo, selftests/bench/perf_alt.py): the
+#            kernel's floor on this host
 #   ap       async-profiler -e cpu at 1 ms, started and stopped in the JVM
 #            by its Java API (selftests/java/src/ApAlt.java): the peer
 #            against no profiler
@@ -17,25 +22,27 @@
 #   walk     PERFJAVA_AGENT_BENCH=alt: the agent's handler returns at once
 #            in the odd periods: the walk (the handler's walk, the ring, the
 #            pump, the reader's match) against the signal alone
+#   nojava100, walk100  nojava and walk at 100 Hz
 #   null     --no-java, whose periods differ by nothing: its mean should be
 #            0 within its error
 # The kinds take turns in chunks of PJ_BENCH_ALT_CHUNK seconds (20) in the
 # same JVM, each cut 1 s short at both ends; the error is the spread of the
 # chunks' means (periods next to each other are not independent).
-# Figures only: it never fails on a timing. PJ_BENCH_ALT_CHUNKS (4 of each)
-# and PJ_BENCH_ALT_KINDS ("whole whole100 wholefp ap nojava null") change
-# the length: about 9 minutes per JDK.
+# Figures only: it never fails on a timing. PJ_BENCH_ALT_CHUNKS (3 of each)
+# and PJ_BENCH_ALT_KINDS ("whole whole100 wholefp perf perf100 ap nojava
+# null") change the length: about 9 minutes per JDK.
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
 compile_java >/dev/null || { echo "javac failed"; exit 1; }
 chunk=${PJ_BENCH_ALT_CHUNK:-20}
-chunks=${PJ_BENCH_ALT_CHUNKS:-4}
+chunks=${PJ_BENCH_ALT_CHUNKS:-3}
 period=400000000 # PJA_BENCH_ALT_NS
 kinds=()
 asprof_build >/dev/null || echo "$ASPROF_WHY: no async-profiler figures"
-for k in ${PJ_BENCH_ALT_KINDS:-whole whole100 wholefp ap nojava null}; do
+for k in ${PJ_BENCH_ALT_KINDS:-whole whole100 wholefp perf perf100 ap nojava null}; do
 	[ "$k" = ap ] && [ -z "$ASPROF" ] && continue
+	case $k in perf*) command -v perf >/dev/null || { echo "no perf: no $k figures"; continue; } ;; esac
 	kinds+=("$k")
 done
 APLIB=
@@ -47,18 +54,32 @@ mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
 
 # window TAG: one chunk of its kind, its span in $res
 window() {
-	local tag=$1 f=$D/$1 pid= s
+	local tag=$1 f=$D/$1 pid= tp= s
 	local -a env=() opt=(-c 1000000)
 	case ${tag%%.*} in
 	whole) env=(PERFJAVA_BENCH=alt-all) ;;
 	whole100) env=(PERFJAVA_BENCH=alt-all) opt=(-c 10000000) ;;
 	wholefp) env=(PERFJAVA_BENCH=alt-all) opt+=(-g fp) ;;
+	nj) env=(PERFJAVA_BENCH=alt-all) opt+=(--no-java) ;;
+	nj100) env=(PERFJAVA_BENCH=alt-all) opt=(-c 10000000 --no-java) ;;
 	nojava) env=(PERFJAVA_BENCH=alt) ;;
 	walk) env=(PERFJAVA_AGENT_BENCH=alt) ;;
+	nojava100) env=(PERFJAVA_BENCH=alt) opt=(-c 10000000) ;;
+	walk100) env=(PERFJAVA_AGENT_BENCH=alt) opt=(-c 10000000) ;;
 	null) opt+=(--no-java) ;;
 	esac
 	if [ "${tag%%.*}" = ap ]; then
 		touch "$D/ap.on"
+	elif [ "${tag%%.*}" = perf ] || [ "${tag%%.*}" = perf100 ]; then
+		rm -f "$D/ctl" "$D/ack"
+		mkfifo "$D/ctl" "$D/ack"
+		[ "${tag%%.*}" = perf100 ] && opt=(-c 10000000)
+		perf record -q -g -e cpu-clock "${opt[@]}" -p "$JPID" -D -1 \
+			--control "fifo:$D/ctl,$D/ack" -o "$f.data" 2>"$f.err" &
+		pid=$!
+		python3 "$PJ_TOP/selftests/bench/perf_alt.py" "$D/ctl" "$D/ack" "$chunk" &
+		tp=$!
+		wait_for 10 test -s "$f.data"
 	else
 		env "${env[@]}" "$PJ_BIN" record -p "$JPID" -d $((chunk + 1)) \
 			-o "$f.data" "${opt[@]}" 2>"$f.err" &
@@ -69,6 +90,10 @@ window() {
 	sleep $((chunk - 1))
 	echo "$tag $s $(mono)" >>"$res"
 	rm -f "$D/ap.on"
+	if [ -n "$tp" ]; then
+		wait "$tp"
+		kill -INT "$pid"
+	fi
 	[ -n "$pid" ] && wait "$pid"
 	rm -f "$f.data"
 }
@@ -135,11 +160,17 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			what["whole"] = "perfjava at 1 kHz against no profiler (PERFJAVA_BENCH=alt-all)"
 			what["whole100"] = "perfjava at 100 Hz against no profiler (goal: ratio >= 0.997)"
 			what["wholefp"] = "perfjava at 1 kHz -g fp against no profiler"
+			what["nj"] = "perfjava --no-java at 1 kHz against no profiler (the kernel sampling and the reader)"
+			what["nj100"] = "perfjava --no-java at 100 Hz against no profiler"
+			what["perf"] = "perf record -g at 1 kHz against no profiler (the kernel floor)"
+			what["perf100"] = "perf record -g at 100 Hz against no profiler"
 			what["ap"] = "async-profiler -e cpu -i 1ms against no profiler"
 			what["nojava"] = "perfjava against its --no-java at 1 kHz, the signal and the walk (PERFJAVA_BENCH=alt; goal: within 0.5 pp)"
+			what["nojava100"] = "perfjava against its --no-java at 100 Hz"
+			what["walk100"] = "the walk against the signal alone at 100 Hz"
 			what["walk"] = "the walk against the signal alone (PERFJAVA_AGENT_BENCH=alt)"
 			what["null"] = "the null (--no-java throughout: 0 within its error)"
-			no = split("whole whole100 wholefp ap nojava walk null", order, " ")
+			no = split("whole whole100 wholefp nj nj100 perf perf100 ap nojava nojava100 walk walk100 null", order, " ")
 			for (o = 1; o <= no; o++) {
 				x = order[o]
 				if (!(x in cn))

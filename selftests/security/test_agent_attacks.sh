@@ -29,6 +29,9 @@ start_as() {
 		--no-new-privs "$BIN/hostile_jvm" "$LIBJVM" "$@") >"$TMP/hj.out" 2>&1 &
 	HJ=$!; track "$HJ"
 	wait_for 10 grep -qs '^ready' "$TMP/hj.out"
+	# (an attach socket a JVM killed earlier left for this pid, root's in
+	# sticky /tmp, would fail its listen: pid_max 32768 wraps in a run)
+	rm -f "/tmp/.java_pid$HJ"
 }
 # stop_hj: kills it; one that had exited by itself says how, and what it
 # printed (it lives 120 s otherwise)

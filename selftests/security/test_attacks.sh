@@ -45,6 +45,9 @@ start_as() {
 	HJ=$!
 	track "$HJ"
 	wait_for 10 grep -q '^ready' "$TMP/hj.out"
+	# (an attach socket a JVM killed earlier left for this pid, root's in
+	# sticky /tmp, would fail its listen: pid_max 32768 wraps in a run)
+	rm -f "/tmp/.java_pid$HJ"
 }
 stop_hj() { kill -9 "$HJ" 2>/dev/null; wait "$HJ" 2>/dev/null; }
 # record: 1 s of the hostile JVM as root; rc in RC, stderr in $TMP/err
@@ -156,7 +159,9 @@ mkfifo -m 600 "$fifo"
 d=$TMP/cover; mkdir -m 755 "$d"; cp "$BIN/hostile_jvm" "$d/"; chown -R "$OWNER" "$d"
 cat >"$BIN/cover.sh" <<EOS
 "$d/hostile_jvm" "$LIBJVM" plain &
-while ! [ -e /proc/\$!/maps ]; do :; done
+# (exec'd: the child's /proc entry exists before its exec; 10 s at most)
+i=0
+while [ "\$(readlink /proc/\$!/exe)" != "$d/hostile_jvm" ] && [ \$i -lt 10000 ]; do i=\$((i + 1)); done
 mount -t tmpfs none "$d"
 ln -s "$fifo" "$d/hostile_jvm"
 echo "covered \$!"

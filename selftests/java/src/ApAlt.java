@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
  * stopped in the odd ones, as perfjava's PERFJAVA_BENCH=alt-all does from the
  * reader. It is loaded by its library's Java API (System.load from this
  * class, which then has the library's start0 and stop0), so that it can be
- * started and stopped from inside the JVM in microseconds, not by an attach.
+ * started and stopped from inside the JVM, in a few ms, not by an attach.
  *
  * Usage: ApAlt LIBASYNCPROFILER EVENT INTERVAL_NS ONFILE CLASS ARGS...:
  * runs CLASS.main(ARGS) with the alternation beside it while ONFILE exists

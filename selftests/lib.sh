@@ -72,6 +72,9 @@ stack_share() {
 	}
 	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
 }
+# mono: CLOCK_MONOTONIC now, ns (the clock of perf's samples with
+# use_clockid and of the JVM's System.nanoTime)
+mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
 # median: of the numbers on stdin, one a line ("-" when none); of an even
 # count, the mean of the two middle ones
 median() {

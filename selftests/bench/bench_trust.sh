@@ -19,7 +19,7 @@ ASPROF=$PJ_BUILD/async-profiler-4.5/build/bin/asprof
 [ -x "$ASPROF" ] || echo "no $ASPROF (make bench's bench_walk.sh builds it): perfjava alone"
 PHASES="Trust.mega Trust.intern Trust.interp Trust.sleeps Trust.pipe"
 trust_flags=(-Dtruth.every=50 -XX:CompileCommand=quiet -XX:CompileCommand=exclude,Trust::interp)
-mono() { python3 -c 'import time; print("%.6f" % (time.monotonic_ns() / 1e9))'; }
+mono_s() { python3 -c 'import time; print("%.6f" % (time.monotonic_ns() / 1e9))'; }
 
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
@@ -37,11 +37,11 @@ for jdk in "${JDKS[@]}"; do
 	: >"$D/ap.truth"
 	: >"$D/ap.ns"
 	if [ -x "$ASPROF" ] && start_jvm "$jdk" "$D/ap.out" "${trust_flags[@]}" -- Trust $((secs + 3)); then
-		a=$(mono)
+		a=$(mono_s)
 		"$ASPROF" start -e cpu -i 1ms "$JPID" >"$D/ap.err" 2>&1
 		sleep "$secs" # the profiled window
 		"$ASPROF" stop -o collapsed -f "$D/ap.folded" "$JPID" >>"$D/ap.err" 2>&1
-		b=$(mono)
+		b=$(mono_s)
 		wait "$JWAIT"
 		window_truth "$D/ap.out" "$a" "$b" Trust mega intern interp sleeps pipe >"$D/ap.truth"
 		stack_share "$D/ap.folded" $PHASES >"$D/ap.ns"

@@ -54,8 +54,6 @@ PERF=$(command -v perf)
 	echo "no perf here (linux-perf): no row for the kernel's own sampling"
 }
 
-mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
-
 # rate OUT FROM_NS TO_NS: "rounds per second, rounds per worker CPU
 # second" between two monotonic times
 rate() {

@@ -50,8 +50,6 @@ case " ${kinds[*]} " in
 *" ap "*) APLIB=$(dirname "$(dirname "$ASPROF")")/lib/libasyncProfiler.so ;;
 esac
 
-mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
-
 # window TAG: one chunk of its kind, its span in $res
 window() {
 	local tag=$1 f=$D/$1 pid= tp= s

@@ -29,8 +29,6 @@ win=${PJ_BENCH_WINDOW:-3}
 rounds=${PJ_BENCH_PARTS_ROUNDS:-12}
 configs="full walk signal nojava"
 
-mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
-
 # pj_window TAG: one recording at 1 kHz, its steady span in $res
 pj_window() {
 	local tag=$1 f=$D/$1 pid s e

@@ -38,8 +38,6 @@ edge=300000000 # windows lose 0.3 s at each end (attach, detach)
 ASPROF=$PJ_BUILD/async-profiler-4.5/build/bin/asprof
 [ -x "$ASPROF" ] || { echo "no $ASPROF (make bench's bench_walk.sh builds it): perfjava alone"; ASPROF=; }
 
-mono() { python3 -c 'import time; print(time.monotonic_ns())'; }
-
 # window NAME CMD...: runs CMD, appends "NAME START END" (monotonic ns)
 window() {
 	local name=$1 s e

@@ -19,7 +19,8 @@
  * sample returns at once) and bench=walk (walks taken, none moved to the
  * reader) split the walk's cost (selftests/bench/bench_walk_parts.sh);
  * bench=alt walks only in every other PJA_BENCH_ALT_NS of the monotonic
- * clock, the handler returning at once in between (bench_walk_alt.sh).
+ * clock, the handler returning at once in between, and bench=alt-all sleeps
+ * through the odd ones (bench_walk_alt.sh).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -464,10 +465,11 @@ static int start_session(const char *options)
 	wk = getenv("PERFJAVA_AGENT_WALKER");
 	pja.asgct_only = wk && !strcmp(wk, "asgct");
 	opt_value(options, "bench", v, sizeof(v));
-	pja.bench = !strcmp(v, "signal") ? PJA_BENCH_SIGNAL
-		    : !strcmp(v, "walk") ? PJA_BENCH_WALK
-		    : !strcmp(v, "alt")	 ? PJA_BENCH_ALT
-					 : 0;
+	pja.bench = !strcmp(v, "signal")    ? PJA_BENCH_SIGNAL
+		    : !strcmp(v, "walk")    ? PJA_BENCH_WALK
+		    : !strcmp(v, "alt")	    ? PJA_BENCH_ALT
+		    : !strcmp(v, "alt-all") ? PJA_BENCH_ALT_ALL
+					    : 0;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		fprintf(stderr, "perfjava agent: cannot connect to %s: %s\n",

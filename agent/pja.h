@@ -61,7 +61,7 @@ struct pja {
 	int walkcheck; /* each walk at the sample twice: ours and
 			  AsyncGetCallTrace's, compared (tests) */
 	int asgct_only; /* no walk of our own (tests) */
-	int bench; /* benchmarks (bench=): PJA_BENCH_SIGNAL, _WALK, _ALT or 0 */
+	int bench; /* benchmarks (bench=): PJA_BENCH_*, or 0 */
 	int signo; /* our real-time signal (ksig.c), chosen once */
 	int traps; /* our SIGTRAP handler is installed (ksig.c) */
 	uint64_t restorer; /* the signal frames' return (glibc's restorer) */
@@ -78,6 +78,10 @@ struct pja {
  * ones: the walk's cost in a program that alternates faster than the
  * host's drift. */
 #define PJA_BENCH_ALT 3
+/* bench=alt-all: the session thread sleeps through the odd periods of
+ * PJA_BENCH_ALT_NS, where the reader samples nothing (PERFJAVA_BENCH=
+ * alt-all): its wake-ups count as perfjava's, in the even ones only. */
+#define PJA_BENCH_ALT_ALL 4
 
 extern struct pja pja;
 

@@ -6,6 +6,8 @@
 # the same clock) give each period's rounds per worker CPU second; each even
 # period is compared with the two odd periods around it. Kinds of chunk:
 #   whole    PERFJAVA_BENCH=alt-all at 1 kHz: perfjava against no profiler
+#            (the reader and the agent's thread sleep through the odd
+#            periods: their wake-ups count)
 #   whole100 the same at 100 Hz
 #   wholefp  the same at 1 kHz with -g fp
 #   nj, nj100  PERFJAVA_BENCH=alt-all --no-java at 1 kHz, 100 Hz: the

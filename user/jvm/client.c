@@ -207,8 +207,8 @@ void agent_offer_rings(int on)
 }
 
 /* make bench's split of the walk's cost: PERFJAVA_AGENT_BENCH=signal,
- * walk or alt becomes the agent's bench= option (agent/agent.c); nothing else
- * is passed on. */
+ * walk or alt becomes the agent's bench= option (agent/agent.c), and so does
+ * PERFJAVA_BENCH=alt-all; nothing else is passed on. */
 static const char *bench_opt(void)
 {
 	const char *v = getenv("PERFJAVA_AGENT_BENCH");
@@ -219,6 +219,10 @@ static const char *bench_opt(void)
 		return ",bench=walk";
 	if (v && !strcmp(v, "alt"))
 		return ",bench=alt";
+	/* the recorder's own (record.c): the agent's wake-ups alternate too */
+	v = getenv("PERFJAVA_BENCH");
+	if (v && !strcmp(v, "alt-all"))
+		return ",bench=alt-all";
 	return "";
 }
 

@@ -316,7 +316,9 @@ static enum ring_alt bench_alt(void)
 		fprintf(stderr,
 			"perfjava: PERFJAVA_BENCH=%s: a benchmark's recording, "
 			"%s in every other %llu ms only\n",
-			v, a == RING_ALT_SIGNAL ? "the Java walk" : "samples",
+			v,
+			a == RING_ALT_SIGNAL ? "the Java walk"
+					     : "samples and wake-ups",
 			PJA_BENCH_ALT_NS / 1000000);
 	return a;
 }

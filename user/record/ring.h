@@ -75,7 +75,8 @@ enum ring_alt {
 	 * (PERFJAVA_BENCH=alt) */
 	RING_ALT_SIGNAL,
 	/* all of it: a thread's first event samples in the even periods only
-	 * (PERFJAVA_BENCH=alt-all) */
+	 * (PERFJAVA_BENCH=alt-all), and the reader and the agent's thread
+	 * sleep through the odd ones (record/run.c, agent/wring.c) */
 	RING_ALT_ALL,
 };
 

@@ -410,6 +410,11 @@ int run_loop(struct recorder *rec, int sigfd)
 			next_alt =
 			    (now / PJA_BENCH_ALT_NS + 1) * PJA_BENCH_ALT_NS;
 		}
+		/* make bench (alt-all): nothing is sampled in the odd
+		 * periods, nor drained: the reader sleeps through them */
+		if (now >= next_drain && rec->th.opts.alt == RING_ALT_ALL &&
+		    now / PJA_BENCH_ALT_NS & 1)
+			next_drain = next_alt;
 		if (now >= next_drain) {
 			next_drain = now + drain_ns;
 			run_collect_walks(rec);

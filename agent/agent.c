@@ -319,7 +319,7 @@ static void *session_main(void *arg)
 		ssize_t n, used;
 
 		/* walks at the sample are moved to the reader every 10 to
-		 * 50 ms (wring.c) */
+		 * 200 ms (wring.c) */
 		if (poll(p, 2, wring_interval_ms()) < 0 && errno != EINTR)
 			break;
 		if ((p[1].revents & POLLIN) &&

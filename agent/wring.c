@@ -42,7 +42,7 @@ static char ext[KSIG_EXT_MAX];
  * (ksig.c).
  */
 #define PUMP_MIN_MS 10
-#define PUMP_MAX_MS 50
+#define PUMP_MAX_MS 200
 #define PUMP_WALKS 512
 
 static uint64_t last_cpu; /* the session thread's CPU at the last pump */

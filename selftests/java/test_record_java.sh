@@ -83,6 +83,21 @@ for jdk in "${JDKS[@]}"; do
 		grep -qh '_\[k\]' "$D/w.folded" "$D/t.folded"
 	check "$J: churn threads have Java frames" grep -qE '^\[churn-[0-9]+ [^;]*;.*Threads.churnWork' "$D/t.folded"
 
+	# --- at the default 10 ms, threads of 30 ms each, one after another:
+	# their creator's ring is drained every 200 ms, so they are seen
+	# because the agent says each started (record/run.c, thread_started)
+	start_jvm "$jdk" "$D/c.out" -- Threads 3 1
+	"$PJ_BIN" record -p "$JPID" -d 2.5 -o "$D/c.data" 2>"$D/c.err" ||
+		sed 's/^/# /' "$D/c.err"
+	wait "$JWAIT"
+	"$PJ_BIN" report -i "$D/c.data" --format collapsed --threads >"$D/c.folded"
+	# of the threads from the first sampled to the last, how many were
+	read -r seen span < <(grep -oE '^\[churn-[0-9]+ ' "$D/c.folded" | tr -dc '0-9\n' |
+		sort -un | awk 'NR == 1 { lo = $1 } { n++; hi = $1 } END { print n + 0, hi - lo + 1 }')
+	echo "# $J: at 100 Hz, samples from $seen of $span threads of 30 ms"
+	check "$J: at 100 Hz, most threads of 30 ms have samples ($seen of $span)" \
+		[ "$span" -ge 20 -a "$((2 * seen))" -ge "$span" ]
+
 	# --- a JVM exiting mid-recording: file complete, recorder exits cleanly
 	# (its 1.5 s of work start once the recording is on: on a loaded
 	# machine it could otherwise end during the attach)

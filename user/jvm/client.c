@@ -385,6 +385,15 @@ const char *agent_thread_name(const struct agent *a, pid_t tid)
 	return ns > 0 ? u64map_ptr(&a->threads, (uint64_t)ns) : NULL;
 }
 
+bool agent_thread_started(struct agent *a)
+{
+	bool started = a && a->thread_started;
+
+	if (a)
+		a->thread_started = false;
+	return started;
+}
+
 const struct codemap *agent_codemap(const struct agent *a)
 {
 	return a ? &a->code : NULL;

@@ -13,8 +13,9 @@
 #ifndef PJ_USER_AGENT_H
 #define PJ_USER_AGENT_H
 
-#include <stdint.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "jvm/conn.h"
@@ -57,6 +58,9 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx);
 const struct codemap *agent_codemap(const struct agent *a);
 /* Thread name from the JVM, or NULL. */
 const char *agent_thread_name(const struct agent *a, pid_t tid);
+/* Whether a thread the agent had not named before started since the last
+ * call (only a hint: the agent's word, not a tid to trust). */
+bool agent_thread_started(struct agent *a);
 /* Its counters (jvm/types.h), for the recorder's summary. */
 void agent_get_stats(const struct agent *a, struct agent_stats *st);
 

@@ -71,6 +71,7 @@ struct agent {
 	struct strstore names; /* the interned strings themselves */
 	struct u64map methods; /* jmethodID -> struct jmethod */
 	struct u64map threads; /* target tid -> name (malloc'd), while alive */
+	bool thread_started; /* one it had not named: agent_thread_started */
 	struct u64map nstid; /* reader tid -> target tid (other namespaces) */
 	struct codemap code; /* at most AGENT_MAX_CODE entries */
 	struct java_frame *frames;

@@ -213,6 +213,8 @@ static void on_thread(struct agent *a, uint32_t type, const char *p,
 	memcpy(name, p + sizeof(t), n);
 	name[n] = 0;
 	text_clean(name, n);
+	if (!u64map_find(&a->threads, t.tid))
+		a->thread_started = true;
 	slot = u64map_slot(&a->threads, t.tid);
 	if (!slot) {
 		free(name);

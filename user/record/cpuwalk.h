@@ -16,8 +16,9 @@
 #include "jvm/client.h"
 #include "lib/loghist.h"
 
-#define RECORD_WALK_DEADLINE_NS \
-	200000000ULL /* a walk answer after 200 ms is lost */
+/* a walk answer after 1 s is lost: walks at the sample come every 200 ms
+ * at most (the agent's pump), their samples as late (the drain, run.c) */
+#define RECORD_WALK_DEADLINE_NS 1000000000ULL
 #define RECORD_PENDING 8192 /* samples waiting for their walk, at most */
 
 struct emitter;

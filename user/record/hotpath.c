@@ -52,8 +52,13 @@ void record_on_sample(struct recorder *rec, struct ring *r,
 void record_on_record(void *ctx, struct ring *r,
 		      const struct perf_event_header *hdr)
 {
-	if (hdr->type == PERF_RECORD_SAMPLE)
+	struct recorder *rec = ctx;
+
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		if (hdr->size > rec->sample_max) /* the drain's pace, run.c */
+			rec->sample_max = hdr->size;
 		record_on_sample(ctx, r, hdr);
-	else
+	} else {
 		record_on_sideband(ctx, r, hdr);
+	}
 }

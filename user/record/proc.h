@@ -37,6 +37,9 @@ struct proc {
 	bool java; /* it runs a JVM (libjvm.so mapped) */
 	bool java_failed; /* its agent refused or failed at the start */
 	struct agent *agent; /* its JVM's agent, or NULL */
+	/* its threads listed then, its agent having said one started (0: not
+	 * due), and the last time they were so (record/run.c) */
+	uint64_t scan_due, scanned_at;
 	bool out_queued; /* requests wait for its socket: POLLOUT */
 	bool had_agent; /* an agent came during the recording */
 	/* -a, -C (record/machine.h): a kernel thread; named in this file;

@@ -384,6 +384,8 @@ static int open_threads(struct recorder *rec)
 	if (java_copy && !rec->o.pages_given && t->opts.pages < 128)
 		t->opts.pages = 128;
 	t->opts.max_stack = 127;
+	/* the drain's first pace (run.c): a sample holds its stack copy */
+	rec->sample_max = t->opts.stack_user + 256;
 	t->opts.track = true;
 	/* the time a clock event cannot sample (record/switchcost.h) */
 	t->opts.count_switches = rec->nevents == 1 && !rec->wall;

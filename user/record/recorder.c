@@ -364,9 +364,10 @@ static bool agents_round(struct recorder *rec)
 void recorder_finish_waits(struct recorder *rec)
 {
 	/* stack copies in flight are the waits' own frames: worth a second
-	 * of an agent that a loaded machine keeps from its CPU */
+	 * of an agent that a loaded machine keeps from its CPU; walks at the
+	 * sample come within the agent's pump (200 ms at most, wring.c) */
 	uint64_t end =
-	    now_ns() + (rec->oj.copies_out ? 1000000000ULL : 250000000ULL);
+	    now_ns() + (rec->oj.copies_out ? 1000000000ULL : 500000000ULL);
 
 	offjava_ask(&rec->oj, &rec->procs);
 	while (pending_in_flight(&rec->pend) && now_ns() < end &&

@@ -62,6 +62,7 @@ struct recorder {
 	struct emitter em; /* merged, named and written */
 	uint64_t lost; /* sample records lost */
 	unsigned int drain_at; /* the ring the next drain starts at */
+	uint32_t sample_max; /* bytes of the largest sample record yet */
 	uint64_t start_ns, end_ns;
 	bool stop;
 	const char *stop_reason;

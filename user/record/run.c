@@ -36,11 +36,13 @@
  * when its creator's ring is drained) and the samples waiting for their
  * walk: drained every DRAIN_NS, or every DRAIN_PERIODS sampling periods up
  * to DRAIN_MAX_NS when the period is long (drain_interval) */
+#define DRAIN_MIN_NS 1000000ULL
 #define DRAIN_NS 10000000ULL
-#define DRAIN_MAX_NS 50000000ULL
-#define DRAIN_PERIODS 5
+#define DRAIN_MAX_NS 200000000ULL
+#define DRAIN_PERIODS 50
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
+#define SCAN_SOON_NS 10000000ULL /* a JVM's new thread: thread_started */
 /* A pass of the loop drains for at most PASS_NS before it looks at the
  * signals, -d and the target again, whatever the target makes the rings
  * cost; the last drain after the stop takes at most STOP_DRAIN_NS. */
@@ -59,19 +61,26 @@ static void progress(struct recorder *rec, uint64_t now)
 
 /*
  * Each wake-up of the reader preempts a sampled thread when every CPU runs
- * one (two context switches, and its caches refilled after the reader):
- * the reader wakes no more often than a new thread needs, within about
- * DRAIN_PERIODS of its sampling periods. At the default 10 ms that is
- * every 50 ms rather than every 10 ms (with the rings' half-full wake-up:
- * two busy threads of a 2-CPU machine switched out 75 times a second
- * instead of 162, 48 unprofiled). The events' periods in ns are known
- * for -F and for the clock events with -c; anything else (a count of
- * cycles, a tracepoint, the JVM's own events, off-CPU waits whose switch
- * records wait in the rings, -a) keeps DRAIN_NS.
+ * one: two context switches, and that thread's caches refilled after the
+ * reader. So the reader wakes no more often than the rings and a new
+ * thread need: every DRAIN_PERIODS sampling periods (a new thread's first
+ * samples wait as long for its creator's FORK record), within DRAIN_NS and
+ * DRAIN_MAX_NS, and before a thread sampled at every period fills half its
+ * ring with samples as large as the largest seen yet (DRAIN_MIN_NS at the
+ * least). With clock events alone (timer_paced), or samples that signal
+ * the thread, the rings are not polled: their half-full wake-up would come
+ * each time half a ring was written, read or not, one thread's after
+ * another's. At the default 10 ms that is every 200 ms; at 1 kHz with the
+ * default 16 pages and a 1 KiB stack copy, about every 25 ms (make bench:
+ * bench_wakeups.sh). The events' periods in ns are known for -F and for
+ * the clock events with -c; anything else (a count of cycles, a
+ * tracepoint, the JVM's own events, off-CPU waits whose switch records
+ * wait in the rings, -a) keeps DRAIN_NS.
  */
 static uint64_t drain_interval(const struct recorder *rec)
 {
-	uint64_t ns = DRAIN_MAX_NS;
+	uint64_t ns = DRAIN_MAX_NS, fill;
+	double rate = 0; /* bytes per ns into a thread's ring, at most */
 
 	if (rec->wall || rec->mach || !rec->nevents)
 		return DRAIN_NS;
@@ -81,12 +90,31 @@ static uint64_t drain_interval(const struct recorder *rec)
 				  : event_is_clock(ev) ? ev->period
 						       : 0;
 
-		if (period < DRAIN_NS / DRAIN_PERIODS)
+		if (!period)
 			return DRAIN_NS;
 		if (period < ns / DRAIN_PERIODS) /* no product to overflow */
 			ns = period * DRAIN_PERIODS;
+		rate += (double)rec->sample_max / (double)period;
 	}
+	if (ns < DRAIN_NS)
+		ns = DRAIN_NS;
+	fill =
+	    (uint64_t)((double)rec->th.opts.pages * getpagesize() / 2 / rate);
+	if (fill < ns) /* past 1 ms, the rings are too small: -m */
+		ns = fill < DRAIN_MIN_NS ? DRAIN_MIN_NS : fill;
 	return ns;
+}
+
+/* Whether the timer alone can pace the rings (drain_interval): every event
+ * is a clock, which samples a thread once a period at most. */
+static bool timer_paced(const struct recorder *rec)
+{
+	if (rec->wall || rec->mach || !rec->nevents)
+		return false;
+	for (unsigned int i = 0; i < rec->nevents; i++)
+		if (!event_is_clock(&rec->evs[i]))
+			return false;
+	return true;
 }
 
 /* Drains r until it is empty (true) or until is passed: records are taken
@@ -150,24 +178,64 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 }
 
 /*
- * New threads from /proc/PID/task, only while the pid is still the
+ * p's new threads from /proc/PID/task, only while the pid is still the
  * target's: rings opened by a scan that raced with its exit (whose pid may
  * name another process by then) are closed unread.
  */
+static void scan_threads(struct recorder *rec, struct proc *p)
+{
+	unsigned int bad, before = rec->th.n;
+
+	if (!p->follow || p->ended || target_gone(&p->tgt))
+		return;
+	threads_scan(&rec->th, p->pid, &bad);
+	if (!target_gone(&p->tgt))
+		return;
+	while (rec->th.n > before)
+		threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
+}
+
 static void rescan_threads(struct recorder *rec)
 {
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		scan_threads(rec, rec->procs.v[i]);
+}
+
+/*
+ * A JVM's agent said a thread started (JVMTI ThreadStart, on the new
+ * thread): its events open now, from /proc/PID/task (the kernel's word,
+ * not the agent's), rather than at its creator's next drain, up to
+ * DRAIN_MAX_NS later. A process's threads are listed so at most every
+ * SCAN_SOON_NS: a start sooner waits for that.
+ */
+static void thread_started(struct proc *p, uint64_t now)
+{
+	if (!p->scan_due)
+		p->scan_due = p->scanned_at + SCAN_SOON_NS > now
+				  ? p->scanned_at + SCAN_SOON_NS
+				  : now;
+}
+
+/* Lists the threads of the processes due; when the next is (UINT64_MAX:
+ * none). */
+static uint64_t scan_due(struct recorder *rec, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
-		unsigned int bad, before = rec->th.n;
 
-		if (!p->follow || p->ended || target_gone(&p->tgt))
+		if (!p->scan_due)
 			continue;
-		threads_scan(&rec->th, p->pid, &bad);
-		if (!target_gone(&p->tgt))
+		if (p->scan_due > now) {
+			next = p->scan_due < next ? p->scan_due : next;
 			continue;
-		while (rec->th.n > before)
-			threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
+		}
+		p->scan_due = 0;
+		p->scanned_at = now;
+		scan_threads(rec, p);
 	}
+	return next;
 }
 
 /* Whether p has no ring left. */
@@ -241,6 +309,7 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 {
 	unsigned int need = rec->th.n + 2 * rec->procs.n + 2;
 	int lfd = launch_agent_fd(rec->launch);
+	bool paced = timer_paced(rec);
 
 	if (need > *cap) {
 		struct pollfd *np = realloc(*pfd, need * sizeof(**pfd));
@@ -276,8 +345,9 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		struct ring *r = rec->th.v[i];
 		struct proc *p = procs_get(&rec->procs, r->pid);
 
-		/* walked at the sample: read on the timer */
-		if (p && ksig_quiet(&p->ks, r))
+		/* paced by the timer, or walked at the sample by F_SETSIG
+		 * (a wake-up at each sample): read on the timer */
+		if (paced || (p && ksig_quiet(&p->ks, r)))
 			continue;
 		ADD(r->fd, r, NULL, NULL);
 	}
@@ -348,6 +418,8 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 				tty ? "\n" : "",
 				rec->procs.n > 1 ? " from a JVM" : "");
 		agents_stopped(rec, p, "the agent disconnected");
+	} else if (agent_thread_started(p->agent)) {
+		thread_started(p, now_ns());
 	}
 }
 
@@ -359,15 +431,15 @@ int run_loop(struct recorder *rec, int sigfd)
 	uint64_t end = rec->o.duration > 0
 			   ? rec->start_ns + (uint64_t)(rec->o.duration * 1e9)
 			   : UINT64_MAX;
-	uint64_t drain_ns = drain_interval(rec);
 	uint64_t next_tick = rec->start_ns + TICK_NS,
 		 next_scan = rec->start_ns + RESCAN_NS,
-		 next_drain = rec->start_ns + drain_ns;
+		 next_drain = rec->start_ns + drain_interval(rec);
 	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
 	bool busy = false; /* records left in the rings by the last pass */
 	unsigned int rot = 0;
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
+	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: scan_due */
 
 	rec->th.changed = true;
 	while (!rec->stop) {
@@ -382,6 +454,7 @@ int run_loop(struct recorder *rec, int sigfd)
 		/* wake for the drain even when no ring signals, and at -d */
 		wake = next_drain < end ? next_drain : end;
 		wake = next_alt < wake ? next_alt : wake;
+		wake = next_soon < wake ? next_soon : wake;
 		timeout = (int)((wake > now ? wake - now : 0) / 1000000);
 		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
@@ -405,6 +478,7 @@ int run_loop(struct recorder *rec, int sigfd)
 			}
 		}
 		now = now_ns();
+		next_soon = scan_due(rec, now);
 		if (now >= next_alt) {
 			threads_alternate(&rec->th, now / PJA_BENCH_ALT_NS & 1);
 			next_alt =
@@ -416,7 +490,7 @@ int run_loop(struct recorder *rec, int sigfd)
 		    now / PJA_BENCH_ALT_NS & 1)
 			next_drain = next_alt;
 		if (now >= next_drain) {
-			next_drain = now + drain_ns;
+			next_drain = now + drain_interval(rec);
 			run_collect_walks(rec);
 			busy |= !drain_all(rec, pass_end);
 			match_walks(rec);

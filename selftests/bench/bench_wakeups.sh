@@ -3,12 +3,14 @@
 # Workload's two workers on a 2-CPU machine are switched out each time a
 # profiler's thread wakes (the recorder's drain, the agent's pump), and
 # their caches are refilled after it. Counted from the kernel, per second
-# of 10 s (nonvoluntary_ctxt_switches of the workers in /proc, and the
-# voluntary ones of the recorder and of the agent's thread, and the
-# recorder's CPU time from /proc/PID/stat): unprofiled,
-# perf record -g, and perfjava at 100 Hz and 1 kHz, with and without Java
-# walks. Counts, not timings: a quiet machine gives the same within a few.
-# Figures only: it never fails.
+# over 100 of the Workload's ticks (10 s of its own clock): the workers'
+# nonvoluntary_ctxt_switches in /proc, the voluntary ones of the recorder
+# and of the agent's thread, and the recorder's CPU time from
+# /proc/PID/stat; unprofiled, perf record -g, and perfjava at 100 Hz and
+# 1 kHz, with and without Java walks. The unprofiled row counts the
+# Workload's ticker thread and the wait's tail, each woken once a tick:
+# compare the rows with it. Counts, not timings: a quiet machine gives the
+# same within a few. Figures only: it never fails.
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
@@ -35,9 +37,20 @@ tids() {
 	done
 }
 
-# one LABEL [COMMAND...]: the counts over 10 s while COMMAND records
+# ticks_pass N: waits for the Workload's next N ticks (one each 100 ms of
+# its own clock; 60 s at most), woken by each tick written (tail -f: no
+# polling, whose processes would run on the CPUs being counted)
+ticks_pass() {
+	local have
+	have=$(grep -c '^tick' "$D/out")
+	timeout 60 tail -n +1 -f "$D/out" |
+		awk -v n=$((have + $1)) '$1 == "tick" && ++c >= n { exit }'
+}
+
+# one LABEL [COMMAND...]: the counts per second over the Workload's next
+# 100 ticks (10 s) while COMMAND records
 one() {
-	local label=$1 pid= w0 w1 r0=0 r1=0 a0=0 a1=0 c0=0 c1=0 agent
+	local label=$1 pid= w0 w1 r0=0 r1=0 a0=0 a1=0 c0=0 c1=0 t0 t1 agent
 	shift
 	if [ $# -gt 0 ]; then
 		rm -f "$D/p.data"
@@ -48,13 +61,15 @@ one() {
 		else
 			wait_for 20 grep -q '^perfjava: recording' "$D/rec.out"
 		fi
-		sleep 1 # its first drains: not counted
+		ticks_pass 10 # its first drains: not counted
 	fi
 	agent=$(tids perfjava)
 	w0=$(switches nonvoluntary_ctxt_switches $workers)
 	[ -n "$pid" ] && r0=$(switches voluntary_ctxt_switches "$pid") c0=$(proc_cpu_ticks "$pid")
 	[ -n "$agent" ] && a0=$(switches voluntary_ctxt_switches $agent)
-	sleep 10
+	t0=$(mono)
+	ticks_pass 100
+	t1=$(mono)
 	w1=$(switches nonvoluntary_ctxt_switches $workers)
 	[ -n "$pid" ] && r1=$(switches voluntary_ctxt_switches "$pid") c1=$(proc_cpu_ticks "$pid")
 	[ -n "$agent" ] && a1=$(switches voluntary_ctxt_switches $agent)
@@ -62,16 +77,19 @@ one() {
 		kill -INT "$pid" 2>/dev/null
 		wait "$pid"
 	fi
-	printf '%s: %-30s workers switched out %4d/s; recorder woken %4d/s, its CPU %4.1f %%; agent thread woken %3d/s\n' \
-		"$J" "$label" $(((w1 - w0) / 10)) $(((r1 - r0) / 10)) \
-		"$(awk -v t=$((c1 - c0)) -v hz="$(getconf CLK_TCK)" 'BEGIN { print 100 * t / hz / 10 }')" $(((a1 - a0) / 10))
+	awk -v j="$J" -v l="$label" -v s="$(((t1 - t0) / 1000000))" -v hz="$(getconf CLK_TCK)" \
+		-v w=$((w1 - w0)) -v r=$((r1 - r0)) -v c=$((c1 - c0)) -v a=$((a1 - a0)) 'BEGIN {
+		s = s > 0 ? s / 1000 : 1
+		printf "%s: %-30s workers switched out %4d/s; recorder woken %4d/s, its CPU %4.1f %%; agent thread woken %3d/s\n",
+			j, l, w / s, r / s, 100 * c / hz / s, a / s }'
 }
 
 for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/wake.$J
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/out" -- Workload 200 2 || continue
+	start_jvm "$jdk" "$D/out" -- Workload 200 2 "$D/go" ticks || continue
+	touch "$D/go"
 	wait_for 10 bash -c "grep -q '^worker' /proc/$JPID/task/*/comm"
 	workers=$(tids worker)
 	one "unprofiled"

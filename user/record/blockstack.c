@@ -71,7 +71,7 @@ static unsigned int unwind_with(struct unwinder *u, pid_t tid, uint64_t sp,
 	uint64_t regs[17];
 
 	fake_sample(&rs, regs, tid, sp, pc, bp, out->stack, len);
-	return unwind_user(u, true, &rs, NULL, 0, out->ips,
+	return unwind_user(u, true, false, &rs, NULL, 0, out->ips,
 			   BLOCKSTACK_MAX_FRAMES, end, cfi);
 }
 

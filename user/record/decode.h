@@ -37,6 +37,11 @@ struct decoder {
 	unsigned int nevents;
 	bool dwarf; /* -g dwarf: CFI preferred (unwind_join) */
 	bool lbr; /* -g lbr: user frames from branch stacks (events/lbr.h) */
+	/* a JVM's sample to be walked gets CFI only above its first JVM code,
+	 * none when its pc is there (record/userframes.c): its Java frames
+	 * come from the walk, and the native frames below them are not kept
+	 * (no --native-base, not --no-java) */
+	bool walk_skips_cfi;
 	struct tp_decoder *tp; /* tracepoint RAW -> text (events/tracepoint.h) */
 	/* an off-CPU sample of a JVM (its event wall's) gets the copy of its
 	 * Java frames, found with the JVM's code (its process's agent's, while

@@ -195,6 +195,7 @@ static void wire(struct recorder *rec)
 	rec->em.procs = &rec->procs;
 	rec->em.ksym = &rec->ksym;
 	rec->em.bases.on = rec->o.native_base;
+	d->walk_skips_cfi = !rec->o.native_base && !rec->o.no_java;
 	rec->em.lbr = d->lbr;
 	rec->cw.pend = &rec->pend;
 	rec->cw.em = &rec->em;

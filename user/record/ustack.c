@@ -11,15 +11,15 @@
 
 #define SAMPLE_MAX_FRAMES 1024
 
-unsigned int unwind_user(struct unwinder *u, bool prefer_cfi,
+unsigned int unwind_user(struct unwinder *u, bool prefer_cfi, bool stop_at_jit,
 			 const struct pj_raw_sample *rs, const uint64_t *fips,
 			 unsigned int nf, uint64_t *out, unsigned int max,
 			 enum unwind_end *end, struct ustack_cfi *cfi)
 {
 	static uint64_t dips[SAMPLE_MAX_FRAMES], dsps[SAMPLE_MAX_FRAMES],
 	    dbps[SAMPLE_MAX_FRAMES];
-	struct unwind_out o = { dips, dsps,	  SAMPLE_MAX_FRAMES,
-				0,    UNWIND_BAD, dbps };
+	struct unwind_out o = { dips,	    dsps, SAMPLE_MAX_FRAMES, 0,
+				UNWIND_BAD, dbps, stop_at_jit };
 	uint64_t dw[UNWIND_NREGS];
 	unsigned int n;
 

@@ -18,11 +18,12 @@ struct ustack_cfi {
  * The user frames of rs, leaf first, into out (at most max): CFI over the
  * sample's stack copy, joined with the kernel's frame-pointer chain
  * fips[0..nf) where the copy ended (unwind_join; prefer_cfi with -g dwarf,
- * whose copy is large). *end says how CFI ended; UNWIND_BAD and the chain
+ * whose copy is large; stop_at_jit ends CFI at the first frame in JIT
+ * code, unwind_out's stop_at_anon). *end says how CFI ended; UNWIND_BAD and the chain
  * as it is when the sample has no user registers. cfi (when not NULL)
  * gets the CFI frames (none without registers).
  */
-unsigned int unwind_user(struct unwinder *u, bool prefer_cfi,
+unsigned int unwind_user(struct unwinder *u, bool prefer_cfi, bool stop_at_jit,
 			 const struct pj_raw_sample *rs, const uint64_t *fips,
 			 unsigned int nf, uint64_t *out, unsigned int max,
 			 enum unwind_end *end, struct ustack_cfi *cfi);

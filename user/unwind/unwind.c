@@ -194,7 +194,7 @@ struct walk {
 	struct unwinder *u;
 	struct unwind_out *out;
 	uint64_t last_sp;
-	bool looped;
+	bool looped, stopped;
 };
 
 static int on_frame(Dwfl_Frame *f, void *arg)
@@ -226,13 +226,18 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 		o->bps[o->n] = dwfl_frame_reg(f, UNWIND_DW_BP, &bp) == 0 ? bp
 									 : 0;
 	w->last_sp = sp;
+	if (o->stop_at_anon && unwind_addr_anon(w->u, pc)) {
+		o->n++;
+		w->stopped = true;
+		return DWARF_CB_ABORT;
+	}
 	return ++o->n < o->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 void unwind_sample(struct unwinder *u, pid_t tid, const uint64_t *dw,
 		   const void *stack, size_t len, struct unwind_out *out)
 {
-	struct walk w = { u, out, 0, false };
+	struct walk w = { u, out, 0, false, false };
 	int r;
 
 	out->n = 0;
@@ -255,6 +260,8 @@ void unwind_sample(struct unwinder *u, pid_t tid, const uint64_t *dw,
 	/* libdw ends quietly (0) when a return address cannot be read. */
 	if (w.looped)
 		out->end = UNWIND_BAD;
+	else if (w.stopped)
+		out->end = UNWIND_NO_CFI;
 	else if (out->n >= out->max)
 		out->end = UNWIND_COMPLETE;
 	else if (!u->len)

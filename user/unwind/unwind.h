@@ -45,6 +45,9 @@ struct unwind_out {
 	unsigned int max, n;
 	enum unwind_end end;
 	uint64_t *bps; /* each frame's rbp, 0 when not known (may be NULL) */
+	/* end at the first frame in anonymous executable memory (a JIT's
+	 * code, which no CFI describes), kept: end UNWIND_NO_CFI */
+	bool stop_at_anon;
 };
 
 /* NULL on allocation failure. Files are read below /proc/PID/root. */

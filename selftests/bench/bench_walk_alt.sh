@@ -12,6 +12,7 @@
 #   wholefp  the same at 1 kHz with -g fp
 #   nj, nj100  PERFJAVA_BENCH=alt-all --no-java at 1 kHz, 100 Hz: the
 #            kernel's sampling and the reader, against no profiler
+#   nj100fp  the same at 100 Hz with -g fp (no stack copy, no CFI)
 #   perf, perf100  perf record -g at 1 kHz, 100 Hz (enabled and disabled
 #            through its --control fifo, selftests/bench/perf_alt.py): the
 #            kernel's floor on this host
@@ -62,6 +63,7 @@ window() {
 	wholefp) env=(PERFJAVA_BENCH=alt-all) opt+=(-g fp) ;;
 	nj) env=(PERFJAVA_BENCH=alt-all) opt+=(--no-java) ;;
 	nj100) env=(PERFJAVA_BENCH=alt-all) opt=(-c 10000000 --no-java) ;;
+	nj100fp) env=(PERFJAVA_BENCH=alt-all) opt=(-c 10000000 --no-java -g fp) ;;
 	nojava) env=(PERFJAVA_BENCH=alt) ;;
 	walk) env=(PERFJAVA_AGENT_BENCH=alt) ;;
 	nojava100) env=(PERFJAVA_BENCH=alt) opt=(-c 10000000) ;;
@@ -162,6 +164,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			what["wholefp"] = "perfjava at 1 kHz -g fp against no profiler"
 			what["nj"] = "perfjava --no-java at 1 kHz against no profiler (the kernel sampling and the reader)"
 			what["nj100"] = "perfjava --no-java at 100 Hz against no profiler"
+			what["nj100fp"] = "perfjava --no-java -g fp at 100 Hz against no profiler"
 			what["perf"] = "perf record -g at 1 kHz against no profiler (the kernel floor)"
 			what["perf100"] = "perf record -g at 100 Hz against no profiler"
 			what["ap"] = "async-profiler -e cpu -i 1ms against no profiler"
@@ -170,7 +173,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			what["walk100"] = "the walk against the signal alone at 100 Hz"
 			what["walk"] = "the walk against the signal alone (PERFJAVA_AGENT_BENCH=alt)"
 			what["null"] = "the null (--no-java throughout: 0 within its error)"
-			no = split("whole whole100 wholefp nj nj100 perf perf100 ap nojava nojava100 walk walk100 null", order, " ")
+			no = split("whole whole100 wholefp nj nj100 nj100fp perf perf100 ap nojava nojava100 walk walk100 null", order, " ")
 			for (o = 1; o <= no; o++) {
 				x = order[o]
 				if (!(x in cn))

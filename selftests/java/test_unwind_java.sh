@@ -3,7 +3,9 @@
 # function and zlib's frames between Deflater.deflateBytesBytes and the leaf,
 # in the default mode and with -g dwarf (-g fp printed beside); the JVM's
 # compiler and GC threads unwound deeper, named, with -g dwarf than with
-# -g fp, recorded at the same time.
+# -g fp, recorded at the same time. The -g dwarf recordings run in the
+# unwinder's check mode (PERFJAVA_UNWIND_CHECK): each stack unwound by the
+# fast path is unwound again by libdw alone, and none may differ.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -24,6 +26,13 @@ jni() {
 		good += n
 		if (i + 2 <= k && f[i + 2] !~ /_\[k\]$/) zlib += n
 	} END { printf "%d %d %d\n", all, good, zlib }' "$1"
+}
+
+# checked DATA: "CHECKED DIFFER", the check mode's counts in a recording
+checked() {
+	"$PJ_BIN" report -i "$1" --format meta 2>/dev/null | awk '
+		$2 == "unwind_checked" { c = $3 } $2 == "unwind_differ" { d = $3 }
+		END { printf "%d %d\n", c, d }'
 }
 
 # depth FOLDED GROUP: "SAMPLES MEAN-DEPTH UNNAMED-PCT" of the user frames of
@@ -52,7 +61,7 @@ for jdk in "${JDKS[@]}"; do
 		# a second recording when the first had too few such stacks
 		# (a busy machine can delay the JIT or the attach)
 		for try in 1 2; do
-			"$PJ_BIN" record -p "$JPID" "${g[@]}" -d 3 -o "$D/$mode.data" 2>"$D/$mode.err"
+			PERFJAVA_UNWIND_CHECK=1 "$PJ_BIN" record -p "$JPID" "${g[@]}" -d 3 -o "$D/$mode.data" 2>"$D/$mode.err"
 			"$PJ_BIN" report -i "$D/$mode.data" --format collapsed >"$D/$mode.folded"
 			read -r all good zlib <<<"$(jni "$D/$mode.folded")"
 			[ "$all" -ge 10 ] && break
@@ -85,13 +94,19 @@ for jdk in "${JDKS[@]}"; do
 		[ $part = GC ] && wait_for 30 grep -q '^ready' "$D/gc.out"
 		"$PJ_BIN" record -q --no-java -p "$P" -g fp -c 1000000 -d 3 -o "$D/$part-fp.data" &
 		r1=$!
-		"$PJ_BIN" record -q --no-java -p "$P" -g dwarf -c 1000000 -d 3 -o "$D/$part-dw.data"
+		PERFJAVA_UNWIND_CHECK=1 "$PJ_BIN" record -q --no-java -p "$P" \
+			-g dwarf -c 1000000 -d 3 -o "$D/$part-dw.data"
 		wait "$r1"
 		for m in fp dw; do
 			"$PJ_BIN" report -i "$D/$part-$m.data" --threads --format collapsed >"$D/$part-$m.folded"
 		done
 	done
 	kill "$P" 2>/dev/null; wait "$P" 2>/dev/null
+	for data in default dwarf Compiler-dw GC-dw; do
+		read -r ck df <<<"$(checked "$D/$data.data")"
+		check "$J $data: the fast unwind gives libdw's frames ($df of $ck stacks differ)" \
+			awk -v c="$ck" -v d="$df" 'BEGIN { exit !(c >= 20 && d == 0) }'
+	done
 	for group in Compiler GC; do
 		re='^\[(C1 |C2 |)CompilerThre'; [ $group = GC ] && re='^\[(GC Thread|G1 )'
 		read -r nf df uf <<<"$(depth "$D/$group-fp.folded" "$re")"

@@ -5,7 +5,9 @@
  * default mode's join against synthesized frame-pointer chains; and damaged
  * copies and registers (random bytes, a saved frame pointer that points to
  * itself, stack pointers at the ends of the address space) end the walk,
- * never crash it or loop.
+ * never crash it or loop. Every walk is also done by libdw alone and
+ * compared (the check mode): the fast path's rows (unwind/rules.c) give
+ * libdw's frames and ends exactly, and leave a signal frame to libdw.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -134,8 +136,8 @@ static void test_real_stack(struct unwinder *u, struct usym *us)
 static void test_damaged(struct unwinder *u)
 {
 	static uint8_t junk[COPY];
-	uint64_t ips[MAXF], sps[MAXF], dw[UNWIND_NREGS];
-	struct unwind_out o = { ips, sps, MAXF, 0, UNWIND_BAD };
+	uint64_t ips[MAXF], sps[MAXF], bps[MAXF], dw[UNWIND_NREGS];
+	struct unwind_out o = { ips, sps, MAXF, 0, UNWIND_BAD, bps };
 	unsigned int i, j, worst = 0;
 	uint64_t anon = (uint64_t)(uintptr_t)junk + 4096;
 	bool bounded = true;
@@ -159,12 +161,14 @@ static void test_damaged(struct unwinder *u)
 				if (rand() & 1)
 					dw[j] = ((uint64_t)rand() << 31) ^
 						rand();
+		o.stop_at_anon = i % 7 == 3;
 		unwind_sample(u, getpid(), dw, junk, copied, &o);
 		if (o.n > MAXF || o.end >= UNWIND_NEND)
 			bounded = false;
 		if (o.n > worst)
 			worst = o.n;
 	}
+	o.stop_at_anon = false;
 	ok(bounded,
 	   "3000 damaged copies and registers: every walk ended "
 	   "within the frame limit (deepest %u)",
@@ -344,6 +348,58 @@ static void test_join(void)
 	   "join, -g dwarf: no common frame keeps CFI's frames");
 }
 
+__attribute__((noinline)) static void on_usr1(int sig)
+{
+	(void)sig;
+	capture();
+	__asm__ volatile("" ::: "memory"); /* no tail call */
+}
+
+/* A stack through a signal frame: the handler's return into the signal
+ * trampoline, whose rows are DWARF expressions. */
+__attribute__((noinline)) static void test_signal_frame(struct unwinder *u,
+							struct usym *us)
+{
+	const struct unwind_counts *c = unwinder_counts(u);
+	uint64_t ips[MAXF], sps[MAXF];
+	struct unwind_out o = { ips, sps, MAXF, 0, UNWIND_BAD };
+	uint64_t libdw = c->libdw;
+	unsigned int i;
+	bool handler = false, below = false;
+
+	signal(SIGUSR1, on_usr1);
+	raise(SIGUSR1);
+	signal(SIGUSR1, SIG_DFL);
+	unwind_sample(u, getpid(), regs, stack_copy, copied, &o);
+	for (i = 0; i < o.n; i++) {
+		const char *n = name_of(us, ips[i], i == 0);
+
+		handler |= !strcmp(n, "on_usr1");
+		below |= handler && !strcmp(n, "test_signal_frame");
+	}
+	ok(handler && below,
+	   "through the signal frame: on_usr1, then its interrupted caller "
+	   "(%u frames)",
+	   o.n);
+	ok(c->libdw > libdw, "that stack was libdw's (%llu)",
+	   (unsigned long long)(c->libdw - libdw));
+}
+
+/* What the check mode counted over every walk above. */
+static void test_fast_counts(const struct unwinder *u)
+{
+	const struct unwind_counts *c = unwinder_counts(u);
+
+	ok(c->checked > 3000 && c->checked == c->fast,
+	   "%llu walks by the fast path, each also by libdw (%llu by libdw "
+	   "alone)",
+	   (unsigned long long)c->checked, (unsigned long long)c->libdw);
+	ok(c->differ == 0,
+	   "the fast path's frames and ends are libdw's: %llu "
+	   "of %llu differ",
+	   (unsigned long long)c->differ, (unsigned long long)c->checked);
+}
+
 static void nap_ms(long ms)
 {
 	struct timespec t = { 0, ms * 1000000L };
@@ -435,8 +491,11 @@ int main(void)
 	test_regs();
 	test_parse();
 	test_join();
+	unwinder_set_check(u, true); /* each walk also by libdw, compared */
 	test_real_stack(u, us);
 	test_damaged(u);
+	test_signal_frame(u, us);
+	test_fast_counts(u);
 	test_exec();
 	unwinder_free(u);
 	usym_free(us);

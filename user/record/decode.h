@@ -29,6 +29,7 @@ struct tp_decoder;
 struct decode_stats {
 	uint64_t bad_records;
 	uint64_t unwind[UNWIND_NEND]; /* how CFI unwinding ended */
+	struct unwind_counts unwc; /* by which path (unwind/rules.c) */
 };
 
 struct decoder {

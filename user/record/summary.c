@@ -78,6 +78,14 @@ void record_write_stats(struct recorder *rec)
 			       ds->unwind[UNWIND_NO_CFI]);
 		pj_writer_stat(rec->w, "unwind_no_copy",
 			       ds->unwind[UNWIND_NO_COPY]);
+		pj_writer_stat(rec->w, "unwind_fast", ds->unwc.fast);
+		pj_writer_stat(rec->w, "unwind_libdw", ds->unwc.libdw);
+		if (ds->unwc.checked) { /* PERFJAVA_UNWIND_CHECK */
+			pj_writer_stat(rec->w, "unwind_checked",
+				       ds->unwc.checked);
+			pj_writer_stat(rec->w, "unwind_differ",
+				       ds->unwc.differ);
+		}
 	}
 	if (!walks_wanted(rec))
 		return;

@@ -31,6 +31,8 @@ static unsigned int user_frames(struct decoder *d, const struct proc *p,
 	 * of the reader's time at 1 kHz on the Workload. */
 	bool walked = !java && d->walk_skips_cfi && code && !out->no_walk;
 	struct ustack_cfi cfi;
+	struct unwind_counts before;
+	const struct unwind_counts *after;
 	enum unwind_end end;
 	unsigned int n;
 
@@ -42,8 +44,14 @@ static unsigned int user_frames(struct decoder *d, const struct proc *p,
 		return nf < DECODE_MAX_CHAIN ? nf : DECODE_MAX_CHAIN;
 	}
 	memcpy(d->f, d->u, nf * sizeof(uint64_t));
+	before = *unwinder_counts(p->unw);
 	n = unwind_user(p->unw, d->dwarf, walked, rs, d->f, nf, d->u,
 			DECODE_MAX_CHAIN, &end, java ? &cfi : NULL);
+	after = unwinder_counts(p->unw);
+	d->st.unwc.fast += after->fast - before.fast;
+	d->st.unwc.libdw += after->libdw - before.libdw;
+	d->st.unwc.checked += after->checked - before.checked;
+	d->st.unwc.differ += after->differ - before.differ;
 	if (end < UNWIND_NEND && rs->regs_abi)
 		d->st.unwind[end]++;
 	if (java) {

@@ -63,14 +63,12 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 			void *arg)
 {
-	struct unwinder *u = arg;
+	uint64_t v;
 
-	if (u->len >= 8 && addr >= u->sp && addr - u->sp <= u->len - 8) {
-		memcpy(result, u->stack + (addr - u->sp), 8);
-		return true;
-	}
-	u->read_beyond = true;
-	return false;
+	if (!unwind_read(arg, addr, &v))
+		return false;
+	*result = v;
+	return true;
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -96,6 +94,7 @@ struct unwinder *unwinder_new(pid_t pid)
 	if (!u)
 		return NULL;
 	u->pid = pid;
+	u->check = getenv("PERFJAVA_UNWIND_CHECK") != NULL;
 	u->rootfd = proc_dir(pid, "root");
 	u->cb = unwind_dwfl_callbacks;
 	u->dwfl = dwfl_begin(&u->cb);
@@ -120,8 +119,19 @@ void unwinder_free(struct unwinder *u)
 	if (u->rootfd >= 0)
 		close(u->rootfd);
 	free(u->vdso);
+	free(u->rules);
 	maps_free(&u->maps);
 	free(u);
+}
+
+const struct unwind_counts *unwinder_counts(const struct unwinder *u)
+{
+	return &u->counts;
+}
+
+void unwinder_set_check(struct unwinder *u, bool check)
+{
+	u->check = check;
 }
 
 unsigned int unwinder_modules(const struct unwinder *u)
@@ -190,24 +200,14 @@ static bool attach(struct unwinder *u)
 				 u);
 }
 
-struct walk {
-	struct unwinder *u;
-	struct unwind_out *out;
-	uint64_t last_sp;
-	bool looped, stopped;
-};
-
-static int on_frame(Dwfl_Frame *f, void *arg)
+int unwind_take(struct unwind_walk *w, uint64_t pc, bool have_sp, uint64_t sp,
+		uint64_t bp)
 {
-	struct walk *w = arg;
 	struct unwind_out *o = w->out;
-	Dwarf_Addr pc;
-	Dwarf_Word sp = 0, bp = 0;
-	bool activation;
 
-	if (!dwfl_frame_pc(f, &pc, &activation) || !pc)
+	if (!pc)
 		return DWARF_CB_ABORT;
-	if (dwfl_frame_reg(f, UNWIND_DW_SP, &sp) != 0)
+	if (!have_sp)
 		sp = w->last_sp;
 	/* Every caller's frame lies above its callee's. */
 	if (o->n &&
@@ -223,8 +223,7 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 	if (o->sps)
 		o->sps[o->n] = sp;
 	if (o->bps)
-		o->bps[o->n] = dwfl_frame_reg(f, UNWIND_DW_BP, &bp) == 0 ? bp
-									 : 0;
+		o->bps[o->n] = bp;
 	w->last_sp = sp;
 	if (o->stop_at_anon && unwind_addr_anon(w->u, pc)) {
 		o->n++;
@@ -234,11 +233,90 @@ static int on_frame(Dwfl_Frame *f, void *arg)
 	return ++o->n < o->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+static int on_frame(Dwfl_Frame *f, void *arg)
+{
+	Dwarf_Addr pc;
+	Dwarf_Word sp = 0, bp = 0;
+	bool activation, have_sp;
+
+	if (!dwfl_frame_pc(f, &pc, &activation))
+		return DWARF_CB_ABORT;
+	have_sp = dwfl_frame_reg(f, UNWIND_DW_SP, &sp) == 0;
+	if (dwfl_frame_reg(f, UNWIND_DW_BP, &bp) != 0)
+		bp = 0;
+	return unwind_take(arg, pc, have_sp, sp, bp);
+}
+
+/* The walk w of the sample set up in u, and how it ended. */
+static int walk(struct unwinder *u, struct unwind_walk *w, const uint64_t *dw,
+		bool fast)
+{
+	int r = fast ? unwind_fast(u, w, dw) : UNWIND_FAST_NO;
+
+	if (r != UNWIND_FAST_NO) {
+		u->counts.fast++;
+		return r;
+	}
+	w->out->n = 0;
+	w->last_sp = 0;
+	w->looped = w->stopped = false;
+	u->read_beyond = false;
+	u->counts.libdw++;
+	return dwfl_getthread_frames(u->dwfl, u->tid, on_frame, w);
+}
+
+static enum unwind_end ending(const struct unwinder *u,
+			      const struct unwind_walk *w, int r)
+{
+	const struct unwind_out *out = w->out;
+
+	/* libdw ends quietly (0) when a return address cannot be read. */
+	if (w->looped)
+		return UNWIND_BAD;
+	if (w->stopped)
+		return UNWIND_NO_CFI;
+	if (out->n >= out->max)
+		return UNWIND_COMPLETE;
+	if (!u->len)
+		return UNWIND_NO_COPY;
+	if (u->read_beyond)
+		return UNWIND_CUT;
+	return r == 0 ? UNWIND_COMPLETE : UNWIND_NO_CFI;
+}
+
+/* PERFJAVA_UNWIND_CHECK: the fast path's walk against libdw's own. */
+static void check(struct unwinder *u, const uint64_t *dw,
+		  const struct unwind_out *out)
+{
+	static uint64_t ips[1024], sps[1024], bps[1024];
+	struct unwind_out o = { ips,
+				sps,
+				out->max < 1024 ? out->max : 1024,
+				0,
+				UNWIND_BAD,
+				bps,
+				out->stop_at_anon };
+	struct unwind_walk w = { u, &o, 0, false, false };
+	size_t n = out->n * sizeof(uint64_t);
+	bool same;
+
+	u->read_beyond = false;
+	o.end = ending(u, &w, walk(u, &w, dw, false));
+	u->counts.libdw--; /* counted once, as the fast path's */
+	same = o.n == out->n && o.end == out->end &&
+	       !memcmp(ips, out->ips, n) &&
+	       (!out->sps || !memcmp(sps, out->sps, n)) &&
+	       (!out->bps || !memcmp(bps, out->bps, n));
+	u->counts.checked++;
+	if (!same)
+		u->counts.differ++;
+}
+
 void unwind_sample(struct unwinder *u, pid_t tid, const uint64_t *dw,
 		   const void *stack, size_t len, struct unwind_out *out)
 {
-	struct walk w = { u, out, 0, false, false };
-	int r;
+	struct unwind_walk w = { u, out, 0, false, false };
+	uint64_t fast;
 
 	out->n = 0;
 	out->end = UNWIND_BAD;
@@ -256,22 +334,10 @@ void unwind_sample(struct unwinder *u, pid_t tid, const uint64_t *dw,
 	u->len = stack ? len : 0;
 	u->sp = dw[UNWIND_DW_SP];
 	u->read_beyond = false;
-	r = dwfl_getthread_frames(u->dwfl, u->tid, on_frame, &w);
-	/* libdw ends quietly (0) when a return address cannot be read. */
-	if (w.looped)
-		out->end = UNWIND_BAD;
-	else if (w.stopped)
-		out->end = UNWIND_NO_CFI;
-	else if (out->n >= out->max)
-		out->end = UNWIND_COMPLETE;
-	else if (!u->len)
-		out->end = UNWIND_NO_COPY;
-	else if (u->read_beyond)
-		out->end = UNWIND_CUT;
-	else if (r == 0)
-		out->end = UNWIND_COMPLETE;
-	else
-		out->end = UNWIND_NO_CFI;
+	fast = u->counts.fast;
+	out->end = ending(u, &w, walk(u, &w, dw, true));
+	if (u->check && u->counts.fast > fast)
+		check(u, dw, out);
 	if (out->n)
 		return;
 only_pc:

@@ -78,6 +78,14 @@ bool unwind_addr_anon(const struct unwinder *u, uint64_t addr);
 bool unwind_addr_code(const struct unwinder *u, uint64_t addr);
 
 /* Statistics of the unwinder's work (for tests and the summary). */
+struct unwind_counts {
+	uint64_t fast; /* samples unwound by the rows kept (unwind/rules.c) */
+	uint64_t libdw; /* by libdw, a row needing it */
+	uint64_t checked, differ; /* PERFJAVA_UNWIND_CHECK: both ways */
+};
+const struct unwind_counts *unwinder_counts(const struct unwinder *u);
+/* Tests: the check mode on or off (default: PERFJAVA_UNWIND_CHECK). */
+void unwinder_set_check(struct unwinder *u, bool check);
 unsigned int unwinder_modules(const struct unwinder *u);
 unsigned int unwinder_reloads(const struct unwinder *u);
 

@@ -52,6 +52,19 @@ struct frame_ent {
 	bool has_addr;
 };
 
+/*
+ * pj_writer_frame's last answers by the addresses of its arguments: its
+ * callers pass the same strings again and again (a Java method's name for
+ * every sample it is in). A hit is checked against the strings kept, so a
+ * string that changed at the same address only misses.
+ */
+#define FRAME_MEMO 1024
+struct frame_memo {
+	const char *name, *module, *file;
+	uint32_t type, line;
+	uint32_t id; /* + 1; 0: empty */
+};
+
 struct stack_ent {
 	uint64_t hash;
 	uint32_t off, n; /* in stackpool */
@@ -98,6 +111,7 @@ struct pj_writer {
 	struct idtable frametab;
 	struct frame_ent *frames;
 	uint32_t nframes, frames_cap;
+	struct frame_memo *memo; /* FRAME_MEMO of them, or NULL */
 
 	struct idtable stacktab;
 	struct stack_ent *stacks;
@@ -258,13 +272,48 @@ uint32_t pj_writer_string(struct pj_writer *w, const char *s)
 	return v;
 }
 
+/* Whether string id (0: none) is s, as pj_writer_string keeps it. */
+static bool same_string(const struct pj_writer *w, uint32_t id, const char *s)
+{
+	size_t n = cut(s);
+	const struct str_ent *e;
+
+	if (!id)
+		return !n;
+	e = &w->strs[id - 1];
+	return e->len == n && !memcmp(w->names.buf + e->off, s, n);
+}
+
+static struct frame_memo *frame_memo(struct pj_writer *w, uint32_t type,
+				     const char *name, const char *module,
+				     const char *file, uint32_t line)
+{
+	uint64_t k = (uintptr_t)name ^ (uint64_t)(uintptr_t)module << 1 ^
+		     (uint64_t)(uintptr_t)file << 2 ^ (uint64_t)type << 56 ^
+		     (uint64_t)line << 24;
+
+	if (!w->memo && !(w->memo = calloc(FRAME_MEMO, sizeof(*w->memo))))
+		return NULL;
+	return &w->memo[hash_u64(k) & (FRAME_MEMO - 1)];
+}
+
 uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 			 const char *name, const char *module, const char *file,
 			 uint32_t line)
 {
 	struct frame_ent k = { .type = type };
+	struct frame_memo *m = frame_memo(w, type, name, module, file, line);
 	uint32_t i, v;
 
+	if (m && m->id && m->name == name && m->module == module &&
+	    m->file == file && m->type == (uint32_t)type && m->line == line) {
+		const struct frame_ent *e = &w->frames[m->id - 1];
+
+		if (same_string(w, e->name, name) &&
+		    same_string(w, e->module, module) &&
+		    same_string(w, e->file, file))
+			return m->id - 1;
+	}
 	k.name = pj_writer_string(w, name);
 	k.module = pj_writer_string(w, module);
 	k.file = pj_writer_string(w, file);
@@ -280,7 +329,7 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 		if (e->hash == k.hash && e->type == k.type &&
 		    e->name == k.name && e->module == k.module &&
 		    e->file == k.file && e->line == k.line)
-			return v - 1;
+			goto found;
 	}
 	if (w->oom || GROW(w->frames, w->frames_cap, w->nframes + 1) ||
 	    put_uv(w, B_FRAMES, k.type) || put_uv(w, B_FRAMES, k.name) ||
@@ -294,6 +343,9 @@ uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 	if (idtable_add(&w->frametab, k.hash, v - 1, frame_hash, w))
 		w->oom = 1;
 	maybe_flush(w, B_FRAMES);
+found:
+	if (m && !w->oom)
+		*m = (struct frame_memo){ name, module, file, type, line, v };
 	return v - 1;
 }
 
@@ -624,6 +676,7 @@ void pj_writer_abort(struct pj_writer *w)
 	free(w->strs);
 	free(w->names.buf);
 	free(w->frames);
+	free(w->memo);
 	free(w->stacks);
 	free(w->stackpool);
 	free(w);

@@ -37,6 +37,8 @@ struct unwinder {
 	bool read_beyond; /* a read past the copied stack */
 	/* The fast path's rows (rules.c), and its counts. */
 	struct unwind_rule *rules;
+	unsigned int nrules;
+	uint64_t rule_looks, rule_misses; /* since the table's last check */
 	bool check; /* PERFJAVA_UNWIND_CHECK: libdw too, compared */
 	struct unwind_counts counts;
 };

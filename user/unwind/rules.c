@@ -22,7 +22,12 @@
 #include "lib/hash.h"
 #include "unwind/internal.h"
 
-#define NRULES 2048 /* rows kept, direct-mapped by address */
+/* Rows kept, direct-mapped by address: a table starts small (-a keeps an
+ * unwinder per process) and doubles while more than one lookup in
+ * MISS_RATE misses, up to NRULES_MAX. */
+#define NRULES_MIN 256
+#define NRULES_MAX 4096
+#define MISS_RATE 16
 #define BIT(r) (1u << (r))
 #define ALL_REGS (BIT(UNWIND_NREGS) - 1)
 
@@ -133,17 +138,35 @@ static void find_rule(struct unwinder *u, uint64_t addr, struct unwind_rule *r)
 
 static const struct unwind_rule *rule_at(struct unwinder *u, uint64_t addr)
 {
-	struct unwind_rule *r = &u->rules[hash_u64(addr) & (NRULES - 1)];
+	uint64_t h = hash_u64(addr);
+	struct unwind_rule *r = &u->rules[h & (u->nrules - 1)];
 
-	if (r->how == HOW_EMPTY || r->addr != addr)
+	if (++u->rule_looks >= (uint64_t)MISS_RATE * u->nrules) {
+		if (u->rule_misses * MISS_RATE > u->rule_looks &&
+		    u->nrules < NRULES_MAX) {
+			struct unwind_rule *t =
+			    calloc(2 * (size_t)u->nrules, sizeof(*t));
+
+			if (t) {
+				free(u->rules);
+				u->rules = t;
+				u->nrules *= 2;
+				r = &u->rules[h & (u->nrules - 1)];
+			}
+		}
+		u->rule_looks = u->rule_misses = 0;
+	}
+	if (r->how == HOW_EMPTY || r->addr != addr) {
+		u->rule_misses++;
 		find_rule(u, addr, r);
+	}
 	return r;
 }
 
 void unwind_rules_flush(struct unwinder *u)
 {
 	if (u->rules)
-		memset(u->rules, 0, NRULES * sizeof(*u->rules));
+		memset(u->rules, 0, u->nrules * sizeof(*u->rules));
 }
 
 /* libdw's state of a frame: the registers it knows. */
@@ -251,8 +274,11 @@ int unwind_fast(struct unwinder *u, struct unwind_walk *w, const uint64_t *dw)
 	bool initial = true, signal = false, nsignal = false;
 	enum step how = STEP_OK;
 
-	if (!u->rules && !(u->rules = calloc(NRULES, sizeof(*u->rules))))
-		return UNWIND_FAST_NO;
+	if (!u->rules) {
+		if (!(u->rules = calloc(NRULES_MIN, sizeof(*u->rules))))
+			return UNWIND_FAST_NO;
+		u->nrules = NRULES_MIN;
+	}
 	memcpy(s.v, dw, sizeof(s.v));
 	s.set = ALL_REGS;
 	for (;;) {

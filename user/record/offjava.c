@@ -121,18 +121,22 @@ uint64_t offjava_hold(struct offjava *oj, const struct sample *smp,
 	if (off)
 		return 0;
 	h = pending_hold(oj->pend, &java_wait, oj, smp,
-			 PENDING_END | (nj ? 0 : PENDING_JAVA), 0);
+			 PENDING_END | PENDING_JAVA, 0);
 	if (!h)
 		return 0;
 	h->flag = first_seen;
 	h->smp.jcopy.stack = NULL; /* the decoder's, not the held's */
+	/* a copy sent is waited for, even from a thread taken for no Java
+	 * thread a moment ago (one that was still starting, say) */
 	if ((smp->jcopy.stack || smp->jcopy.nchain) &&
 	    ask_copy(oj, h, &smp->jcopy))
 		return h->id;
-	if (nj)
+	if (nj) {
+		h->needs &= ~PENDING_JAVA;
 		h->mark = ASK_NOT_JAVA;
-	else
+	} else {
 		want(oj, h);
+	}
 	return h->id;
 }
 
@@ -267,12 +271,16 @@ static void answered(void *ctx, struct held *h)
 	if (h->ans.exact && h->ans.truncated)
 		oj->st.truncated++;
 	/* a thread the agent knows no Java thread of (a compiler or GC
-	 * thread, hidden from JVMTI) is not asked again for a while, however
-	 * late the answer: its waits are no Java waits, not waits that woke
-	 * before the walk (their stack copies are still sent). One found
-	 * with Java frames is asked again at once. */
-	if (h->ans.exact)
+	 * thread, hidden from JVMTI; one still starting) is not asked again
+	 * for a while, however late the answer: its waits are no Java waits,
+	 * not waits that woke before the walk (their stack copies are still
+	 * sent). One found with Java frames, in a copy or not, is asked
+	 * again at once. */
+	if (h->ans.exact) {
+		if (h->ans.status == AGENT_WALK_OK && h->ans.n)
+			u64map_del(&oj->not_java, (uint64_t)h->smp.s.tid + 1);
 		return;
+	}
 	if (h->ans.status == AGENT_WALK_NOT_JAVA)
 		u64map_put(&oj->not_java, (uint64_t)h->smp.s.tid + 1, ms + 1);
 	else if (h->needs & PENDING_END)

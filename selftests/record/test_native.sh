@@ -61,9 +61,11 @@ kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true
 # --- threads started while recording are profiled, with their names
 rm -f "$TMP/go"
 start_prog "$TMP/sp.out" "$PROGS/spawner" "$TMP/go" 3
-"$PJ_BIN" record -q -p "$PID" -d 20 -o "$TMP/sp.data" &
+"$PJ_BIN" record -p "$PID" -d 20 -o "$TMP/sp.data" 2>"$TMP/sp.err" &
 rec=$!
-wait_for 10 test -s "$TMP/sp.data"
+# the threads start once the recorder's events are open (its file can
+# exist before; a slow recorder, as under ASan, could miss all three)
+wait_for 10 grep -q '^perfjava: recording' "$TMP/sp.err"
 touch "$TMP/go"
 wait "$rec"
 check "recorder stops when the target exits (exit 0)" [ $? -eq 0 ]

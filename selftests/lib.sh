@@ -12,7 +12,7 @@ _pj_cleanup() {
 	for p in ${_pj_pids:-}; do
 		kill -9 "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
-	rm -rf "$TMP"
+	if [ -n "${PJ_KEEP:-}" ]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi
 }
 trap _pj_cleanup EXIT
 _pj_pids=""

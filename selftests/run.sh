@@ -5,7 +5,8 @@
 # TAP stream and ends with the summary line "N passed, N failed, N skipped".
 # Select tests with T=<substring> (e.g. `make check T=ring`), or several
 # substrings separated by commas (T=selftests/test_,selftests/record/);
-# TX=<substrings> leaves those out.
+# TX=<substrings> leaves those out. PJ_KEEP=1 keeps each test's temporary
+# directory (/tmp/pj-test.*) and names it.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}

@@ -128,6 +128,10 @@ for jdk in "${JDKS[@]}"; do
 		got=$(awk -v t="$t" '$1 == t { print $2 }' "$TMP/$J.java")
 		check "$J: the $t's waits carry their Java frames (${got:-0}% of its off-CPU time, >= 70%)" \
 			awk -v g="${got:-0}" 'BEGIN { exit !(g >= 70) }'
+		# a miss shows the heaviest of that thread's waits and the walks' counts
+		awk -v g="${got:-0}" 'BEGIN { exit !(g < 70) }' || continue
+		grep "^\[$t " "$TMP/$J.folded" | awk "{ print \$NF, \$0 }" | sort -rn | head -4 | cut -c1-600 | sed "s/^/# miss: /"
+		"$PJ_BIN" report -i "$TMP/$J.data" --format meta | grep offcpu_java_ | sed 's/^/# miss: /'
 	done
 	slept=$(awk 'index($0, "[sleeper ") == 1 { t += $NF; if ($0 ~ /\[off-cpu: sleep\] [0-9]+$/) s += $NF }
 		END { printf "%.1f", t ? 100 * s / t : 0 }' "$TMP/$J.folded")

@@ -7,8 +7,8 @@ import java.util.TreeMap;
  * the H2 database's ValueVarchar.compareTypeSafe), behind a comparator that
  * is called, not inlined, from TreeMap; and an activation of a method that
  * stays in the interpreter while the method has compiled code (outer, run
- * once for all of SECONDS on one thread while another gets it compiled; run
- * with -XX:-UseOnStackReplacement). Runs SECONDS, prints "ready PID".
+ * once for all of SECONDS on one thread while another gets it compiled, once
+ * that activation has begun; run with -XX:-UseOnStackReplacement). Runs SECONDS, prints "ready PID".
  */
 public class Walkable {
 	static final class Key {
@@ -28,6 +28,8 @@ public class Walkable {
 
 	static long sink;
 	static volatile boolean stop;
+	/* the long activation runs: only then may outer get compiled */
+	static volatile boolean entered;
 
 	static long inner(long i) {
 		long h = i;
@@ -40,6 +42,8 @@ public class Walkable {
 	static long outer(long n) {
 		long s = 0;
 
+		if (n == Long.MAX_VALUE)
+			entered = true;
 		for (long i = 0; i < n && !stop; i++)
 			s += inner(i);
 		return s;
@@ -74,6 +78,9 @@ public class Walkable {
 		Thread interp = new Thread(() -> sink += outer(Long.MAX_VALUE),
 					   "walkable-interp");
 		Thread warm = new Thread(() -> {
+			/* a late interp thread would enter outer compiled */
+			while (!entered && System.nanoTime() < end)
+				Thread.onSpinWait();
 			while (System.nanoTime() < end)
 				sink += outer(20);
 		}, "walkable-warm");

@@ -8,7 +8,8 @@ import java.util.TreeMap;
  * is called, not inlined, from TreeMap; and an activation of a method that
  * stays in the interpreter while the method has compiled code (outer, run
  * once for all of SECONDS on one thread while another gets it compiled, once
- * that activation has begun; run with -XX:-UseOnStackReplacement). Runs SECONDS, prints "ready PID".
+ * that activation has begun; run with -XX:-UseOnStackReplacement). Runs
+ * SECONDS, prints "ready PID".
  */
 public class Walkable {
 	static final class Key {

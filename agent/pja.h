@@ -235,6 +235,12 @@ int vmstructs_quiet_attach(void);
 int vmstructs_init(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */
 int vmstructs_thread(JNIEnv *env);
+/* curenv.c: finds HotSpot's pthread key of Thread* from the calling
+ * thread's own (self), once, not in a handler. */
+void curenv_init(const void *self);
+/* The calling thread's JNIEnv, NULL when it is no Java thread; safe in a
+ * signal handler (GetEnv when the key or the thread's class is unknown). */
+JNIEnv *curenv(void);
 /* The kernel's id of the Java thread of env (the calling thread's own
  * JNIEnv), from its OSThread: no system call; 0 when unknown. */
 pid_t vmstructs_tid(JNIEnv *env);

@@ -362,8 +362,8 @@ void stackwalk_here(void *uc, struct pja_walk *w)
 	w->raw = 0;
 	w->truncated = 0;
 	memset(w->mark, 0, sizeof(w->mark));
-	if ((*pja.vm)->GetEnv(pja.vm, (void **)&env, JNI_VERSION_1_6) !=
-	    JNI_OK) {
+	env = curenv();
+	if (!env) {
 		w->tid = pja_gettid();
 		w->status = PJA_WALK_NOT_JAVA;
 		return;

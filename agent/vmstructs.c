@@ -313,6 +313,8 @@ int vmstructs_thread(JNIEnv *env)
 	if (vt && (uintptr_t)env > (uintptr_t)vt &&
 	    (uintptr_t)env - (uintptr_t)vt < 65536)
 		pja_vm.env_offset = (long)((uintptr_t)env - (uintptr_t)vt);
+	if (pja_vm.env_offset >= 0)
+		curenv_init((const void *)(uintptr_t)vt);
 	/* the thread id read from the JVM is used only where it reads
 	 * true on this very thread */
 	if (pja_vm.env_offset >= 0 && vmstructs_tid(env) != pja_gettid())

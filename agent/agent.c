@@ -435,6 +435,7 @@ static int start_session(const char *options)
 	socklen_t cl = sizeof(cred);
 	int fd;
 
+	vmstructs_late();
 	opt_value(options, "sock", sa.sun_path, sizeof(sa.sun_path));
 	if (!sa.sun_path[0]) {
 		fprintf(stderr, "perfjava agent: no sock= option\n");

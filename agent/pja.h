@@ -233,6 +233,10 @@ void *vmstructs_sym(const char *name);
 int vmstructs_quiet_attach(void);
 /* Reads the offsets (once, not in a signal handler). 0 when all found. */
 int vmstructs_init(void);
+/* What the JVM sets up after Agent_OnLoad (the call stub's return
+ * address, which the agent's own walk needs): read again by each session
+ * before it starts (with -agentpath the first one starts at VMInit). */
+void vmstructs_late(void);
 /* Learns env_offset from the calling Java thread (Thread.eetop). */
 int vmstructs_thread(JNIEnv *env);
 /* curenv.c: finds HotSpot's pthread key of Thread* from the calling

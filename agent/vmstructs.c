@@ -217,6 +217,15 @@ static void int_constants(void)
 	}
 }
 
+/* StubRoutines::_call_stub_return_address, a static of libjvm's */
+static const uint64_t *call_stub_at;
+
+void vmstructs_late(void)
+{
+	if (call_stub_at)
+		pja_vmw.call_stub_ret = *call_stub_at;
+}
+
 int vmstructs_init(void)
 {
 	uint64_t stride, type_off, field_off, off_off, static_off, addr_off;
@@ -249,11 +258,13 @@ int vmstructs_init(void)
 			    !strcmp(field, "_heaps"))
 				cc.heaps =
 				    *(char *const *const *)(e + addr_off);
-			/* generated before any agent can attach */
+			/* generated after Agent_OnLoad, before any agent
+			 * can attach: read again at each session's start
+			 * (vmstructs_late) */
 			if (!strcmp(type, "StubRoutines") &&
 			    !strcmp(field, "_call_stub_return_address"))
-				pja_vmw.call_stub_ret =
-				    **(const uint64_t *const *)(e + addr_off);
+				call_stub_at =
+				    *(const uint64_t *const *)(e + addr_off);
 			if (!strcmp(type, "JVMFlag") && !strcmp(field, "flags"))
 				fl.table =
 				    *(char *const *const *)(e + addr_off);
@@ -282,6 +293,7 @@ int vmstructs_init(void)
 	}
 	type_sizes();
 	int_constants();
+	vmstructs_late();
 	return pja_vm.anchor >= 0 && pja_vm.anchor_sp >= 0 &&
 		       pja_vm.anchor_pc >= 0
 		   ? 0

@@ -9,7 +9,9 @@
 # String.intern in the VM, an interpreted method), Recurse (200 frames deep)
 # and Walkable (C2's string compare moving the stack pointer; the
 # interpreter calling into the VM under -Xint). And the walks it takes
-# itself: the share of all walks, and Java frames on the samples.
+# itself: the share of all walks, and Java frames on the samples; the
+# Workload also in a JVM that record launches (the agent loaded at its
+# start).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -20,7 +22,7 @@ stat() { awk -v k="$2" '$1 == "stat" && $2 == k { print $3 }' "$1"; }
 # run TAG MIN_OWN_PCT [JVM flags] -- CLASS ARGS: record 3 s at 1 kHz with
 # the check on, then check
 run() {
-	local tag=$1 min=$2 f=$D/$1 checked same own timed
+	local tag=$1 min=$2 f=$D/$1
 	shift 2
 	PERFJAVA_AGENT_WALKCHECK=1 start_jvm "$jdk" "$f.out" "$@" || {
 		not_ok "$J $tag: the JVM starts"
@@ -30,6 +32,13 @@ run() {
 	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 3 -o "$f.data" 2>"$f.err"
 	kill "$JPID" 2>/dev/null
 	wait "$JWAIT" 2>/dev/null
+	judge "$tag" "$min" "$f"
+}
+
+# judge TAG MIN_OWN_PCT FILE-PREFIX: the checks on a recording
+judge() {
+	local tag=$1 min=$2 f=$3 checked same own timed
+
 	"$PJ_BIN" report -i "$f.data" --format meta >"$f.meta"
 	checked=$(stat "$f.meta" walk_check_walks)
 	same=$(stat "$f.meta" walk_check_same)
@@ -51,4 +60,10 @@ for jdk in "${JDKS[@]}"; do
 	run recurse 90 -- Recurse 8 200
 	run walkable 70 -XX:-UseOnStackReplacement -- Walkable 8
 	run xint 50 -Xint -- Walkable 8
+	# the JVM launched by record: the agent from its start (-agentpath),
+	# before the JVM generates the call stub its walk needs
+	PERFJAVA_AGENT_WALKCHECK=1 "$PJ_BIN" record -c 1000000 -d 3 \
+		-o "$D/launch.data" -- "$jdk/bin/java" -cp "$CLASSES" \
+		Workload 4 2 >"$D/launch.out" 2>"$D/launch.out.err"
+	judge launched 90 "$D/launch"
 done

@@ -4,8 +4,8 @@
  *
  * GetEnv runs through libjvm's JNI entry, its exported-interface and JVMTI
  * version checks and a virtual call: at 100 Hz a handler finds all of it
- * cold, and it was more than half of the walk's entry (2 of 3.7 us by the
- * agent's own clock, make bench's bench_walk_parts). HotSpot keeps each of
+ * cold, and it was more than half of the walk's entry (about 2 of 3.7 us,
+ * timed with the TSC around each step of it). HotSpot keeps each of
  * its threads' Thread* under a pthread key of its own (ThreadLocalStorage,
  * the async-signal-safe twin of its compiler TLS; set when the thread
  * attaches, cleared when it detaches). That key is found once, on the

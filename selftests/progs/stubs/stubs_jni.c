@@ -8,6 +8,8 @@
  */
 #define _GNU_SOURCE
 #include <jni.h>
+#include <pthread.h>
+#include <time.h>
 
 __attribute__((noinline, visibility("default"))) unsigned long
 stubs_leaf(unsigned long n)
@@ -45,8 +47,6 @@ JNIEXPORT jlong JNICALL Java_Stubs_nativeSpin(JNIEnv *env, jclass cls, jlong n)
  * (as a native library's callback threads do): what the agent's handler
  * takes for the current Java thread must follow (agent/curenv.c).
  */
-#include <pthread.h>
-#include <time.h>
 
 static JavaVM *att_vm;
 static jclass att_cls;

@@ -81,7 +81,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 					split("entry walk recover type ring", p, " ")
 					for (i = 1; i <= 5; i++) {
 						k = "walk_agent_" p[i]
-						printf "%s %.2f ", p[i], v[k "_med_ns"] / c[k "_med_ns"] / 1000
+						printf "%s %.2f ", p[i], c[k "_med_ns"] ? v[k "_med_ns"] / c[k "_med_ns"] / 1000 : 0
 						sum += v[k "_ns"]
 					}
 					printf "(mean of the sum %.2f); own walks %.1f %% of %d\n",

@@ -4,10 +4,10 @@
  * HotSpot posts for one allocation in every interval of bytes on average
  * (a geometric draw per thread, JDK 11+), on the allocating thread, with
  * the object's class and size. The record names the class and carries the
- * size; the reader weighs it (record/jevents.c).
+ * size; the reader weighs it (pipeline/jevents.c).
  */
-#include "pja.h"
 #include "perfjava/walk_ring.h"
+#include "pja.h"
 
 void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 			   jclass k, jlong size)

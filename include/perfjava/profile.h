@@ -52,7 +52,7 @@
  *                     switches (present when not 0, else 0): the thread's
  *                     context switches since its previous sample of a
  *                     cpu-clock or task-clock event; each weighs the STATS
- *                     value switch_cost_ps (see record/switchcost.h).
+ *                     value switch_cost_ps (see pipeline/switchcost.h).
  *                     count (present when over 1, else 1): how many
  *                     occurrences the sample stands for (the objects an
  *                     allocation sample estimates). vthread (present when

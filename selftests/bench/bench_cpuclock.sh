@@ -6,7 +6,7 @@
 # the samples of each function against its CPU time in ms (1.00 when every
 # sample due arrives), then its time in report --total (each sample weighs
 # its clock's time since the thread's previous sample and the switches
-# between: record/switchcost.h) against its CPU time. (async-profiler's -e
+# between: pipeline/switchcost.h) against its CPU time. (async-profiler's -e
 # cpu reads the Trust workload's pipe phase short the same way as the
 # sample counts; README, Events.)
 #

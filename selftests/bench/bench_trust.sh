@@ -6,7 +6,7 @@
 # 6 s at 1 kHz, on JDK 17 and 25. Printed per phase: its share of the
 # threads' CPU over the profiled window (Trust's CPU-clock timeline), of
 # perfjava's samples, of perfjava's time (report --total: each sample
-# weighs its clock's time and its switches, record/switchcost.h), and of
+# weighs its clock's time and its switches, pipeline/switchcost.h), and of
 # async-profiler's samples (-e cpu -i 1ms); then the largest difference
 # from the truth of each column, pp.
 # Figures only: it never fails on a timing.

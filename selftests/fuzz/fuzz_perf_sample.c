@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: a ring record as the kernel would write it, parsed with
- * every field perfjava asks for (record/perf_parse.c), its user registers
+ * every field perfjava asks for (rings/perf_parse.c), its user registers
  * and stack copy then given to the default mode's join (unwind/join.c).
  * The first 8 bytes choose the sample_type; the rest is the record. */
 #include <stdint.h>
 #include <string.h>
 
-#include "record/perf_parse.h"
+#include "rings/perf_parse.h"
 #include "unwind/unwind.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -31,7 +31,7 @@ fi
 # folders needs no change here. Objects are rebuilt when their source or any
 # header is newer.
 layers="user/lib user/events user/sym user/unwind user/jvm user/profile"
-extra="user/record/perf_parse.c"
+extra="user/rings/perf_parse.c"
 # targets and what else they are built from, besides fuzz_NAME.c
 declare -A src=([agent_msgs]="" [agent_input]="agent/input.c" [perfdata]=""
 	[profile]="" [jfr]="" [perf_sample]="" [elf]="" [elf_fd]="")

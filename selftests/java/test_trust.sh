@@ -56,7 +56,7 @@ for jdk in "${JDKS[@]}"; do
 	# attribution against the program's thread-CPU truth, over the window
 	# the recording covers: each phase's share of the time (--total: each
 	# sample weighs its clock event's time since the thread's previous one,
-	# and the switches between, record/switchcost.h) within 3 pp (or three
+	# and the switches between, pipeline/switchcost.h) within 3 pp (or three
 	# standard errors) of its share of the threads' CPU
 	win=$(sample_window "$D/t.data" 'Trust\.(mega|intern|interp|sleeps|pipe) ')
 	window_truth "$D/t.out" ${win:-0 0} Trust mega intern interp sleeps pipe >"$D/t.truth"

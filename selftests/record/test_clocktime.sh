@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The time of cpu-clock samples (record/switchcost.h), on a native program
+# The time of cpu-clock samples (pipeline/switchcost.h), on a native program
 # whose thread alternates a long run with short runs between pipe round
 # trips (progs/bursts, 20 us of CPU between waits), against the program's
 # own thread-CPU clock: report --total gives each function its CPU time,

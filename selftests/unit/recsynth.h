@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "events/tracepoint.h"
 #include "profile/io.h"
 #include "record/hotpath.h"
 #include "record/recorder.h"
-#include "record/perf_parse.h"
-#include "events/tracepoint.h"
+#include "rings/perf_parse.h"
 
 #define SYNTH_ID0 1000 /* kernel id of event i: SYNTH_ID0 + i */
 

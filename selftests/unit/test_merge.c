@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The merge (record/merge.h) as a table: kernel frames, user addresses, a
+ * The merge (pipeline/merge.h) as a table: kernel frames, user addresses, a
  * code map, a walk's status and Java frames in; the merged stack out, leaf
  * first, as "frame;frame;...". Addresses name themselves through a fake
  * sink: 0x1xxx are libjvm/libc functions, 0x9xxx are in nothing known.
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "perfjava/profile.h"
-#include "record/merge.h"
+#include "pipeline/merge.h"
 #include "tap.h"
 
 #define MAXN 64

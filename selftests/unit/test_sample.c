@@ -4,7 +4,7 @@
  * PERF_CONTEXT marker, malformed records, a real one-page ring that wraps
  * many times while this thread samples itself, 8 KiB stack copies that
  * come whole across the ring's end, and a real clock event with
- * its context-switch counter read into every sample (record/switchcost.h).
+ * its context-switch counter read into every sample (pipeline/switchcost.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
-#include "record/ring.h"
-#include "record/perf_parse.h"
-#include "record/sample.h"
-#include "record/switchcost.h"
+#include "pipeline/sample.h"
+#include "pipeline/switchcost.h"
 #include "profile/io.h"
+#include "rings/perf_parse.h"
+#include "rings/ring.h"
 #include "tap.h"
 
 struct builder {

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/perf_parse.h"
+#include "rings/perf_parse.h"
 #include "sym/maps.h"
 #include "sym/usym.h"
 #include "tap.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where an off-CPU wait's Java frames start when CFI found none in the
- * stack copy (record/ustack.c ustack_java_chain): the kernel's
+ * stack copy (pipeline/ustack.c ustack_java_chain): the kernel's
  * frame-pointer chain followed through a synthesized copy, each link
  * checked against the chain; a frame of the JVM's code inside the copy
  * gives a copy from its frame, one beyond it the chain's remaining return
@@ -13,7 +13,7 @@
 #include "jvm/codemap.h"
 #include "jvm/stacks.h"
 #include "perfjava/profile.h"
-#include "record/ustack.h"
+#include "pipeline/ustack.h"
 #include "tap.h"
 
 #define BASE 0x10000ull /* the sample's stack pointer */

@@ -12,10 +12,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "events/spec.h"
 #include "events/lbr.h"
 #include "events/list.h"
 #include "events/pmu.h"
+#include "events/spec.h"
 #include "events/tracepoint.h"
 #include "sym/ksource.h"
 
@@ -279,7 +279,7 @@ static void list_callgraphs(void)
 	row("dwarf", "yes (CFI through libdw, x86-64)");
 }
 
-/* -e offcpu and -e wall (record/wall.c): built on sched:sched_switch. */
+/* -e offcpu and -e wall (pipeline/wall.c): built on sched:sched_switch. */
 static void list_time(void)
 {
 	struct pj_event ev;
@@ -300,7 +300,7 @@ static void list_time(void)
 	       : st);
 }
 
-/* -e alloc and -e lock (record/jevents.c): from the JVM, through the
+/* -e alloc and -e lock (pipeline/jevents.c): from the JVM, through the
  * agent; what this machine can say is whether the perf side opens. */
 static void list_jvm(void)
 {

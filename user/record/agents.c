@@ -22,7 +22,7 @@ int agents_attach(struct recorder *rec, struct proc *p, char *err, size_t len)
 	rec->th.changed = true; /* its socket polled */
 	self_find(&p->self, p->pid, now_ns());
 	/* (-p: before its events open, whose kind depends on it: the
-	 * kernel's SIGTRAP at the sample, record/ksig.h) */
+	 * kernel's SIGTRAP at the sample, pipeline/ksig.h) */
 	ksig_setup(&p->ks, p->agent);
 	return 0;
 }
@@ -40,7 +40,7 @@ void agents_start(struct recorder *rec, struct proc *p)
 	}
 	if (!agents_attach(rec, p, err, sizeof(err)))
 		return;
-	p->java_failed = true;
+	rproc(p)->java_failed = true;
 	if (proc_gone(p->pid))
 		snprintf(err, sizeof(err), "JVM %d exited during the attach",
 			 p->pid);
@@ -57,7 +57,7 @@ void agents_stopped(struct recorder *rec, struct proc *p, const char *why)
 	ksig_off(&p->ks, why);
 	pending_agent_gone(&rec->pend, p->pid);
 	offjava_agent_gone(&rec->oj, p->pid);
-	agent_get_stats(p->agent, &p->ast);
+	agent_get_stats(p->agent, &rproc(p)->ast);
 	agent_stop(p->agent);
 	recorder_set_agent(rec, p, NULL);
 	rec->th.changed = true;

@@ -11,10 +11,10 @@
 
 #include "events/spec.h"
 #include "lib/procfs.h"
-#include "record/container.h"
 #include "profile/io.h"
+#include "record/container.h"
 #include "record/header.h"
-#include "record/threads.h"
+#include "rings/threads.h"
 
 void header_process(struct pj_writer *w, pid_t pid, bool java, bool target,
 		    bool first)

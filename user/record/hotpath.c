@@ -2,18 +2,18 @@
 /* A ring record's way through the reader; see record/hotpath.h. */
 #include <perf/event.h>
 
-#include "record/cpuwalk.h"
-#include "record/decode.h"
-#include "record/emit.h"
+#include "pipeline/cpuwalk.h"
+#include "pipeline/decode.h"
+#include "pipeline/emit.h"
+#include "pipeline/jnames.h"
+#include "pipeline/sample.h"
+#include "pipeline/switchcost.h"
+#include "pipeline/userframes.h"
+#include "pipeline/wall.h"
 #include "record/hotpath.h"
-#include "record/jnames.h"
 #include "record/machine.h"
 #include "record/recorder.h"
-#include "record/sample.h"
 #include "record/sideband.h"
-#include "record/switchcost.h"
-#include "record/userframes.h"
-#include "record/wall.h"
 
 #define AGENT_THREAD_MARKER "[perfjava: agent thread]"
 

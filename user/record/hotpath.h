@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A ring record's way through the reader. A sample (record/hotpath.c) is
- * decoded (record/decode.h), finds its process (-a, -C: made on its first
+ * decoded (pipeline/decode.h), finds its process (-a, -C: made on its first
  * sample, record/machine.h), gets its user frames by that process's
- * unwinder (record/userframes.h), and is weighed (record/switchcost.h); a
- * JVM's sample then waits for its Java walk (record/cpuwalk.h), a
- * switch-out for the end of its wait (record/wall.h), both in the pending
- * stage (record/pending.h); any other is merged and written at once
- * (record/emit.h). The records beside the samples (record/sideband.c) open
+ * unwinder (pipeline/userframes.h), and is weighed (pipeline/switchcost.h); a
+ * JVM's sample then waits for its Java walk (pipeline/cpuwalk.h), a
+ * switch-out for the end of its wait (pipeline/wall.h), both in the pending
+ * stage (pipeline/pending.h); any other is merged and written at once
+ * (pipeline/emit.h). The records beside the samples (record/sideband.c) open
  * threads, name them, end waits, and count what was lost.
  */
 #ifndef PJ_USER_RECORD_HOTPATH_H

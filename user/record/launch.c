@@ -253,7 +253,7 @@ void launch_agent_ready(struct recorder *rec)
 		recorder_set_agent(rec, p, a);
 		self_find(&p->self, p->pid, now_ns());
 	} else {
-		p->java_failed = true;
+		rproc(p)->java_failed = true;
 		fprintf(stderr,
 			"perfjava: java frames unavailable: %s; recording "
 			"native frames only\n",

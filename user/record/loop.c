@@ -18,12 +18,12 @@
 
 #include "lib/clock.h"
 #include "lib/outfile.h"
+#include "pipeline/wall.h"
 #include "record/header.h"
 #include "record/loop.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/summary.h"
-#include "record/wall.h"
 
 struct loop {
 	uint64_t next; /* CLOCK_MONOTONIC ns of the next switch */

@@ -64,9 +64,9 @@ void machine_follow(struct recorder *rec, struct proc *p)
 {
 	unsigned int bad;
 
-	if (!p->java || !p->agent || p->follow || p->ended)
+	if (!p->java || !p->agent || rproc(p)->follow || rproc(p)->ended)
 		return;
-	p->follow = true; /* FORK records and rescans from now on */
+	rproc(p)->follow = true; /* FORK records and rescans from now on */
 	threads_scan(&rec->th, p->pid, &bad);
 }
 
@@ -137,7 +137,7 @@ static void name_proc(struct pj_writer *w, const struct proc *p)
 {
 	char comm[64];
 
-	if (!p->kthread) {
+	if (!rproc(p)->kthread) {
 		header_process(w, p->pid, p->java, false, false);
 		return;
 	}
@@ -154,8 +154,8 @@ static void jvm_found(struct machine *m, struct proc *p)
 		return;
 	p->java = true;
 	m->jvms++;
-	if (!p->tgt.pid && target_open(&p->tgt, p->pid))
-		p->ended = true; /* gone already */
+	if (!rproc(p)->tgt.pid && target_open(&rproc(p)->tgt, p->pid))
+		rproc(p)->ended = true; /* gone already */
 }
 
 /* A process not seen before: recorded from now on, or NULL. */
@@ -171,8 +171,8 @@ static struct proc *add_proc(struct machine *m, pid_t pid)
 	if (!p)
 		return NULL;
 	m->procs++;
-	p->kthread = kthread(pid);
-	m->kthreads += p->kthread;
+	rproc(p)->kthread = kthread(pid);
+	m->kthreads += rproc(p)->kthread;
 	return p;
 }
 
@@ -195,7 +195,7 @@ void machine_find_jvms(struct recorder *rec)
 		if (p) {
 			jvm_found(rec->mach, p);
 			name_proc(rec->w, p);
-			p->named = true;
+			rproc(p)->named = true;
 		}
 	}
 	closedir(d);
@@ -239,9 +239,9 @@ struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid)
 	p = procs_get(m->ps, pid);
 	if (!p)
 		p = add_proc(m, pid);
-	if (p && !p->named) {
+	if (p && !rproc(p)->named) {
 		name_proc(m->ps->w, p);
-		p->named = true;
+		rproc(p)->named = true;
 	}
 	if (!p)
 		m->samples_unnamed++;
@@ -265,9 +265,9 @@ void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	if (!p && !(p = add_proc(rec->mach, (pid_t)mm->pid)))
 		return;
 	if (!p->java)
-		p->named = false; /* a JVM now: named again */
+		rproc(p)->named = false; /* a JVM now: named again */
 	jvm_found(rec->mach, p);
-	p->attach_at = 0;
+	rproc(p)->attach_at = 0;
 }
 
 void machine_exit(struct recorder *rec, pid_t pid, pid_t tid, uint64_t now)
@@ -279,8 +279,9 @@ void machine_exit(struct recorder *rec, pid_t pid, pid_t tid, uint64_t now)
 	/* its tid may come again as another's */
 	u64map_del(&rec->mach->named, (uint64_t)tid + 1);
 	/* a process whose leader exited is forgotten soon (machine_tick) */
-	if (pid == tid && (p = procs_get(&rec->procs, pid)) && !p->exited_at)
-		p->exited_at = now;
+	if (pid == tid && (p = procs_get(&rec->procs, pid)) &&
+	    !rproc(p)->exited_at)
+		rproc(p)->exited_at = now;
 }
 
 /*
@@ -294,8 +295,9 @@ static void forget_exited(struct recorder *rec, uint64_t now)
 	for (unsigned int i = 0; i < rec->procs.n;) {
 		struct proc *p = rec->procs.v[i];
 
-		if (p->exited_at && now > p->exited_at + FORGET_NS &&
-		    !p->java && !p->agent && !p->follow) {
+		if (rproc(p)->exited_at &&
+		    now > rproc(p)->exited_at + FORGET_NS && !p->java &&
+		    !p->agent && !rproc(p)->follow) {
 			procs_remove(&rec->procs, p);
 			continue;
 		}
@@ -308,7 +310,7 @@ void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
 {
 	if (exec) { /* another program: its names and command line */
 		symbolizer_reload_user(&p->sym, p->pid);
-		p->named = false;
+		rproc(p)->named = false;
 	}
 	if (u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
 	    !jnames_has(&rec->em.names, tid))
@@ -326,21 +328,22 @@ void machine_tick(struct recorder *rec, uint64_t now)
 	for (unsigned int i = 0; !rec->o.no_java && i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
 
-		if (!p->java || p->agent || p->java_failed || p->ended)
+		if (!p->java || p->agent || rproc(p)->java_failed ||
+		    rproc(p)->ended)
 			continue;
-		if (!p->attach_at) /* found now: its JVM starts */
-			p->attach_at = now + ATTACH_RETRY_NS;
-		if (now < p->attach_at)
+		if (!rproc(p)->attach_at) /* found now: its JVM starts */
+			rproc(p)->attach_at = now + ATTACH_RETRY_NS;
+		if (now < rproc(p)->attach_at)
 			continue;
 		if (!agents_attach(rec, p, err, sizeof(err))) {
 			machine_follow(rec, p);
 			continue;
 		}
-		p->attach_at = now + ATTACH_RETRY_NS;
+		rproc(p)->attach_at = now + ATTACH_RETRY_NS;
 		if (proc_gone(p->pid)) {
-			p->ended = true;
-		} else if (++p->attach_tries >= ATTACH_TRIES) {
-			p->java_failed = true;
+			rproc(p)->ended = true;
+		} else if (++rproc(p)->attach_tries >= ATTACH_TRIES) {
+			rproc(p)->java_failed = true;
 			m->failed++;
 			if (!rec->o.quiet)
 				fprintf(stderr,
@@ -360,7 +363,7 @@ void machine_new_file(struct recorder *rec)
 	u64map_free(&m->named);
 	m->idle_named = false;
 	for (unsigned int i = 0; i < rec->procs.n; i++)
-		rec->procs.v[i]->named = false;
+		rproc(rec->procs.v[i])->named = false;
 }
 
 void machine_summary(const struct recorder *rec)
@@ -372,7 +375,7 @@ void machine_summary(const struct recorder *rec)
 	unsigned int attached = 0;
 
 	for (unsigned int i = 0; i < rec->procs.n; i++)
-		attached += rec->procs.v[i]->had_agent;
+		attached += rproc(rec->procs.v[i])->had_agent;
 	fprintf(stderr,
 		"perfjava: %u processes (%u kernel threads), %u JVMs: java "
 		"frames for %u",

@@ -19,26 +19,26 @@
 #include <unistd.h>
 
 #include "events/lbr.h"
-#include "sym/maps.h"
+#include "events/tracepoint.h"
+#include "lib/clock.h"
+#include "lib/file.h"
+#include "lib/grow.h"
+#include "lib/procfs.h"
+#include "perfjava/agent_proto.h"
+#include "pipeline/jevents.h"
+#include "pipeline/wall.h"
 #include "record/agents.h"
 #include "record/header.h"
 #include "record/hotpath.h"
 #include "record/launch.h"
 #include "record/loop.h"
 #include "record/machine.h"
-#include "record/jevents.h"
 #include "record/record.h"
 #include "record/recorder.h"
 #include "record/run.h"
 #include "record/summary.h"
 #include "record/tojfr.h"
-#include "record/wall.h"
-#include "lib/clock.h"
-#include "lib/grow.h"
-#include "lib/file.h"
-#include "lib/procfs.h"
-#include "perfjava/agent_proto.h"
-#include "events/tracepoint.h"
+#include "sym/maps.h"
 
 /* Checks the target before anything is changed in it. */
 static int check_target(pid_t pid, bool *java)
@@ -131,10 +131,10 @@ static int add_targets(struct recorder *rec, const bool *java_of)
 			fprintf(stderr, "perfjava: out of memory\n");
 			return -1;
 		}
-		p->target = true;
-		p->follow = !rec->o.tids.n; /* -t: those threads alone */
+		rproc(p)->target = true;
+		rproc(p)->follow = !rec->o.tids.n; /* -t: those threads alone */
 		recorder_set_java(rec, p, java_of[i]);
-		if (target_open(&p->tgt, pid)) {
+		if (target_open(&rproc(p)->tgt, pid)) {
 			fprintf(stderr,
 				"perfjava: process %d exited before it could "
 				"be profiled\n",
@@ -230,7 +230,7 @@ static bool period_field_needed(const struct recorder *rec)
 
 /*
  * Each thread takes two descriptors (its clock event and the switch counter
- * in its group, record/switchcost.h): a JVM's thousand threads pass the
+ * in its group, pipeline/switchcost.h): a JVM's thousand threads pass the
  * usual soft limit of 1024. As perf does, the soft limit goes up to the
  * hard one; "too many open files" then still says what to do.
  */
@@ -260,7 +260,7 @@ static int scan_targets(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
 
-		if (!p->follow)
+		if (!rproc(p)->follow)
 			continue;
 		*pid = p->pid;
 		err = threads_scan(&rec->th, p->pid, bad);
@@ -303,7 +303,7 @@ static int open_rings(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	return err;
 }
 
-/* make bench's turns (record/ring.h), said: never a user's recording */
+/* make bench's turns (rings/ring.h), said: never a user's recording */
 static enum ring_alt bench_alt(void)
 {
 	const char *v = getenv("PERFJAVA_BENCH");
@@ -387,7 +387,7 @@ static int open_threads(struct recorder *rec)
 	/* the drain's first pace (run.c): a sample holds its stack copy */
 	rec->sample_max = t->opts.stack_user + 256;
 	t->opts.track = true;
-	/* the time a clock event cannot sample (record/switchcost.h) */
+	/* the time a clock event cannot sample (pipeline/switchcost.h) */
 	t->opts.count_switches = rec->nevents == 1 && !rec->wall;
 	t->opts.alt = bench_alt();
 	if (t->opts.alt) /* its weights would mix the turns */
@@ -525,7 +525,7 @@ int cmd_record(int argc, char **argv)
 			ret = 127; /* as a shell says "cannot run" */
 			goto fail_output;
 		}
-		target_rebase(&p->tgt); /* it runs the command now */
+		target_rebase(&rproc(p)->tgt); /* it runs the command now */
 		/* nothing was named with the parent's yet */
 		if (symbolizer_reload_user(&p->sym, p->pid)) {
 			fprintf(stderr, "perfjava: out of memory\n");
@@ -543,7 +543,7 @@ int cmd_record(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	/* A JVM's agent comes before its events, whose kind depends on it
-	 * (record/ksig.h: the kernel's SIGTRAP at the sample). */
+	 * (pipeline/ksig.h: the kernel's SIGTRAP at the sample). */
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		agents_start(rec, rec->procs.v[i]);
 	if (!rec->launch && open_threads(rec))

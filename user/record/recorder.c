@@ -10,10 +10,21 @@
 #include "events/tracepoint.h"
 #include "lib/clock.h"
 #include "lib/file.h"
+#include "pipeline/jevents.h"
+#include "pipeline/wall.h"
 #include "record/header.h"
-#include "record/jevents.h"
 #include "record/recorder.h"
-#include "record/wall.h"
+
+/* Each process of rec->procs is a struct rproc (record/rproc.h). */
+static void rproc_made(struct proc *p)
+{
+	rproc(p)->tgt.pidfd = -1;
+}
+
+static void rproc_drop(struct proc *p)
+{
+	target_close(&rproc(p)->tgt);
+}
 
 /* freq, or kernel.perf_event_max_sample_rate with a warning when above it. */
 static uint64_t clamp_freq(const char *event, uint64_t freq, bool quiet)
@@ -185,6 +196,9 @@ static void wire(struct recorder *rec)
 	d->dwarf = rec->o.cg.mode == CG_DWARF;
 	d->tp = rec->tp;
 	rec->procs.w = rec->w;
+	rec->procs.size = sizeof(struct rproc);
+	rec->procs.made = rproc_made;
+	rec->procs.drop = rproc_drop;
 	rec->procs.unwind = rec->o.cg.stack_size != 0;
 	/* what each process's walks at the sample work with */
 	rec->procs.ks.th = &rec->th;
@@ -232,16 +246,16 @@ void recorder_header(struct recorder *rec)
 
 		if (rec->mach) /* -a: named as they come (record/machine.h) */
 			continue;
-		header_process(rec->w, p->pid, p->java, p->target,
-			       p->target && first);
-		first &= !p->target;
+		header_process(rec->w, p->pid, p->java, rproc(p)->target,
+			       rproc(p)->target && first);
+		first &= !rproc(p)->target;
 	}
 }
 
 struct proc *recorder_first(const struct recorder *rec)
 {
 	for (unsigned int i = 0; i < rec->procs.n; i++)
-		if (rec->procs.v[i]->target)
+		if (rproc(rec->procs.v[i])->target)
 			return rec->procs.v[i];
 	return NULL;
 }
@@ -272,7 +286,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 		rec->w = NULL;
 		goto fail;
 	}
-	p->target = true;
+	rproc(p)->target = true;
 	return 0;
 fail:
 	recorder_free(rec);
@@ -309,7 +323,7 @@ void recorder_set_java(struct recorder *rec, struct proc *p, bool java)
 void recorder_set_agent(struct recorder *rec, struct proc *p, struct agent *a)
 {
 	p->agent = a;
-	p->had_agent |= a != NULL;
+	rproc(p)->had_agent |= a != NULL;
 }
 
 bool recorder_any_agent(const struct recorder *rec)

@@ -15,18 +15,18 @@
 #include <sys/types.h>
 
 #include "jvm/client.h"
-#include "record/cpuwalk.h"
-#include "record/decode.h"
-#include "record/emit.h"
-#include "record/ksig.h"
-#include "record/offjava.h"
-#include "record/offstate.h"
-#include "record/pending.h"
-#include "record/proc.h"
+#include "pipeline/cpuwalk.h"
+#include "pipeline/decode.h"
+#include "pipeline/emit.h"
+#include "pipeline/ksig.h"
+#include "pipeline/offjava.h"
+#include "pipeline/offstate.h"
+#include "pipeline/pending.h"
+#include "pipeline/proc.h"
+#include "pipeline/switchcost.h"
 #include "record/options.h"
-#include "record/switchcost.h"
-#include "record/target.h"
-#include "record/threads.h"
+#include "record/rproc.h"
+#include "rings/threads.h"
 #include "sym/symbolize.h"
 
 struct jevents;
@@ -54,7 +54,7 @@ struct recorder {
 	struct switchcost sc; /* a clock sample's weight */
 	struct pending pend; /* where samples wait */
 	struct cpuwalk cw; /* ... for a CPU sample's Java walk (at the sample:
-			      each JVM's ksig, record/proc.h) */
+			      each JVM's ksig, pipeline/proc.h) */
 	struct wall *wall; /* ... for the end of an off-CPU wait */
 	struct offjava oj; /* ... and its Java frames */
 	struct offstate os; /* why it waited */

@@ -20,17 +20,17 @@
 #include "lib/grow.h"
 #include "lib/procfs.h"
 #include "perfjava/agent_proto.h"
+#include "pipeline/jevents.h"
+#include "pipeline/wall.h"
 #include "record/agents.h"
 #include "record/header.h"
 #include "record/hotpath.h"
 #include "record/launch.h"
 #include "record/loop.h"
 #include "record/machine.h"
-#include "record/jevents.h"
 #include "record/recorder.h"
 #include "record/run.h"
 #include "record/summary.h"
-#include "record/wall.h"
 
 /* Rings in watermark mode hold FORK records (a new thread's events open
  * when its creator's ring is drained) and the samples waiting for their
@@ -186,10 +186,10 @@ static void scan_threads(struct recorder *rec, struct proc *p)
 {
 	unsigned int bad, before = rec->th.n;
 
-	if (!p->follow || p->ended || target_gone(&p->tgt))
+	if (!rproc(p)->follow || rproc(p)->ended || target_gone(&rproc(p)->tgt))
 		return;
 	threads_scan(&rec->th, p->pid, &bad);
-	if (!target_gone(&p->tgt))
+	if (!target_gone(&rproc(p)->tgt))
 		return;
 	while (rec->th.n > before)
 		threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
@@ -210,10 +210,10 @@ static void rescan_threads(struct recorder *rec)
  */
 static void thread_started(struct proc *p, uint64_t now)
 {
-	if (!p->scan_due)
-		p->scan_due = p->scanned_at + SCAN_SOON_NS > now
-				  ? p->scanned_at + SCAN_SOON_NS
-				  : now;
+	if (!rproc(p)->scan_due)
+		rproc(p)->scan_due = rproc(p)->scanned_at + SCAN_SOON_NS > now
+					 ? rproc(p)->scanned_at + SCAN_SOON_NS
+					 : now;
 }
 
 /* Lists the threads of the processes due; when the next is (UINT64_MAX:
@@ -225,14 +225,15 @@ static uint64_t scan_due(struct recorder *rec, uint64_t now)
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
 
-		if (!p->scan_due)
+		if (!rproc(p)->scan_due)
 			continue;
-		if (p->scan_due > now) {
-			next = p->scan_due < next ? p->scan_due : next;
+		if (rproc(p)->scan_due > now) {
+			next = rproc(p)->scan_due < next ? rproc(p)->scan_due
+							 : next;
 			continue;
 		}
-		p->scan_due = 0;
-		p->scanned_at = now;
+		rproc(p)->scan_due = 0;
+		rproc(p)->scanned_at = now;
 		scan_threads(rec, p);
 	}
 	return next;
@@ -255,10 +256,12 @@ static void target_ended(struct recorder *rec, struct proc *p, bool tty,
 	char msg[600];
 	unsigned int left = 0;
 
-	p->ended = true;
-	p->end_reason = why ? why : target_end(&p->tgt, msg, sizeof(msg));
+	rproc(p)->ended = true;
+	rproc(p)->end_reason =
+	    why ? why : target_end(&rproc(p)->tgt, msg, sizeof(msg));
 	for (unsigned int i = 0; i < rec->procs.n; i++)
-		left += rec->procs.v[i]->target && !rec->procs.v[i]->ended;
+		left += rproc(rec->procs.v[i])->target &&
+			!rproc(rec->procs.v[i])->ended;
 	if (!why && msg[0])
 		fprintf(stderr, "%sperfjava: %s%s\n", tty ? "\n" : "", msg,
 			left ? "; recording the others" : "");
@@ -266,11 +269,11 @@ static void target_ended(struct recorder *rec, struct proc *p, bool tty,
 		fprintf(stderr,
 			"%sperfjava: process %d: %s; recording the "
 			"others\n",
-			tty ? "\n" : "", p->pid, p->end_reason);
+			tty ? "\n" : "", p->pid, rproc(p)->end_reason);
 	if (left)
 		return;
 	rec->stop = true;
-	rec->stop_reason = p->end_reason;
+	rec->stop_reason = rproc(p)->end_reason;
 }
 
 /* Targets whose rings all closed, or that exec'd, end. */
@@ -279,7 +282,8 @@ static void end_targets(struct recorder *rec, bool tty)
 	for (unsigned int i = 0; i < rec->procs.n && !rec->stop; i++) {
 		struct proc *p = rec->procs.v[i];
 
-		if (p->target && !p->ended && (p->exec || no_rings(rec, p)))
+		if (rproc(p)->target && !rproc(p)->ended &&
+		    (rproc(p)->exec || no_rings(rec, p)))
 			target_ended(rec, p, tty, NULL);
 	}
 }
@@ -336,8 +340,9 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		struct proc *p = rec->procs.v[i];
 
 		/* readable once the target exited */
-		if (p->target && !p->ended && target_fd(&p->tgt) >= 0)
-			ADD(target_fd(&p->tgt), NULL, p, NULL);
+		if (rproc(p)->target && !rproc(p)->ended &&
+		    target_fd(&rproc(p)->tgt) >= 0)
+			ADD(target_fd(&rproc(p)->tgt), NULL, p, NULL);
 		if (p->agent)
 			ADD(agent_fd(p->agent), NULL, NULL, p);
 	}
@@ -384,7 +389,7 @@ static void tend_agents(struct recorder *rec, uint64_t now, bool rescan)
 
 		if (!p->agent)
 			continue;
-		p->out_queued = agent_flush(p->agent) > 0;
+		rproc(p)->out_queued = agent_flush(p->agent) > 0;
 		if (now) /* its code, to label its frames */
 			self_find(&p->self, p->pid, now);
 		if (rescan)
@@ -500,7 +505,7 @@ int run_loop(struct recorder *rec, int sigfd)
 		/* what a socket does not take now goes on POLLOUT */
 		for (unsigned int i = 0; i < npfd; i++)
 			if (what[i].agent && what[i].agent->agent)
-				pfd[i].events = what[i].agent->out_queued
+				pfd[i].events = rproc(what[i].agent)->out_queued
 						    ? POLLIN | POLLOUT
 						    : POLLIN;
 		if (now >= next_tick) {

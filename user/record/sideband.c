@@ -3,11 +3,11 @@
 #include <perf/event.h>
 
 #include "lib/clock.h"
+#include "pipeline/switchcost.h"
+#include "pipeline/wall.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/sideband.h"
-#include "record/switchcost.h"
-#include "record/wall.h"
 
 void record_on_sideband(struct recorder *rec, struct ring *r,
 			const struct perf_event_header *hdr)
@@ -22,7 +22,7 @@ void record_on_sideband(struct recorder *rec, struct ring *r,
 		fk = (const void *)hdr;
 		/* a new thread of a process followed */
 		p = procs_get(&rec->procs, (pid_t)fk->pid);
-		if (p && p->follow && !p->ended &&
+		if (p && rproc(p)->follow && !rproc(p)->ended &&
 		    !threads_find(&rec->th, fk->tid))
 			threads_add(&rec->th, p->pid, (pid_t)fk->tid, &bad);
 		break;
@@ -64,9 +64,9 @@ void record_on_sideband(struct recorder *rec, struct ring *r,
 		}
 		/* a -p target that exec'd runs another program: its end (a
 		 * launched command's execs are its own: followed) */
-		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) && p->target &&
-		    !rec->launch)
-			p->exec = true;
+		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) &&
+		    rproc(p)->target && !rec->launch)
+			rproc(p)->exec = true;
 		if (!jnames_has(&rec->em.names, comm->tid))
 			pj_writer_thread(rec->w, comm->tid, comm->pid,
 					 comm->comm);

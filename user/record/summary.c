@@ -7,19 +7,20 @@
 #include <sys/stat.h>
 
 #include "perfjava/agent_proto.h"
+#include "pipeline/jevents.h"
+#include "pipeline/wall.h"
 #include "profile/io.h"
-#include "record/jevents.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/summary.h"
-#include "record/wall.h"
 
 /* Whether the recording is to speak of Java walks: a JVM whose agent was
  * not refused at the start. */
 static bool walks_wanted(const struct recorder *rec)
 {
 	for (unsigned int i = 0; i < rec->procs.n; i++)
-		if (rec->procs.v[i]->java && !rec->procs.v[i]->java_failed)
+		if (rec->procs.v[i]->java &&
+		    !rproc(rec->procs.v[i])->java_failed)
 			return !rec->o.no_java;
 	return false;
 }
@@ -29,7 +30,7 @@ static void agents_stats(const struct recorder *rec, struct agent_stats *sum)
 {
 	memset(sum, 0, sizeof(*sum));
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
-		const struct agent_stats *a = &rec->procs.v[i]->ast;
+		const struct agent_stats *a = &rproc(rec->procs.v[i])->ast;
 
 		for (unsigned int k = 0; k < 16; k++)
 			sum->asgct[k] += a->asgct[k];
@@ -249,7 +250,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
 		const struct proc *p = rec->procs.v[i];
 
-		if (p->java && !p->java_failed)
+		if (p->java && !rproc(p)->java_failed)
 			ksig_summary(&p->ks, p->agent != NULL,
 				     jvms(rec) > 1 ? p->pid : 0);
 	}

@@ -223,7 +223,7 @@ out:
 /*
  * A sample's weight is its period plus its thread's context switches since
  * the previous sample at the file's measured cost of a switch: the thread
- * time its clock event could not sample (record/switchcost.h). A file
+ * time its clock event could not sample (pipeline/switchcost.h). A file
  * without the measure keeps its periods.
  */
 static void add_switch_cost(struct pj_profile *p)

@@ -242,7 +242,6 @@ int unwind_report_modules(struct unwinder *u)
 	unsigned int i, n = 0;
 
 	u->reloads++;
-	unwind_rules_flush(u); /* an address's module may differ now */
 	if (maps_load(u->pid, &nm))
 		return -1;
 	hi = malloc((nm.n ? nm.n : 1) * sizeof(*hi));

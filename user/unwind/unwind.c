@@ -162,6 +162,7 @@ static void maybe_reload(struct unwinder *u, uint64_t pc)
 	u->want_reload = false;
 	if (pc && unwind_addr_mapped(u, pc))
 		pc = u->missed; /* the frame that asked for it */
+	unwind_rules_flush(u); /* an address's module may differ now */
 	unwind_report_modules(u);
 	if (pc && !unwind_addr_mapped(u, pc)) {
 		if (u->reload_gap < RELOAD_MAX_NS)
@@ -198,39 +199,6 @@ static bool attach(struct unwinder *u)
 	}
 	return dwfl_attach_state(u->dwfl, u->arch, u->pid, &thread_callbacks,
 				 u);
-}
-
-int unwind_take(struct unwind_walk *w, uint64_t pc, bool have_sp, uint64_t sp,
-		uint64_t bp)
-{
-	struct unwind_out *o = w->out;
-
-	if (!pc)
-		return DWARF_CB_ABORT;
-	if (!have_sp)
-		sp = w->last_sp;
-	/* Every caller's frame lies above its callee's. */
-	if (o->n &&
-	    (sp < w->last_sp || (sp == w->last_sp && pc == o->ips[o->n - 1]))) {
-		w->looped = true;
-		return DWARF_CB_ABORT;
-	}
-	if (o->n && !unwind_addr_mapped(w->u, pc)) {
-		w->u->want_reload = true;
-		w->u->missed = pc;
-	}
-	o->ips[o->n] = pc;
-	if (o->sps)
-		o->sps[o->n] = sp;
-	if (o->bps)
-		o->bps[o->n] = bp;
-	w->last_sp = sp;
-	if (o->stop_at_anon && unwind_addr_anon(w->u, pc)) {
-		o->n++;
-		w->stopped = true;
-		return DWARF_CB_ABORT;
-	}
-	return ++o->n < o->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 static int on_frame(Dwfl_Frame *f, void *arg)

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Java walks taken at the instant of the sample; see pipeline/ksig.h. */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/clock.h"
+#include "lib/grow.h"
+#include "lib/procfs.h"
+#include "perfjava/walk_ring.h"
+#include "pipeline/ksig.h"
+#include "pipeline/pending.h"
+#include "rings/threads.h"
+
+#define RING_BYTES (8u << 20)
+/* The kernel stamps samples with its NMI-safe monotonic clock, the handler
+ * with clock_gettime: a walk may seem to precede its sample by a little. */
+#define CLOCK_SLACK_NS 20000ULL
+#define READY_WAIT_NS 20000000000ULL
+
+bool ksig_event_ok(const struct pj_event *ev)
+{
+	if (ev->tracepoint || ev->attr.type == PERF_TYPE_TRACEPOINT)
+		return false;
+	if (ev->attr.type != PERF_TYPE_SOFTWARE)
+		return true; /* hardware, cache, raw, breakpoints: in the thread */
+	switch (ev->attr.config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+	case PERF_COUNT_SW_TASK_CLOCK:
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
+	case PERF_COUNT_SW_EMULATION_FAULTS:
+	case PERF_COUNT_SW_DUMMY: /* never samples: nothing to route */
+		return true;
+	default: /* context switches, migrations: the thread is not running */
+		return false;
+	}
+}
+
+/* The kernel's rule for a signal of an fd's owner (sigio_perm): root, or
+ * our uid or euid is the target's real or saved uid. */
+static bool may_signal(pid_t pid)
+{
+	unsigned int r, e, s, f;
+	char buf[128];
+	uid_t me = geteuid(), ru = getuid();
+
+	if (me == 0)
+		return true;
+	if (proc_status_field(pid, 0, "Uid:", buf, sizeof(buf)) ||
+	    sscanf(buf, "%u %u %u %u", &r, &e, &s, &f) != 4)
+		return false;
+	return me == r || me == s || ru == r || ru == s;
+}
+
+/* Whether thread tid has signo in the signal mask field key ("SigBlk:",
+ * "SigPnd:") of its status. */
+static bool sig_in(pid_t pid, pid_t tid, const char *key, int signo)
+{
+	char buf[64];
+
+	if (proc_status_field(pid, tid, key, buf, sizeof(buf)))
+		return false;
+	return (strtoull(buf, NULL, 16) >> (signo - 1)) & 1;
+}
+
+uint32_t ksig_traps(const struct ksig *k, const struct agent *a)
+{
+	return !k->why && agent_ring_traps(a) ? k->eligible : 0;
+}
+
+void ksig_thread_opened(struct ksig *k, struct ring *r)
+{
+	unsigned int i;
+	int err;
+
+	if (k->signo <= 0 || r->exited)
+		return;
+	for (i = 0; i < r->nevents; i++) {
+		if (!(k->eligible & (1u << i)))
+			continue;
+		if (r->trapped & (1u << i)) { /* signals since its open */
+			if (!r->routed)
+				r->routed_at = now_ns();
+			r->routed |= 1u << i;
+			continue;
+		}
+		err = ring_route(r, i, k->signo);
+		if (err) {
+			for (i = 0; i < r->nevents; i++)
+				if (r->routed & (1u << i))
+					ring_route(r, i, 0);
+			/* a thread that exited since its open is no refusal:
+			 * F_SETOWN_EX finds no such tid (ESRCH) */
+			k->refused += err != -ESRCH;
+			return;
+		}
+	}
+	k->routed++;
+	k->trapped += r->trapped != 0;
+}
+
+void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
+		  pid_t pid, agent_walk_cb done, void *ctx)
+{
+	const char *env = getenv("PERFJAVA_WALK");
+	unsigned int i;
+
+	k->pid = pid;
+	k->nevents = n;
+	k->done = done;
+	k->done_ctx = ctx;
+	for (i = 0; i < n; i++)
+		if (ksig_event_ok(&evs[i]))
+			k->eligible |= 1u << i;
+	/* (a why given by the caller stays: -a) */
+	if (!k->why && env && !strcmp(env, "request"))
+		k->why = "PERFJAVA_WALK=request";
+	else if (!k->why && !k->eligible)
+		k->why = "no event samples a running thread";
+	else if (!k->why && !may_signal(pid))
+		k->why = "the kernel may not signal the target for this user";
+	agent_offer_rings(!k->why);
+}
+
+void ksig_setup(struct ksig *k, struct agent *a)
+{
+	if (!a)
+		return;
+	if (!k->why && (agent_flush(a) || agent_ring_offer(a, RING_BYTES)))
+		k->why = "the agent takes no walk ring";
+	if (k->why) {
+		agent_flush(a);
+		agent_ring_decline(a);
+		return;
+	}
+	/* the agent answers before its replay of code and threads; until
+	 * then (and if it never does), walks are on request */
+	k->offered = now_ns() + READY_WAIT_NS;
+	ksig_collect(k, a);
+}
+
+/* The agent's handler is installed and its ring mapped: route. */
+static void activate(struct ksig *k, int sig)
+{
+	unsigned int i;
+
+	k->offered = 0;
+	k->signo = sig;
+	k->ran = sig;
+	for (i = 0; i < k->th->n; i++)
+		if (k->th->v[i]->pid == k->pid) /* this JVM's */
+			ksig_thread_opened(k, k->th->v[i]);
+	if (k->eligible != (1u << k->nevents) - 1)
+		k->why = "tracepoints and context switches";
+	k->th->changed = true; /* poll the routed rings no more */
+}
+
+bool ksig_quiet(const struct ksig *k, const struct ring *r)
+{
+	return k->signo > 0 && r->nevents &&
+	       r->routed == (1u << r->nevents) - 1;
+}
+
+bool ksig_sample_routed(const struct ksig *k, const struct ring *r,
+			const struct pj_sample *s)
+{
+	/* a sample from before the routing signalled no one */
+	return k->signo > 0 && s->event < r->nevents &&
+	       (r->routed & (1u << s->event)) && s->time > r->routed_at;
+}
+
+void ksig_wait(struct ksig *k, uint64_t cookie)
+{
+	if (GROW(k->wait, k->capwait, k->nwait + 1))
+		return; /* it expires at its deadline */
+	k->wait[k->nwait++] = cookie;
+}
+
+/* What on_walk works with. */
+struct walk_ctx {
+	struct ksig *k;
+	struct agent *a;
+};
+
+static void on_walk(void *ctx, const struct ring_walk *w)
+{
+	struct walk_ctx *c = ctx;
+	struct ksig *k = c->k;
+	struct ksig_walk *kw;
+
+	if (w->ev && w->ev->kind != PJW_EV_CPU) {
+		/* an event of the JVM's own */
+		if (k->event)
+			k->event(k->event_ctx, c->a, k->pid, w);
+		return;
+	}
+	if (GROW(k->walks, k->capwalks, k->nwalks + 1) ||
+	    GROW(k->pool, k->cappool, k->npool + w->n))
+		return; /* its sample ends without it */
+	kw = &k->walks[k->nwalks++];
+	kw->tid = w->tid;
+	kw->fd = w->fd;
+	kw->time = w->time;
+	kw->status = w->status;
+	kw->n = w->n;
+	kw->vthread = w->ev ? w->ev->vthread : 0;
+	kw->off = k->npool;
+	if (w->n) { /* k->pool is NULL until a walk with frames came */
+		memcpy(k->pool + k->npool, w->frames,
+		       w->n * sizeof(*w->frames));
+		k->npool += w->n;
+	}
+}
+
+void ksig_collect(struct ksig *k, struct agent *a)
+{
+	struct walk_ctx c = { k, a };
+	int sig;
+
+	if (!a || (k->signo <= 0 && !k->offered))
+		return;
+	/* the names of the walks' methods came first, on the socket */
+	if (agent_process(a, k->done, k->done_ctx))
+		return; /* gone: the loop sees it on the socket */
+	if (k->offered) {
+		sig = agent_ring_signal(a);
+		if (sig > 0) {
+			activate(k, sig);
+		} else if (sig < 0 || now_ns() > k->offered) {
+			k->offered = 0;
+			k->why = "the agent did not take the walk ring";
+		}
+		return;
+	}
+	agent_ring_drain(a, on_walk, &c);
+	agent_ring_get_stats(a, &k->rs);
+}
+
+struct waiter {
+	pid_t tid;
+	int fd;
+	uint64_t time, cookie;
+	bool done;
+};
+
+static int key_cmp(pid_t t1, int f1, uint64_t x1, pid_t t2, int f2, uint64_t x2)
+{
+	if (t1 != t2)
+		return t1 < t2 ? -1 : 1;
+	if (f1 != f2)
+		return f1 < f2 ? -1 : 1;
+	return x1 < x2 ? -1 : x1 > x2;
+}
+
+static int cmp_waiter(const void *a, const void *b)
+{
+	const struct waiter *x = a, *y = b;
+
+	return key_cmp(x->tid, x->fd, x->time, y->tid, y->fd, y->time);
+}
+
+static int cmp_walk(const void *a, const void *b)
+{
+	const struct ksig_walk *x = a, *y = b;
+
+	return key_cmp(x->tid, x->fd, x->time, y->tid, y->fd, y->time);
+}
+
+/*
+ * Each walk belongs to the latest waiting sample of its thread and event
+ * taken at or before it; earlier samples of that thread and event passed
+ * over lost their walk (the agent dropped it) and end without one.
+ */
+void ksig_match(struct ksig *k)
+{
+	struct waiter *s;
+	size_t ns = 0, i, j = 0, w;
+
+	if (!k->nwait && !k->nwalks)
+		return;
+	s = malloc((k->nwait + 1) * sizeof(*s));
+	if (!s)
+		goto out;
+	for (i = 0; i < k->nwait; i++) {
+		const struct held *h = pending_get(k->pend, k->wait[i]);
+
+		if (!h)
+			continue; /* expired */
+		s[ns++] = (struct waiter){ h->ttid, h->smp.fd, h->smp.s.time,
+					   h->id, false };
+	}
+	if (ns)
+		qsort(s, ns, sizeof(*s), cmp_waiter);
+	if (k->nwalks)
+		qsort(k->walks, k->nwalks, sizeof(*k->walks), cmp_walk);
+	for (w = 0; w < k->nwalks; w++) {
+		const struct ksig_walk *kw = &k->walks[w];
+		size_t best = ns;
+
+		while (j < ns &&
+		       key_cmp(s[j].tid, s[j].fd, 0, kw->tid, kw->fd, 0) < 0)
+			j++;
+		for (; j < ns && s[j].tid == kw->tid && s[j].fd == kw->fd &&
+		       s[j].time <= kw->time + CLOCK_SLACK_NS;
+		     j++) {
+			if (best < ns) {
+				s[best].done = true;
+				k->missed++;
+				k->done(k->done_ctx, s[best].cookie,
+					AGENT_WALK_TIMEOUT, NULL, 0, 0);
+			}
+			best = j;
+		}
+		if (best == ns) {
+			k->orphans++;
+			continue;
+		}
+		s[best].done = true;
+		k->matched++;
+		if (kw->vthread) { /* a carrier's: which virtual thread ran */
+			struct held *h = pending_get(k->pend, s[best].cookie);
+
+			if (h)
+				h->smp.s.vthread = kw->vthread;
+		}
+		k->done(k->done_ctx, s[best].cookie, kw->status,
+			k->pool + kw->off, kw->n, kw->time);
+	}
+	k->nwait = 0;
+	for (i = 0; i < ns; i++)
+		if (!s[i].done)
+			k->wait[k->nwait++] = s[i].cookie;
+	free(s);
+out:
+	k->nwalks = 0;
+	k->npool = 0;
+}
+
+void ksig_off(struct ksig *k, const char *why)
+{
+	unsigned int i, e;
+
+	if (k->signo <= 0)
+		return;
+	for (i = 0; i < k->th->n; i++)
+		for (e = 0; e < k->th->v[i]->nevents; e++)
+			if (k->th->v[i]->pid == k->pid &&
+			    (k->th->v[i]->routed & (1u << e)))
+				ring_route(k->th->v[i], e, 0);
+	k->signo = 0;
+	k->why = why;
+	k->nwait = 0; /* the waiting samples expire at their deadline */
+	k->nwalks = 0;
+	k->npool = 0;
+}
+
+/*
+ * A thread that blocks the signal queues one per sample, until the queue
+ * overflows and the kernel falls back to SIGIO, whose default action ends
+ * the process. (Its mask at routing time says nothing: a thread in one of
+ * our handlers blocks the signal for that while.) So the signals queued for
+ * the target's user are checked every rescan: when they pile up, the threads
+ * that hold ours pending go back to walks on request, long before the queue
+ * can overflow.
+ */
+void ksig_check_queue(struct ksig *k)
+{
+	unsigned int queued = 0, limit = 0, i, e;
+	char buf[64];
+
+	if (k->signo <= 0 ||
+	    proc_status_field(k->pid, 0, "SigQ:", buf, sizeof(buf)) ||
+	    sscanf(buf, "%u/%u", &queued, &limit) != 2 || queued < 1000)
+		return;
+	for (i = 0; i < k->th->n; i++) {
+		struct ring *r = k->th->v[i];
+
+		if (r->pid != k->pid || !r->routed ||
+		    !sig_in(k->pid, r->tid, "SigPnd:", k->signo))
+			continue;
+		for (e = 0; e < r->nevents; e++)
+			if (r->routed & (1u << e))
+				ring_route(r, e, 0);
+		k->refused++;
+		k->th->changed = true; /* poll it again */
+	}
+}
+
+void ksig_free(struct ksig *k)
+{
+	free(k->wait);
+	free(k->walks);
+	free(k->pool);
+	memset(k, 0, sizeof(*k));
+}
+
+void ksig_add(struct ksig *sum, const struct ksig *k)
+{
+	struct agent_ring_stats *s = &sum->rs;
+	const struct agent_ring_stats *r = &k->rs;
+
+	if (!sum->ran) {
+		sum->ran = k->ran;
+		sum->nevents = k->nevents;
+		sum->signo = k->signo;
+		sum->why = k->why;
+	}
+	sum->eligible |= k->eligible;
+	sum->routed += k->routed;
+	sum->refused += k->refused;
+	sum->trapped += k->trapped;
+	sum->matched += k->matched;
+	sum->missed += k->missed;
+	sum->orphans += k->orphans;
+	s->walks += r->walks;
+	s->bad += r->bad;
+	s->full += r->full;
+	s->busy += r->busy;
+	s->timed += r->timed;
+	s->own += r->own;
+	for (unsigned int i = 0; i < PJW_PARTS; i++) {
+		s->part_ns[i] += r->part_ns[i];
+		if (r->part_med_ns[i] > s->part_med_ns[i]) /* the slowest's */
+			s->part_med_ns[i] = r->part_med_ns[i];
+	}
+	s->pumped += r->pumped;
+	s->pump_ns += r->pump_ns;
+	s->checked += r->checked;
+	s->check_same += r->check_same;
+}
+
+void ksig_summary(const struct ksig *k, bool agent, pid_t pid)
+{
+	char who[32] = "";
+
+	if (pid)
+		snprintf(who, sizeof(who), "JVM %d: ", (int)pid);
+	if (!k->ran) {
+		if (agent || k->why)
+			fprintf(stderr,
+				"perfjava: %sjava walks on request: %s\n", who,
+				k->why ? k->why : "no agent");
+		return;
+	}
+	fprintf(
+	    stderr,
+	    "perfjava: %sjava walks at the sample (signal %d routed to %llu "
+	    "threads",
+	    who, k->ran, (unsigned long long)k->routed);
+	if (k->trapped)
+		fprintf(stderr, ", %llu of them by SIGTRAP from the sample",
+			(unsigned long long)k->trapped);
+	fprintf(stderr, "%s%s)", k->refused ? ", refused for some" : "",
+		k->eligible != (1u << k->nevents) - 1
+		    ? "; on request for tracepoints and context switches"
+		    : "");
+	if (k->signo <= 0 && k->why)
+		fprintf(stderr, "; stopped: %s", k->why);
+	fprintf(stderr,
+		": %llu matched, %llu lost their walk (agent ring full "
+		"%llu, busy %llu)",
+		(unsigned long long)k->matched, (unsigned long long)k->missed,
+		(unsigned long long)k->rs.full, (unsigned long long)k->rs.busy);
+	if (k->orphans || k->rs.bad)
+		fprintf(stderr, ", %llu walks without a sample, %llu refused",
+			(unsigned long long)k->orphans,
+			(unsigned long long)k->rs.bad);
+	fprintf(stderr, "\n");
+}
+
+/* "walk_agent_PART_ns" (the sum) and "walk_agent_PART_med_ns" */
+static const char *const part_name[PJW_PARTS] = {
+	[PJW_PART_ENTRY] = "entry",	[PJW_PART_WALK] = "walk",
+	[PJW_PART_RECOVER] = "recover", [PJW_PART_TYPE] = "type",
+	[PJW_PART_RING] = "ring",
+};
+
+void ksig_write_stats(const struct ksig *k, struct pj_writer *w)
+{
+	unsigned int i;
+
+	pj_writer_stat(w, "walk_at_sample_signal", (uint64_t)k->ran);
+	if (!k->ran)
+		return;
+	pj_writer_stat(w, "walk_at_sample_threads", k->routed);
+	pj_writer_stat(w, "walk_at_sample_matched", k->matched);
+	pj_writer_stat(w, "walk_at_sample_missed", k->missed);
+	pj_writer_stat(w, "walk_at_sample_orphans", k->orphans);
+	pj_writer_stat(w, "walk_ring_full", k->rs.full);
+	pj_writer_stat(w, "walk_ring_busy", k->rs.busy);
+	pj_writer_stat(w, "walk_ring_bad", k->rs.bad);
+	/* the agent's own cost, its numbers (untrusted: shown, never used) */
+	pj_writer_stat(w, "walk_agent_timed", k->rs.timed);
+	pj_writer_stat(w, "walk_agent_own", k->rs.own);
+	for (i = 0; i < PJW_PARTS; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "walk_agent_%s_ns", part_name[i]);
+		pj_writer_stat(w, key, k->rs.part_ns[i]);
+		snprintf(key, sizeof(key), "walk_agent_%s_med_ns",
+			 part_name[i]);
+		pj_writer_stat(w, key, k->rs.part_med_ns[i]);
+	}
+	pj_writer_stat(w, "walk_agent_pumped", k->rs.pumped);
+	pj_writer_stat(w, "walk_agent_pump_ns", k->rs.pump_ns);
+	if (k->rs.checked) { /* tests: PERFJAVA_AGENT_WALKCHECK */
+		pj_writer_stat(w, "walk_check_walks", k->rs.checked);
+		pj_writer_stat(w, "walk_check_same", k->rs.check_same);
+	}
+}

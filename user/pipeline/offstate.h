@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Why a thread was off CPU (pipeline/wall.h): from its switch-out's
+ * prev_state, else from the kernel functions it blocked in; the leaf frame
+ * of its off-CPU samples.
+ */
+#ifndef PJ_USER_PIPELINE_OFFSTATE_H
+#define PJ_USER_PIPELINE_OFFSTATE_H
+
+#include <stdint.h>
+
+struct ksource;
+struct pj_writer;
+struct sample;
+
+enum wall_state {
+	WALL_BLOCKED = 0, /* none of the others */
+	WALL_SLEEP,
+	WALL_IO,
+	WALL_LOCK,
+	WALL_RUNNABLE, /* preempted: ready, waiting for a CPU */
+	WALL_NSTATES
+};
+
+/* The state frames of the current file. */
+struct offstate {
+	uint32_t leaf[WALL_NSTATES]; /* frame id + 1 */
+};
+
+/* The state of a decoded switch-out sample: its tracepoint's text, else
+ * its kernel functions (named by k). */
+enum wall_state offstate_of(struct ksource *k, const struct sample *smp);
+/* The wait a kernel function stands for, or -1. */
+int offstate_of_function(const char *name);
+/* The leaf frame of state st in the current file (w): its id + 1. */
+uint32_t offstate_leaf(struct offstate *o, struct pj_writer *w, int st);
+/* --loop, at a new file: its frame ids go. */
+void offstate_forget(struct offstate *o);
+
+#endif

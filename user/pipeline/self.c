@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The agent library's code in the target; see pipeline/self.h. */
+#include <string.h>
+
+#include "pipeline/self.h"
+#include "sym/maps.h"
+
+#define FIRST_NS 100000000ULL /* 100 ms, doubling up to */
+#define LAST_NS 10000000000ULL /* 10 s */
+
+void self_find(struct self *s, pid_t pid, uint64_t now)
+{
+	struct pj_maps maps;
+
+	if (s->hi || now < s->next_ns)
+		return;
+	s->every_ns = s->every_ns ? s->every_ns * 2 : FIRST_NS;
+	if (s->every_ns > LAST_NS)
+		s->every_ns = LAST_NS;
+	s->next_ns = now + s->every_ns;
+	if (maps_load(pid, &maps))
+		return;
+	for (unsigned int i = 0; i < maps.n; i++) {
+		const struct pj_map *m = &maps.v[i];
+		const char *base = strrchr(m->path, '/');
+
+		if (!m->exec || !base || !strstr(base, "perfjava-agent"))
+			continue;
+		if (!s->hi || m->start < s->lo)
+			s->lo = m->start;
+		if (m->end > s->hi)
+			s->hi = m->end;
+	}
+	maps_free(&maps);
+}

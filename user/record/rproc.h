@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A process as the command keeps it: the struct proc a sample's stages see
+ * (pipeline/proc.h), first, and beside it what only the command's files
+ * use: a target's hold and end (record.c, run.c, sideband.c), its agent's
+ * attach and counts (agents.c, run.c), -a's naming and retries
+ * (machine.c). recorder_init makes every process of rec->procs this size.
+ */
+#ifndef PJ_USER_RECORD_RPROC_H
+#define PJ_USER_RECORD_RPROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "jvm/client.h"
+#include "pipeline/proc.h"
+#include "record/target.h"
+
+struct rproc {
+	struct proc p; /* first: what the stages see */
+	/* named by the command (-p, -t, the launched CMD): held by tgt, its
+	 * end said */
+	bool target;
+	bool follow; /* its threads all recorded, new ones too (not -t) */
+	struct target tgt;
+	bool exec; /* a -p target that exec'd another program: its end */
+	bool ended; /* a target that exited or exec'd: recorded no more */
+	const char *end_reason; /* why, for the summary */
+	/* its JVM's agent */
+	bool java_failed; /* refused or failed at the start */
+	bool had_agent; /* an agent came during the recording */
+	bool out_queued; /* requests wait for its socket: POLLOUT */
+	/* its threads listed then, its agent having said one started (0: not
+	 * due), and the last time they were so (record/run.c) */
+	uint64_t scan_due, scanned_at;
+	struct agent_stats ast; /* the agent's counters when it stopped */
+	/* -a, -C (record/machine.h): a kernel thread; named in this file;
+	 * its JVM's next attach, and how many failed */
+	bool kthread, named;
+	uint64_t attach_at;
+	unsigned int attach_tries;
+	uint64_t exited_at; /* its leader's exit record came then (-a) */
+};
+
+/* The command's view of p, a process of rec->procs. */
+static inline struct rproc *rproc(const struct proc *p)
+{
+	return (struct rproc *)p;
+}
+
+#endif

@@ -122,6 +122,13 @@ static int make_grid(const struct report *r, struct grid *g, bool *weights)
 	uint64_t klo = UINT64_MAX, khi = 0, ncols;
 
 	*weights = false;
+	if (r->total_samples >= UINT32_MAX) { /* by_cell() counts in 32 bits */
+		fprintf(stderr,
+			"perfjava report: %llu samples are too many for a "
+			"heatmap; choose a part with --from/--to or --tid\n",
+			(unsigned long long)r->total_samples);
+		return -1;
+	}
 	for (size_t i = 0; i < p->nsamples; i++) {
 		double t;
 

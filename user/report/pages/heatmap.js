@@ -163,7 +163,7 @@ function ramp(stops) {
   return out;
 }
 const HEAT = ramp([[255, 245, 200], [253, 190, 90], [240, 110, 40], [200, 30, 20], [110, 0, 10]]);
-const MATCH = ramp([[250, 215, 250], [238, 0, 238], [120, 0, 120]]);
+const MATCH = ramp([[240, 150, 240], [238, 0, 238], [120, 0, 120]]);
 const REST = ramp([[236, 236, 236], [160, 160, 160]]);
 const EMPTY = '#f7f7f7';
 function level(v) { return Math.min(255, Math.round(255 * v / (maxVal || 1))); }
@@ -299,7 +299,7 @@ if (NC) select(0, NC - 1);
 window.addEventListener('load', function () { setTimeout(pairs, 100); });
 // For scripts and tests: the cells, where one is drawn, the selection.
 window.heatmap = {
-  cells: NC, rows: ROWS, columns: NCOLS, rowNs: H.rowNs, first: H.first,
+  cells: NC, rows: ROWS, columns: NCOLS, rowNs: H.rowNs, first: H.first, unit: P.unit,
   value: function (c) { return cellVal[c]; },
   samples: function (c) { return cellSamples[c]; },
   matched: function (c) { return matchVal ? matchVal[c] : 0; },

@@ -144,8 +144,9 @@ static int make_grid(const struct report *r, struct grid *g, bool *weights)
 			return -1;
 	} else {
 		g->rows = DEFAULT_ROWS;
-		g->row_ns = auto_row_ns(r->total_samples ? hi - lo : 0,
-					r->total_samples);
+		g->row_ns = r->total_samples
+				? auto_row_ns(hi - lo, r->total_samples)
+				: 100000000; /* no sample: 1 s */
 	}
 	if (r->total_samples) {
 		klo = cell_of(lo, g->row_ns) / g->rows;

@@ -223,7 +223,7 @@ function describe(c) {
   return s;
 }
 function summary() {
-  return NCOLS + ' columns of ' + span(ROWS * H.rowNs) + ', ' + ROWS + ' cells of ' + span(H.rowNs) +
+  return NCOLS + (NCOLS === 1 ? ' column of ' : ' columns of ') + span(ROWS * H.rowNs) + ', ' + ROWS + ' cells of ' + span(H.rowNs) +
     ' down each; the darkest: ' + (H.weighted ? amount(maxVal) : maxVal + ' samples') +
     '. Click a start cell and an end cell, or drag, for their flame graph.';
 }

@@ -27,14 +27,25 @@ spec=$TMP/spec.json
 echo '[' >"$spec"
 
 # page LABEL DATA OUT CLOCK A B MIN SHOT [report options...]: the heatmap of
-# DATA, and its entry in the spec: the phases of OUT (the program's lines
-# "phase X MONO0 MONO1 EPOCH0 EPOCH1") in seconds from the recording's
-# start, in its CLOCK (mono or epoch)
+# DATA in cells of 50 ms (whatever the rate, 40 a phase), and its entry in
+# the spec: the phases of OUT (the program's lines "phase X MONO0 MONO1
+# EPOCH0 EPOCH1") in seconds from the recording's start, in its CLOCK (mono
+# or epoch). An event without samples (a JVM starved on a loaded machine)
+# is a skip.
 page() {
 	local label=$1 data=$2 out=$3 clock=$4 a=$5 b=$6 min=$7 shot=$8 start col
 	shift 8
-	"$PJ_BIN" report -i "$data" --format heatmap -o "$TMP/$label.html" "$@" 2>"$TMP/$label.err"
-	check "$label: report --format heatmap${*:+ $*} writes a page" [ -s "$TMP/$label.html" ]
+	"$PJ_BIN" report -i "$data" --format heatmap --row 0.05 -o "$TMP/$label.html" "$@" 2>"$TMP/$label.err"
+	if grep -q "has no samples of event" "$TMP/$label.err"; then
+		skip "$label heatmap" "$(head -1 "$TMP/$label.err")"
+		return
+	fi
+	if [ ! -s "$TMP/$label.html" ]; then
+		not_ok "$label: report --format heatmap${*:+ $*} writes a page"
+		sed 's/^/# /' "$TMP/$label.err"
+		return
+	fi
+	ok "$label: report --format heatmap${*:+ $*} writes a page"
 	start=$("$PJ_BIN" report -i "$data" --format meta | awk '$1 == "meta" && $2 == "start_ns" { print $3 }')
 	col=3
 	[ "$clock" = epoch ] && col=5

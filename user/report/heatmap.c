@@ -9,8 +9,9 @@
  * same --from/--to.
  *
  * The page holds the call tree once (calltree_write_js) and, per cell, the
- * nodes its samples' stacks end at with their counts, as varints in a
- * string: a 10-minute recording of 8 threads at 1 kHz stays a few MB.
+ * nodes its samples' stacks end at with their counts, as varints in
+ * strings: about 2 bytes a pair, 6 MB beside a 4.8 MB tree for 10 minutes
+ * of 8 threads at 1 kHz over 100000 unique stacks (test_report_big).
  * A sample falls in the cell whose --from/--to would report it: its time
  * is compared with the cells' bounds as report_sample_selected() compares
  * it with --from and --to (a sample before time 0 goes in the first cell).

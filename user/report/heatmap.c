@@ -123,11 +123,11 @@ static int make_grid(const struct report *r, struct grid *g, bool *weights)
 	uint64_t klo = UINT64_MAX, khi = 0, ncols;
 
 	*weights = false;
-	if (r->total_samples >= UINT32_MAX) { /* by_cell() counts in 32 bits */
+	if (p->nsamples >= UINT32_MAX) { /* by_cell() counts in 32 bits */
 		fprintf(stderr,
-			"perfjava report: %llu samples are too many for a "
-			"heatmap; choose a part with --from/--to or --tid\n",
-			(unsigned long long)r->total_samples);
+			"perfjava report: %zu samples are too many for a "
+			"heatmap; report a part of the files\n",
+			p->nsamples);
 		return -1;
 	}
 	for (size_t i = 0; i < p->nsamples; i++) {
@@ -238,7 +238,7 @@ static int by_cell(const struct heat *h, uint32_t **start, uint32_t **at)
 			c = cell_of(report_secs(h->r, p->samples[i].time),
 				    h->g.row_ns) -
 			    h->g.first;
-			if (c >= h->g.ncells) /* not after make_grid */
+			if (c >= h->g.ncells) /* make_grid's cells hold all */
 				c = h->g.ncells - 1;
 			if (pass)
 				a[s[c]++] = (uint32_t)i;

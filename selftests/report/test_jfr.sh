@@ -139,7 +139,7 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 	done
 	check "async-profiler's JFR: native and kernel frames kept" \
 		eval 'grep -q "_\[k\]" "$TMP/ap.pjs" && grep -qE "(^|;)(Java_java_util_zip_Deflater|deflate)" "$TMP/ap.pjs"'
-	for fmt in text collapsed flame tree pprof script meta; do
+	for fmt in text collapsed flame tree heatmap pprof script meta; do
 		"$PJ_BIN" report -i "$TMP/ap.jfr" --format "$fmt" -o "$TMP/ap.$fmt" 2>"$TMP/ap.$fmt.err"
 		check "async-profiler's JFR: --format $fmt" eval '[ $? -eq 0 ] && [ -s "$TMP/ap.$fmt" ]'
 	done

@@ -29,6 +29,7 @@ static const struct {
 	{ "script", report_script, false },
 	{ "meta", report_meta, false },
 	{ "jfr", report_jfr, false },
+	{ "heatmap", report_heatmap, false },
 };
 
 /* The one place where samples are chosen; filters go here. */
@@ -47,7 +48,7 @@ bool report_sample_selected(const struct report *r, const struct pj_sample *s)
 	if (!report_filter_pass(r, s))
 		return false;
 	if (o->from > 0 || o->to >= 0) {
-		double t = ((double)s->time - (double)r->start_ns) / 1e9;
+		double t = report_secs(r, s->time);
 
 		if (t < o->from || (o->to >= 0 && t >= o->to))
 			return false;
@@ -219,9 +220,17 @@ static int build(struct report *r)
 
 	stackfold_init(&f);
 	r->first_time = UINT64_MAX;
+	if (o->per_sample) {
+		r->sample_stack = malloc((p->nsamples ? p->nsamples : 1) *
+					 sizeof(*r->sample_stack));
+		if (!r->sample_stack)
+			goto out;
+	}
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct pj_sample *s = &p->samples[i];
 
+		if (r->sample_stack)
+			r->sample_stack[i] = UINT32_MAX;
 		if (!report_sample_selected(r, s))
 			continue;
 		if (stackfold_add(&f, s->stack,
@@ -231,6 +240,8 @@ static int build(struct report *r)
 							   : 0,
 				  s->period, s->count > 1 ? s->count : 1))
 			goto out;
+		if (r->sample_stack)
+			r->sample_stack[i] = (uint32_t)f.last;
 		r->total_weight += s->period;
 		r->total_samples++;
 		if (s->time < r->first_time)
@@ -334,6 +345,7 @@ static void free_report(struct report *r)
 	free(r->stack_ok);
 	free(r->tmatch);
 	free(r->stack_state);
+	free(r->sample_stack);
 }
 
 static void warn_incomplete(const char *path, const struct pj_profile *p)
@@ -494,11 +506,11 @@ int cmd_report(int argc, char **argv)
 			diff_ok = formats[i].diff;
 		}
 	if (!write) {
-		fprintf(
-		    stderr,
-		    "perfjava report: unknown format '%s' (text, "
-		    "collapsed, flame, tree, pprof, script, meta, jfr)\n%s\n",
-		    o.format, report_usage());
+		fprintf(stderr,
+			"perfjava report: unknown format '%s' (text, "
+			"collapsed, flame, tree, pprof, script, meta, jfr, "
+			"heatmap)\n%s\n",
+			o.format, report_usage());
 		report_opts_free(&o);
 		return 2;
 	}
@@ -529,6 +541,8 @@ int cmd_report(int argc, char **argv)
 		write = report_diff_text;
 	if (write == report_pprof)
 		o.fold_tid = true;
+	if (write == report_heatmap)
+		o.per_sample = true;
 	if (write == report_jfr && !o.output && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "perfjava report: --format jfr is binary; "
 				"write it to a file: -o FILE.jfr\n");
@@ -544,6 +558,8 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		r.base = &base;
 	}
+	if (write == report_heatmap && report_heatmap_check(&r))
+		goto out;
 	if (o.output && !(out = open_output(&of, o.output)))
 		goto out;
 	errno = 0;

@@ -38,6 +38,7 @@ int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t pid,
 			e->weight += weight;
 			e->samples++;
 			e->count += count;
+			f->last = v - 1;
 			return 0;
 		}
 	}
@@ -47,7 +48,7 @@ int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t pid,
 	    (struct fold_entry){ stack, pid, tid, weight, 1, count };
 	if (idtable_add(&f->index, h, (uint32_t)f->n, entry_hash, f))
 		return -1;
-	f->n++;
+	f->last = f->n++;
 	return 0;
 }
 

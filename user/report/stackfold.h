@@ -22,6 +22,7 @@ struct stackfold {
 	struct fold_entry *ents;
 	size_t n, cap;
 	struct idtable index; /* (stack, pid, tid) -> entry */
+	size_t last; /* the entry of the last sample added */
 };
 
 void stackfold_init(struct stackfold *f);

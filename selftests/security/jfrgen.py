@@ -16,6 +16,12 @@ classes, symbols) and events.
                                (default 3) gigabytes (a sparse file)
     jfrgen.py bigchunk OUT [GB] a chunk whose header claims GB gigabytes,
                                a hole, its metadata at the end
+    jfrgen.py leafstacks OUT [F C] one stack of F frames (default 60000)
+                               and C classes (default 20000), one
+                               allocation at that stack of each class:
+                               C stacks of F frames each, if made
+    jfrgen.py cycle OUT        a class with a field of itself and a byte,
+                               a sample event with a field of it
 """
 import struct
 import sys
@@ -226,10 +232,49 @@ def bigchunk(path, gb=3):
     write(path, [(None, hdr + body), (meta_off, md)])
 
 
+def leafstacks(path, nframes=60000, nclasses=20000):
+    m = Meta()
+    t = jdk_types(m)
+    alloc = m.cls("jdk.ObjectAllocationSample", [("startTime", t["long"], False, False),
+                                                 ("eventThread", t["Thread"], True, False),
+                                                 ("stackTrace", t["Stack"], True, False),
+                                                 ("objectClass", t["Class"], True, False),
+                                                 ("weight", t["long"], False, False)], "jdk.jfr.Event")
+
+    def pool(cls, entries):
+        return uv(cls) + uv(len(entries)) + b"".join(uv(k) + v for k, v in entries)
+
+    body = uv(0) + uv(0) + uv(0) + b"\x01" + uv(6)
+    body += pool(t["Symbol"], [(1, utf8("C")), (2, utf8("m")), (3, utf8("()V"))] +
+                 [(k + 3, utf8("C%d" % k)) for k in range(1, nclasses + 1)])
+    body += pool(t["Class"], [(k, uv(k + 3)) for k in range(1, nclasses + 1)])
+    body += pool(t["Method"], [(1, uv(1) + uv(2) + uv(3))])
+    body += pool(t["FrameType"], [(1, utf8("Interpreted"))])
+    body += pool(t["Stack"], [(1, b"\x00" + uv(nframes) + (uv(1) + uv(1) + uv(1)) * nframes)])
+    body += pool(t["Thread"], [(1, utf8("main") + uv(4242) + utf8("main") + uv(1))])
+    evs = [event(1, body)] + [event(alloc, uv(1000) + uv(1) + uv(1) + uv(k) + uv(4096))
+                              for k in range(1, nclasses + 1)]
+    hdr, body, md, _ = chunk(m, evs)
+    write(path, [(None, hdr + body + md)])
+
+
+def cycle(path):
+    m = Meta()
+    t = jdk_types(m)
+    ring = m.declare("Ring")
+    m.cls("Ring", [("next", ring, False, False), ("b", m.cls("byte"), False, False)])
+    ev = m.cls("test.Cycle", [("startTime", t["long"], False, False), ("stackTrace", t["Stack"], True, False),
+                              ("ring", ring, False, False)], "jdk.jfr.Event")
+    evs = [pools(t), cpu_event(t), event(ev, uv(1000) + uv(1) + b"\x01" * 64)]
+    hdr, body, md, _ = chunk(m, evs)
+    write(path, [(None, hdr + body + md)])
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]
-    {"valid": valid, "nested": nested, "samples": samples, "sparse": sparse, "bigchunk": bigchunk}[kind](path, *args)
+    {"valid": valid, "nested": nested, "samples": samples, "sparse": sparse, "bigchunk": bigchunk,
+     "leafstacks": leafstacks, "cycle": cycle}[kind](path, *args)
 
 
 if __name__ == "__main__":

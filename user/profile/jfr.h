@@ -27,9 +27,12 @@
 #define JFR_HEADER_SIZE 68
 #define JFR_MAX_DEPTH 16 /* nested values and metadata elements */
 #define JFR_NAME_MAX 4096 /* a frame's name, built from its parts */
-/* Steps a chunk may cost, a byte: values visited while skipping, frames
- * of the stacks made (a real file takes a few) */
+/* Steps a chunk may cost, a byte of it: a composite value visited while
+ * skipping is one, a frame of a stack made JFR_FRAME_STEPS (memory: the
+ * stacks of a chunk hold 4 bytes a frame). Real recordings (the JDK's,
+ * async-profiler's) take less than one step a byte. */
 #define JFR_WORK_PER_BYTE 64
+#define JFR_FRAME_STEPS 8
 
 /* Where decoding is: [p, end) of the event being read. */
 struct jfr_cur {

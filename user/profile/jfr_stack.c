@@ -309,7 +309,7 @@ static int base_stack(struct jfr_stacks *st, struct jfr_build *b, uint64_t key,
 	if (!e)
 		return 1;
 	n = frames(st, b, e);
-	if (n < 0 || jfr_spend(st->cur, (uint64_t)n + 1))
+	if (n < 0 || jfr_spend(st->cur, ((uint64_t)n + 1) * JFR_FRAME_STEPS))
 		return -1;
 	*id = jfr_add_stack(b, st->frames, (uint32_t)n);
 	if (*id == UINT32_MAX)
@@ -370,7 +370,7 @@ int jfr_stack(struct jfr_stacks *st, struct jfr_build *b, uint64_t key,
 	}
 	lo = p->stack_start[base];
 	n = p->stack_start[base + 1] - lo;
-	if (jfr_spend(st->cur, (uint64_t)n + 1))
+	if (jfr_spend(st->cur, ((uint64_t)n + 2) * JFR_FRAME_STEPS))
 		return -1;
 	st->frames[0] = leaf;
 	memcpy(st->frames + 1, p->stack_frames + lo, n * sizeof(*st->frames));

@@ -402,8 +402,9 @@ static int load_report(const char *const *paths, unsigned int npaths,
 	rc = report_wall_setup(r, o);
 	if (rc) {
 		fprintf(stderr,
-			rc == -1 ? "perfjava: %s has no off-CPU samples for "
-				   "--event wall; record with --wall\n"
+			rc == -1 ? "perfjava: %s has no off-CPU or wall-clock "
+				   "samples for --event wall; record with "
+				   "--wall (async-profiler: wall=)\n"
 			: rc == -3
 			    ? "perfjava: %s is not an off-CPU recording: "
 			      "--state needs one made with -e offcpu "

@@ -192,7 +192,8 @@ static int read_event(const struct jfr_meta *m, struct jfr_cur *c,
 {
 	const struct jfr_class *cl = &m->classes[e->cls];
 
-	v->have = 0;
+	v->have = 0; /* and 0 for a role the type has not, not the last's */
+	memset(v->u, 0, sizeof(v->u));
 	for (uint32_t i = 0; i < cl->nfields; i++) {
 		const struct jfr_field *f = &m->fields[cl->first + i];
 		const struct jfr_class *fc = &m->classes[f->cls];

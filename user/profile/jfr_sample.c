@@ -225,5 +225,9 @@ int jfr_on_sample(struct jfr_chunk *ch, struct jfr_build *b, struct jfr_cur *c,
 			      ? UINT32_MAX
 			      : (uint32_t)v->u[R_SAMPLES];
 	s.period = weight(ch, e, v);
+	/* the objects an allocation stands for: its weight in objects of
+	 * its size (async-profiler's), for pprof's alloc_objects */
+	if (e->kind == K_ALLOC && (v->have & (1u << R_SIZE)) && v->u[R_SIZE])
+		s.count = (s.period + v->u[R_SIZE] / 2) / v->u[R_SIZE];
 	return add_sample(b, c, &s);
 }

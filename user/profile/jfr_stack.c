@@ -46,6 +46,7 @@ struct jfr_stacks {
 	uint32_t nmethods;
 	size_t cap_methods;
 	uint32_t *frames; /* scratch: one stack's frames, and a leaf */
+	size_t cap_frames;
 	uint8_t ftype[256]; /* frame type + 1 by FrameType key */
 	char name[JFR_NAME_MAX];
 };
@@ -81,11 +82,6 @@ struct jfr_stacks *jfr_stacks_new(const struct jfr_meta *m,
 		    st->frame_cls < 0
 			? -1
 			: jfr_field_of(m, (uint32_t)st->frame_cls, names[i]);
-	st->frames = malloc((MAX_FRAMES + 1) * sizeof(*st->frames));
-	if (!st->frames) {
-		free(st);
-		return NULL;
-	}
 	return st;
 }
 
@@ -282,7 +278,8 @@ static int64_t frames(struct jfr_stacks *st, struct jfr_build *b,
 		type = frame_type(st, v[2].u, me);
 		line = v[1].u > UINT32_MAX ? 0 : (uint32_t)v[1].u;
 		f = jfr_add_frame(b, type, me->name, me->module, line);
-		if (f == UINT32_MAX)
+		if (f == UINT32_MAX ||
+		    GROW(st->frames, st->cap_frames, (size_t)got + 1))
 			return oom(st);
 		st->frames[got++] = f;
 	}
@@ -372,8 +369,12 @@ int jfr_stack(struct jfr_stacks *st, struct jfr_build *b, uint64_t key,
 	n = p->stack_start[base + 1] - lo;
 	if (jfr_spend(st->cur, ((uint64_t)n + 2) * JFR_FRAME_STEPS))
 		return -1;
+	if (GROW(st->frames, st->cap_frames, (size_t)n + 1))
+		return oom(st);
 	st->frames[0] = leaf;
-	memcpy(st->frames + 1, p->stack_frames + lo, n * sizeof(*st->frames));
+	if (n) /* an empty stack has no frames: the array may be NULL */
+		memcpy(st->frames + 1, p->stack_frames + lo,
+		       n * sizeof(*st->frames));
 	*id = jfr_add_stack(b, st->frames, n + 1);
 	if (*id == UINT32_MAX || u64map_put(&st->leaf_stacks, pair, *id + 1))
 		return oom(st);

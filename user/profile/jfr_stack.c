@@ -257,10 +257,10 @@ static int64_t frames(struct jfr_stacks *st, struct jfr_build *b,
 	uint64_t n;
 	uint32_t got = 0;
 
+	if (!e->set || !e->p || st->frame_cls < 0)
+		return 0; /* a stack trace without its frames */
 	c.p = e->p;
 	c.end = e->p + e->n;
-	if (!e->set || st->frame_cls < 0)
-		return 0;
 	if (jfr_get_varint(&c, &n))
 		return -1;
 	for (uint64_t i = 0; i < n && got < MAX_FRAMES; i++) {

@@ -90,10 +90,12 @@ static int read_value(const struct jfr_meta *m, struct jfr_cur *c,
 	v->set = true;
 	v->p = c->p;
 	if (f->array) {
+		size_t len;
+
 		if (jfr_skip(m, c, f, 1))
 			return -1;
-		v->n = c->p - v->p > UINT32_MAX ? UINT32_MAX
-						: (uint32_t)(c->p - v->p);
+		len = (size_t)(c->p - v->p);
+		v->n = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 		return 0;
 	}
 	if (f->cpool || cl->kind == JK_VARINT)

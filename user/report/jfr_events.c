@@ -5,10 +5,12 @@
  *
  * Wall-clock samples count time as async-profiler's do: its converter
  * adds up their "samples" field, one per CPU sample's worth of time, and
- * one per jdk.ExecutionSample. A wait of T ns is round(T / unit) samples,
- * rounded per thread and stack over all of its waits (so that many short
- * waits add up as one long one), at most WALL_BATCH in one event (a longer
- * wait is several, one after the other).
+ * one per jdk.ExecutionSample. A wait of T ns is T / unit samples, rounded
+ * over all of its thread's waits so far (the samples of a thread add up to
+ * its time; a short wait gets one as often as its length says: rounded
+ * per thread and stack instead, a stack whose waits are all short would
+ * get none), at most WALL_BATCH in one event (a longer wait is several,
+ * one after the other).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -166,8 +168,7 @@ static void wall(struct jfr_events *ev, const struct pj_sample *s,
 		 uint64_t thread, uint64_t stack)
 {
 	unsigned int state = report_stack_state(ev->p, s->stack) + 1;
-	union u64map_val *v =
-	    u64map_slot(&ev->waited, thread << 32 | ((uint64_t)s->stack + 1));
+	union u64map_val *v = u64map_slot(&ev->waited, thread);
 	uint64_t u = ev->unit, before, n, parts, part, t = s->time;
 	uint64_t left = s->period;
 

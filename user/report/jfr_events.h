@@ -45,7 +45,7 @@ struct jfr_events {
 	uint64_t used; /* jfr_event_bit() of each type written */
 	uint64_t end_ticks;
 	uint64_t unit; /* ns one wall-clock sample stands for */
-	struct u64map waited; /* thread key << 32 | stack + 1 -> ns so far */
+	struct u64map waited; /* thread key -> ns its waits took so far */
 };
 
 enum jfr_kind jfr_kind_of(const struct pj_event_desc *e);

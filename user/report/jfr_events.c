@@ -188,7 +188,7 @@ static void wall(struct jfr_events *ev, const struct pj_sample *s,
 		uint64_t span =
 		    i + 1 == parts || !n
 			? left
-			: (uint64_t)((unsigned __int128)s->period * k / n);
+			: (uint64_t)((unsigned __int128)left * k / n);
 		size_t at =
 		    begin(ev, JFR_T_WALL_CLOCK_SAMPLE, t, thread, stack);
 

@@ -4,8 +4,8 @@
 
 Each method's share of its profile's weight (the stacks it is in, once
 per stack, over the total), from frame names without their type suffix
-(_[j], _[i], _[0], _[1], _[k]) and without a native frame's trailing
-parameter list, so that perfjava's collapsed output (--raw-names) and
+(_[j], _[i], _[0], _[1], _[k]), without a native frame's trailing
+parameter list or a trailing '.' (an unknown method), so that perfjava's collapsed output (--raw-names) and
 async-profiler's converter's (jfrconv --dot) name methods alike.
 
     jfr_methods.py A B [N]
@@ -22,7 +22,9 @@ SUFFIX = re.compile(r"_\[[ji01k]\]$")
 
 def method(frame):
     frame = SUFFIX.sub("", frame)
-    return re.sub(r"\([^()]*\)$", "", frame)
+    # a Java frame of an unknown method: perfjava "[unknown class].", the
+    # converter its class alone
+    return re.sub(r"\([^()]*\)$", "", frame).rstrip(".")
 
 
 def shares(path):

@@ -130,16 +130,58 @@ native_split() {
 			pct_within "${truth:-0}" "${got:-100}" "$tol"
 	done
 }
+# peers_tarball NAME: sets PEERS_TGZ to the peer's source tarball NAME
+# (async-profiler-4.5.tar.gz), found relative to the checkout: in $PJ_PEERS
+# when set, else in shared/peers beside the checkout (../shared/peers), or
+# beside the main checkout when this one is a git worktree of it; false,
+# with the reason in PEERS_WHY, when there is none
+peers_tarball() {
+	local d common
+	PEERS_TGZ= PEERS_WHY=
+	if [ -n "${PJ_PEERS:-}" ]; then
+		d=$PJ_PEERS
+	else
+		d=$PJ_TOP/../shared/peers
+		if [ ! -f "$d/$1" ] && common=$(git -C "$PJ_TOP" rev-parse --path-format=absolute \
+			--git-common-dir 2>/dev/null); then
+			d=$(dirname "$common")/../shared/peers
+		fi
+	fi
+	if [ -f "$d/$1" ]; then
+		PEERS_TGZ=$d/$1
+		return 0
+	fi
+	PEERS_WHY="no $1 in ${PJ_PEERS:-../shared/peers beside the checkout} (set PJ_PEERS to its folder)"
+	return 1
+}
+# apt_install LOG PKG...: Debian's packages, as `make deps` installs its own
+# (no questions, no recommends; apt's index refreshed when they are not
+# found); tests running at once wait for each other's dpkg lock. Output in
+# LOG; false when they cannot be had
+apt_install() {
+	local log=$1 sudo=""; shift
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -y -q -o DPkg::Lock::Timeout=300)
+	$sudo "${apt[@]}" install --no-install-recommends "$@" >"$log" 2>&1 ||
+		{ $sudo "${apt[@]}" update >>"$log" 2>&1 &&
+			$sudo "${apt[@]}" install --no-install-recommends "$@" >>"$log" 2>&1; }
+}
+# npm_install DIR LOG SPEC...: npm's packages into DIR (build/node), one
+# test at a time (two npm runs in one folder would mix its files up)
+npm_install() {
+	local dir=$1 log=$2; shift 2
+	mkdir -p "$dir" || return 1
+	(
+		flock 9
+		npm install --no-audit --no-fund --prefix "$dir" "$@" >"$log" 2>&1
+	) 9>"$dir/.install.lock"
+}
 # need_go: Go's toolchain (golang-go, installed when missing) for go tool
 # pprof and the stand-in servers, with its caches in $TMP; false when it
 # cannot be had (why: the last line of $TMP/apt.log)
 need_go() {
 	export HOME=${HOME:-/root}
-	if ! command -v go >/dev/null; then
-		apt-get install -y --no-install-recommends golang-go >"$TMP/apt.log" 2>&1 ||
-			{ apt-get update >>"$TMP/apt.log" 2>&1 &&
-				apt-get install -y --no-install-recommends golang-go >>"$TMP/apt.log" 2>&1; }
-	fi
+	command -v go >/dev/null || apt_install "$TMP/apt.log" golang-go
 	command -v go >/dev/null || return 1
 	export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
 }

@@ -12,22 +12,17 @@ if [ ! -x "$PJ_BIN" ] || [ ! -x "$gen" ]; then
 	skip "report pages in Chromium" "build $PJ_BIN and $gen first"
 	exit 0
 fi
-if [ ! -x /usr/bin/chromium ]; then
-	apt-get install -y --no-install-recommends chromium >"$TMP/apt.log" 2>&1 ||
-		{ apt-get update >>"$TMP/apt.log" 2>&1 &&
-			apt-get install -y --no-install-recommends chromium >>"$TMP/apt.log" 2>&1; }
-fi
+[ -x /usr/bin/chromium ] || apt_install "$TMP/apt.log" chromium
 if [ ! -x /usr/bin/chromium ]; then
 	skip "report pages in Chromium" "cannot install chromium: $(tail -1 "$TMP/apt.log")"
 	exit 0
 fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	apt-get install -y --no-install-recommends nodejs npm >"$TMP/apt.log" 2>&1
+	apt_install "$TMP/apt.log" nodejs npm
 fi
 nodedir=$PJ_TOP/build/node
 if [ ! -d "$nodedir/node_modules/playwright-core" ]; then
-	mkdir -p "$nodedir"
-	npm install --no-audit --no-fund --prefix "$nodedir" playwright-core >"$TMP/npm.log" 2>&1
+	npm_install "$nodedir" "$TMP/npm.log" playwright-core
 fi
 if [ ! -d "$nodedir/node_modules/playwright-core" ]; then
 	skip "report pages in Chromium" "cannot install playwright-core from npm: $(tail -1 "$TMP/npm.log" 2>/dev/null)"

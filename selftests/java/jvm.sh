@@ -65,23 +65,22 @@ one_base() {
 		for (th in t) printf "%.2f %d %s %s\n", 100 * best[th] / t[th], t[th], th, root[th] }' "$1" | sort -n
 }
 
-# asprof_build: sets ASPROF to async-profiler 4.5's asprof, built from
-# /work/shared/peers into $PJ_BUILD the first time (about 25 s); empty, with
-# the reason in ASPROF_WHY, when it cannot be
+# asprof_build: sets ASPROF to async-profiler 4.5's asprof (and its
+# jfrconv beside it), built from the peers' tarball (lib.sh peers_tarball)
+# into $PJ_BUILD the first time (about 25 s); empty, with the reason in
+# ASPROF_WHY, when it cannot be
 asprof_build() {
-	local dir=$PJ_BUILD/async-profiler-4.5 tgz
+	local dir=$PJ_BUILD/async-profiler-4.5
 	ASPROF=$dir/build/bin/asprof ASPROF_WHY=
 	[ -x "$ASPROF" ] && return 0
-	tgz=$PJ_TOP/../../shared/peers/async-profiler-4.5.tar.gz
-	[ -f "$tgz" ] || tgz=/work/shared/peers/async-profiler-4.5.tar.gz
-	if [ ! -f "$tgz" ]; then
-		ASPROF= ASPROF_WHY="no async-profiler-4.5.tar.gz in shared/peers"
+	if ! peers_tarball async-profiler-4.5.tar.gz; then
+		ASPROF= ASPROF_WHY=$PEERS_WHY
 		return 1
 	fi
-	echo "# building async-profiler from $tgz"
+	echo "# building async-profiler from $PEERS_TGZ"
 	(
 		flock 9
-		[ -x "$ASPROF" ] || { tar xzf "$tgz" -C "$PJ_BUILD" &&
+		[ -x "$ASPROF" ] || { tar xzf "$PEERS_TGZ" -C "$PJ_BUILD" &&
 			make -C "$dir" -j2 JAVA_HOME="${JDKS[0]}" >"$PJ_BUILD/ap-build.log" 2>&1; }
 	) 9>"$PJ_BUILD/.ap-build.lock"
 	if [ ! -x "$ASPROF" ]; then

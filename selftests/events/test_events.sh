@@ -4,6 +4,7 @@
 # per-event periods; the errors of events this machine cannot open; and
 # `perfjava list`. The hardware paths are covered by the unit tests
 # test_events, test_multievent and test_lbr on synthesized input.
+# alone: hardware breakpoints, few on each CPU
 . "$(dirname "$0")/../lib.sh"
 
 # start_mix SECONDS: runs ev_mix, sets PID and ADDR (&watched)

@@ -117,37 +117,6 @@ jdk_src_zip() {
 
 jdk_name() { basename "$1" | sed -E 's/-amd64$//; s/-jdk$//'; }
 
-# sample_window DATA REGEX: "FIRST LAST", the times (seconds, CLOCK_MONOTONIC)
-# of the first and last sample in DATA with a frame matching REGEX
-sample_window() {
-	"$PJ_BIN" report -i "$1" --format script 2>/dev/null | awk -v re="$2" '
-	function end() { if (hit) { if (first == "") first = t; last = t } hit = 0 }
-	/^[^\t]/ { end(); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0 }
-	/^\t/ && $0 ~ re { hit = 1 }
-	END { end(); if (first != "") printf "%.6f %.6f\n", first, last }'
-}
-
-# window_truth OUT FIRST LAST CLASS PHASE...: the program's CPU truth (the
-# "cum NS ns..." timeline Truth.java writes with -Dtruth.every) over FIRST..LAST
-# (seconds), as "CLASS.PHASE percent" lines: from the last cum line at or
-# before FIRST to the first at or after LAST
-window_truth() {
-	local out=$1 first=$2 last=$3 cls=$4; shift 4
-	awk -v a="$first" -v b="$last" -v cls="$cls" -v names="$*" '
-	$1 == "cum" {
-		t = $2 / 1e9
-		if (!nlo || t <= a) { nlo = 1; for (i = 3; i <= NF; i++) lo[i] = $i }
-		if (!done) { for (i = 3; i <= NF; i++) hi[i] = $i; nf = NF }
-		if (t >= b) done = 1
-	}
-	END {
-		n = split(names, nm, " ")
-		for (i = 3; i <= nf; i++) tot += hi[i] - lo[i]
-		for (i = 1; i <= n; i++)
-			printf "%s.%s %.2f\n", cls, nm[i], (tot > 0 ? 100 * (hi[i + 2] - lo[i + 2]) / tot : 0)
-	}' "$out"
-}
-
 # check_split LABEL OUT DATA FOLDED [PP]: Workload's methodA/B/C each
 # attributed (in the collapsed FOLDED of DATA) within PP (default 3) pp, or
 # three standard errors of the share when fewer samples make that wider, of
@@ -171,7 +140,7 @@ jvm_in_many() {
 }
 
 check_split() {
-	local label=$1 out=$2 data=$3 folded=$4 pp=${5:-3} m truth got win n tol
+	local label=$1 out=$2 data=$3 folded=$4 pp=${5:-3} m truth got win n
 	stack_share "$folded" Workload.methodA Workload.methodB Workload.methodC >"$folded.share"
 	n=$(awk '/Workload\.method[ABC]_/ { n += $NF } END { print n + 0 }' "$folded")
 	win=$(sample_window "$data" 'Workload\.method[ABC] ')
@@ -182,9 +151,7 @@ check_split() {
 		got=$(awk -v f="Workload.$m" '$1 == f { print $2 }' "$folded.share")
 		echo "# $label $m truth $truth% measured $got% (whole run $(awk -v f="Workload.$m" \
 			'$1 == "truth" && $2 == f { print $3 }' "$out")%)"
-		tol=$(pct_tolerance "${truth:-0}" "$n" "$pp")
-		check "$label: Workload.$m attributed within $tol pp (truth $truth, got $got)" \
-			pct_within "${truth:-0}" "${got:-100}" "$tol"
+		check_share "$label: Workload.$m attributed" "$got" "$n" "$truth" "$pp"
 	done
 }
 

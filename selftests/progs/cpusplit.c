@@ -6,7 +6,11 @@
  *   truth work_a <pct>
  *   truth work_b <pct>
  *   truth work_c <pct>
- * Usage: cpusplit SECONDS [THREADS]
+ * With EVERY_MS it also prints, every EVERY_MS ms and once at the end, the
+ * CPU time so far of each (summed over the threads), so that a test can
+ * take the truth over exactly the window its recording covers:
+ *   cum <CLOCK_MONOTONIC ns> <ns of work_a> <ns of work_b> <ns of work_c>
+ * Usage: cpusplit SECONDS [THREADS [EVERY_MS]]
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -17,8 +21,7 @@
 
 static double seconds;
 static volatile unsigned long sink;
-static double spent[3];
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t spent_ns[3]; /* added to atomically after each call */
 
 static double thread_cpu(void)
 {
@@ -60,6 +63,12 @@ __attribute__((noinline)) void work_c(unsigned long n)
 	SPIN(n);
 }
 
+static void add_ns(int i, double secs)
+{
+	__atomic_fetch_add(&spent_ns[i], (uint64_t)(secs * 1e9),
+			   __ATOMIC_RELAXED);
+}
+
 /*
  * Each round calls the three in a random order, each for a random 50-150%
  * of its iterations: a fixed cycle of 0.3-0.7 ms calls would beat against
@@ -69,8 +78,8 @@ static void *worker(void *arg)
 {
 	void (*fn[3])(unsigned long) = { work_a, work_b, work_c };
 	static const unsigned long base[3] = { 500000, 300000, 200000 };
-	double mine[3] = { 0 }, end = wall() + seconds;
-	unsigned int seed = (unsigned int)(uintptr_t)&mine ^
+	double end = wall() + seconds;
+	unsigned int seed = (unsigned int)(uintptr_t)&end ^
 			    (unsigned int)getpid();
 
 	while (wall() < end) {
@@ -87,32 +96,61 @@ static void *worker(void *arg)
 			 * functions, for uninitialized (a false positive) */
 			// cppcheck-suppress uninitvar
 			fn[i](n);
-			mine[i] += thread_cpu() - t0;
+			add_ns(i, thread_cpu() - t0);
 		}
 	}
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < 3; i++)
-		spent[i] += mine[i];
-	pthread_mutex_unlock(&lock);
 	return arg;
+}
+
+static void print_cum(void)
+{
+	flockfile(stdout); /* one whole line */
+	printf("cum %.0f", wall() * 1e9);
+	for (int i = 0; i < 3; i++)
+		printf(" %llu", (unsigned long long)__atomic_load_n(
+				    &spent_ns[i], __ATOMIC_RELAXED));
+	printf("\n");
+	fflush(stdout);
+	funlockfile(stdout);
+}
+
+/* the timeline: CPU time so far of each function, every `arg` ms */
+static void *timeline(void *arg)
+{
+	long ms = (long)(intptr_t)arg;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	for (;;) {
+		print_cum();
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	int nthreads = argc > 2 ? atoi(argv[2]) : 1;
-	pthread_t t[64];
-	double total;
+	long every = argc > 3 ? atol(argv[3]) : 0;
+	pthread_t t[64], tl;
+	double spent[3], total;
 
 	seconds = argc > 1 ? atof(argv[1]) : 5;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = 1;
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
+	if (every > 0 && every <= 60000)
+		pthread_create(&tl, NULL, timeline, (void *)(intptr_t)every);
 	for (int i = 1; i < nthreads; i++)
 		pthread_create(&t[i], NULL, worker, NULL);
 	worker(NULL);
 	for (int i = 1; i < nthreads; i++)
 		pthread_join(t[i], NULL);
+	flockfile(stdout); /* the timeline's last line whole, then ours */
+	if (every > 0)
+		print_cum();
+	for (int i = 0; i < 3; i++)
+		spent[i] = spent_ns[i] / 1e9;
 	total = spent[0] + spent[1] + spent[2];
 	printf("truth work_a %.2f\ntruth work_b %.2f\ntruth work_c %.2f\n",
 	       100 * spent[0] / total, 100 * spent[1] / total,

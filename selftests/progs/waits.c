@@ -12,9 +12,16 @@
  *   truth wait_io <pct>
  *   truth wait_lock <pct>
  *   blocked wait_sleep <ns> (likewise the others)
- * Usage: waits SECONDS
+ *   life <thread> <start ns> <end ns> (CLOCK_MONOTONIC; end "-" for the
+ *        never thread, still blocked at exit)
+ * With EVERY_MS it also prints, every EVERY_MS ms and once at the end, the
+ * time blocked so far of each kind, so that a test can take the truth over
+ * exactly the window its recording covers:
+ *   cum <CLOCK_MONOTONIC ns> <ns of wait_sleep> <of wait_io> <of wait_lock>
+ * Usage: waits SECONDS [EVERY_MS]
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -24,7 +31,8 @@ static double seconds;
 static double t_end;
 static int io_pipe[2], never_pipe[2];
 static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
-static double blocked[3];
+static uint64_t blocked_ns[3]; /* added to atomically after each wait */
+static double life[6][2]; /* each thread's start and end (never: start) */
 
 static double now(void)
 {
@@ -32,6 +40,37 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void add_ns(int i, double secs)
+{
+	__atomic_fetch_add(&blocked_ns[i], (uint64_t)(secs * 1e9),
+			   __ATOMIC_RELAXED);
+}
+
+static void print_cum(void)
+{
+	flockfile(stdout); /* one whole line */
+	printf("cum %.0f", now() * 1e9);
+	for (int i = 0; i < 3; i++)
+		printf(" %llu", (unsigned long long)__atomic_load_n(
+				    &blocked_ns[i], __ATOMIC_RELAXED));
+	printf("\n");
+	fflush(stdout);
+	funlockfile(stdout);
+}
+
+/* the timeline: time blocked so far of each kind, every `arg` ms */
+static void *timeline(void *arg)
+{
+	long ms = (long)(intptr_t)arg;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	for (;;) {
+		print_cum();
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
 }
 
 static void nap(long ns)
@@ -46,7 +85,7 @@ __attribute__((noinline)) void wait_sleep(void)
 	double t = now();
 
 	nap(20000000);
-	blocked[0] += now() - t;
+	add_ns(0, now() - t);
 }
 
 __attribute__((noinline)) void wait_io(void)
@@ -56,7 +95,7 @@ __attribute__((noinline)) void wait_io(void)
 
 	if (read(io_pipe[0], &c, 1) != 1)
 		exit(1);
-	blocked[1] += now() - t;
+	add_ns(1, now() - t);
 }
 
 __attribute__((noinline)) void wait_lock(void)
@@ -64,7 +103,7 @@ __attribute__((noinline)) void wait_lock(void)
 	double t = now();
 
 	pthread_mutex_lock(&held);
-	blocked[2] += now() - t;
+	add_ns(2, now() - t);
 	pthread_mutex_unlock(&held);
 }
 
@@ -122,7 +161,21 @@ static void *holder(void *arg __attribute__((unused)))
 
 static void *never(void *arg __attribute__((unused)))
 {
+	life[5][0] = now();
 	wait_never();
+	return NULL;
+}
+
+/* each thread of fn[] through its life: its start and end noted */
+static void *lived(void *arg)
+{
+	static void *(*const fn[5])(void *) = { sleeper, reader, writer, locker,
+						holder };
+	int i = (int)(intptr_t)arg;
+
+	life[i][0] = now();
+	fn[i](NULL);
+	life[i][1] = now();
 	return NULL;
 }
 
@@ -130,9 +183,11 @@ int main(int argc, char **argv)
 {
 	static const char *const names[] = { "wait_sleep", "wait_io",
 					     "wait_lock" };
-	pthread_t t[5], nv;
-	void *(*fn[5])(void *) = { sleeper, reader, writer, locker, holder };
-	double total = 0;
+	static const char *const threads[] = { "sleeper", "reader", "writer",
+					       "locker",  "holder", "never" };
+	long every = argc > 2 ? atol(argv[2]) : 0;
+	pthread_t t[5], nv, tl;
+	double blocked[3], total = 0;
 
 	seconds = argc > 1 ? atof(argv[1]) : 3;
 	if (pipe(io_pipe) || pipe(never_pipe))
@@ -140,11 +195,18 @@ int main(int argc, char **argv)
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	t_end = now() + seconds;
+	if (every > 0 && every <= 60000)
+		pthread_create(&tl, NULL, timeline, (void *)(intptr_t)every);
 	pthread_create(&nv, NULL, never, NULL);
 	for (int i = 0; i < 5; i++)
-		pthread_create(&t[i], NULL, fn[i], NULL);
+		pthread_create(&t[i], NULL, lived, (void *)(intptr_t)i);
 	for (int i = 0; i < 5; i++)
 		pthread_join(t[i], NULL);
+	flockfile(stdout); /* the timeline's last line whole, then ours */
+	if (every > 0)
+		print_cum();
+	for (int i = 0; i < 3; i++)
+		blocked[i] = blocked_ns[i] / 1e9;
 	for (int i = 0; i < 3; i++)
 		total += blocked[i];
 	for (int i = 0; i < 3; i++)
@@ -152,6 +214,10 @@ int main(int argc, char **argv)
 		       total > 0 ? 100 * blocked[i] / total : 0);
 	for (int i = 0; i < 3; i++)
 		printf("blocked %s %.0f\n", names[i], blocked[i] * 1e9);
+	for (int i = 0; i < 5; i++)
+		printf("life %s %.0f %.0f\n", threads[i], life[i][0] * 1e9,
+		       life[i][1] * 1e9);
+	printf("life never %.0f -\n", life[5][0] * 1e9);
 	fflush(stdout);
 	_exit(0); /* the never thread is still blocked */
 }

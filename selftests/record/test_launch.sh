@@ -29,7 +29,7 @@ check "killed by SIGKILL: 137" [ $? -eq 137 ]
 "$PJ_BIN" record -o "$TMP/int.data" -- "$PROGS/cpusplit" 30 1 >"$TMP/int.out" 2>"$TMP/int.err" &
 rec=$!
 track $rec
-wait_for 10 grep -q '^ready' "$TMP/int.out"
+wait_for 30 grep -q '^ready' "$TMP/int.out"
 child=$(awk '/^ready/ { print $2 }' "$TMP/int.out")
 kill -TERM $rec
 wait $rec

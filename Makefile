@@ -117,6 +117,9 @@ $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra $(WERROR) -o $@ $< -lpthread -lz
 
+# (the programs whose truth is also a timeline share its header)
+$(BUILD)/progs/cpusplit $(BUILD)/progs/waits: selftests/progs/timeline.h
+
 # A program and its shared library without frame pointers (gcc's -O2 as
 # distributions build): for CFI unwinding. No inlining or tail calls, so that
 # its call chain has a known depth.

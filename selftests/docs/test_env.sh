@@ -4,20 +4,12 @@
 # selftests/ passes to getenv, and the knobs the shell scripts of
 # selftests/, scripts/ and .ci/ read with a default (a ${...:-default});
 # and the table names nothing that is read nowhere.
-set -u
-top=${PJ_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 fail=0
-check() { # DESC FILE-OF-MISMATCHES
-	n=$((n + 1))
-	if [ -s "$2" ]; then
-		fail=$((fail + 1))
-		echo "not ok $n - $1"
-		sed 's/^/#   /' "$2"
-	else
-		echo "ok $n - $1"
-	fi
+. "$(dirname "$0")/../lib.sh"
+top=$PJ_TOP tmp=$TMP
+# none DESC FILE-OF-MISMATCHES: ok when FILE is empty; its lines shown
+none() {
+	sed 's/^/# /' "$2"
+	check "$1" test ! -s "$2"
 }
 # Read by the shell but not knobs: the system's own, and variables that
 # lib.sh, jvm.sh and a test (NNP) set for their callers.
@@ -41,8 +33,9 @@ cd "$top" || exit 1
 		xargs -r grep -nHoE '\$\{[A-Z][A-Z0-9_]*(\[@\])?:?[-+=]' |
 		sed -E 's/^([^:]*:[0-9]*):\$\{([A-Z0-9_]*).*/\2 \1/'
 } | sort -u >"$tmp/read"
+: >"$tmp/none"
 [ -s "$tmp/read" ] || echo "found no getenv at all: is this a git checkout?" >"$tmp/none"
-check "the code's environment variables were found" "$tmp/none"
+none "the code's environment variables were found" "$tmp/none"
 
 awk -v skip="$not_knobs" 'BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) no[s[i]] = 1 }
 	!($1 in no)' "$tmp/read" >"$tmp/knobs"
@@ -50,8 +43,6 @@ cut -d' ' -f1 "$tmp/knobs" | sort -u >"$tmp/names"
 comm -13 "$tmp/table" "$tmp/names" | while read -r v; do
 	echo "$v (read at $(awk -v v="$v" '$1 == v { print $2 }' "$tmp/knobs" | paste -sd' '))"
 done >"$tmp/missing"
-check "README.md's table has every variable the code reads" "$tmp/missing"
+none "README.md's table has every variable the code reads" "$tmp/missing"
 comm -23 "$tmp/table" "$tmp/names" | sed 's/$/: read nowhere/' >"$tmp/stale"
-check "README.md's table names no variable that nothing reads" "$tmp/stale"
-echo "1..$n"
-[ "$fail" -eq 0 ]
+none "README.md's table names no variable that nothing reads" "$tmp/stale"

@@ -19,9 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timeline.h"
+
 static double seconds;
 static volatile unsigned long sink;
-static uint64_t spent_ns[3]; /* added to atomically after each call */
 
 static double thread_cpu(void)
 {
@@ -63,12 +64,6 @@ __attribute__((noinline)) void work_c(unsigned long n)
 	SPIN(n);
 }
 
-static void add_ns(int i, double secs)
-{
-	__atomic_fetch_add(&spent_ns[i], (uint64_t)(secs * 1e9),
-			   __ATOMIC_RELAXED);
-}
-
 /*
  * Each round calls the three in a random order, each for a random 50-150%
  * of its iterations: a fixed cycle of 0.3-0.7 ms calls would beat against
@@ -96,42 +91,17 @@ static void *worker(void *arg)
 			 * functions, for uninitialized (a false positive) */
 			// cppcheck-suppress uninitvar
 			fn[i](n);
-			add_ns(i, thread_cpu() - t0);
+			timeline_add(i, thread_cpu() - t0);
 		}
 	}
 	return arg;
-}
-
-static void print_cum(void)
-{
-	flockfile(stdout); /* one whole line */
-	printf("cum %.0f", wall() * 1e9);
-	for (int i = 0; i < 3; i++)
-		printf(" %llu", (unsigned long long)__atomic_load_n(
-				    &spent_ns[i], __ATOMIC_RELAXED));
-	printf("\n");
-	fflush(stdout);
-	funlockfile(stdout);
-}
-
-/* the timeline: CPU time so far of each function, every `arg` ms */
-static void *timeline(void *arg)
-{
-	long ms = (long)(intptr_t)arg;
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	for (;;) {
-		print_cum();
-		nanosleep(&ts, NULL);
-	}
-	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	int nthreads = argc > 2 ? atoi(argv[2]) : 1;
 	long every = argc > 3 ? atol(argv[3]) : 0;
-	pthread_t t[64], tl;
+	pthread_t t[64];
 	double spent[3], total;
 
 	seconds = argc > 1 ? atof(argv[1]) : 5;
@@ -139,18 +109,15 @@ int main(int argc, char **argv)
 		nthreads = 1;
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
-	if (every > 0 && every <= 60000)
-		pthread_create(&tl, NULL, timeline, (void *)(intptr_t)every);
+	timeline_start(every);
 	for (int i = 1; i < nthreads; i++)
 		pthread_create(&t[i], NULL, worker, NULL);
 	worker(NULL);
 	for (int i = 1; i < nthreads; i++)
 		pthread_join(t[i], NULL);
-	flockfile(stdout); /* the timeline's last line whole, then ours */
-	if (every > 0)
-		print_cum();
+	timeline_end();
 	for (int i = 0; i < 3; i++)
-		spent[i] = spent_ns[i] / 1e9;
+		spent[i] = timeline_get(i);
 	total = spent[0] + spent[1] + spent[2];
 	printf("truth work_a %.2f\ntruth work_b %.2f\ntruth work_c %.2f\n",
 	       100 * spent[0] / total, 100 * spent[1] / total,

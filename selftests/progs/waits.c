@@ -27,11 +27,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timeline.h"
+
 static double seconds;
 static double t_end;
 static int io_pipe[2], never_pipe[2];
 static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t blocked_ns[3]; /* added to atomically after each wait */
 static double life[6][2]; /* each thread's start and end (never: start) */
 
 static double now(void)
@@ -40,37 +41,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void add_ns(int i, double secs)
-{
-	__atomic_fetch_add(&blocked_ns[i], (uint64_t)(secs * 1e9),
-			   __ATOMIC_RELAXED);
-}
-
-static void print_cum(void)
-{
-	flockfile(stdout); /* one whole line */
-	printf("cum %.0f", now() * 1e9);
-	for (int i = 0; i < 3; i++)
-		printf(" %llu", (unsigned long long)__atomic_load_n(
-				    &blocked_ns[i], __ATOMIC_RELAXED));
-	printf("\n");
-	fflush(stdout);
-	funlockfile(stdout);
-}
-
-/* the timeline: time blocked so far of each kind, every `arg` ms */
-static void *timeline(void *arg)
-{
-	long ms = (long)(intptr_t)arg;
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
-
-	for (;;) {
-		print_cum();
-		nanosleep(&ts, NULL);
-	}
-	return NULL;
 }
 
 static void nap(long ns)
@@ -85,7 +55,7 @@ __attribute__((noinline)) void wait_sleep(void)
 	double t = now();
 
 	nap(20000000);
-	add_ns(0, now() - t);
+	timeline_add(0, now() - t);
 }
 
 __attribute__((noinline)) void wait_io(void)
@@ -95,7 +65,7 @@ __attribute__((noinline)) void wait_io(void)
 
 	if (read(io_pipe[0], &c, 1) != 1)
 		exit(1);
-	add_ns(1, now() - t);
+	timeline_add(1, now() - t);
 }
 
 __attribute__((noinline)) void wait_lock(void)
@@ -103,7 +73,7 @@ __attribute__((noinline)) void wait_lock(void)
 	double t = now();
 
 	pthread_mutex_lock(&held);
-	add_ns(2, now() - t);
+	timeline_add(2, now() - t);
 	pthread_mutex_unlock(&held);
 }
 
@@ -186,7 +156,7 @@ int main(int argc, char **argv)
 	static const char *const threads[] = { "sleeper", "reader", "writer",
 					       "locker",  "holder", "never" };
 	long every = argc > 2 ? atol(argv[2]) : 0;
-	pthread_t t[5], nv, tl;
+	pthread_t t[5], nv;
 	double blocked[3], total = 0;
 
 	seconds = argc > 1 ? atof(argv[1]) : 3;
@@ -195,18 +165,15 @@ int main(int argc, char **argv)
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	t_end = now() + seconds;
-	if (every > 0 && every <= 60000)
-		pthread_create(&tl, NULL, timeline, (void *)(intptr_t)every);
+	timeline_start(every);
 	pthread_create(&nv, NULL, never, NULL);
 	for (int i = 0; i < 5; i++)
 		pthread_create(&t[i], NULL, lived, (void *)(intptr_t)i);
 	for (int i = 0; i < 5; i++)
 		pthread_join(t[i], NULL);
-	flockfile(stdout); /* the timeline's last line whole, then ours */
-	if (every > 0)
-		print_cum();
+	timeline_end();
 	for (int i = 0; i < 3; i++)
-		blocked[i] = blocked_ns[i] / 1e9;
+		blocked[i] = timeline_get(i);
 	for (int i = 0; i < 3; i++)
 		total += blocked[i];
 	for (int i = 0; i < 3; i++)

@@ -6,15 +6,20 @@ for j in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64; d
 done
 CLASSES=$PJ_BUILD/java-classes
 
-# compile_java: javac (release 17, so both JDKs run it) into $CLASSES
+# compile_java: javac (release 17, so both JDKs run it) into $CLASSES, one
+# test at a time (tests run at once: none may start a JVM on half-written
+# classes)
 compile_java() {
 	local javac=${JDKS[0]}/bin/javac src=$PJ_TOP/selftests/java/src
 	mkdir -p "$CLASSES"
-	if [ -z "$(find "$src" -name '*.java' -newer "$CLASSES/.stamp" 2>/dev/null)" ] &&
-		[ -e "$CLASSES/.stamp" ]; then
-		return 0
-	fi
-	"$javac" --release 17 -d "$CLASSES" "$src"/*.java && touch "$CLASSES/.stamp"
+	(
+		flock 9
+		if [ -z "$(find "$src" -name '*.java' -newer "$CLASSES/.stamp" 2>/dev/null)" ] &&
+			[ -e "$CLASSES/.stamp" ]; then
+			exit 0
+		fi
+		"$javac" --release 17 -d "$CLASSES" "$src"/*.java && touch "$CLASSES/.stamp"
+	) 9>"$CLASSES/.lock"
 }
 
 # java_suite WHAT: the test (WHAT) is skipped where no JDK is installed, and

@@ -142,6 +142,15 @@ check_share() {
 			share_within "$(awk -v g="$got" -v n="$n" 'BEGIN { printf "%.4f", g * n / 100 }')" "$n" "$e" "$m"
 	fi
 }
+# check_share_min DESC GOT TOTAL MIN: a TAP line, ok when the share GOT%
+# measured over TOTAL samples is at least MIN%, but for three standard
+# errors of a share of MIN% (what so few samples cannot tell apart)
+check_share_min() {
+	local d=$1 got=${2:-0} n=${3:-0} m=$4 tol
+	tol=$(share_tol "$m" "$n" 0)
+	check "$d: $got% of $n samples, at least $m% (less $tol pp for the count)" \
+		awk -v g="$got" -v n="$n" -v m="$m" -v t="$tol" 'BEGIN { exit !(n > 0 && g >= m - t) }'
+}
 # shares_agree DESC A NA B NB [MIN]: two measured shares, A% of NA samples
 # and B% of NB, within three standard errors of their difference (or MIN pp)
 shares_agree() {

@@ -44,7 +44,7 @@ import os, pty, select, sys, time
 pid, fd = pty.fork()
 if pid == 0:
     os.execv(sys.argv[1], ["perfjava", "record", "-o", sys.argv[2], "--", sys.argv[3], "30", "1"])
-out, end = b"", time.time() + 20
+out, end = b"", time.time() + 60  # a bound: a busy machine starts slowly
 def read_until(cond):
     global out
     while not cond() and time.time() < end:

@@ -38,7 +38,9 @@ check_sites() {
 run() {
 	local jdk=$1 label=$2 what=$3 ev=$4 mode=$5 D=$TMP/$2; shift 5
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/w.out" -- JvmEvents "$what" 4 5000 "$mode"
+	# (its phase lasts until it is told to end, after the recording: a
+	# loaded machine can take seconds to attach)
+	start_jvm "$jdk" "$D/w.out" -Dstop.file="$D/stop" -- JvmEvents "$what" 4 300000 "$mode"
 	if [ -z "$JPID" ]; then
 		not_ok "$label: the JVM starts"
 		return
@@ -46,6 +48,7 @@ run() {
 	"$PJ_BIN" record -p "$JPID" -e "$ev" -d 4 -o "$D/r.data" 2>"$D/r.err"
 	check "$label: record exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/r.err"
 	grep -E '^perfjava: (alloc|lock)' "$D/r.err" | sed 's/^/# /'
+	touch "$D/stop"
 	wait_for 30 grep -q '^done' "$D/w.out"
 	check "$label: the JVM ran to its end" grep -q '^done' "$D/w.out"
 	"$PJ_BIN" report -i "$D/r.data" --event "${ev%%/*}" --total --format collapsed >"$D/r.folded"
@@ -84,7 +87,7 @@ for jdk in "${JDKS[@]}"; do
 	# --- left as it was: allocations recorded, then a second session
 	D=$TMP/$J-again
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/w.out" -- JvmEvents alloc 2 6000
+	start_jvm "$jdk" "$D/w.out" -Dstop.file="$D/stop" -- JvmEvents alloc 2 300000
 	"$PJ_BIN" record -p "$JPID" -e cpu-clock,alloc -d 1 -o "$D/a.data" 2>"$D/a.err"
 	check "$J: alloc beside cpu-clock in one recording" \
 		grep -qE 'cpu-clock [0-9]+ samples, alloc [0-9]+ samples' \
@@ -93,6 +96,7 @@ for jdk in "${JDKS[@]}"; do
 	stray=$("$PJ_BIN" report -i "$D/b.data" --format meta | awk '$2 == "jevents_stray" { print $3 }')
 	check "$J: after the alloc session no sampled allocation reached the agent (stray ${stray:-?})" \
 		[ "${stray:-1}" = 0 ]
+	touch "$D/stop"
 	wait_for 30 grep -q '^done' "$D/w.out"
 	check "$J: the JVM ran on to its end" grep -q '^done' "$D/w.out"
 	check "$J: ... and printed nothing of ours" [ -z "$(jvm_own_stderr "$D/w.out.err")" ]

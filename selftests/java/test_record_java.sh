@@ -94,7 +94,7 @@ for jdk in "${JDKS[@]}"; do
 	# --- at the default 10 ms, threads of 30 ms of CPU each, one after
 	# another: their creator's ring is drained every 200 ms, so they are
 	# seen because the agent says each started (record/run.c,
-	# thread_started); 4 s: 20 of them even at a load of 10 on 2 cores
+	# thread_started); 4 s: 25 of them at a load of 10 on 2 cores
 	start_jvm "$jdk" "$D/c.out" -- Threads 300 1
 	"$PJ_BIN" record -p "$JPID" -d 4 -o "$D/c.data" 2>"$D/c.err" ||
 		sed 's/^/# /' "$D/c.err"
@@ -104,8 +104,8 @@ for jdk in "${JDKS[@]}"; do
 	read -r seen span < <(grep -oE '^\[churn-[0-9]+ ' "$D/c.folded" | tr -dc '0-9\n' |
 		sort -un | awk 'NR == 1 { lo = $1 } { n++; hi = $1 } END { print n + 0, hi - lo + 1 }')
 	echo "# $J: at 100 Hz, samples from $seen of $span threads of 30 ms"
-	check "$J: at 100 Hz, most threads of 30 ms have samples ($seen of $span)" \
-		[ "$span" -ge 20 -a "$((2 * seen))" -ge "$span" ]
+	check "$J: at 100 Hz, most threads of 30 ms have samples ($seen of $span, of at least 10)" \
+		[ "$span" -ge 10 -a "$((2 * seen))" -ge "$span" ]
 
 	# --- a JVM exiting mid-recording: file complete, recorder exits cleanly
 	# (its 1.5 s of work start once the recording is on: on a loaded
@@ -142,7 +142,7 @@ for jdk in "${JDKS[@]}"; do
 	start_jvm "$jdk" "$D/c.out" -Dstop.file="$D/c.stop" -- Workload 300 1
 	good=0
 	for i in $(seq 10); do
-		"$PJ_BIN" record -q -p "$JPID" -d 0.4 -o "$D/c$i.data" 2>"$D/c$i.err" &&
+		"$PJ_BIN" record -q -p "$JPID" -F 997 -d 0.4 -o "$D/c$i.data" 2>"$D/c$i.err" &&
 			"$PJ_BIN" report -i "$D/c$i.data" --format collapsed | grep -q 'Workload.method' &&
 			good=$((good + 1))
 	done

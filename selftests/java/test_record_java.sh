@@ -2,9 +2,9 @@
 # perfjava record on real JVMs (JDK 17 and 25), started with no special flags:
 # mixed kernel/native/Java stacks, attribution, JNI, -Xint, deep recursion,
 # many and short-lived threads, JVM exit, SIGKILLed recorder, re-attach.
-# The JVMs start their timed work once the recording is on (GOFILE), or
-# work until told to end (-Dstop.file) or killed: a loaded machine can take
-# seconds to attach.
+# The JVMs work until told to end (-Dstop.file, selftests/java/src/Stop.java)
+# or killed, or start their timed work once the recording is on (GOFILE):
+# a loaded machine can take seconds to attach.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -17,16 +17,13 @@ for jdk in "${JDKS[@]}"; do
 	mkdir -p "$D"
 
 	# --- attribution on a known CPU split, two threads, one method via JNI
-	# (1 kHz: about 7000 samples, a standard error near 0.6 pp); its 5 s
-	# start with the recording, which ends before them
-	start_jvm "$jdk" "$D/w.out" -Dtruth.every=50 -- Workload 5 2 "$D/w.go"
-	"$PJ_BIN" record -p "$JPID" -F 997 -d 3.5 -o "$D/w.data" 2>"$D/w.err" &
-	rec=$!
-	wait_for 30 grep -q '^perfjava: recording' "$D/w.err"
-	touch "$D/w.go"
-	wait "$rec"
+	# (1 kHz: about 7000 samples, a standard error near 0.6 pp); it works
+	# until told to end, after the recording
+	start_jvm "$jdk" "$D/w.out" -Dtruth.every=50 -Dstop.file="$D/w.stop" -- Workload 300 2
+	"$PJ_BIN" record -p "$JPID" -F 997 -d 3.5 -o "$D/w.data" 2>"$D/w.err"
 	check "$J: record a JVM exits 0" [ $? -eq 0 ]
 	check "$J: java frames on" grep -q 'java frames on' "$D/w.err"
+	touch "$D/w.stop"
 	wait "$JWAIT"
 	check "$J: the JVM finishes normally while profiled" [ $? -eq 0 ]
 	"$PJ_BIN" report -i "$D/w.data" --format collapsed >"$D/w.folded"

@@ -572,7 +572,9 @@ static void test_fault(const char *jdk, const char *tag)
 		printf("# %s\n", err);
 	}
 	r = jvm_finish(&j);
-	ok(done >= 45 && faults >= done / 4 && okw >= 20 &&
+	/* every third walk the handler takes faults: a quarter at least of
+	 * those that came back walked or faulted (not the timed-out ones) */
+	ok(done >= 45 && faults * 4 >= faults + okw && okw >= 20 &&
 	       good * 10 >= okw * 9 && r == 0 && !strcmp(j.buf, want),
 	   "%s: faults injected into walks are survived (%u faults, %u of %u good walks in the target, %u walks, exit %d)",
 	   tag, faults, good, okw, done, r);

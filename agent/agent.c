@@ -77,6 +77,10 @@ static int setup_once(JavaVM *vm)
 {
 	if (pja.ready)
 		return 0;
+	if (copies_pin()) {
+		fprintf(stderr, "perfjava agent: cannot pin its library\n");
+		return -1;
+	}
 	pja.vm = vm;
 	pja.asgct = vmstructs_sym("AsyncGetCallTrace");
 	if (!pja.asgct) {
@@ -359,6 +363,7 @@ out:
 	close(pja.fd);
 	pja.fd = -1;
 	out_reset();
+	copies_unlock();
 	return NULL;
 }
 
@@ -449,6 +454,10 @@ static int start_session(const char *options)
 			"perfjava agent: the previous session does not end\n");
 		return -1;
 	}
+	if (copies_lock()) { /* another copy of the agent records */
+		reader_pid = 0;
+		return refuse_busy(&sa);
+	}
 	opt_value(options, "depth", v, sizeof(v));
 	pja.depth = v[0] ? atoi(v) : PJA_DEFAULT_DEPTH;
 	if (pja.depth < 1 || pja.depth > PJA_MAX_DEPTH)
@@ -477,6 +486,7 @@ static int start_session(const char *options)
 			sa.sun_path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		copies_unlock();
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -490,7 +500,7 @@ static int start_session(const char *options)
 	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
 		      PJA_HELLO_RING | PJA_HELLO_STACKS | PJA_HELLO_EVENTS |
 		      PJA_HELLO_COPY | PJA_HELLO_CHAIN |
-		      (pja.traps ? PJA_HELLO_SIGTRAP : 0);
+		      (ksig_trap_first(NULL, 0) ? PJA_HELLO_SIGTRAP : 0);
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
 	atomic_store(&pja.active, 1);
@@ -498,6 +508,7 @@ static int start_session(const char *options)
 		atomic_store(&pja.active, 0);
 		close(fd);
 		pja.fd = -1;
+		copies_unlock();
 		return -1;
 	}
 	sess_running = 1;

@@ -165,6 +165,25 @@ static int flush_stage(void)
 	return 0;
 }
 
+/* What became of the signals at a sample, and whether the JVM's SIGTRAP
+ * handler is still ours (another library may have put its own in front
+ * since the session began). */
+static void put_signals(void)
+{
+	uint64_t taken, off, passed;
+	char owner[sizeof(hd->trap_owner)];
+	int first = ksig_trap_first(owner, sizeof(owner));
+
+	ksig_signals(&taken, &off, &passed);
+	__atomic_store_n(&hd->sig_taken, taken, __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->sig_off, off, __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->sig_passed, passed, __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->trap_first, (uint64_t)first, __ATOMIC_RELAXED);
+	memcpy(hd->trap_owner, owner, sizeof(owner));
+	__atomic_store_n(&hd->stuck_ns, ksig_stuck_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->pump_at_ns, pja_now(), __ATOMIC_RELAXED);
+}
+
 /* The session thread's CPU time (not its wall time: it may be preempted). */
 static uint64_t cpu_now(void)
 {
@@ -240,6 +259,7 @@ int wring_pump(void)
 	last_cpu = now;
 	next_interval(moved);
 	cost_put(hd);
+	put_signals();
 	if (pja.walkcheck)
 		walkcheck_put(hd);
 	return ret;

@@ -156,8 +156,8 @@ static void activate(struct ksig *k, int sig)
 	for (i = 0; i < k->th->n; i++)
 		if (k->th->v[i]->pid == k->pid) /* this JVM's */
 			ksig_thread_opened(k, k->th->v[i]);
-	if (k->eligible != (1u << k->nevents) - 1)
-		k->why = "tracepoints and context switches";
+	/* (tracepoints and context switches stay on request: not eligible;
+	 * no why, which would keep SIGTRAP from the threads opened later) */
 	k->th->changed = true; /* poll the routed rings no more */
 }
 

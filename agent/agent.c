@@ -14,6 +14,8 @@
  * environment variable PERFJAVA_AGENT_TESTFAULT=N makes every Nth walk read a
  * bad address inside the protected region; PERFJAVA_AGENT_WALKCHECK makes
  * every walk at the sample also walk by AsyncGetCallTrace, and compares;
+ * PERFJAVA_AGENT_TESTREPLAY=MS makes the session's replay of the code map
+ * last at least MS ms, as a big code cache on a loaded machine does;
  * PERFJAVA_AGENT_WALKER=asgct leaves every walk to AsyncGetCallTrace and its
  * recoveries. Benchmarks only: bench=signal (the handler of a walk at the
  * sample returns at once) and bench=walk (walks taken, none moved to the
@@ -289,6 +291,7 @@ static void *session_main(void *arg)
 	pthread_setname_np(pthread_self(), PJA_AGENT_THREAD);
 	sess_jni = env;
 	me.tid = pja_gettid();
+	atomic_store(&pja.sess_tid, me.tid);
 	out_msg(PJA_THREAD, &me, sizeof(me), PJA_AGENT_THREAD, me.name_len,
 		NULL, 0);
 	if (out_flush())
@@ -301,7 +304,7 @@ static void *session_main(void *arg)
 		struct pollfd p = { pja.fd, POLLIN, 0 };
 		ssize_t n, used;
 
-		if (ring_offered && poll(&p, 1, 500) > 0 &&
+		if (ring_offered && poll(&p, 1, 2000) > 0 &&
 		    (p.revents & POLLIN)) {
 			n = read_input(in, sizeof(in));
 			if (n <= 0)
@@ -357,6 +360,7 @@ stop:
 	events_stop();
 	walk_quiesce();
 	sess_jni = NULL;
+	atomic_store(&pja.sess_tid, 0);
 	(*pja.vm)->DetachCurrentThread(pja.vm);
 out:
 	atomic_store(&pja.active, 0);
@@ -471,6 +475,10 @@ static int start_session(const char *options)
 	pja.testfault = tf ? atoi(tf) : 0;
 	if (pja.testfault < 0)
 		pja.testfault = 0;
+	tf = getenv("PERFJAVA_AGENT_TESTREPLAY");
+	pja.testreplay = tf ? atoi(tf) : 0;
+	if (pja.testreplay < 0 || pja.testreplay > 60000)
+		pja.testreplay = 0;
 	pja.walkcheck = getenv("PERFJAVA_AGENT_WALKCHECK") != NULL;
 	wk = getenv("PERFJAVA_AGENT_WALKER");
 	pja.asgct_only = wk && !strcmp(wk, "asgct");

@@ -53,11 +53,13 @@ struct pja {
 	int ready; /* JVMTI and signal handlers set up */
 	/* the current session */
 	atomic_int active;
+	atomic_int sess_tid; /* the session thread's tid, while it runs */
 	int fd; /* socket to the reader */
 	int wake_fd; /* eventfd: the outgoing queue has data */
 	unsigned int depth;
 	unsigned int timeout_us;
 	int testfault; /* every Nth walk reads a bad address (tests) */
+	int testreplay; /* the replay takes at least this many ms (tests) */
 	int walkcheck; /* each walk at the sample twice: ours and
 			  AsyncGetCallTrace's, compared (tests) */
 	int asgct_only; /* no walk of our own (tests) */
@@ -440,6 +442,10 @@ int wring_active(void);
 int wring_pump(void);
 /* How long the session thread may wait before the next pump, ms. */
 int wring_interval_ms(void);
+/* On the session thread while it replays the code map and the threads
+ * (long in a JVM with a big code cache, on a loaded machine): moves the
+ * walks at the sample when they are due, as its loop would. */
+void wring_tick(void);
 void wring_detach(void);
 
 /* walk.c: walks requested by the session thread through directed signals. */

@@ -124,6 +124,16 @@ static void next_interval(uint64_t recs)
 	last_taken = taken;
 }
 
+void wring_tick(void)
+{
+	if (!shm || pja_gettid() != atomic_load(&pja.sess_tid) ||
+	    pja_now() - last_ns < (uint64_t)interval_ms * 1000000)
+		return;
+	/* (a socket that fails is seen again by the loop, and ends it) */
+	if (!wring_pump())
+		out_flush();
+}
+
 int wring_active(void)
 {
 	return shm != NULL;

@@ -2,6 +2,7 @@
 /* Java walks taken at the instant of the sample; see record/ksig.h. */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/procfs.h"
+#include "profile/javaloss.h"
 #include "perfjava/walk_ring.h"
 #include "record/ksig.h"
 #include "record/pending.h"
@@ -240,6 +242,7 @@ void ksig_collect(struct ksig *k, struct agent *a)
 	}
 	agent_ring_drain(a, on_walk, &c);
 	agent_ring_get_stats(a, &k->rs);
+	k->copies = (uint64_t)agent_copies(a);
 }
 
 struct waiter {
@@ -342,12 +345,31 @@ out:
 	k->npool = 0;
 }
 
+/* The JVM's routed threads that block the signal their events send, one
+ * of which waits for them (SigBlk and SigPnd): no walk comes from those. */
+static uint64_t count_blocking(const struct ksig *k)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < k->th->n; i++) {
+		const struct ring *r = k->th->v[i];
+		int sig = r->trapped ? SIGTRAP : k->signo;
+
+		if (r->pid == k->pid && r->routed && !r->exited &&
+		    sig_in(k->pid, r->tid, "SigBlk:", sig) &&
+		    sig_in(k->pid, r->tid, "SigPnd:", sig))
+			n++;
+	}
+	return n;
+}
+
 void ksig_off(struct ksig *k, const char *why)
 {
 	unsigned int i, e;
 
 	if (k->signo <= 0)
 		return;
+	k->blocking = count_blocking(k);
 	for (i = 0; i < k->th->n; i++)
 		for (e = 0; e < k->th->v[i]->nevents; e++)
 			if (k->th->v[i]->pid == k->pid &&
@@ -404,6 +426,7 @@ void ksig_add(struct ksig *sum, const struct ksig *k)
 {
 	struct agent_ring_stats *s = &sum->rs;
 	const struct agent_ring_stats *r = &k->rs;
+	bool first = !sum->ran && k->ran;
 
 	if (!sum->ran) {
 		sum->ran = k->ran;
@@ -433,6 +456,53 @@ void ksig_add(struct ksig *sum, const struct ksig *k)
 	s->pump_ns += r->pump_ns;
 	s->checked += r->checked;
 	s->check_same += r->check_same;
+	if (k->copies > sum->copies)
+		sum->copies = k->copies;
+	sum->blocking += k->blocking;
+	if (!k->ran)
+		return;
+	/* the agents' own account: summed, the worst of each, the first
+	 * owner named */
+	s->sig_taken += r->sig_taken;
+	s->sig_off += r->sig_off;
+	s->sig_passed += r->sig_passed;
+	if (first || r->trap_first < s->trap_first)
+		s->trap_first = r->trap_first;
+	if (!s->trap_owner[0])
+		memcpy(s->trap_owner, r->trap_owner, sizeof(s->trap_owner));
+	if (r->idle_ns > s->idle_ns)
+		s->idle_ns = r->idle_ns;
+	if (r->stuck_ns > s->stuck_ns)
+		s->stuck_ns = r->stuck_ns;
+}
+
+void ksig_loss(const struct ksig *k, struct pj_java_loss *l)
+{
+	const struct agent_ring_stats *r = &k->rs;
+
+	l->signal = (uint64_t)(k->ran > 0 ? k->ran : 0);
+	l->matched = k->matched;
+	l->missed = k->missed;
+	l->orphans = k->orphans;
+	l->pumped = r->pumped;
+	l->full = r->full;
+	l->busy = r->busy;
+	if (k->copies)
+		l->copies = k->copies;
+	if (!k->ran)
+		return; /* on request: nothing of the agent's handler */
+	l->blocking = k->blocking;
+	if (r->trap_first > 1)
+		return; /* an agent that does not keep its account */
+	l->sig_taken = r->sig_taken;
+	l->sig_off = r->sig_off;
+	l->sig_passed = r->sig_passed;
+	l->trap_first = (uint64_t)r->trap_first;
+	l->idle_ns = r->idle_ns;
+	l->stuck_ns = r->stuck_ns;
+	if (!r->trap_first)
+		snprintf(l->trap_owner, sizeof(l->trap_owner), "%s",
+			 r->trap_owner);
 }
 
 void ksig_summary(const struct ksig *k, bool agent, pid_t pid)

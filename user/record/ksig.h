@@ -78,6 +78,10 @@ struct ksig {
 	/* counts */
 	uint64_t matched, missed, orphans;
 	struct agent_ring_stats rs; /* the agent's, as of the last drain */
+	/* the JVM as the reader sees it: agent libraries it maps, threads
+	 * whose signal from their events is blocked and pending (at the
+	 * end) */
+	uint64_t copies, blocking;
 };
 
 /* Whether samples of ev may signal the sampled thread (see above). */
@@ -120,5 +124,9 @@ void ksig_summary(const struct ksig *k, bool agent, pid_t pid);
 /* Adds k's counts to sum (several JVMs' into the file's statistics). */
 void ksig_add(struct ksig *sum, const struct ksig *k);
 void ksig_write_stats(const struct ksig *k, struct pj_writer *w);
+
+/* k's part of the account of lost walks (profile/javaloss.h). */
+struct pj_java_loss;
+void ksig_loss(const struct ksig *k, struct pj_java_loss *l);
 
 #endif

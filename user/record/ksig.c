@@ -526,6 +526,10 @@ void ksig_summary(const struct ksig *k, bool agent, pid_t pid)
 	if (k->trapped)
 		fprintf(stderr, ", %llu of them by SIGTRAP from the sample",
 			(unsigned long long)k->trapped);
+	else if (k->copies > 1) /* jvm/walkring.c: agent_ring_traps */
+		fprintf(stderr,
+			"; the JVM holds %llu perfjava agents: no SIGTRAP",
+			(unsigned long long)k->copies);
 	fprintf(stderr, "%s%s)", k->refused ? ", refused for some" : "",
 		k->eligible != (1u << k->nevents) - 1
 		    ? "; on request for tracepoints and context switches"

@@ -78,6 +78,7 @@ struct agent {
 	struct agent_stats stats;
 	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
 	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
+	int copies; /* agent libraries the JVM maps (jvm/rendezvous.h) */
 	/* the JVM's own events (jvm/jevents.c) */
 	int ev_asked, ev_answered;
 	uint32_t ev_on, ev_failed;

@@ -580,8 +580,10 @@ int cmd_record(int argc, char **argv)
 	threads_disable(&rec->th);
 	run_collect_walks(rec);
 	run_drain_last(rec);
-	for (unsigned int i = 0; i < rec->procs.n; i++)
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		ksig_flush(&rec->procs.v[i]->ks); /* the rings are read */
 		ksig_match(&rec->procs.v[i]->ks);
+	}
 	recorder_finish_waits(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec->wall, rec->end_ns); /* threads still waiting */

@@ -21,6 +21,7 @@
 #define HOTSPOT_INTERVAL (512 * 1024)
 
 static jvmtiCapabilities added; /* what this session added */
+static JNIEnv *sess_env; /* the session thread's, while events are on */
 static uint64_t told; /* dropped, as last said (session thread) */
 static struct pja_events_ready ready;
 
@@ -28,6 +29,9 @@ int jevents_report(void)
 {
 	uint64_t d = jrec_dropped();
 
+	/* another agent may bind Unsafe.park over our hook at any time */
+	if (sess_env && jrec_on(PJA_EV_LOCK))
+		park_check(sess_env);
 	if (!jrec_flags() || d == told)
 		return 0;
 	told = d;
@@ -92,12 +96,16 @@ static uint64_t class_id(const char *s, size_t n)
 int jevents_name(const void *ext, uint32_t extlen, struct pjw_event *out)
 {
 	const char *name = (const char *)ext + sizeof(*out);
+	uint64_t at;
 
 	if (extlen < sizeof(*out))
 		return -1;
 	memcpy(out, ext, sizeof(*out));
-	if (out->cls > extlen - sizeof(*out))
+	at = (out->cls + 7) & ~7ull; /* the owner's name after the class's */
+	if (out->cls > extlen - sizeof(*out) ||
+	    out->owner > extlen - sizeof(*out) - at)
 		return -1;
+	out->owner = out->owner ? class_id(name + at, out->owner) : 0;
 	out->cls = out->cls ? class_id(name, out->cls) : 0;
 	return 0;
 }
@@ -171,6 +179,7 @@ int jevents_start(JNIEnv *env, const char *p, uint32_t len)
 	if ((want & PJA_EV_VTHREADS) && !vthread_start(env))
 		got |= want & (PJA_EV_VTHREADS | PJA_EV_WALL);
 	jrec_begin(got);
+	sess_env = env;
 	set_events(JVMTI_ENABLE, got);
 	rr.on = got;
 	rr.failed |= want & ~got;
@@ -189,6 +198,7 @@ void jevents_stop(JNIEnv *env)
 	 * is the session's (not a stray, which says the events stayed on) */
 	set_events(JVMTI_DISABLE, was);
 	jrec_end();
+	sess_env = NULL;
 	if (was & PJA_EV_ALLOC)
 		(*jv)->SetHeapSamplingInterval(jv, HOTSPOT_INTERVAL);
 	if (was & PJA_EV_VTHREADS)

@@ -333,6 +333,9 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 		case PJA_VTHREAD:
 			agent_vthread(a, p, h.len);
 			break;
+		case PJA_PARK:
+			agent_park(a, p, h.len);
+			break;
 		default:
 			break;
 		}

@@ -167,6 +167,62 @@ static void lost_summary(struct recorder *rec, double secs)
 	fprintf(stderr, "\n");
 }
 
+/* Whether event i is sampled on the CPU (not the JVM's own events, nor
+ * the off-CPU waits of --wall or -e offcpu). */
+static bool on_cpu_event(const struct recorder *rec, unsigned int i)
+{
+	return !jevents_is(rec->jev, i) &&
+	       !(rec->wall && i == wall_event(rec->wall));
+}
+
+/*
+ * perfjava's own share of what was recorded (the agent's thread and its
+ * code on the application's threads, the recorder itself at -a): left out
+ * of the profile unless --self, its share of the first on-CPU event said.
+ */
+static void self_summary(const struct recorder *rec)
+{
+	const struct emit_stats *es = &rec->em.st;
+	uint64_t own = 0, all;
+	unsigned int cpu = RING_MAX_EVENTS;
+
+	if (!rec->mach && !walks_wanted(rec))
+		return;
+	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++) {
+		own += es->own_samples[i];
+		if (cpu == RING_MAX_EVENTS && on_cpu_event(rec, i))
+			cpu = i;
+	}
+	if (cpu == RING_MAX_EVENTS) {
+		if (own)
+			fprintf(stderr,
+				"perfjava: %llu samples of perfjava's own "
+				"threads and code %s\n",
+				(unsigned long long)own,
+				rec->o.self ? "kept (--self)"
+					    : "left out (--self keeps them)");
+		return;
+	}
+	all = es->event_samples[cpu] + (rec->o.self ? 0 : es->own_samples[cpu]);
+	fprintf(stderr,
+		"perfjava: perfjava's own threads and code: %.2f%% of the %s "
+		"samples (%llu of %llu), %s\n",
+		all ? 100.0 * es->own_samples[cpu] / all : 0.0,
+		rec->evs[cpu].name, (unsigned long long)es->own_samples[cpu],
+		(unsigned long long)all,
+		rec->o.self ? "kept (--self)" : "left out (--self keeps them)");
+}
+
+/* Whether any event is walked at its samples (not only the JVM's own
+ * events or off-CPU waits, which get their Java frames otherwise). */
+static bool walked_events(const struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++)
+		if (on_cpu_event(rec, i))
+			return true;
+	return false;
+}
+
 void record_summary(struct recorder *rec, uint64_t bytes)
 {
 	const struct cpuwalk_stats *st = &rec->cw.st;
@@ -208,9 +264,15 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	stack_ends_print(stderr, &rec->em.ends, rec->dec.st.unwind, &rec->o.cg,
 			 rec->lost);
 	offjava_summary(&rec->oj);
+	self_summary(rec);
 	/* refused at the start: its one line said so, nothing more */
 	if (!walks_wanted(rec))
 		return;
+	/* -e alloc, -e lock, -e offcpu: no walk at a sample to speak of */
+	if (!walked_events(rec)) {
+		jevents_summary(rec->jev, recorder_any_agent(rec));
+		return;
+	}
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
 	     i++)
 		unavailable += st->walks[i];

@@ -32,6 +32,7 @@ static struct {
 
 static atomic_uint on; /* PJA_EV_* */
 static _Atomic uint64_t window, in_window, n_rate, n_busy, n_stray;
+static _Atomic uint64_t since; /* the session's start (pja_now) */
 uint64_t jrec_threshold_ns;
 
 void jrec_stray(void)
@@ -68,8 +69,14 @@ int jrec_buffers(void)
 	return 0;
 }
 
+uint64_t jrec_since(void)
+{
+	return atomic_load(&since);
+}
+
 void jrec_begin(uint32_t flags)
 {
+	atomic_store(&since, pja_now());
 	atomic_store(&window, 0);
 	atomic_store(&n_rate, 0);
 	atomic_store(&n_busy, 0);

@@ -65,7 +65,7 @@ void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
 	(*j)->SetThreadLocalStorage(j, NULL, (void *)(v & TLS_TAGS));
 	start = v >> TLS_SHIFT;
 	if ((v & TLS_KIND) != TLS_MONITOR || now < start ||
-	    !jrec_wait_kept(now - start, &ev.value))
+	    start < jrec_since() || !jrec_wait_kept(now - start, &ev.value))
 		return;
 	ev.vthread = vthread_id(env, t);
 	/* a virtual thread that never left its carrier held it */

@@ -493,6 +493,9 @@ uint32_t jrec_flags(void);
  * giving what was on. */
 void jrec_begin(uint32_t flags);
 uint32_t jrec_end(void);
+/* When the session's events were turned on: a wait stamped before began
+ * while they were off (its stamp left over from an earlier session). */
+uint64_t jrec_since(void);
 /* The stack buffers, made once; -1 when out of memory. */
 int jrec_buffers(void);
 /* An event posted while not asked for (counted: tests check none is). */

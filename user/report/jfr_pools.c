@@ -18,8 +18,8 @@
 
 /* The JFR names of the report's states (running, sleep, io, ...). */
 static const char *const state_names[REPORT_NSTATES] = {
-	"STATE_RUNNABLE", "STATE_SLEEPING",  "STATE_IO",
-	"STATE_LOCK",	  "STATE_PREEMPTED", "STATE_BLOCKED",
+	"STATE_RUNNABLE",  "STATE_SLEEPING", "STATE_IO",      "STATE_LOCK",
+	"STATE_PREEMPTED", "STATE_BLOCKED",  "STATE_WAITING",
 };
 
 static const uint8_t frame_types[PJ_FRAME_TYPE_MAX] = {

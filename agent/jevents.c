@@ -125,8 +125,9 @@ static void set_events(jvmtiEventMode mode, uint32_t flags)
 	}
 }
 
-/* Adds the capabilities of what is asked: the PJA_EV_* it could. */
-static uint32_t add_caps(uint32_t want)
+/* Adds the capabilities of what is asked: the PJA_EV_* it could; *held
+ * gets PJA_EV_HELD when another agent holds what failed. */
+static uint32_t add_caps(uint32_t want, uint32_t *held)
 {
 	jvmtiEnv *jv = pja.jvmti;
 	jvmtiCapabilities c;
@@ -139,6 +140,10 @@ static uint32_t add_caps(uint32_t want)
 		if (!(*jv)->AddCapabilities(jv, &c)) {
 			added.can_generate_sampled_object_alloc_events = 1;
 			got |= PJA_EV_ALLOC;
+		} else if (!(*jv)->GetPotentialCapabilities(jv, &c) &&
+			   !c.can_generate_sampled_object_alloc_events) {
+			/* one agent at a time has it: another one does now */
+			*held |= PJA_EV_HELD;
 		}
 	}
 	if (want & PJA_EV_LOCK) {
@@ -165,7 +170,7 @@ int jevents_start(JNIEnv *env, const char *p, uint32_t len)
 	want = req.flags &
 	       (PJA_EV_ALLOC | PJA_EV_LOCK | PJA_EV_VTHREADS | PJA_EV_WALL);
 	if (want && !jrec_buffers())
-		got = add_caps(want);
+		got = add_caps(want, &rr.failed);
 	if ((got & PJA_EV_ALLOC) &&
 	    (*jv)->SetHeapSamplingInterval(
 		jv, req.alloc_interval && req.alloc_interval < (1u << 30)

@@ -273,6 +273,9 @@ struct pja_events {
 #define PJA_EV_WALL \
 	8u /* every park of a virtual thread, not only on a
 			  lock (for --wall) */
+/* In EVENTS_READY's failed: what failed is held by another agent (HotSpot
+ * gives sampled allocations to one JVMTI agent at a time) */
+#define PJA_EV_HELD 16u
 
 /* PJA_EVENTS_READY: the PJA_EV_* turned on, and those that failed;
  * stray: events the JVM posted while none was asked for, since the agent

@@ -406,7 +406,12 @@ void jevents_summary(const struct jevents *j, bool agent)
 			(refused & PJA_EV_LOCK) ? "lock " : "", "events",
 			!agent && !j->asked ? "no Java agent"
 			: !j->asked	    ? "the agent took no walk ring"
-					    : "the JVM refused them");
+			: (j->failed & PJA_EV_HELD)
+			    ? "another agent in the JVM (a profiler's "
+			      "allocation profiling) holds its sampled "
+			      "allocations, which HotSpot gives to one agent "
+			      "at a time"
+			    : "the JVM refused them");
 	}
 	if (j->dropped)
 		fprintf(stderr,

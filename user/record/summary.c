@@ -223,6 +223,24 @@ static bool walked_events(const struct recorder *rec)
 	return false;
 }
 
+/* The JVM's events lost on their way through the agent's rings (a
+ * recording of them alone: the walks' line, which counts them, is not
+ * printed). */
+static void events_lost(const struct recorder *rec)
+{
+	uint64_t full = 0, bad = 0;
+
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		full += rec->procs.v[i]->ks.rs.full;
+		bad += rec->procs.v[i]->ks.rs.bad;
+	}
+	if (full || bad)
+		fprintf(stderr,
+			"perfjava: %llu JVM events lost: the agent's ring was "
+			"full; %llu records refused\n",
+			(unsigned long long)full, (unsigned long long)bad);
+}
+
 void record_summary(struct recorder *rec, uint64_t bytes)
 {
 	const struct cpuwalk_stats *st = &rec->cw.st;
@@ -268,8 +286,10 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	/* refused at the start: its one line said so, nothing more */
 	if (!walks_wanted(rec))
 		return;
-	/* -e alloc, -e lock, -e offcpu: no walk at a sample to speak of */
+	/* -e alloc, -e lock, -e offcpu: no walk at a sample to speak of, but
+	 * the JVM's events the agent's rings dropped */
 	if (!walked_events(rec)) {
+		events_lost(rec);
 		jevents_summary(rec->jev, recorder_any_agent(rec));
 		return;
 	}

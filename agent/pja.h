@@ -543,22 +543,17 @@ void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
  * records locks), again if another agent bound it since. 0 when in place. */
 int lock_park_hook(JNIEnv *env);
 
-/* park.c: Unsafe.park bound to a hook of the agent's, beside other agents. */
+/* park.c: Unsafe.park bound to a hook of the agent's, beside other agents.
+ * park_bind: bound (learning the JDK's park the first time), or again when
+ * another agent bound park since; 0 when it is. park_check: the same while
+ * a session records locks. park_call: the park the hook wraps, called on
+ * (another agent's hook bound before, or the JDK's park; the JDK's when
+ * called back from it, park_nested). park_announce: PJA_PARK queued. */
 typedef void(JNICALL *park_fn)(JNIEnv *, jobject, jboolean, jlong);
-/* Binds park to hook: the first time, learning the JDK's park; later (a
- * new session recording locks) again when another agent bound it since.
- * 0 when hook is bound. */
 int park_bind(JNIEnv *env, park_fn hook);
-/* The session thread, while locks are recorded: hook bound again when
- * another agent bound park since (calling that one). */
 void park_check(JNIEnv *env);
-/* The park the hook wraps, called on: the one bound before ours (another
- * agent's, or the JDK's), the JDK's when called back from it. */
 void park_call(JNIEnv *env, jobject u, jboolean abs, jlong time);
-/* Whether the calling thread is inside park_call (called back into the
- * hook by another agent's). */
 int park_nested(void);
-/* PJA_PARK queued, once the hook was tried: -1 when the queue is full. */
 int park_announce(void);
 
 /* mounted.c: each carrier's mounted virtual thread. */

@@ -55,14 +55,18 @@ void record_write_stats(struct recorder *rec)
 	const struct decode_stats *ds = &rec->dec.st;
 	struct agent_stats ast;
 	struct ksig ks = { 0 };
-	uint64_t p50, p99, max;
+	uint64_t p50, p99, max, own = 0;
 	static const char *const walk_keys[] = {
 		"walk_ok",	"walk_not_java", "walk_not_walkable",
 		"walk_timeout", "walk_fault",	 "walk_gone",
 		"walk_lost",
 	};
 
+	for (unsigned int i = 0; i < RING_MAX_EVENTS; i++)
+		own += rec->em.st.own_samples[i];
 	pj_writer_stat(rec->w, "samples", rec->em.st.samples);
+	/* perfjava's own, left out unless --self */
+	pj_writer_stat(rec->w, "own_samples", own);
 	pj_writer_stat(rec->w, "lost", rec->lost);
 	pj_writer_stat(rec->w, "bad_records", ds->bad_records);
 	pj_writer_stat(rec->w, "threads", rec->th.opened);

@@ -11,7 +11,7 @@
 # - after an async-profiler lock session in the same JVM (which binds
 #   Unsafe.park to its own hook), perfjava's next -e lock still sees the
 #   java.util.concurrent sites (or says in one line why not), and while one
-#   runs both see them.
+#   runs both see them; HotSpot prints no warning for binding park again.
 # JDK 17 and 25.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
@@ -54,6 +54,7 @@ check_sites() {
 	n=$(awk '/LockIdle\.lock(Monitor|Reentrant|Semaphore)/ { n += $NF } END { print n + 0 }' "$d/$name.count")
 	win=$(sample_window "$d/$name.data" 'LockIdle\.lock(Monitor|Reentrant|Semaphore)')
 	window_truth "$d/w.out" ${win:-0 0} LockIdle $SITES >"$d/$name.truth"
+	check "$label: enough samples of the sites to compare ($n >= 100)" [ "$n" -ge 100 ]
 	for s in "$@"; do
 		truth=$(awk -v f="LockIdle.$s" '$1 == f { print $2 }' "$d/$name.truth")
 		got=$(awk -v f="LockIdle.$s" '$1 == f { print $2 }' "$d/$name.share")
@@ -69,7 +70,8 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/w.out" -- LockIdle 4 40000
+	# it runs until killed below (two minutes at most)
+	start_jvm "$jdk" "$D/w.out" -- LockIdle 4 120000
 	if [ -z "$JPID" ]; then
 		not_ok "$J: the JVM starts"
 		continue
@@ -118,4 +120,8 @@ for jdk in "${JDKS[@]}"; do
 	kill "$JPID" 2>/dev/null
 	wait "$JWAIT" 2>/dev/null || true
 	check "$J: the JVM printed nothing of ours" [ -z "$(jvm_own_stderr "$D/w.out.err")" ]
+	# park bound again over async-profiler's, from the boot class: HotSpot
+	# warns on stdout when a boot class's native is bound from outside it
+	check "$J: ... nor any JVM warning on its stdout after binding park again" \
+		[ -z "$(grep '\[warning\]' "$D/w.out")" ]
 done

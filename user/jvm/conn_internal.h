@@ -83,6 +83,7 @@ struct agent {
 	int ev_asked, ev_answered;
 	uint32_t ev_on, ev_failed;
 	uint64_t ev_stray, ev_dropped;
+	struct pja_park park; /* its Unsafe.park hook (PJA_PARK), zero: none */
 	struct u64map classes; /* class id -> interned name */
 	struct u64map vthreads; /* virtual thread id -> name (malloc'd) */
 	const char *vm_name, *vm_version; /* PJA_VM_INFO, interned */

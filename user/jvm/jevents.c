@@ -2,7 +2,8 @@
 /*
  * The JVM's own events from the agent (jvm/jevents.h: allocations, lock
  * waits, virtual threads): the request (PJA_EVENTS), the agent's answer
- * (EVENTS_READY), and the names its records use: classes (PJA_CLASS) and
+ * (EVENTS_READY), its Unsafe.park hook (PARK), and the names its records
+ * use: classes and lock owners (PJA_CLASS) and
  * named virtual threads (PJA_VTHREAD). Both name tables are bounded: class names are
  * interned (charged to the agent's budget) up to AGENT_MAX_CLASSES, and
  * virtual threads, which a server makes by the million, are kept while at
@@ -84,6 +85,35 @@ void agent_class(struct agent *a, const char *p, uint32_t len)
 		return;
 	}
 	slot->p = (void *)agent_intern(a, p + sizeof(c), c.name_len);
+}
+
+/* Its pass-through code is the agent's, a page or so: a larger range is
+ * refused, so that a hostile agent cannot make the reader take the
+ * application's frames for its park. */
+#define AGENT_MAX_PASS 65536u
+
+void agent_park(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_park k;
+
+	if (len < sizeof(k)) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&k, p, sizeof(k));
+	if (k.pass_hi < k.pass_lo || k.pass_hi - k.pass_lo > AGENT_MAX_PASS)
+		k.pass_lo = k.pass_hi = 0;
+	a->park = k;
+}
+
+uint32_t agent_park_state(const struct agent *a, uint64_t *lo, uint64_t *hi,
+			  uint32_t *rebound)
+{
+	*lo = a ? a->park.pass_lo : 0;
+	*hi = a ? a->park.pass_hi : 0;
+	if (rebound)
+		*rebound = a ? a->park.rebound : 0;
+	return a ? a->park.state : 0;
 }
 
 uint64_t agent_events_dropped(const struct agent *a)

@@ -365,6 +365,9 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 		case PJA_VM_INFO:
 			on_vm_info(a, p, h.len);
 			break;
+		case PJA_PARK:
+			agent_park(a, p, h.len);
+			break;
 		default:
 			break;
 		}

@@ -265,6 +265,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 			re.value = pe.value;
 			re.cls = agent_class_name(a, pe.cls);
 			re.vthread = pe.vthread;
+			re.owner = agent_class_name(a, pe.owner);
 			w.ev = &re;
 		}
 		for (i = 0; i < rec.nframes; i++) {

@@ -24,6 +24,7 @@ struct ring_event {
 	uint64_t value;
 	const char *cls; /* the class's name, or NULL */
 	uint64_t vthread; /* the virtual thread's id, 0: none */
+	const char *owner; /* the lock owner's thread name, or NULL */
 };
 
 struct ring_walk {

@@ -209,6 +209,9 @@ static void wire(struct recorder *rec)
 	rec->em.procs = &rec->procs;
 	rec->em.ksym = &rec->ksym;
 	rec->em.bases.on = rec->o.native_base;
+	rec->em.keep_self = rec->o.self;
+	/* -a, -C: the recorder is among the processes */
+	rec->em.self_pid = rec->o.system_wide ? getpid() : 0;
 	d->walk_skips_cfi = !rec->o.native_base && !rec->o.no_java;
 	rec->em.lbr = d->lbr;
 	rec->cw.pend = &rec->pend;

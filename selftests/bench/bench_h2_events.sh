@@ -13,10 +13,10 @@
 # each phase's rate is the program's rounds a second over its window (the
 # recording's own, from its file's start_ns and duration_ns; from after
 # asprof start to before asprof stop). Printed: each profiler's rate as a
-# ratio to the mean of the phases without one, what each recorded per
-# round of the program (bytes allocated, or time waited: the two should
-# agree), and, per phase, the rates. Figures only: it never fails on a
-# timing.
+# ratio to the mean of the phases without one, what each recorded (its
+# bytes as a share of those the JVM's own counters gave the program's
+# threads over the window its samples cover; the seconds waited a second),
+# and, per phase, the rates. Figures only: it never fails on a timing.
 # PJ_BENCH_H2EV_SECONDS (5), PJ_BENCH_H2EV_ROUNDS (3),
 # PJ_BENCH_H2EV_THREADS (4).
 set -u
@@ -32,13 +32,15 @@ asprof_build >/dev/null || echo "# $ASPROF_WHY: perfjava alone"
 ALLOC=524288 LOCK=10000
 
 # rate OUT A B: the program's rounds a second between monotonic ns A and B
-# (its ticks at or after A to the last at or before B), and the rounds
-# that makes over A..B
+# (its ticks at or after A to the last at or before B), and over A..B at
+# that pace the seconds, and the bytes its threads allocated (the JVM's
+# own counters)
 rate() {
 	awk -v a="$2" -v b="$3" '$1 == "tick" && $2 >= a && $2 <= b {
-		if (t0 == "") { t0 = $2; r0 = $3 } t1 = $2; r1 = $3 }
-		END { if (t1 > t0) { r = (r1 - r0) / ((t1 - t0) / 1e9); printf "%.2f %.1f", r, r * (b - a) / 1e9 }
-			else print "- 0" }' "$1"
+		if (t0 == "") { t0 = $2; r0 = $3; b0 = $4 } t1 = $2; r1 = $3; b1 = $4 }
+		END { if (t1 > t0) { s = (t1 - t0) / 1e9
+			printf "%.2f %.3f %.0f", (r1 - r0) / s, (b - a) / 1e9, (b1 - b0) / s * (b - a) / 1e9 }
+			else print "- 0 0" }' "$1"
 }
 
 # weight FOLDED: samples and weight of a collapsed --total file
@@ -50,6 +52,10 @@ ratio() {
 	echo "$@" | awk -v x="$x" '{ for (i = 1; i <= NF; i++) if ($i != "-") { s += $i; n++ } }
 		END { if (n && s > 0 && x != "-") printf "%.3f", x / (s / n); else print "-" }'
 }
+
+# add3 A B C D E F: "A+D B+E C+F"
+add3() { awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" -v e="$5" -v f="$6" \
+	'BEGIN { printf "%.3f %.0f %.0f", a + d, b + e, c + f }'; }
 
 # mean RATE...: the mean, or "-"
 mean() { echo "$@" | awk '{ for (i = 1; i <= NF; i++) if ($i != "-") { s += $i; n++ } }
@@ -81,7 +87,7 @@ phase_perfjava() {
 		END { print f, l }')"
 	"$PJ_BIN" report -i "$3" --total --format collapsed >"$3.folded" 2>/dev/null
 	echo "$(rate "$1" "$a" $((a + d)) | cut -d' ' -f1) $(rate "$1" "${f:-0}" "${l:-0}" |
-		cut -d' ' -f2) $(weight "$3.folded")"
+		cut -d' ' -f2,3) $(weight "$3.folded")"
 }
 
 # phase_asprof OUT ARGS... FOLDED: async-profiler records with ARGS;
@@ -97,9 +103,13 @@ phase_asprof() {
 	echo "$(rate "$out" "$a" "$b") $(weight "$folded")"
 }
 
-# per_round W R: weight W over R rounds, in MB (alloc) or ms (lock)
-per_round() {
-	awk -v w="$1" -v r="$2" -v k="$what" 'BEGIN { if (r > 0) printf "%.2f %s", w / r / (k == "alloc" ? 1e6 : 1e6), (k == "alloc" ? "MB" : "ms"); else print "-" }'
+# seen W S B: what a profiler recorded, W, over S seconds in which the
+# program allocated B bytes: alloc, W as a share of B (the JVM's own count:
+# 1.00 is exact); lock, the seconds waited a second
+seen() {
+	awk -v w="$1" -v s="$2" -v b="$3" -v k="$what" 'BEGIN {
+		if (k == "alloc") { if (b > 0) printf "%.3f of the JVM'"'"'s own bytes", w / b; else print "-" }
+		else if (s > 0) printf "%.2f s waited a second", w / 1e9 / s; else print "-" }'
 }
 
 for jdk in "${JDKS[@]}"; do
@@ -118,19 +128,18 @@ for jdk in "${JDKS[@]}"; do
 		start_jvm "$jdk" "$D/w.out" -Dh2.jar="$H2" -Dh2.shared=$shared -- \
 			H2Loop 3600 "$threads" ticks || continue
 		wait_for 120 grep -q '^warm' "$D/w.out" || echo "# $J: H2Loop not warm in 120 s"
-		none=() pjr=() apr=() pjn=0 apn=0 pjw=0 apw=0 pjk=0 apk=0
+		none=() pjr=() apr=() pjn=0 apn=0
+		pj_sum="0 0 0" ap_sum="0 0 0" # seconds, bytes, weight
 		for r in $(seq "$rounds"); do
 			read -r x k <<<"$(phase_none "$D/w.out")"
 			none+=("$x")
-			read -r x k n w <<<"$(phase_perfjava "$D/w.out" "$pj" "$D/pj$r.data")"
+			read -r x k b n w <<<"$(phase_perfjava "$D/w.out" "$pj" "$D/pj$r.data")"
 			pjr+=("$x") pjn=$((pjn + ${n:-0}))
-			pjk=$(awk -v a="$pjk" -v b="${k:-0}" 'BEGIN { print a + b }')
-			pjw=$(awk -v a="$pjw" -v b="${w:-0}" 'BEGIN { printf "%.0f", a + b }')
+			pj_sum=$(add3 $pj_sum "${k:-0}" "${b:-0}" "${w:-0}")
 			if [ -n "${ASPROF:-}" ]; then
-				read -r x k n w <<<"$(phase_asprof "$D/w.out" "${ap[@]}" "$D/ap$r.folded")"
+				read -r x k b n w <<<"$(phase_asprof "$D/w.out" "${ap[@]}" "$D/ap$r.folded")"
 				apr+=("$x") apn=$((apn + ${n:-0}))
-				apk=$(awk -v a="$apk" -v b="${k:-0}" 'BEGIN { print a + b }')
-				apw=$(awk -v a="$apw" -v b="${w:-0}" 'BEGIN { printf "%.0f", a + b }')
+				ap_sum=$(add3 $ap_sum "${k:-0}" "${b:-0}" "${w:-0}")
 			fi
 		done
 		kill "$JPID" 2>/dev/null
@@ -139,9 +148,11 @@ for jdk in "${JDKS[@]}"; do
 			"perfjava $(mean "${pjr[@]}") async-profiler $(mean "${apr[@]:-}")"
 		echo "# $J $what: throughput with / without: perfjava $(ratio "$(mean "${pjr[@]}")" "${none[@]}")" \
 			"async-profiler $(ratio "$(mean "${apr[@]:-}")" "${none[@]}")"
-		# what each saw, per round of the program: the same on a quiet machine
-		echo "# $J $what: recorded per round: perfjava $(per_round "$pjw" "$pjk") ($pjn stacks)" \
-			"async-profiler $(per_round "$apw" "$apk") ($apn stacks)"
+		# what each recorded
+		read -r k b w <<<"$pj_sum"
+		x="perfjava $(seen "$w" "$k" "$b") ($pjn stacks)"
+		read -r k b w <<<"$ap_sum"
+		echo "# $J $what: recorded: $x, async-profiler $(seen "$w" "$k" "$b") ($apn stacks)"
 		echo "#   phases: none ${none[*]} | perfjava ${pjr[*]} | async-profiler ${apr[*]:-}"
 	done
 done

@@ -23,8 +23,9 @@ import java.util.Properties;
  * -Dh2.hot=N the updates go to the first N rows only, whose row locks
  * contend too; with -Dh2.shared=true all threads share one connection,
  * whose session runs one command at a time); with
- * "ticks", "tick NANOTIME ROUNDS" every 100 ms (the rounds of all threads
- * so far, System.nanoTime), so that a benchmark takes the rate in a window.
+ * "ticks", "tick NANOTIME ROUNDS BYTES" every 100 ms (the rounds of all
+ * threads so far, System.nanoTime, and the bytes they allocated so far by
+ * the JVM's own counters), so that a benchmark takes the rate in a window.
  */
 public class H2Loop {
 	/* the rows updated: -Dh2.hot=N, the first N (their locks contend) */
@@ -98,9 +99,17 @@ public class H2Loop {
 			ts[i] = new Thread(() -> loop(d, end, seed), "h2-" + i);
 			ts[i].start();
 		}
+		com.sun.management.ThreadMXBean mx =
+			(com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+		long[] ids = new long[threads];
+		for (int i = 0; i < threads; i++)
+			ids[i] = ts[i].getId();
 		while (ticks && System.nanoTime() < end) {
 			Thread.sleep(100);
-			System.out.println("tick " + System.nanoTime() + " " + rounds.get());
+			long bytes = 0;
+			for (long b : mx.getThreadAllocatedBytes(ids))
+				bytes += Math.max(b, 0);
+			System.out.println("tick " + System.nanoTime() + " " + rounds.get() + " " + bytes);
 			System.out.flush();
 		}
 		for (Thread t : ts)

@@ -85,8 +85,9 @@ static int attach_disabled(const char *perfdata)
 		args[0] = 0;
 	n = strlen(args);
 	args[n++] = ' ';
-	if (perfdata_string(img, got, "java.rt.vmArgs", args + n, 65536) &&
-	    !args[0])
+	/* no arguments yet (a JVM starting writes its perf data as it
+	 * goes): unknown, not "not disabled" */
+	if (perfdata_string(img, got, "java.rt.vmArgs", args + n, 65536))
 		return -1;
 	for (p = args; (p = strstr(p, flag)); p++)
 		last = p;

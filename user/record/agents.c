@@ -113,7 +113,7 @@ void agents_want(struct recorder *rec, struct proc *p)
 {
 	struct rproc *r = rproc(p);
 
-	if (!p->java || rec->o.no_java || rec->launch || p->agent || r->want ||
+	if (!p->java || rec->o.no_java || p->agent || r->want ||
 	    r->attaching || r->java_failed || r->ended)
 		return;
 	if (!r->uid_known && !proc_uid(p->pid, &r->uid))

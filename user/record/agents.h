@@ -48,10 +48,13 @@ void agents_start(struct recorder *rec, struct proc *p);
  * p's JVM is to get its agent: attached beside the poll loop as soon as a
  * place is free (agents_tick) from rproc(p)->attach_at on (0: now; a JVM
  * found as it starts may be given a second), tried again every second for
- * ten while it is starting, its failure said once. Once the agent is in, p's threads get rings of their
- * own at -a (machine_follow). Nothing happens when p is not a JVM, has its
- * agent or an attach under way, was given up on, has ended, or --no-java:
- * it may be called any number of times.
+ * ten while it is starting, its failure said once. Once the agent is in,
+ * its walks at the sample are set up, and at -a its threads get rings of
+ * their own (machine_follow); elsewhere that is the caller's (rproc
+ * follow). Nothing happens when p is not a JVM (p->java), has its agent or
+ * an attach under way, was given up on, has ended, or --no-java: it may be
+ * called any number of times, from any recording (not for the launched
+ * command itself, whose agent connects by itself).
  */
 void agents_want(struct recorder *rec, struct proc *p);
 /* The attaches due are started, those past their deadline given up. */

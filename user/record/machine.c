@@ -395,8 +395,17 @@ void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
 		  const char *comm, bool exec)
 {
 	if (exec) { /* another program: its names and command line */
+		uid_t uid;
+
 		symbolizer_reload_user(&p->sym, p->pid);
 		rproc(p)->named = false;
+		/* and maybe another user's (setpriv, su): its share */
+		if (!proc_uid(p->pid, &uid) && uid != rproc(p)->uid) {
+			uid_count(rec->mach, rproc(p)->uid, -1, p->unw != NULL);
+			uid_count(rec->mach, uid, 1, p->unw != NULL);
+			rproc(p)->uid = uid;
+			rproc(p)->uid_known = true;
+		}
 	}
 	if (u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
 	    !jnames_has(&rec->em.names, tid))
@@ -473,6 +482,24 @@ void machine_summary(const struct recorder *rec)
 	if (m->unnamed || m->samples_unnamed)
 		say_unnamed(m);
 	fprintf(stderr, "\n");
+}
+
+void machine_write_stats(struct recorder *rec)
+{
+	const struct machine *m = rec->mach;
+	char buf[MACHINE_UNNAMED_UIDS * 40] = "";
+	size_t n = 0;
+
+	if (!m)
+		return;
+	pj_writer_stat(rec->w, "procs_unnamed", m->unnamed);
+	for (unsigned int i = 0; i < m->nby_uid && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d %u %llu",
+				      i ? "," : "", (int)m->by_uid[i].uid,
+				      m->by_uid[i].procs,
+				      (unsigned long long)m->by_uid[i].samples);
+	if (m->nby_uid)
+		pj_writer_meta(rec->w, "procs_unnamed_uids", buf);
 }
 
 void machine_free(struct machine *m)

@@ -72,6 +72,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
 	offjava_write_stats(&rec->oj, rec->w);
 	switchcost_write_stats(&rec->sc, rec->w);
+	machine_write_stats(rec); /* -a: the processes not named, whose */
 	if (rec->o.cg.stack_size) {
 		pj_writer_stat(rec->w, "unwind_complete",
 			       ds->unwind[UNWIND_COMPLETE]);

@@ -18,6 +18,10 @@
 /* An attach in flight is given up this long after it started (each of
  * its steps has its own bound, 5 s, inside: jvm/client.c). */
 #define ATTACH_DEADLINE_NS 20000000000ULL
+/* -a: how long the JVMs running may take to get their agent before the
+ * events open (a process that claims to be one delays nothing past it;
+ * the ones that answer have their Java frames from the start) */
+#define SETTLE_NS 3000000000ULL
 /* Failures said in a line each; beyond, counted in the summary. */
 #define ATTACH_SAID_MAX 16
 
@@ -113,8 +117,8 @@ void agents_want(struct recorder *rec, struct proc *p)
 {
 	struct rproc *r = rproc(p);
 
-	if (!p->java || rec->o.no_java || p->agent || r->want ||
-	    r->attaching || r->java_failed || r->ended)
+	if (!p->java || rec->o.no_java || p->agent || r->want || r->attaching ||
+	    r->java_failed || r->ended)
 		return;
 	if (!r->uid_known && !proc_uid(p->pid, &r->uid))
 		r->uid_known = true;
@@ -251,9 +255,9 @@ void agents_attach_done(struct recorder *rec, unsigned int i)
 	}
 }
 
-void agents_settle(struct recorder *rec, int sigfd, int ms)
+void agents_settle(struct recorder *rec, int sigfd)
 {
-	uint64_t end = now_ns() + (uint64_t)ms * 1000000ULL;
+	uint64_t end = now_ns() + SETTLE_NS;
 
 	for (;;) {
 		struct pollfd pf[AGENTS_ATTACHING + 1];

@@ -64,12 +64,12 @@ int agents_attach_fd(const struct recorder *rec, unsigned int i);
 /* Attach i polled readable: its agent in, or its failure said. */
 void agents_attach_done(struct recorder *rec, unsigned int i);
 /*
- * Before the events open (-a): lets the attaches started finish, for at
- * most ms milliseconds, so that the JVMs running have their Java frames
- * from the start; returns early when a signal waits on sigfd (left there
- * for the poll loop) or none is in flight.
+ * Before the events open (-a): lets the attaches started finish, for 3 s
+ * at most, so that the JVMs running have their Java frames from the
+ * start; returns early when a signal waits on sigfd (left there for the
+ * poll loop) or none is in flight.
  */
-void agents_settle(struct recorder *rec, int sigfd, int ms);
+void agents_settle(struct recorder *rec, int sigfd);
 /* The recording ended: the attaches in flight are given up, and each JVM
  * still without its agent said (bounded). */
 void agents_abandon(struct recorder *rec);

@@ -40,10 +40,6 @@
 #include "record/tojfr.h"
 #include "sym/maps.h"
 
-/* -a: how long the JVMs running may take to get their agent before the
- * events open (agents_settle); the rest come during the recording */
-#define SETTLE_MS 3000
-
 /* Checks the target before anything is changed in it. */
 static int check_target(pid_t pid, bool *java)
 {
@@ -550,11 +546,8 @@ int cmd_record(int argc, char **argv)
 	 * (pipeline/ksig.h: the kernel's SIGTRAP at the sample). */
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		agents_start(rec, rec->procs.v[i]);
-	/* -a: the JVMs running are attached beside (a process that claims to
-	 * be one delays nothing past this bound): the ones that answer have
-	 * their Java frames from the start */
-	if (rec->mach)
-		agents_settle(rec, sigfd, SETTLE_MS);
+	if (rec->mach) /* -a: the JVMs running, attached beside (bounded) */
+		agents_settle(rec, sigfd);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	/* started: the file takes its name (a failed start left any file

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `perfjava report --format jfr` on a profile of known content, its events
- * read back field by field from the file (report/jfr_events.h): CPU
+ * read back field by field from the file (report/jfr_emit.h): CPU
  * samples, waits as wall-clock samples that count the CPU samples' time
  * (a wait longer than one event holds split, short ones rounded over their
  * thread's waits), an allocation and two lock waits with their class in

@@ -6,7 +6,7 @@
  * ingest JFR.
  *
  * Each sample is an event of the JDK's type where the JDK has one, else
- * async-profiler's or perfjava's (report/jfr_events.h); every frame of a
+ * async-profiler's or perfjava's (report/jfr_emit.h); every frame of a
  * stack is kept, leaf first, typed as async-profiler types them
  * (report/jfr_names.h); threads carry their names, a virtual thread's
  * sample is that virtual thread's (report/jfr_pools.h). The recording's
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/jfr_events.h"
+#include "report/jfr_emit.h"
 #include "report/jfr_pools.h"
 #include "report/jfr_types.h"
 
@@ -30,7 +30,7 @@ struct out {
 	const struct report *r;
 	const struct pj_profile *p;
 	struct jfr_pools pl;
-	struct jfr_events ev;
+	struct jfr_emit ev;
 	struct jfr_buf meta, info, cpool; /* info: the recording's */
 	uint64_t start_ticks;
 };
@@ -220,7 +220,7 @@ int report_jfr(FILE *out, const struct report *r)
 	}
 	if (jfr_pools_init(&o.pl, r))
 		goto oom;
-	o.ev = (struct jfr_events){ .r = r, .p = p, .pl = &o.pl };
+	o.ev = (struct jfr_emit){ .r = r, .p = p, .pl = &o.pl };
 	for (size_t i = 0; i < p->nsamples; i++)
 		if (p->samples[i].time < first &&
 		    report_sample_selected(&all, &p->samples[i]))
@@ -229,12 +229,12 @@ int report_jfr(FILE *out, const struct report *r)
 	if (!start || (first != UINT64_MAX && first < start))
 		start = first != UINT64_MAX ? first : 0;
 	o.start_ticks = o.ev.end_ticks = start;
-	jfr_events_unit(&o.ev, &all);
+	jfr_emit_unit(&o.ev, &all);
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct pj_sample *s = &p->samples[i];
 
 		if (s->stack < p->nstacks && report_sample_selected(&all, s))
-			jfr_events_sample(&o.ev, s);
+			jfr_emit_sample(&o.ev, s);
 	}
 	end = o.ev.end_ticks;
 	if (end < start + pj_profile_stat(p, "duration_ns", 0))
@@ -260,7 +260,7 @@ oom:
 	ret = 1;
 out:
 	jfr_pools_free(&o.pl);
-	jfr_events_free(&o.ev);
+	jfr_emit_free(&o.ev);
 	jfr_buf_free(&o.meta);
 	jfr_buf_free(&o.info);
 	jfr_buf_free(&o.cpool);

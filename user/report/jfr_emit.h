@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The samples of a profile as the events of a JFR file
- * (report/jfr_events.c), as the JDK and async-profiler write them:
+ * (report/jfr_emit.c), as the JDK and async-profiler write them:
  *   cpu-clock, task-clock, cycles  jdk.ExecutionSample, STATE_DEFAULT (as
  *                                  async-profiler's CPU samples)
  *   offcpu (-e offcpu, --wall)     profiler.WallClockSample: the wait's
@@ -17,8 +17,8 @@
  * (jdk.ObjectAllocationInNewTLAB, ...) as those events again. A sample of
  * a virtual thread is that virtual thread's (report/jfr_pools.h).
  */
-#ifndef PJ_USER_REPORT_JFR_EVENTS_H
-#define PJ_USER_REPORT_JFR_EVENTS_H
+#ifndef PJ_USER_REPORT_JFR_EMIT_H
+#define PJ_USER_REPORT_JFR_EMIT_H
 
 #include "lib/u64map.h"
 #include "report/jfr_chunk.h"
@@ -37,7 +37,7 @@ enum jfr_kind {
 	JFR_K_OTHER,
 };
 
-struct jfr_events {
+struct jfr_emit {
 	const struct report *r;
 	const struct pj_profile *p;
 	struct jfr_pools *pl;
@@ -54,9 +54,9 @@ void jfr_kind_types(enum jfr_kind k, enum jfr_type_id t[2]);
 /* Sets ev->unit from the samples r selects: the mean time a CPU sample
  * stands for, so that the wall-clock samples and the CPU samples count
  * time alike (10 ms when there are none). */
-void jfr_events_unit(struct jfr_events *ev, const struct report *r);
+void jfr_emit_unit(struct jfr_emit *ev, const struct report *r);
 /* Appends sample s as its event. */
-void jfr_events_sample(struct jfr_events *ev, const struct pj_sample *s);
-void jfr_events_free(struct jfr_events *ev);
+void jfr_emit_sample(struct jfr_emit *ev, const struct pj_sample *s);
+void jfr_emit_free(struct jfr_emit *ev);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A profile's samples as JFR events (report/jfr_events.h), their fields in
+ * A profile's samples as JFR events (report/jfr_emit.h), their fields in
  * the order the metadata declares them (report/jfr_types.c).
  *
  * Wall-clock samples count time as async-profiler's do: its converter
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/jfr_events.h"
+#include "report/jfr_emit.h"
 
 #define WALL_BATCH 65536 /* samples of one event */
 #define WALL_PARTS 1024 /* events of one wait, at most */
@@ -79,7 +79,7 @@ static enum jfr_kind kind(const struct pj_profile *p, uint32_t event)
 	return jfr_kind_of(pj_profile_event(p, event));
 }
 
-void jfr_events_unit(struct jfr_events *ev, const struct report *r)
+void jfr_emit_unit(struct jfr_emit *ev, const struct report *r)
 {
 	const struct pj_profile *p = ev->p;
 	unsigned __int128 sum = 0;
@@ -104,13 +104,13 @@ void jfr_events_unit(struct jfr_events *ev, const struct report *r)
 		ev->unit = DEFAULT_UNIT;
 }
 
-void jfr_events_free(struct jfr_events *ev)
+void jfr_emit_free(struct jfr_emit *ev)
 {
 	jfr_buf_free(&ev->b);
 	u64map_free(&ev->waited);
 }
 
-static void ends(struct jfr_events *ev, uint64_t t, uint64_t span)
+static void ends(struct jfr_emit *ev, uint64_t t, uint64_t span)
 {
 	if (t + span >= t && t + span > ev->end_ticks)
 		ev->end_ticks = t + span;
@@ -118,7 +118,7 @@ static void ends(struct jfr_events *ev, uint64_t t, uint64_t span)
 
 /* The class key of stack st's leaf, when the leaf is a class (an
  * allocation's or a lock's, which its event names); 0 otherwise. */
-static uint32_t leaf_class(struct jfr_events *ev, uint32_t st, bool *callers)
+static uint32_t leaf_class(struct jfr_emit *ev, uint32_t st, bool *callers)
 {
 	const struct pj_profile *p = ev->p;
 	uint32_t lo = p->stack_start[st], f;
@@ -151,7 +151,7 @@ static bool parked(const struct pj_profile *p, uint32_t st)
 	return false;
 }
 
-static size_t begin(struct jfr_events *ev, enum jfr_type_id t, uint64_t time,
+static size_t begin(struct jfr_emit *ev, enum jfr_type_id t, uint64_t time,
 		    uint64_t thread, uint64_t stack)
 {
 	size_t at = jfr_event_begin(&ev->b, t);
@@ -164,7 +164,7 @@ static size_t begin(struct jfr_events *ev, enum jfr_type_id t, uint64_t time,
 }
 
 /* A wait as async-profiler's wall-clock samples: see the top. */
-static void wall(struct jfr_events *ev, const struct pj_sample *s,
+static void wall(struct jfr_emit *ev, const struct pj_sample *s,
 		 uint64_t thread, uint64_t stack)
 {
 	unsigned int state = report_stack_state(ev->p, s->stack) + 1;
@@ -204,7 +204,7 @@ static void wall(struct jfr_events *ev, const struct pj_sample *s,
 	}
 }
 
-void jfr_events_sample(struct jfr_events *ev, const struct pj_sample *s)
+void jfr_emit_sample(struct jfr_emit *ev, const struct pj_sample *s)
 {
 	struct jfr_buf *b = &ev->b;
 	enum jfr_kind k = kind(ev->p, s->event);

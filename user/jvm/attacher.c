@@ -151,6 +151,7 @@ int attacher_take(struct attacher *at, struct agent **out, char *err,
 	int fd, rc;
 
 	*out = NULL;
+	memset(&r, 0, sizeof(r));
 	if (recv_result(at->fd, &r, &fd)) {
 		snprintf(err, errlen,
 			 "the attach of JVM %d ended without a result (its "

@@ -440,14 +440,16 @@ static void say_unnamed(const struct machine *m)
 		"their user's share (%u):",
 		m->unnamed, (unsigned long long)m->samples_unnamed,
 		m->max_procs, m->uid_procs);
-	for (unsigned int k = 0; k < 3 && k < m->nby_uid; k++) {
-		unsigned int best = MACHINE_UNNAMED_UIDS;
+	for (unsigned int k = 0; k < 3; k++) {
+		int best = -1;
 
 		for (unsigned int i = 0; i < m->nby_uid; i++)
 			if (!said[i] &&
-			    (best == MACHINE_UNNAMED_UIDS ||
+			    (best < 0 ||
 			     m->by_uid[i].samples > m->by_uid[best].samples))
-				best = i;
+				best = (int)i;
+		if (best < 0)
+			break;
 		said[best] = true;
 		if (m->by_uid[best].uid == (uid_t)-1)
 			fprintf(stderr, "%s others %u (%llu samples)",

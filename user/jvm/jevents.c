@@ -31,7 +31,8 @@ int agent_events_ask(struct agent *a, uint64_t alloc_interval, uint64_t lock_ns,
 		{ alloc_interval, lock_ns, flags, 0 } };
 
 	if (!a || a->fd < 0 || !(a->hello.flags & PJA_HELLO_EVENTS) ||
-	    a->ev_asked || GROW(a->out, a->out_cap, a->out_len + sizeof(m)))
+	    a->ev_asked ||
+	    agent_grow(a, &a->out, &a->out_cap, a->out_len + sizeof(m)))
 		return -1;
 	memcpy(a->out + a->out_len, &m, sizeof(m));
 	a->out_len += sizeof(m);
@@ -133,8 +134,10 @@ static void vthreads_clear(struct agent *a)
 	union u64map_val *v;
 	uint64_t k;
 
-	for (uint32_t i = 0; u64map_next(&a->vthreads, &i, &k, &v);)
+	for (uint32_t i = 0; u64map_next(&a->vthreads, &i, &k, &v);) {
+		agent_refund(a, agent_name_cost(v->p));
 		free(v->p);
+	}
 	u64map_free(&a->vthreads);
 }
 
@@ -156,12 +159,22 @@ void agent_vthread(struct agent *a, const char *p, uint32_t len)
 	}
 	if (a->vthreads.n >= AGENT_MAX_VTHREADS)
 		vthreads_clear(a); /* flat: the oldest go with the rest */
-	if (!(slot = u64map_slot(&a->vthreads, v.id)) ||
-	    !(name = malloc(v.name_len + 1)))
+	if (!(name = malloc(v.name_len + 1)))
 		return;
 	memcpy(name, p + sizeof(v), v.name_len);
 	name[v.name_len] = 0;
 	text_clean(name, v.name_len);
+	if (agent_charge(a, agent_name_cost(name))) {
+		free(name);
+		return;
+	}
+	if (!(slot = u64map_slot(&a->vthreads, v.id))) {
+		agent_refund(a, agent_name_cost(name));
+		free(name);
+		return;
+	}
+	if (slot->p)
+		agent_refund(a, agent_name_cost(slot->p));
 	free(slot->p);
 	slot->p = name;
 }

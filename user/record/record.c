@@ -125,7 +125,7 @@ static int add_targets(struct recorder *rec, const bool *java_of)
 	for (unsigned int i = 0; i < n; i++) {
 		pid_t pid = rec->o.pids.n ? (pid_t)rec->o.pids.v[i]
 					  : rec->o.pid;
-		struct proc *p = procs_add(&rec->procs, pid);
+		struct proc *p = procs_add(&rec->procs, pid, true);
 
 		if (!p) {
 			fprintf(stderr, "perfjava: out of memory\n");
@@ -546,6 +546,8 @@ int cmd_record(int argc, char **argv)
 	 * (pipeline/ksig.h: the kernel's SIGTRAP at the sample). */
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		agents_start(rec, rec->procs.v[i]);
+	if (rec->mach) /* -a: the JVMs running, attached beside (bounded) */
+		agents_settle(rec, sigfd);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	/* started: the file takes its name (a failed start left any file
@@ -572,6 +574,7 @@ int cmd_record(int argc, char **argv)
 	if (!rec->o.quiet)
 		say_recording(rec);
 	run_loop(rec, sigfd);
+	agents_abandon(rec); /* attaches in flight: given up, said */
 	if (!rec->w) { /* --loop could not start the next file (said so) */
 		close(sigfd);
 		goto out;

@@ -282,7 +282,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 	wire(rec);
 	if (!rec->o.pid)
 		return 0;
-	p = procs_add(&rec->procs, rec->o.pid);
+	p = procs_add(&rec->procs, rec->o.pid, true);
 	if (!p) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		pj_writer_abort(rec->w); /* and its file */

@@ -38,6 +38,7 @@ static void agents_stats(const struct recorder *rec, struct agent_stats *sum)
 		for (unsigned int k = 0; k < 8; k++)
 			sum->recovered[k] += a->recovered[k];
 		sum->unsent += a->unsent;
+		sum->over_budget += a->over_budget;
 	}
 }
 
@@ -111,6 +112,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
 	offjava_write_stats(&rec->oj, rec->w);
 	switchcost_write_stats(&rec->sc, rec->w);
+	machine_write_stats(rec); /* -a: the processes not named, whose */
 	if (rec->o.cg.stack_size) {
 		pj_writer_stat(rec->w, "unwind_complete",
 			       ds->unwind[UNWIND_COMPLETE]);
@@ -135,6 +137,7 @@ void record_write_stats(struct recorder *rec)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
 	pj_writer_stat(rec->w, "walk_not_sent", ast.unsent);
+	pj_writer_stat(rec->w, "agent_over_budget", ast.over_budget);
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
@@ -355,6 +358,11 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	if (ast.unsent) /* its own walks only: samples were kept */
 		fprintf(stderr, " (%llu not asked: the agent stopped reading)",
 			(unsigned long long)ast.unsent);
+	if (ast.over_budget) /* what agents sent past their user's share */
+		fprintf(stderr,
+			" (%llu of the agents' messages dropped: past the "
+			"reader's memory for agents, or their user's share)",
+			(unsigned long long)ast.over_budget);
 	recovered = 0;
 	for (unsigned int i = 1; i < PJA_HOW_MAX; i++)
 		recovered += ast.recovered[i];

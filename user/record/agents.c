@@ -8,8 +8,8 @@
 #include "lib/procfs.h"
 #include "profile/io.h"
 #include "record/agents.h"
-#include "record/machine.h"
 #include "record/recorder.h"
+#include "rings/threads.h"
 
 /* A JVM that cannot be asked yet (starting) is tried again this often,
  * for this long after it was wanted. */
@@ -37,6 +37,16 @@ static void prepare(struct recorder *rec, struct proc *p)
 		     &rec->cw);
 }
 
+void agents_follow(struct recorder *rec, struct proc *p)
+{
+	unsigned int bad;
+
+	if (!p->java || !p->agent || rproc(p)->follow || rproc(p)->ended)
+		return;
+	rproc(p)->follow = true; /* FORK records and rescans from now on */
+	threads_scan(&rec->th, p->pid, &bad);
+}
+
 /* p's agent a is in: its socket polled, its code looked for, its walks at
  * the sample set up; at -a its threads get rings of their own. */
 static void adopted(struct recorder *rec, struct proc *p, struct agent *a)
@@ -48,7 +58,7 @@ static void adopted(struct recorder *rec, struct proc *p, struct agent *a)
 	 * kernel's SIGTRAP at the sample, pipeline/ksig.h) */
 	ksig_setup(&p->ks, p->agent);
 	if (rec->mach)
-		machine_follow(rec, p);
+		agents_follow(rec, p);
 }
 
 int agents_attach(struct recorder *rec, struct proc *p, char *err, size_t len)

@@ -50,13 +50,17 @@ void agents_start(struct recorder *rec, struct proc *p);
  * found as it starts may be given a second), tried again every second for
  * ten while it is starting, its failure said once. Once the agent is in,
  * its walks at the sample are set up, and at -a its threads get rings of
- * their own (machine_follow); elsewhere that is the caller's (rproc
+ * their own (agents_follow); elsewhere that is the caller's (rproc
  * follow). Nothing happens when p is not a JVM (p->java), has its agent or
  * an attach under way, was given up on, has ended, or --no-java: it may be
  * called any number of times, from any recording (not for the launched
  * command itself, whose agent connects by itself).
  */
 void agents_want(struct recorder *rec, struct proc *p);
+/* -a: a JVM with its agent: its threads get rings of their own, as a -p
+ * target's (walks at the sample: the kernel's SIGTRAP), whose samples
+ * its CPU's ring leaves to them. */
+void agents_follow(struct recorder *rec, struct proc *p);
 /* The attaches due are started, those past their deadline given up. */
 void agents_tick(struct recorder *rec, uint64_t now);
 /* The fd of attach i (< AGENTS_ATTACHING) to poll for POLLIN, or -1. */

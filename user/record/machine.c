@@ -91,16 +91,6 @@ int machine_new(struct recorder *rec)
 	return 0;
 }
 
-void machine_follow(struct recorder *rec, struct proc *p)
-{
-	unsigned int bad;
-
-	if (!p->java || !p->agent || rproc(p)->follow || rproc(p)->ended)
-		return;
-	rproc(p)->follow = true; /* FORK records and rescans from now on */
-	threads_scan(&rec->th, p->pid, &bad);
-}
-
 int machine_open(struct recorder *rec, unsigned int *bad)
 {
 	struct idlist on = { 0 };

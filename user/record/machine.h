@@ -11,7 +11,7 @@
  * start, before the events open (a bounded wait), one that starts during
  * the recording once it maps libjvm.so (its MMAP2 record), a second
  * later. A JVM with its agent is then recorded as a -p target
- * (machine_follow): its threads get rings of their own, whose signal at the
+ * (agents_follow): its threads get rings of their own, whose signal at the
  * sample walks their Java stack (the kernel may signal no thread from a
  * CPU's event: one of another process would die of it); its threads'
  * samples before that are walked on request.
@@ -33,10 +33,6 @@ struct machine;
 
 /* rec->mach for -a / -C; 0, or -1 with a message. */
 int machine_new(struct recorder *rec);
-/* A JVM with its agent: its threads get rings of their own, as a -p
- * target's (walks at the sample: the kernel's SIGTRAP), whose samples
- * its CPU's ring leaves to them. */
-void machine_follow(struct recorder *rec, struct proc *p);
 /* Opens one ring per CPU recorded; 0, or -errno (*bad the event). */
 int machine_open(struct recorder *rec, unsigned int *bad);
 /* Every JVM running now is a process recorded, its agent to come before

@@ -299,7 +299,7 @@ static int open_rings(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	/* and the threads of each JVM with its agent (one that cannot is
 	 * recorded by its CPU's ring) */
 	for (unsigned int i = 0; !err && i < rec->procs.n; i++)
-		machine_follow(rec, rec->procs.v[i]);
+		agents_follow(rec, rec->procs.v[i]);
 	return err;
 }
 

@@ -300,10 +300,12 @@ static int flush_output(struct recorder *rec)
 	return -1;
 }
 
-/* What a polled fd is: a ring, a target's pidfd, an agent's socket. */
+/* What a polled fd is: a ring, a target's pidfd, an agent's socket, one
+ * of the hook's fds (1 + its index). */
 struct polled {
 	struct ring *ring;
 	struct proc *target, *agent;
+	unsigned int hook;
 };
 
 /* The fds to poll: signals, each target's pidfd, a launched JVM's agent to
@@ -311,7 +313,7 @@ struct polled {
 static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		    struct polled **what, unsigned int *cap, unsigned int *n)
 {
-	unsigned int need = rec->th.n + 2 * rec->procs.n + 2;
+	unsigned int need = rec->th.n + 2 * rec->procs.n + 2 + RUN_HOOK_FDS;
 	int lfd = launch_agent_fd(rec->launch);
 	bool paced = timer_paced(rec);
 
@@ -328,12 +330,18 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		*cap = need;
 	}
 	*n = 0;
-#define ADD(f, r, t, a)                                             \
-	do {                                                        \
-		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };     \
-		(*what)[(*n)++] = (struct polled){ (r), (t), (a) }; \
+#define ADD(f, r, t, a)                                                \
+	do {                                                           \
+		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };        \
+		(*what)[(*n)++] = (struct polled){ (r), (t), (a), 0 }; \
 	} while (0)
 	ADD(sigfd, NULL, NULL, NULL);
+	for (unsigned int i = 0; rec->hook && i < RUN_HOOK_FDS; i++) {
+		if (rec->hook->fd[i] < 0)
+			continue;
+		ADD(rec->hook->fd[i], NULL, NULL, NULL);
+		(*what)[*n - 1].hook = i + 1;
+	}
 	if (lfd >= 0) /* a launched JVM's agent, to come */
 		ADD(lfd, NULL, NULL, NULL);
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
@@ -439,8 +447,9 @@ int run_loop(struct recorder *rec, int sigfd)
 	uint64_t next_tick = rec->start_ns + TICK_NS,
 		 next_scan = rec->start_ns + RESCAN_NS,
 		 next_drain = rec->start_ns + drain_interval(rec);
-	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
+	bool tty = isatty(2) && !rec->o.quiet && !rec->launch && !rec->hook;
 	bool busy = false; /* records left in the rings by the last pass */
+	unsigned int ready; /* the hook's fds that are readable */
 	unsigned int rot = 0;
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
@@ -460,6 +469,8 @@ int run_loop(struct recorder *rec, int sigfd)
 		wake = next_drain < end ? next_drain : end;
 		wake = next_alt < wake ? next_alt : wake;
 		wake = next_soon < wake ? next_soon : wake;
+		if (rec->hook && rec->hook->due < wake)
+			wake = rec->hook->due;
 		timeout = (int)((wake > now ? wake - now : 0) / 1000000);
 		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
@@ -469,12 +480,15 @@ int run_loop(struct recorder *rec, int sigfd)
 		/* from a place that moves, so that a ring that fills as fast
 		 * as it is read does not keep the others waiting */
 		rot = npfd ? (rot + 1) % npfd : 0;
+		ready = 0;
 		for (unsigned int k = 0; n > 0 && k < npfd; k++) {
 			unsigned int i = (k + rot) % npfd;
 
 			if (!pfd[i].revents)
 				continue;
-			if (!what[i].ring) {
+			if (what[i].hook) {
+				ready |= 1u << (what[i].hook - 1);
+			} else if (!what[i].ring) {
 				on_polled(rec, &what[i], pfd[i].fd, sigfd, tty);
 			} else if (!busy) {
 				busy = !drain_ring(rec, what[i].ring, pass_end);
@@ -538,6 +552,8 @@ int run_loop(struct recorder *rec, int sigfd)
 			rec->stop = true;
 			rec->stop_reason = "duration reached";
 		}
+		if (rec->hook && !rec->stop && (ready || now >= rec->hook->due))
+			rec->hook->call(rec->hook->ctx, ready, now);
 	}
 	if (tty)
 		fprintf(stderr, "\n");

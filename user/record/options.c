@@ -348,37 +348,39 @@ int record_opts_check(struct record_opts *o, const char *cmd)
 	return 0;
 }
 
+/* record's long options (getopt_long's), top's among them (record_opt) */
+const struct option record_long_options[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "call-graph", required_argument, NULL, 'g' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "no-java", no_argument, NULL, 'J' },
+	{ "native-base", no_argument, NULL, 'N' },
+	{ "wall", no_argument, NULL, 'W' },
+	{ "loop", required_argument, NULL, 'L' },
+	{ "keep", required_argument, NULL, 'K' },
+	{ "agent", required_argument, NULL, 'A' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
 int record_parse_args(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option lo[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "call-graph", required_argument, NULL, 'g' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "no-java", no_argument, NULL, 'J' },
-		{ "native-base", no_argument, NULL, 'N' },
-		{ "wall", no_argument, NULL, 'W' },
-		{ "loop", required_argument, NULL, 'L' },
-		{ "keep", required_argument, NULL, 'K' },
-		{ "agent", required_argument, NULL, 'A' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	int c, r;
 
 	record_opts_init(o);
 	optind = 1;
 	opterr = 0; /* one line of our own for a wrong option */
-	while ((c = getopt_long(argc, argv, "+:p:t:aC:e:F:c:g:d:o:m:qh", lo,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:p:t:aC:e:F:c:g:d:o:m:qh",
+				record_long_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);

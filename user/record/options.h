@@ -3,6 +3,7 @@
 #ifndef PJ_USER_RECORD_OPTIONS_H
 #define PJ_USER_RECORD_OPTIONS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -53,6 +54,9 @@ int record_parse_args(int argc, char **argv, struct record_opts *o);
  * what holds between them (one kind of target, of which cmd says the
  * message: "record", "top"), 0 or -1 after a message. */
 void record_opts_init(struct record_opts *o);
+/* record's long options, as getopt_long takes them: the value of each is
+ * its letter for record_opt. */
+extern const struct option record_long_options[];
 int record_opt(struct record_opts *o, int c, const char *arg);
 int record_opts_check(struct record_opts *o, const char *cmd);
 void record_opts_free(struct record_opts *o);

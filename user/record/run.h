@@ -14,7 +14,7 @@
  * come; call() sets the next due and may end the recording (rec->stop,
  * rec->stop_reason).
  */
-#define RUN_HOOK_FDS 2
+#define RUN_HOOK_FDS 3
 struct run_hook {
 	int fd[RUN_HOOK_FDS]; /* -1: none */
 	uint64_t due; /* CLOCK_MONOTONIC ns; UINT64_MAX: none */

@@ -31,6 +31,23 @@ check "top -a: a process named by its command line ($PROGS/cpusplit 41 1)" \
 	grep -qE "^ *[0-9.]+ +[0-9]+ +$PID  $PROGS/cpusplit 41 1\$" "$TMP/a.out"
 kill "$PID" 2>/dev/null
 
+# --- a native program's known split, shown as record would count it
+start_prog "$TMP/c.out" "$PROGS/cpusplit" 6 2
+"$PJ_BIN" top -p "$PID" -F 997 -w 4 -d 4 -n 40 >"$TMP/c.top" 2>"$TMP/c.err"
+rc=$?
+check "top -p (native) -d 4 | cat: exit 0, one table" \
+	eval '[ $rc -eq 0 ] && [ "$(grep -c "^perfjava top  pid $PID" "$TMP/c.top")" -eq 1 ]'
+wait "$PID"
+n=$(awk '$4 ~ /^work_[abc]$/ { n += $3 } END { print n + 0 }' "$TMP/c.top")
+for f in work_a work_b work_c; do
+	truth=$(awk -v f=$f '$1 == "truth" && $2 == f { print $3 }' "$TMP/c.out")
+	got=$(awk -v f=$f '$4 ~ /^work_[abc]$/ { t += $3; if ($4 == f) m = $3 }
+		END { printf "%.2f", t ? 100 * m / t : 0 }' "$TMP/c.top")
+	tol=$(pct_tolerance "${truth:-0}" "$n" 5)
+	check "native: $f's self share of work_a/b/c within $tol pp of the program's (truth $truth, shown $got, $n samples)" \
+		pct_within "${truth:-0}" "$got" "$tol"
+done
+
 if ! command -v tmux >/dev/null; then
 	apt-get install -y --no-install-recommends tmux >"$TMP/apt.log" 2>&1 ||
 		{ apt-get update >>"$TMP/apt.log" 2>&1 &&

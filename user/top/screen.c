@@ -60,6 +60,9 @@ static void line(struct view *v, int cols, bool rev, const char *fmt, ...)
 	va_list ap;
 	size_t n;
 
+	if (v->room <= 0) /* a terminal too small for all of it */
+		return;
+	v->room--;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
@@ -115,7 +118,7 @@ static unsigned int busiest(struct view *v, int cols, unsigned int max)
 	for (; n < max && n < v->fold.ntasks; n++) {
 		const struct trow *t = &v->fold.tasks[n];
 
-		line(v, cols, false, "%7.2f%%  %7u  %s",
+		line(v, cols, false, "%7.2f%%  pid %-7u  %s",
 		     pct(t->samples, v->fold.samples), t->id,
 		     view_task_name(v, t->id, true, name, sizeof(name)));
 	}
@@ -192,6 +195,7 @@ void view_draw(struct view *v, struct term *t, uint64_t now)
 	size_t page;
 
 	v->len = 0;
+	v->room = t->rows - 1;
 	put(v, "\033[H", 3);
 	for (unsigned int i = 0; i < nh; i++)
 		line(v, cols, false, "%s", h[i]);

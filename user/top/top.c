@@ -239,6 +239,10 @@ static void describe(struct top *t, struct view_info *in, uint64_t now)
 	if (ev->freq)
 		at = snprintf(in->event, sizeof(in->event), "%s at %llu Hz",
 			      ev->name, (unsigned long long)ev->freq);
+	else if (event_is_clock(ev) && ev->period % 1000000 == 0)
+		at = snprintf(in->event, sizeof(in->event), "%s every %llu ms",
+			      ev->name,
+			      (unsigned long long)(ev->period / 1000000));
 	else
 		at = snprintf(in->event, sizeof(in->event), "%s every %llu%s",
 			      ev->name, (unsigned long long)ev->period,

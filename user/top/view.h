@@ -77,6 +77,7 @@ struct view {
 	uint64_t status_until;
 	char *screen; /* what the next draw writes */
 	size_t len, cap;
+	int room; /* lines left on the screen above the status line */
 };
 
 void view_init(struct view *v, struct window *win, bool machine, bool by_total);

@@ -14,6 +14,8 @@
  * environment variable PERFJAVA_AGENT_TESTFAULT=N makes every Nth walk read a
  * bad address inside the protected region; PERFJAVA_AGENT_WALKCHECK makes
  * every walk at the sample also walk by AsyncGetCallTrace, and compares;
+ * PERFJAVA_AGENT_TESTREPLAY=MS makes the session's replay of the code map
+ * last at least MS ms, as a big code cache on a loaded machine does;
  * PERFJAVA_AGENT_WALKER=asgct leaves every walk to AsyncGetCallTrace and its
  * recoveries. Benchmarks only: bench=signal (the handler of a walk at the
  * sample returns at once) and bench=walk (walks taken, none moved to the
@@ -77,6 +79,10 @@ static int setup_once(JavaVM *vm)
 {
 	if (pja.ready)
 		return 0;
+	if (copies_pin()) {
+		fprintf(stderr, "perfjava agent: cannot pin its library\n");
+		return -1;
+	}
 	pja.vm = vm;
 	pja.asgct = vmstructs_sym("AsyncGetCallTrace");
 	if (!pja.asgct) {
@@ -285,6 +291,7 @@ static void *session_main(void *arg)
 	pthread_setname_np(pthread_self(), PJA_AGENT_THREAD);
 	sess_jni = env;
 	me.tid = pja_gettid();
+	atomic_store(&pja.sess_tid, me.tid);
 	out_msg(PJA_THREAD, &me, sizeof(me), PJA_AGENT_THREAD, me.name_len,
 		NULL, 0);
 	if (out_flush())
@@ -297,7 +304,7 @@ static void *session_main(void *arg)
 		struct pollfd p = { pja.fd, POLLIN, 0 };
 		ssize_t n, used;
 
-		if (ring_offered && poll(&p, 1, 500) > 0 &&
+		if (ring_offered && poll(&p, 1, 2000) > 0 &&
 		    (p.revents & POLLIN)) {
 			n = read_input(in, sizeof(in));
 			if (n <= 0)
@@ -353,12 +360,14 @@ stop:
 	events_stop();
 	walk_quiesce();
 	sess_jni = NULL;
+	atomic_store(&pja.sess_tid, 0);
 	(*pja.vm)->DetachCurrentThread(pja.vm);
 out:
 	atomic_store(&pja.active, 0);
 	close(pja.fd);
 	pja.fd = -1;
 	out_reset();
+	copies_unlock();
 	return NULL;
 }
 
@@ -424,6 +433,28 @@ static int refuse_busy(const struct sockaddr_un *sa)
 	return 0;
 }
 
+/* The JVM's name and version (PJA_VM_INFO), for the JFR file a recording
+ * becomes (jdk.JVMInformation). */
+static void send_vm_info(void)
+{
+	struct pja_vm_info m = { 0 };
+	char *name = NULL, *version = NULL;
+	jvmtiEnv *j = pja.jvmti;
+
+	if ((*j)->GetSystemProperty(j, "java.vm.name", &name))
+		name = NULL;
+	if ((*j)->GetSystemProperty(j, "java.vm.version", &version))
+		version = NULL;
+	m.name_len = name ? strnlen(name, PJA_VM_INFO_MAX) : 0;
+	m.version_len = version ? strnlen(version, PJA_VM_INFO_MAX) : 0;
+	out_msg(PJA_VM_INFO, &m, sizeof(m), name, m.name_len, version,
+		m.version_len);
+	if (name)
+		(*j)->Deallocate(j, (unsigned char *)name);
+	if (version)
+		(*j)->Deallocate(j, (unsigned char *)version);
+}
+
 static int start_session(const char *options)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -449,6 +480,10 @@ static int start_session(const char *options)
 			"perfjava agent: the previous session does not end\n");
 		return -1;
 	}
+	if (copies_lock()) { /* another copy of the agent records */
+		reader_pid = 0;
+		return refuse_busy(&sa);
+	}
 	opt_value(options, "depth", v, sizeof(v));
 	pja.depth = v[0] ? atoi(v) : PJA_DEFAULT_DEPTH;
 	if (pja.depth < 1 || pja.depth > PJA_MAX_DEPTH)
@@ -462,6 +497,10 @@ static int start_session(const char *options)
 	pja.testfault = tf ? atoi(tf) : 0;
 	if (pja.testfault < 0)
 		pja.testfault = 0;
+	tf = getenv("PERFJAVA_AGENT_TESTREPLAY");
+	pja.testreplay = tf ? atoi(tf) : 0;
+	if (pja.testreplay < 0 || pja.testreplay > 60000)
+		pja.testreplay = 0;
 	pja.walkcheck = getenv("PERFJAVA_AGENT_WALKCHECK") != NULL;
 	wk = getenv("PERFJAVA_AGENT_WALKER");
 	pja.asgct_only = wk && !strcmp(wk, "asgct");
@@ -477,6 +516,7 @@ static int start_session(const char *options)
 			sa.sun_path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		copies_unlock();
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -490,14 +530,16 @@ static int start_session(const char *options)
 	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
 		      PJA_HELLO_RING | PJA_HELLO_STACKS | PJA_HELLO_EVENTS |
 		      PJA_HELLO_COPY | PJA_HELLO_CHAIN |
-		      (pja.traps ? PJA_HELLO_SIGTRAP : 0);
+		      (ksig_trap_first(NULL, 0) ? PJA_HELLO_SIGTRAP : 0);
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
+	send_vm_info();
 	atomic_store(&pja.active, 1);
 	if (pthread_create(&sess_thread, NULL, session_main, NULL)) {
 		atomic_store(&pja.active, 0);
 		close(fd);
 		pja.fd = -1;
+		copies_unlock();
 		return -1;
 	}
 	sess_running = 1;

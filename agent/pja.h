@@ -53,11 +53,13 @@ struct pja {
 	int ready; /* JVMTI and signal handlers set up */
 	/* the current session */
 	atomic_int active;
+	atomic_int sess_tid; /* the session thread's tid, while it runs */
 	int fd; /* socket to the reader */
 	int wake_fd; /* eventfd: the outgoing queue has data */
 	unsigned int depth;
 	unsigned int timeout_us;
 	int testfault; /* every Nth walk reads a bad address (tests) */
+	int testreplay; /* the replay takes at least this many ms (tests) */
 	int walkcheck; /* each walk at the sample twice: ours and
 			  AsyncGetCallTrace's, compared (tests) */
 	int asgct_only; /* no walk of our own (tests) */
@@ -360,15 +362,27 @@ int pja_install(int sig, void (*fn)(int, siginfo_t *, void *),
 void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc);
 uint64_t pja_context_pc(const void *ucontext);
 
+/* copies.c: the library pinned for the JVM's life (0, or -1 when it
+ * cannot be); one session at a time among the copies of the agent in the
+ * JVM: copies_lock is 1 when another copy has one, else 0 (held until
+ * copies_unlock). */
+int copies_pin(void);
+int copies_lock(void);
+void copies_unlock(void);
+
 /* ksig.c: our real-time signal (pja.signo, chosen by ksig_init) and the
  * walk at the sample, into a private ring. */
 struct pjw_rec;
 int ksig_init(void);
 /* The handler's work for a kernel signal at a sample of the reader's
  * event fd (si_code POLL_IN: si_fd; TRAP_PERF: from sig_data). */
-void ksig_on_sample(int fd, void *uc);
+int ksig_on_sample(int fd, void *uc); /* -1: walks are off here */
 /* Installs the SIGTRAP handler for perf events' TRAP_PERF (for good). */
 int ksig_trap_init(void);
+/* Whether the JVM's SIGTRAP handler is ours, so that a perf event's
+ * SIGTRAP comes to us first; when not, the library whose handler it is
+ * ("default", "ignored") in owner. */
+int ksig_trap_first(char *owner, size_t len);
 /* Walks at the sample are taken from ksig_start until ksig_stop (which
  * waits, bounded, for handlers in flight and drops what is left). */
 void ksig_start(void);
@@ -394,6 +408,12 @@ void ksig_rearm(void);
 /* Walks dropped (private ring full) and signals not walked (no buffer). */
 void ksig_counts(uint64_t *full, uint64_t *busy);
 void ksig_clear_full(uint64_t counted);
+/* Signals at a sample this session: taken, come while walks were off,
+ * tagged SIGTRAPs passed on to the handler before ours. */
+void ksig_signals(uint64_t *taken, uint64_t *off, uint64_t *passed);
+/* How long the private ring's oldest record has waited unpublished (a
+ * handler stopped between its reservation and its record): 0 normally. */
+uint64_t ksig_stuck_ns(void);
 
 /* cost.c: the agent's own cost, for the reader's summary: the handler's
  * parts per walk (their means and medians) and the session thread's CPU
@@ -422,6 +442,10 @@ int wring_active(void);
 int wring_pump(void);
 /* How long the session thread may wait before the next pump, ms. */
 int wring_interval_ms(void);
+/* On the session thread while it replays the code map and the threads
+ * (long in a JVM with a big code cache, on a loaded machine): moves the
+ * walks at the sample when they are due, as its loop would. */
+void wring_tick(void);
 void wring_detach(void);
 
 /* walk.c: walks requested by the session thread through directed signals. */

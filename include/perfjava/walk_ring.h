@@ -66,7 +66,23 @@ struct pjw_head {
 	 * agent's own walks also walked by AsyncGetCallTrace, and how many of
 	 * those named the same frames */
 	uint64_t checked, check_same;
+	/* what became of the signals at a sample this session (untrusted
+	 * numbers, for the reader's diagnosis when walks do not come):
+	 * those the handler took with its walks on, those that came while
+	 * they were off, tagged SIGTRAPs it passed to the handler before
+	 * (another copy of the agent's); whether the JVM's SIGTRAP handler
+	 * is the agent's (1) or whose it is (trap_owner, a library's file
+	 * name, NUL-terminated or not); when the session thread last moved
+	 * walks (CLOCK_MONOTONIC ns); how long the oldest record of its
+	 * private ring has waited for its handler to finish it */
+	uint64_t sig_taken, sig_off, sig_passed;
+	uint64_t trap_first;
+	uint64_t pump_at_ns;
+	uint64_t stuck_ns;
+	char trap_owner[64];
 };
+
+_Static_assert(sizeof(struct pjw_head) <= PJW_HEAD_BYTES, "walk ring head");
 
 /* The parts of a walk at the sample, as the handler times them. */
 enum pjw_part {

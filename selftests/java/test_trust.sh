@@ -77,9 +77,7 @@ for jdk in "${JDKS[@]}"; do
 				"walks are not taken at the sample here"
 			continue
 		fi
-		tol=$(pct_tolerance "${truth:-0}" "$nph" "$TOL")
-		check "$J: Trust.$m within $tol pp of its CPU truth ($truth, got $got, $nph samples)" \
-			pct_within "${truth:-0}" "${got:-100}" "$tol"
+		check_share "$J: Trust.$m, of its CPU truth," "$got" "$nph" "$truth" "$TOL"
 	done
 	# every sample whose native frames say sleep or pipe write is given
 	# that Java method, none the other

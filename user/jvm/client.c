@@ -271,6 +271,8 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 	r = attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen);
 	if (!r)
 		r = agent_accept(pid, lfd, START_TIMEOUT_MS, out, err, errlen);
+	if (!r)
+		(*out)->copies = rdv_agent_copies(pid, lib);
 	close(lfd);
 	tfs_unlink(&t, t.tmp, name);
 	tfs_close(&t);

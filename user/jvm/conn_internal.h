@@ -78,12 +78,14 @@ struct agent {
 	struct agent_stats stats;
 	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
 	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
+	int copies; /* agent libraries the JVM maps (jvm/rendezvous.h) */
 	/* the JVM's own events (jvm/jevents.c) */
 	int ev_asked, ev_answered;
 	uint32_t ev_on, ev_failed;
 	uint64_t ev_stray, ev_dropped;
 	struct u64map classes; /* class id -> interned name */
 	struct u64map vthreads; /* virtual thread id -> name (malloc'd) */
+	const char *vm_name, *vm_version; /* PJA_VM_INFO, interned */
 	/* answers to stack requests (jvm/stacks.c) */
 	void (*stack_cb)(void *ctx, const struct agent_stack *st);
 	void *stack_ctx;

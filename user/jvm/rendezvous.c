@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,4 +228,70 @@ int rdv_listen(const struct tfs *t, char *name, size_t len)
 		return -1;
 	}
 	return b.fd;
+}
+
+/* Whether name (a mapping's file name, " (deleted)" cut) is an agent's. */
+static bool agent_name(const char *name, const char *lib)
+{
+	const char *base = strrchr(name, '/'), *own = strrchr(lib, '/');
+	size_t n;
+
+	base = base ? base + 1 : name;
+	own = own ? own + 1 : lib;
+	n = strlen(base);
+	return !strcmp(base, "libperfjava-agent.so") || !strcmp(base, own) ||
+	       (!strncmp(base, ".perfjava-agent-", 16) && n > 19 &&
+		!strcmp(base + n - 3, ".so"));
+}
+
+#define MAX_COPIES 16
+#define MAX_MAP_LINES (1u << 20)
+
+int rdv_agent_copies(pid_t pid, const char *lib)
+{
+	char path[64], line[PATH_MAX + 256], dev[32];
+	struct {
+		char dev[32];
+		unsigned long inode;
+	} seen[MAX_COPIES];
+	unsigned int n = 0, lines = 0, i;
+	unsigned long inode;
+	bool whole = true;
+	FILE *f;
+	int at;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && lines++ < MAX_MAP_LINES) {
+		bool start = whole;
+		char *name, *del;
+
+		/* a longer line's rest is no line of its own */
+		whole = strchr(line, '\n') != NULL;
+		if (!start)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		at = 0;
+		if (sscanf(line, "%*s %*s %*s %31s %lu %n", dev, &inode, &at) <
+			2 ||
+		    !at || !inode)
+			continue;
+		name = line + at;
+		del = strstr(name, " (deleted)");
+		if (del && !del[10])
+			*del = 0;
+		if (!agent_name(name, lib))
+			continue;
+		for (i = 0; i < n; i++)
+			if (seen[i].inode == inode && !strcmp(seen[i].dev, dev))
+				break;
+		if (i == n && n < MAX_COPIES) {
+			snprintf(seen[n].dev, sizeof(seen[n].dev), "%s", dev);
+			seen[n++].inode = inode;
+		}
+	}
+	fclose(f);
+	return (int)n;
 }

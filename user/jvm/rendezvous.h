@@ -10,6 +10,7 @@
 #define PJ_USER_RENDEZVOUS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "jvm/tfs.h"
 
@@ -28,5 +29,13 @@ int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len);
  * (the bind's own error).
  */
 int rdv_listen(const struct tfs *t, char *name, size_t len);
+/*
+ * How many agent libraries process pid maps, told apart by file: ours
+ * (libperfjava-agent.so, a /tmp copy .perfjava-agent-*.so, or a file named
+ * as lib, the one loaded). A JVM keeps each it loads: one of another build
+ * or path puts its signal handlers in front of this one's. 0 when its maps
+ * cannot be read.
+ */
+int rdv_agent_copies(pid_t pid, const char *lib);
 
 #endif

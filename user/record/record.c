@@ -537,8 +537,10 @@ void record_stop(struct recorder *rec)
 	threads_disable(&rec->th);
 	run_collect_walks(rec);
 	run_drain_last(rec);
-	for (unsigned int i = 0; i < rec->procs.n; i++)
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		ksig_flush(&rec->procs.v[i]->ks); /* the rings are read */
 		ksig_match(&rec->procs.v[i]->ks);
+	}
 	recorder_finish_waits(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec->wall, rec->end_ns); /* threads still waiting */

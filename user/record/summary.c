@@ -10,6 +10,7 @@
 #include "pipeline/jevents.h"
 #include "pipeline/wall.h"
 #include "profile/io.h"
+#include "profile/javaloss.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/summary.h"
@@ -48,6 +49,41 @@ static unsigned int jvms(const struct recorder *rec)
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		n += rec->procs.v[i]->java;
 	return n;
+}
+
+/* The account of lost Java walks (profile/javaloss.h): the walks' ends,
+ * and every JVM's walks at the sample. */
+static void java_loss(const struct recorder *rec, struct pj_java_loss *l)
+{
+	const struct cpuwalk_stats *st = &rec->cw.st;
+	struct ksig ks = { 0 };
+
+	pj_java_loss_init(l);
+	if (!walks_wanted(rec))
+		return;
+	l->ok = st->walks[AGENT_WALK_OK];
+	l->not_java = st->walks[AGENT_WALK_NOT_JAVA];
+	l->not_walkable = st->walks[AGENT_WALK_NOT_WALKABLE];
+	l->timeout = st->walks[AGENT_WALK_TIMEOUT];
+	l->fault = st->walks[AGENT_WALK_FAULT];
+	l->gone = st->walks[AGENT_WALK_GONE];
+	l->lost = st->walks[AGENT_WALK_LOST];
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		ksig_add(&ks, &rec->procs.v[i]->ks);
+	ksig_loss(&ks, l);
+}
+
+/* The warning when a JVM's samples lost more than a tenth of their Java
+ * frames, with its cause: said even with -q (report's header says it
+ * too). */
+static void java_warning(const struct recorder *rec)
+{
+	struct pj_java_loss l;
+	char line[768];
+
+	java_loss(rec, &l);
+	if (pj_java_loss_line(&l, line, sizeof(line)))
+		fprintf(stderr, "perfjava: warning: %s\n", line);
 }
 
 void record_write_stats(struct recorder *rec)
@@ -101,6 +137,12 @@ void record_write_stats(struct recorder *rec)
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		ksig_add(&ks, &rec->procs.v[i]->ks);
 	ksig_write_stats(&ks, rec->w);
+	{
+		struct pj_java_loss l;
+
+		java_loss(rec, &l);
+		pj_java_loss_write(&l, rec->w);
+	}
 	jevents_write_stats(rec->jev, rec->w);
 	pj_writer_stat(rec->w, "walk_recovered_stub", ast.recovered[1]);
 	pj_writer_stat(rec->w, "walk_recovered_epilogue", ast.recovered[2]);
@@ -178,8 +220,10 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	unsigned int from = 0;
 	struct stat sb;
 
-	if (rec->o.quiet)
+	if (rec->o.quiet) {
+		java_warning(rec);
 		return;
+	}
 	fprintf(stderr, "perfjava: %llu samples",
 		(unsigned long long)es->samples);
 	for (unsigned int i = 0;
@@ -255,4 +299,5 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 				     jvms(rec) > 1 ? p->pid : 0);
 	}
 	jevents_summary(rec->jev, recorder_any_agent(rec));
+	java_warning(rec);
 }

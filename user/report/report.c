@@ -32,30 +32,6 @@ static const struct {
 	{ "heatmap", report_heatmap, false },
 };
 
-/* The one place where samples are chosen; filters go here. */
-bool report_sample_selected(const struct report *r, const struct pj_sample *s)
-{
-	const struct report_opts *o = r->o;
-
-	if (r->event && !r->all_events && s->event != r->event->index)
-		return false;
-	if (o->states && !report_state_selected(r, s))
-		return false;
-	if (o->ntids && !report_has_id(o->tids, o->ntids, s->tid))
-		return false;
-	if (o->npids && !report_has_id(o->pids, o->npids, s->pid))
-		return false;
-	if (!report_filter_pass(r, s))
-		return false;
-	if (o->from > 0 || o->to >= 0) {
-		double t = report_secs(r, s->time);
-
-		if (t < o->from || (o->to >= 0 && t >= o->to))
-			return false;
-	}
-	return true;
-}
-
 /* Time 0 of --from/--to: when recording started, else the first sample. */
 static uint64_t start_time(const struct pj_profile *p)
 {
@@ -88,6 +64,20 @@ static const struct pj_event_desc *find_event(const struct pj_profile *p,
 			best = e;
 		if (name && best)
 			break;
+	}
+	/* cpu: perfjava's CPU clock, as a JFR file of another's names it;
+	 * a JFR event type by the profile event it became (profile/jfr_event.c) */
+	if (!best && name && !strcmp(name, "cpu"))
+		best = find_event(p, "cpu-clock")
+			   ?: find_event(p, "task-clock");
+	if (!best && name && strncmp(name, "event.", 6)) {
+		char key[256];
+		const char *to;
+
+		snprintf(key, sizeof(key), "event.%s", name);
+		to = pj_profile_meta(p, key);
+		if (to && strcmp(to, name))
+			best = find_event(p, to);
 	}
 	return best;
 }
@@ -238,12 +228,13 @@ static int build(struct report *r)
 				  o->threads && s->vthread ? vthread_key(r, s)
 				  : per_thread		   ? s->tid
 							   : 0,
-				  s->period, s->count > 1 ? s->count : 1))
+				  s->period, s->batch > 1 ? s->batch : 1,
+				  s->count > 1 ? s->count : 1))
 			goto out;
 		if (r->sample_stack)
 			r->sample_stack[i] = (uint32_t)f.last;
 		r->total_weight += s->period;
-		r->total_samples++;
+		r->total_samples += s->batch > 1 ? s->batch : 1;
 		if (s->time < r->first_time)
 			r->first_time = s->time;
 		if (s->time > r->last_time)
@@ -383,9 +374,12 @@ static int load_report(const char *const *paths, unsigned int npaths,
 	r->files = mg->all;
 	r->nfiles = mg->n;
 	r->o = o;
-	/* --event wall: all of them, the first for the unit */
-	r->event = find_event(p, o->event && strcmp(o->event, "wall") ? o->event
-								      : NULL);
+	/* --event wall: the file's event of that name (async-profiler's
+	 * wall-clock samples), else all of them, the first for the unit */
+	r->event = find_event(p, o->event && (strcmp(o->event, "wall") ||
+					      find_event(p, "wall"))
+				     ? o->event
+				     : NULL);
 	if (o->event && !r->event) {
 		fprintf(stderr,
 			"perfjava: %s has no samples of event %s; see the "
@@ -396,8 +390,9 @@ static int load_report(const char *const *paths, unsigned int npaths,
 	rc = report_wall_setup(r, o);
 	if (rc) {
 		fprintf(stderr,
-			rc == -1 ? "perfjava: %s has no off-CPU samples for "
-				   "--event wall; record with --wall\n"
+			rc == -1 ? "perfjava: %s has no off-CPU or wall-clock "
+				   "samples for --event wall; record with "
+				   "--wall (async-profiler: wall=)\n"
 			: rc == -3
 			    ? "perfjava: %s is not an off-CPU recording: "
 			      "--state needs one made with -e offcpu "

@@ -344,13 +344,14 @@ unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 	static uint64_t whole[65536 / 8];
 	struct perf_event_mmap_page *pg = r->base;
 	const uint8_t *data;
-	uint64_t head, tail, mask;
+	uint64_t head, tail, mask, start;
 	unsigned int n = 0;
 
 	if (!pg)
 		return 0;
 	data = (const uint8_t *)r->base + getpagesize();
 	mask = r->size - 1;
+	start = now_ns(); /* what was written by then is read below */
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail;
 	while (n < max && head - tail >= sizeof(struct perf_event_header)) {
@@ -373,6 +374,8 @@ unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 		n++;
 	}
+	if (n < max)
+		r->drained_ns = start;
 	return n;
 }
 

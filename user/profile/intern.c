@@ -238,16 +238,3 @@ const uint32_t *pj_writer_stack_frames(const struct pj_writer *w, uint32_t id,
 	*n = w->stacks[id].n;
 	return w->stackpool + w->stacks[id].off;
 }
-
-void writer_intern_free(struct pj_writer *w)
-{
-	idtable_free(&w->strtab);
-	idtable_free(&w->frametab);
-	idtable_free(&w->stacktab);
-	free(w->strs);
-	free(w->names.buf);
-	free(w->frames);
-	free(w->memo);
-	free(w->stacks);
-	free(w->stackpool);
-}

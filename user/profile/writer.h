@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/idtable.h"
@@ -100,8 +101,21 @@ int writer_put_str(struct pj_writer *w, int b, const char *s, size_t n);
 /* profile/write.c: flushes when buffer b grew past its soft limit (at a
  * record boundary). */
 void writer_maybe_flush(struct pj_writer *w, int b);
-/* profile/intern.c: frees the tables of strings, frames and stacks. */
-void writer_intern_free(struct pj_writer *w);
+/* Frees intern.c's tables of strings, frames and stacks: here, so that
+ * write.c (which closes) does not call back into intern.c (which calls
+ * write.c's buffers). */
+static inline void writer_intern_free(struct pj_writer *w)
+{
+	idtable_free(&w->strtab);
+	idtable_free(&w->frametab);
+	idtable_free(&w->stacktab);
+	free(w->strs);
+	free(w->names.buf);
+	free(w->frames);
+	free(w->memo);
+	free(w->stacks);
+	free(w->stackpool);
+}
 
 /* s's length as the writer keeps it (cut at STRING_MAX; NULL is ""). */
 static inline size_t writer_cut(const char *s)

@@ -3,8 +3,8 @@
  * perfjava top's view: the window folded (top/fold.h) into rows, hottest
  * frames by self or total share, a frame opened into its callers, or the
  * threads (processes at -a) by share; the keys that move and change it
- * (view.c), drawn on the terminal (view.c) or printed as a table when
- * stdout is no terminal (top/text.c).
+ * (view.c), drawn on the terminal or printed as a table when stdout
+ * is no terminal (screen.c).
  */
 #ifndef PJ_USER_TOP_VIEW_H
 #define PJ_USER_TOP_VIEW_H

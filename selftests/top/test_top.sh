@@ -47,25 +47,27 @@ for f in work_a work_b work_c; do
 done
 
 # --- no terminal, no -d: a table each second (at most -n frames), until
-# stdout is closed
+# stdout is closed: read until a table counts more samples since the start
+# than the first (the header's third line, 8th word), 60 tables at most
 start_prog "$TMP/p.out" "$PROGS/cpusplit" 300 1
 timeout 120 "$PJ_BIN" top -p "$PID" -n 2 2>"$TMP/p.err" |
-	awk '/^perfjava top/ { n++ } { print } n == 2 && /^$/ { exit }' >"$TMP/p.top"
+	awk '/^perfjava top/ { n++; l = 0 } { l++; print }
+		l == 3 && n == 1 { first = $8 } l == 3 && n > 1 && $8 > first { more = 1 }
+		/^$/ && (more || n >= 60) { exit }' >"$TMP/p.top"
 rc=${PIPESTATUS[0]}
-sed 's/^/# /' "$TMP/p.top"
+sed 's/^/# /' "$TMP/p.top" | tail -9
 sed 's/^/# stderr: /' "$TMP/p.err"
-check "top -p | a reader of two tables: top ends when it goes (status $rc), a stop asked for (not said)" \
+check "top -p | a reader that goes: top ends (status $rc), a stop asked for (not said)" \
 	eval '[ $rc -eq 0 ] && ! grep -q "top stopped" "$TMP/p.err"'
-# two_tables FILE: two tables of pid $PID, at most 2 frames each (the second
-# at least 1), the second of more samples since the start (the header's
-# third line, 8th word)
-two_tables() {
-	[ "$(grep -c "^perfjava top  pid $PID: $PROGS/cpusplit 300 1\$" "$1")" -eq 2 ] &&
-		awk '/^perfjava top/ { t++; getline; getline; s[t] = $8 }
-			/^ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+  [^ ]/ { f[t]++ }
-			END { exit !(t == 2 && f[1] <= 2 && f[2] >= 1 && f[2] <= 2 && s[2] > s[1]) }' "$1"
+# tables_grow FILE: tables of pid $PID, each of at most 2 frames, the last
+# of more samples since the start than the first, and of a frame
+tables_grow() {
+	[ "$(grep -c "^perfjava top  pid $PID: $PROGS/cpusplit 300 1\$" "$1")" -ge 2 ] &&
+		awk '/^perfjava top/ { t++; l = 0 } { l++ } l == 3 { s[t] = $8 }
+			/^ +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+  [^ ]/ { f[t]++; if (f[t] > 2) bad = 1 }
+			END { exit !(t >= 2 && !bad && f[t] >= 1 && s[t] > s[1]) }' "$1"
 }
-check "... two tables, at most 2 frames each (-n 2), the second of more samples since the start" two_tables "$TMP/p.top"
+check "... $(grep -c '^perfjava top' "$TMP/p.top") tables, at most 2 frames each (-n 2), the count since the start grows" tables_grow "$TMP/p.top"
 check "... the target runs on" kill -0 "$PID"
 kill "$PID" 2>/dev/null
 

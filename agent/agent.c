@@ -294,6 +294,7 @@ static void *session_main(void *arg)
 	atomic_store(&pja.sess_tid, me.tid);
 	out_msg(PJA_THREAD, &me, sizeof(me), PJA_AGENT_THREAD, me.name_len,
 		NULL, 0);
+	park_announce(); /* a hook bound by an earlier session: where */
 	if (out_flush())
 		goto stop;
 	/* A reader that said ring=1 offers its walk ring (or declines) right

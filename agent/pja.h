@@ -176,6 +176,7 @@ extern struct pja_vm pja_vm;
  * size, ConstantPool's _pool_holder, InstanceKlass's _methods_jmethod_ids. */
 struct pja_vmm {
 	int const_method, constants, idnum, code_size, holder, ids, size;
+	int method_size; /* sizeof(Method): a native's entry follows it */
 };
 extern struct pja_vmm pja_vmm;
 /* For the agent's own walk (vmwalk.c): JavaThread's _thread_state,
@@ -516,6 +517,9 @@ uint32_t jrec_flags(void);
  * giving what was on. */
 void jrec_begin(uint32_t flags);
 uint32_t jrec_end(void);
+/* When the session's events were turned on: a wait stamped before began
+ * while they were off (its stamp left over from an earlier session). */
+uint64_t jrec_since(void);
 /* The stack buffers, made once; -1 when out of memory. */
 int jrec_buffers(void);
 /* An event posted while not asked for (counted: tests check none is). */
@@ -525,18 +529,21 @@ uint64_t jrec_strays(void);
 uint64_t jrec_dropped(void);
 /*
  * Records ev for the calling thread now, with its stack (JVMTI
- * GetStackTrace of the current thread, skip frames left out) and klass's
- * name (NULL: none). time: when the event began.
+ * GetStackTrace of the current thread, skip frames left out), klass's
+ * name (NULL: none) and the name of the lock's owner (NULL: none). time:
+ * when the event began.
  */
 void jrec_record(JNIEnv *env, struct pjw_event *ev, jclass klass, uint64_t time,
-		 int skip);
+		 int skip, const char *owner);
 /* Whether a wait of waited ns is recorded, and its weight: every wait of
  * the threshold or longer, as itself; a shorter one with the probability
  * waited / threshold, as the threshold (an unbiased total, bounded count). */
 extern uint64_t jrec_threshold_ns;
 int jrec_wait_kept(uint64_t waited, uint64_t *weight);
-/* Whether class k is a lock, condition or semaphore of
- * java.util.concurrent. */
+/* Whether a thread parked on an object of class k (its park blocker)
+ * waits to acquire a lock: java.util.concurrent's ReentrantLock,
+ * ReentrantReadWriteLock, StampedLock and Semaphore (a condition's await,
+ * a queue's take, a latch or a future is no lock: off-CPU/wall time). */
 int jrec_lock_class(jclass k);
 
 /* JVMTI thread-local storage of a wait (lock.c, vthread.c): its start in
@@ -556,9 +563,22 @@ void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 			   jclass k, jlong size);
 void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
 void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
-/* Rebinds Unsafe.park to the hook (once; it stays, inert, when no session
- * records locks). 0 when it is in place. */
+/* Rebinds Unsafe.park to the hook (it stays, inert, when no session
+ * records locks), again if another agent bound it since. 0 when in place. */
 int lock_park_hook(JNIEnv *env);
+
+/* park.c: Unsafe.park bound to a hook of the agent's, beside other agents.
+ * park_bind: bound (learning the JDK's park the first time), or again when
+ * another agent bound park since; 0 when it is. park_check: the same while
+ * a session records locks. park_call: the park the hook wraps, called on
+ * (another agent's hook bound before, or the JDK's park; the JDK's when
+ * called back from it, park_nested). park_announce: PJA_PARK queued. */
+typedef void(JNICALL *park_fn)(JNIEnv *, jobject, jboolean, jlong);
+int park_bind(JNIEnv *env, park_fn hook);
+void park_check(JNIEnv *env);
+void park_call(JNIEnv *env, jobject u, jboolean abs, jlong time);
+int park_nested(void);
+int park_announce(void);
 
 /* mounted.c: each carrier's mounted virtual thread. */
 /* The virtual thread mounted on carrier thread tid, 0 when none (or the

@@ -129,7 +129,7 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 		return;
 	(*j)->SetThreadLocalStorage(j, t, (void *)(uintptr_t)tag);
 	start = v >> TLS_SHIFT;
-	if (now < start)
+	if (now < start || start < jrec_since())
 		return;
 	b = (*env)->GetObjectField(env, t, blocker_field);
 	if (b)
@@ -141,7 +141,7 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 	}
 	if (ev.kind != PJW_EV_MAX && jrec_wait_kept(now - start, &ev.value)) {
 		ev.vthread = id;
-		jrec_record(env, &ev, k, start, 0);
+		jrec_record(env, &ev, k, start, 0, NULL);
 	}
 	if (k)
 		(*env)->DeleteLocalRef(env, k);

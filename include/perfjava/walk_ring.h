@@ -34,7 +34,7 @@
 #include "perfjava/agent_proto.h"
 
 #define PJW_MAGIC 0x574a4650u /* "PFJW" */
-#define PJW_VERSION 1
+#define PJW_VERSION 2
 #define PJW_HEAD_BYTES 4096u
 #define PJW_MIN_SIZE (64u << 10)
 #define PJW_MAX_SIZE (256u << 20)
@@ -120,7 +120,8 @@ enum pjw_event_kind {
 	PJW_EV_CPU = 0, /* a walk at a sample; vthread is the one mounted */
 	PJW_EV_ALLOC = 1, /* value: the object's size in bytes */
 	PJW_EV_MONITOR = 2, /* value: ns waited to enter a monitor */
-	PJW_EV_PARK = 3, /* value: ns parked on a lock (LockSupport) */
+	PJW_EV_PARK = 3, /* value: ns parked to acquire a lock or semaphore
+			    (LockSupport; not a condition's wait) */
 	PJW_EV_VPARK = 4, /* value: ns a virtual thread was unmounted,
 			     parked on no lock (sleep, I/O, ...) */
 	PJW_EV_MAX
@@ -132,6 +133,9 @@ struct pjw_event {
 	uint64_t value;
 	uint64_t cls; /* PJA_CLASS id: the object's or the lock's class, 0 */
 	uint64_t vthread; /* the virtual thread's id, 0: a platform thread */
+	uint64_t owner; /* PJA_CLASS id: the name of the thread that held the
+			   lock when the wait began, 0 when the JVM gives
+			   none (PJW_EV_PARK on an owned lock only) */
 };
 #define PJW_EVF_PINNED 1u /* a virtual thread waited on its carrier */
 

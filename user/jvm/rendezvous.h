@@ -18,8 +18,10 @@
  * The path of the agent library at path as the target can open it: path
  * itself when the target, with its rights, reaches that very file there
  * (decided per path: a private /tmp, a hidden home or a container's root
- * may not show it); else a copy in its /tmp, made as its user, or an
- * identical one of its user made earlier. 0, or -1 with errno.
+ * may not show it); else the copy in its /tmp that it has loaded already
+ * (mapped, its user's, our bytes), or a new copy there, made as its user
+ * at a random name (O_EXCL, another name when taken: no one can squat it).
+ * 0, or -1 with errno: the cause itself (ENOSPC, EROFS, EDQUOT...).
  */
 int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len);
 /*

@@ -100,9 +100,14 @@ int agent_ring_offer(struct agent *a, uint64_t size)
 	if (!(a->hello.flags & PJA_HELLO_RING) || a->ring ||
 	    size < PJW_MIN_SIZE || size > PJW_MAX_SIZE || (size & (size - 1)))
 		return -1;
+	/* its pages are the reader's (populated below): charged */
+	if (agent_charge(a, PJW_HEAD_BYTES + size))
+		return -2;
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		agent_refund(a, PJW_HEAD_BYTES + size);
 		return -1;
+	}
 	r->frames = calloc(a->hello.depth + 1, sizeof(*r->frames));
 	fd = memfd_create("perfjava-walks", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (!r->frames || fd < 0 || ftruncate(fd, PJW_HEAD_BYTES + size) ||
@@ -135,6 +140,7 @@ fail:
 		munmap(r->map, PJW_HEAD_BYTES + size);
 	free(r->frames);
 	free(r);
+	agent_refund(a, PJW_HEAD_BYTES + size);
 	return -1;
 }
 
@@ -265,6 +271,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 			re.value = pe.value;
 			re.cls = agent_class_name(a, pe.cls);
 			re.vthread = pe.vthread;
+			re.owner = agent_class_name(a, pe.owner);
 			w.ev = &re;
 		}
 		for (i = 0; i < rec.nframes; i++) {

@@ -24,6 +24,7 @@ struct ring_event {
 	uint64_t value;
 	const char *cls; /* the class's name, or NULL */
 	uint64_t vthread; /* the virtual thread's id, 0: none */
+	const char *owner; /* the lock owner's thread name, or NULL */
 };
 
 struct ring_walk {
@@ -38,7 +39,8 @@ struct ring_walk {
 typedef void (*agent_ring_cb)(void *ctx, const struct ring_walk *w);
 /* Offers the agent a ring of size bytes (a power of two), when it takes
  * one; nothing may be queued (agent_flush first). 0 when offered;
- * agent_ring_signal() then says when it is ready. */
+ * agent_ring_signal() then says when it is ready. -2 when the agents'
+ * memory budget (jvm/conn_internal.h) has no room for it, -1 otherwise. */
 int agent_ring_offer(struct agent *a, uint64_t size);
 /* Tells an agent told so at its start that no ring comes (agent_flush
  * first). */

@@ -129,10 +129,16 @@ void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
 
 void ksig_setup(struct ksig *k, struct agent *a)
 {
+	int r;
+
 	if (!a)
 		return;
-	if (!k->why && (agent_flush(a) || agent_ring_offer(a, RING_BYTES)))
+	if (!k->why && agent_flush(a))
 		k->why = "the agent takes no walk ring";
+	else if (!k->why && (r = agent_ring_offer(a, RING_BYTES)))
+		k->why = r == -2 ? "the agents' memory budget has no room for "
+				   "its walk ring"
+				 : "the agent takes no walk ring";
 	if (k->why) {
 		agent_flush(a);
 		agent_ring_decline(a);

@@ -58,9 +58,9 @@ static inline struct proc *procs_get(const struct procs *ps, pid_t pid)
 {
 	return pid > 0 ? u64map_ptr(&ps->by_pid, (uint64_t)pid + 1) : NULL;
 }
-/* The process pid, made when new (its names and unwinder ready); NULL
- * when out of memory. */
-struct proc *procs_add(struct procs *ps, pid_t pid);
+/* The process pid, made when new (its names ready, and its unwinder when
+ * unwind and the bound allow); NULL when out of memory. */
+struct proc *procs_add(struct procs *ps, pid_t pid, bool unwind);
 /* Forgets p (its agent stopped before). */
 void procs_remove(struct procs *ps, struct proc *p);
 /* A new file: names go into w, named again as they come. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/agents.h"
 #include "record/launch.h"
 #include "record/loop.h"
 #include "record/record.h"
@@ -102,8 +103,10 @@ int cmd_record(int argc, char **argv)
 		say_recording(rec);
 	run_loop(rec, rec->sigfd);
 	ret = 1;
-	if (!rec->w) /* --loop could not start the next file (said so) */
+	if (!rec->w) { /* --loop could not start the next file (said so) */
+		agents_abandon(rec); /* attaches in flight: given up, said */
 		goto stopped;
+	}
 	record_stop(rec);
 	if (finish_file(rec))
 		goto stopped;

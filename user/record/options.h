@@ -43,6 +43,7 @@ struct record_opts {
 	const char *agent_path;
 	bool no_java;
 	bool native_base; /* --native-base: Java stacks keep their thread's */
+	bool self; /* --self: perfjava's own threads and code stay in */
 	bool quiet;
 };
 

@@ -124,7 +124,7 @@ static int add_targets(struct recorder *rec, const bool *java_of)
 	for (unsigned int i = 0; i < n; i++) {
 		pid_t pid = rec->o.pids.n ? (pid_t)rec->o.pids.v[i]
 					  : rec->o.pid;
-		struct proc *p = procs_add(&rec->procs, pid);
+		struct proc *p = procs_add(&rec->procs, pid, true);
 
 		if (!p) {
 			fprintf(stderr, "perfjava: out of memory\n");
@@ -267,7 +267,7 @@ static int open_rings(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	/* and the threads of each JVM with its agent (one that cannot is
 	 * recorded by its CPU's ring) */
 	for (unsigned int i = 0; !err && i < rec->procs.n; i++)
-		machine_follow(rec, rec->procs.v[i]);
+		agents_follow(rec, rec->procs.v[i]);
 	return err;
 }
 
@@ -469,6 +469,8 @@ static int start(struct recorder *rec, bool java, const bool *java_of)
 	 * (pipeline/ksig.h: the kernel's SIGTRAP at the sample). */
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		agents_start(rec, rec->procs.v[i]);
+	if (rec->mach) /* -a: the JVMs running, attached beside (bounded) */
+		agents_settle(rec, rec->sigfd);
 	if (!rec->launch && open_threads(rec))
 		return -1;
 	/* started: the file takes its name (a failed start left any file
@@ -533,6 +535,7 @@ int record_start(struct recorder *rec, struct record_opts *o)
 
 void record_stop(struct recorder *rec)
 {
+	agents_abandon(rec); /* attaches in flight: given up, said */
 	switchcost_take(&rec->sc, &rec->th, true); /* while the events run */
 	threads_disable(&rec->th);
 	run_collect_walks(rec);

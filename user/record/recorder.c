@@ -209,6 +209,9 @@ static void wire(struct recorder *rec)
 	rec->em.procs = &rec->procs;
 	rec->em.ksym = &rec->ksym;
 	rec->em.bases.on = rec->o.native_base;
+	rec->em.keep_self = rec->o.self;
+	/* -a, -C: the recorder is among the processes */
+	rec->em.self_pid = rec->o.system_wide ? getpid() : 0;
 	d->walk_skips_cfi = !rec->o.native_base && !rec->o.no_java;
 	rec->em.lbr = d->lbr;
 	rec->cw.pend = &rec->pend;
@@ -283,7 +286,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 	wire(rec);
 	if (!rec->o.pid)
 		return 0;
-	p = procs_add(&rec->procs, rec->o.pid);
+	p = procs_add(&rec->procs, rec->o.pid, true);
 	if (!p) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		pj_writer_abort(rec->w); /* and its file */

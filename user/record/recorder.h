@@ -24,6 +24,7 @@
 #include "pipeline/pending.h"
 #include "pipeline/proc.h"
 #include "pipeline/switchcost.h"
+#include "record/agents.h"
 #include "record/options.h"
 #include "record/rproc.h"
 #include "rings/threads.h"
@@ -48,6 +49,7 @@ struct recorder {
 	struct launch *launch; /* the command, when record launched it */
 	struct loop *loop; /* --loop: the files written (record/loop.c) */
 	struct machine *mach; /* -a, -C: every process (record/machine.h) */
+	struct agents ag; /* attaches beside the poll loop (record/agents.h) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	/* the stages of a sample's way (record/hotpath.c) */

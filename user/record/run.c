@@ -300,12 +300,12 @@ static int flush_output(struct recorder *rec)
 	return -1;
 }
 
-/* What a polled fd is: a ring, a target's pidfd, an agent's socket, one
- * of the hook's fds (1 + its index). */
+/* What a polled fd is: a ring, a target's pidfd, an agent's socket, an
+ * attach in flight (its place + 1), one of the hook's fds (1 + its index). */
 struct polled {
 	struct ring *ring;
 	struct proc *target, *agent;
-	unsigned int hook;
+	unsigned int attach, hook;
 };
 
 /* The fds to poll: signals, each target's pidfd, a launched JVM's agent to
@@ -313,7 +313,8 @@ struct polled {
 static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		    struct polled **what, unsigned int *cap, unsigned int *n)
 {
-	unsigned int need = rec->th.n + 2 * rec->procs.n + 2 + RUN_HOOK_FDS;
+	unsigned int need =
+	    rec->th.n + 2 * rec->procs.n + 2 + AGENTS_ATTACHING + RUN_HOOK_FDS;
 	int lfd = launch_agent_fd(rec->launch);
 	bool paced = timer_paced(rec);
 
@@ -330,29 +331,32 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		*cap = need;
 	}
 	*n = 0;
-#define ADD(f, r, t, a)                                                \
-	do {                                                           \
-		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };        \
-		(*what)[(*n)++] = (struct polled){ (r), (t), (a), 0 }; \
+#define ADD(f, r, t, a, at)                                                  \
+	do {                                                                 \
+		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };              \
+		(*what)[(*n)++] = (struct polled){ (r), (t), (a), (at), 0 }; \
 	} while (0)
-	ADD(sigfd, NULL, NULL, NULL);
+	ADD(sigfd, NULL, NULL, NULL, 0);
 	for (unsigned int i = 0; rec->hook && i < RUN_HOOK_FDS; i++) {
 		if (rec->hook->fd[i] < 0)
 			continue;
-		ADD(rec->hook->fd[i], NULL, NULL, NULL);
+		ADD(rec->hook->fd[i], NULL, NULL, NULL, 0);
 		(*what)[*n - 1].hook = i + 1;
 	}
 	if (lfd >= 0) /* a launched JVM's agent, to come */
-		ADD(lfd, NULL, NULL, NULL);
+		ADD(lfd, NULL, NULL, NULL, 0);
+	for (unsigned int i = 0; i < AGENTS_ATTACHING; i++)
+		if (agents_attach_fd(rec, i) >= 0) /* done when readable */
+			ADD(agents_attach_fd(rec, i), NULL, NULL, NULL, i + 1);
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
 
 		/* readable once the target exited */
 		if (rproc(p)->target && !rproc(p)->ended &&
 		    target_fd(&rproc(p)->tgt) >= 0)
-			ADD(target_fd(&rproc(p)->tgt), NULL, p, NULL);
+			ADD(target_fd(&rproc(p)->tgt), NULL, p, NULL, 0);
 		if (p->agent)
-			ADD(agent_fd(p->agent), NULL, NULL, p);
+			ADD(agent_fd(p->agent), NULL, NULL, p, 0);
 	}
 	for (unsigned int i = 0; i < rec->th.n; i++) {
 		struct ring *r = rec->th.v[i];
@@ -362,7 +366,7 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		 * (a wake-up at each sample): read on the timer */
 		if (paced || (p && ksig_quiet(&p->ks, r)))
 			continue;
-		ADD(r->fd, r, NULL, NULL);
+		ADD(r->fd, r, NULL, NULL, 0);
 	}
 #undef ADD
 	return 0;
@@ -414,6 +418,8 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 
 	if (w->target) {
 		target_ended(rec, w->target, tty, "target exited");
+	} else if (w->attach) {
+		agents_attach_done(rec, w->attach - 1);
 	} else if (fd == sigfd) {
 		if (read(sigfd, &si, sizeof(si)) > 0 &&
 		    !(rec->launch && launch_signal(rec, &si))) {
@@ -534,7 +540,8 @@ int run_loop(struct recorder *rec, int sigfd)
 			/* before exited threads go */
 			switchcost_tick(&rec->sc, &rec->th, now);
 			tend_agents(rec, now, rescan);
-			machine_tick(rec, now); /* JVMs found starting */
+			agents_tick(rec, now); /* attaches due, or late */
+			machine_tick(rec, now); /* processes gone */
 			reap_threads(rec, rescan, pass_end);
 			if (rescan) {
 				next_scan = now + RESCAN_NS;

@@ -38,6 +38,7 @@ static void agents_stats(const struct recorder *rec, struct agent_stats *sum)
 		for (unsigned int k = 0; k < 8; k++)
 			sum->recovered[k] += a->recovered[k];
 		sum->unsent += a->unsent;
+		sum->over_budget += a->over_budget;
 	}
 }
 
@@ -92,14 +93,18 @@ void record_write_stats(struct recorder *rec)
 	const struct decode_stats *ds = &rec->dec.st;
 	struct agent_stats ast;
 	struct ksig ks = { 0 };
-	uint64_t p50, p99, max;
+	uint64_t p50, p99, max, own = 0;
 	static const char *const walk_keys[] = {
 		"walk_ok",	"walk_not_java", "walk_not_walkable",
 		"walk_timeout", "walk_fault",	 "walk_gone",
 		"walk_lost",
 	};
 
+	for (unsigned int i = 0; i < RING_MAX_EVENTS; i++)
+		own += rec->em.st.own_samples[i];
 	pj_writer_stat(rec->w, "samples", rec->em.st.samples);
+	/* perfjava's own, left out unless --self */
+	pj_writer_stat(rec->w, "own_samples", own);
 	pj_writer_stat(rec->w, "lost", rec->lost);
 	pj_writer_stat(rec->w, "bad_records", ds->bad_records);
 	pj_writer_stat(rec->w, "threads", rec->th.opened);
@@ -107,6 +112,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
 	offjava_write_stats(&rec->oj, rec->w);
 	switchcost_write_stats(&rec->sc, rec->w);
+	machine_write_stats(rec); /* -a: the processes not named, whose */
 	if (rec->o.cg.stack_size) {
 		pj_writer_stat(rec->w, "unwind_complete",
 			       ds->unwind[UNWIND_COMPLETE]);
@@ -131,6 +137,7 @@ void record_write_stats(struct recorder *rec)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
 	pj_writer_stat(rec->w, "walk_not_sent", ast.unsent);
+	pj_writer_stat(rec->w, "agent_over_budget", ast.over_budget);
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
@@ -210,6 +217,80 @@ static void lost_summary(struct recorder *rec, double secs)
 	fprintf(stderr, "\n");
 }
 
+/* Whether event i is sampled on the CPU (not the JVM's own events, nor
+ * the off-CPU waits of --wall or -e offcpu). */
+static bool on_cpu_event(const struct recorder *rec, unsigned int i)
+{
+	return !jevents_is(rec->jev, i) &&
+	       !(rec->wall && i == wall_event(rec->wall));
+}
+
+/*
+ * perfjava's own share of what was recorded (the agent's thread and its
+ * code on the application's threads, the recorder itself at -a): left out
+ * of the profile unless --self, its share of the first on-CPU event said.
+ */
+static void self_summary(const struct recorder *rec)
+{
+	const struct emit_stats *es = &rec->em.st;
+	uint64_t own = 0, all;
+	unsigned int cpu = RING_MAX_EVENTS;
+
+	if (!rec->mach && !walks_wanted(rec))
+		return;
+	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++) {
+		own += es->own_samples[i];
+		if (cpu == RING_MAX_EVENTS && on_cpu_event(rec, i))
+			cpu = i;
+	}
+	if (cpu == RING_MAX_EVENTS) {
+		if (own)
+			fprintf(stderr,
+				"perfjava: %llu samples of perfjava's own "
+				"threads and code %s\n",
+				(unsigned long long)own,
+				rec->o.self ? "kept (--self)"
+					    : "left out (--self keeps them)");
+		return;
+	}
+	all = es->event_samples[cpu] + (rec->o.self ? 0 : es->own_samples[cpu]);
+	fprintf(stderr,
+		"perfjava: perfjava's own threads and code: %.2f%% of the %s "
+		"samples (%llu of %llu), %s\n",
+		all ? 100.0 * es->own_samples[cpu] / all : 0.0,
+		rec->evs[cpu].name, (unsigned long long)es->own_samples[cpu],
+		(unsigned long long)all,
+		rec->o.self ? "kept (--self)" : "left out (--self keeps them)");
+}
+
+/* Whether any event is walked at its samples (not only the JVM's own
+ * events or off-CPU waits, which get their Java frames otherwise). */
+static bool walked_events(const struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++)
+		if (on_cpu_event(rec, i))
+			return true;
+	return false;
+}
+
+/* The JVM's events lost on their way through the agent's rings (a
+ * recording of them alone: the walks' line, which counts them, is not
+ * printed). */
+static void events_lost(const struct recorder *rec)
+{
+	uint64_t full = 0, bad = 0;
+
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		full += rec->procs.v[i]->ks.rs.full;
+		bad += rec->procs.v[i]->ks.rs.bad;
+	}
+	if (full || bad)
+		fprintf(stderr,
+			"perfjava: %llu JVM events lost: the agent's ring was "
+			"full; %llu records refused\n",
+			(unsigned long long)full, (unsigned long long)bad);
+}
+
 void record_summary(struct recorder *rec, uint64_t bytes)
 {
 	const struct cpuwalk_stats *st = &rec->cw.st;
@@ -253,9 +334,17 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	stack_ends_print(stderr, &rec->em.ends, rec->dec.st.unwind, &rec->o.cg,
 			 rec->lost);
 	offjava_summary(&rec->oj);
+	self_summary(rec);
 	/* refused at the start: its one line said so, nothing more */
 	if (!walks_wanted(rec))
 		return;
+	/* -e alloc, -e lock, -e offcpu: no walk at a sample to speak of, but
+	 * the JVM's events the agent's rings dropped */
+	if (!walked_events(rec)) {
+		events_lost(rec);
+		jevents_summary(rec->jev, recorder_any_agent(rec));
+		return;
+	}
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
 	     i++)
 		unavailable += st->walks[i];
@@ -269,6 +358,11 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	if (ast.unsent) /* its own walks only: samples were kept */
 		fprintf(stderr, " (%llu not asked: the agent stopped reading)",
 			(unsigned long long)ast.unsent);
+	if (ast.over_budget) /* what agents sent past their user's share */
+		fprintf(stderr,
+			" (%llu of the agents' messages dropped: past the "
+			"reader's memory for agents, or their user's share)",
+			(unsigned long long)ast.over_budget);
 	recovered = 0;
 	for (unsigned int i = 1; i < PJA_HOW_MAX; i++)
 		recovered += ast.recovered[i];

@@ -272,7 +272,11 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 	rec->o = *o;
 	if (setup_events(rec))
 		goto fail;
-	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
+	/* no output: perfjava top, whose tap takes what the file would */
+	if (rec->o.output)
+		rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
+	else if (!(rec->w = pj_writer_open_mem(rec->o.tap)))
+		snprintf(err, sizeof(err), "out of memory");
 	if (!rec->w) {
 		fprintf(stderr, "perfjava: %s\n", err);
 		goto fail;

@@ -34,6 +34,7 @@ struct jevents;
 struct launch;
 struct loop;
 struct machine;
+struct run_hook;
 struct tp_decoder;
 struct wall;
 
@@ -69,6 +70,8 @@ struct recorder {
 	bool stop;
 	const char *stop_reason;
 	bool write_failed;
+	int sigfd; /* SIGINT, SIGTERM, SIGHUP: the poll loop's stop */
+	struct run_hook *hook; /* perfjava top's view (record/run.h) */
 };
 
 /*

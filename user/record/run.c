@@ -301,11 +301,11 @@ static int flush_output(struct recorder *rec)
 }
 
 /* What a polled fd is: a ring, a target's pidfd, an agent's socket, an
- * attach in flight (its place + 1). */
+ * attach in flight (its place + 1), one of the hook's fds (1 + its index). */
 struct polled {
 	struct ring *ring;
 	struct proc *target, *agent;
-	unsigned int attach;
+	unsigned int attach, hook;
 };
 
 /* The fds to poll: signals, each target's pidfd, a launched JVM's agent to
@@ -313,7 +313,8 @@ struct polled {
 static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		    struct polled **what, unsigned int *cap, unsigned int *n)
 {
-	unsigned int need = rec->th.n + 2 * rec->procs.n + 2 + AGENTS_ATTACHING;
+	unsigned int need =
+	    rec->th.n + 2 * rec->procs.n + 2 + AGENTS_ATTACHING + RUN_HOOK_FDS;
 	int lfd = launch_agent_fd(rec->launch);
 	bool paced = timer_paced(rec);
 
@@ -330,12 +331,18 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		*cap = need;
 	}
 	*n = 0;
-#define ADD(f, r, t, a, at)                                               \
-	do {                                                              \
-		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };           \
-		(*what)[(*n)++] = (struct polled){ (r), (t), (a), (at) }; \
+#define ADD(f, r, t, a, at)                                                  \
+	do {                                                                 \
+		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };              \
+		(*what)[(*n)++] = (struct polled){ (r), (t), (a), (at), 0 }; \
 	} while (0)
 	ADD(sigfd, NULL, NULL, NULL, 0);
+	for (unsigned int i = 0; rec->hook && i < RUN_HOOK_FDS; i++) {
+		if (rec->hook->fd[i] < 0)
+			continue;
+		ADD(rec->hook->fd[i], NULL, NULL, NULL, 0);
+		(*what)[*n - 1].hook = i + 1;
+	}
 	if (lfd >= 0) /* a launched JVM's agent, to come */
 		ADD(lfd, NULL, NULL, NULL, 0);
 	for (unsigned int i = 0; i < AGENTS_ATTACHING; i++)
@@ -446,8 +453,9 @@ int run_loop(struct recorder *rec, int sigfd)
 	uint64_t next_tick = rec->start_ns + TICK_NS,
 		 next_scan = rec->start_ns + RESCAN_NS,
 		 next_drain = rec->start_ns + drain_interval(rec);
-	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
+	bool tty = isatty(2) && !rec->o.quiet && !rec->launch && !rec->hook;
 	bool busy = false; /* records left in the rings by the last pass */
+	unsigned int ready; /* the hook's fds that are readable */
 	unsigned int rot = 0;
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
@@ -467,6 +475,8 @@ int run_loop(struct recorder *rec, int sigfd)
 		wake = next_drain < end ? next_drain : end;
 		wake = next_alt < wake ? next_alt : wake;
 		wake = next_soon < wake ? next_soon : wake;
+		if (rec->hook && rec->hook->due < wake)
+			wake = rec->hook->due;
 		timeout = (int)((wake > now ? wake - now : 0) / 1000000);
 		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
@@ -476,12 +486,15 @@ int run_loop(struct recorder *rec, int sigfd)
 		/* from a place that moves, so that a ring that fills as fast
 		 * as it is read does not keep the others waiting */
 		rot = npfd ? (rot + 1) % npfd : 0;
+		ready = 0;
 		for (unsigned int k = 0; n > 0 && k < npfd; k++) {
 			unsigned int i = (k + rot) % npfd;
 
 			if (!pfd[i].revents)
 				continue;
-			if (!what[i].ring) {
+			if (what[i].hook) {
+				ready |= 1u << (what[i].hook - 1);
+			} else if (!what[i].ring) {
 				on_polled(rec, &what[i], pfd[i].fd, sigfd, tty);
 			} else if (!busy) {
 				busy = !drain_ring(rec, what[i].ring, pass_end);
@@ -546,6 +559,8 @@ int run_loop(struct recorder *rec, int sigfd)
 			rec->stop = true;
 			rec->stop_reason = "duration reached";
 		}
+		if (rec->hook && !rec->stop && (ready || now >= rec->hook->due))
+			rec->hook->call(rec->hook->ctx, ready, now);
 	}
 	if (tty)
 		fprintf(stderr, "\n");

@@ -194,6 +194,54 @@ window_truth() {
 	}' "$out"
 }
 
+# wait_window DATA REGEX: "FIRST LAST END", the waits in DATA (a lock
+# recording, each sample weighing its wait in ns) with a frame matching
+# REGEX: the first and the last one's start, the last end (start plus
+# weight), seconds of CLOCK_MONOTONIC
+wait_window() {
+	"$PJ_BIN" report -i "$1" --format script 2>/dev/null | awk -v re="$2" '
+	function end() {
+		if (hit) { if (first == "") first = t; last = t; if (t + w / 1e9 > e) e = t + w / 1e9 }
+		hit = 0 }
+	/^[^\t]/ { end(); for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; w = $(i + 1) + 0 } }
+	/^\t/ && $0 ~ re { hit = 1 }
+	END { end(); if (first != "") printf "%.6f %.6f %.6f\n", first, last, e }'
+}
+
+# wait_truth OUT FIRST LAST END CLASS SITE...: the program's own waits per
+# site, as a profiler of waits sees them over a recording whose waits
+# began in FIRST..LAST and ended by END (wait_window), as "CLASS.SITE
+# percent" lines. OUT has a line "wait I T0 T1 ..." for each long wait
+# (site I, nanoTime at its start and end: LockIdle.java), counted whole
+# when it began in FIRST..LAST and ended by END, else not at all, as a
+# profiler that times each wait (a wait begun before the recording is not
+# in it); 1 ms of slack at the start (the program reads its clock before
+# the wait, the profiler at it), 20 ms at the end (the program reads its
+# clock after the acquire, a loaded machine's delays after the wake-up);
+# and "cum NS V..." lines every few ms with the sums of the shorter waits,
+# taken from FIRST to LAST (interpolated between the lines around each)
+wait_truth() {
+	local out=$1 first=$2 last=$3 end=$4 cls=$5; shift 5
+	awk -v a="$first" -v b="$last" -v e="$end" -v cls="$cls" -v names="$*" '
+	function at(x, v,   i, k, f) { # the sums at time x, into v
+		for (i = 1; i <= nc; i++) if (ct[i] >= x) break
+		if (i > nc) i = nc
+		if (i == 1 || ct[i] <= x) { for (k = 3; k <= nf; k++) v[k] = cv[i, k]; return }
+		f = (x - ct[i - 1]) / (ct[i] - ct[i - 1])
+		for (k = 3; k <= nf; k++) v[k] = cv[i - 1, k] + f * (cv[i, k] - cv[i - 1, k])
+	}
+	$1 == "cum" { ct[++nc] = $2 / 1e9; for (k = 3; k <= NF; k++) cv[nc, k] = $k; nf = NF }
+	$1 == "wait" && $3 / 1e9 >= a - 0.001 && $3 / 1e9 <= b + 0.001 && $4 / 1e9 <= e + 0.02 {
+		lw[$2 + 3] += $4 - $3 }
+	END {
+		n = split(names, nm, " ")
+		if (nc) { at(a, lo); at(b, hi) }
+		for (k = 3; k < n + 3; k++) { s[k] = (nc ? hi[k] - lo[k] : 0) + lw[k]; tot += s[k] }
+		for (i = 1; i <= n; i++)
+			printf "%s.%s %.2f\n", cls, nm[i], (tot > 0 ? 100 * s[i + 2] / tot : 0)
+	}' "$out"
+}
+
 # native_split LABEL OUT FOLDED PP [DATA]: cpusplit's work_a/b/c each
 # attributed (in the collapsed FOLDED) within PP pp, or three standard
 # errors when fewer samples make that wider (check_share), of the truth in

@@ -40,7 +40,26 @@ struct ring {
 	pid_t pid; /* its process; -1 for a CPU's ring */
 	pid_t tid; /* its thread; -1 for a CPU's ring */
 	int cpu; /* a CPU's ring (ring_is_cpu): every thread on this CPU */
-	int fd; /* the first event's fd: poll it */
+	/* the fd that maps the ring: poll it (POLLHUP: its thread exited);
+	 * the first event's, or the owner's when the events are inherited */
+	int fd;
+	/* ring_opts.inherit: a dummy event of the thread alone that owns
+	 * the mapping (the kernel maps no inherited per-thread event, so
+	 * the inherited ones write here through PERF_EVENT_IOC_SET_OUTPUT);
+	 * -1 otherwise */
+	int owner_fd;
+	/* its events are inherited by the tasks its thread starts: their
+	 * samples and records land here, from their first instruction,
+	 * while its thread lives (the kernel drops them after) */
+	bool inherit;
+	bool inherit_procs; /* ... processes too, not only threads */
+	bool carrier; /* a task it started carried them: its counts hold
+		       * that task's too */
+	uint64_t opened_ns; /* when it was opened (CLOCK_MONOTONIC) */
+	uint32_t serial; /* which ring it is (rings/threads.c), never reused */
+	/* replaced by a newer ring of its thread (threads_replace): drained,
+	 * then closed; no longer found by its tid */
+	bool retired;
 	unsigned int nevents;
 	int fds[RING_MAX_EVENTS]; /* each event's fd */
 	/* what a walk at the sample names each event by: its fd (the si_fd
@@ -93,6 +112,12 @@ struct ring_opts {
 	bool track; /* fork/exit/comm records from this event */
 	bool mmaps; /* and mmap2 records of executable mappings */
 	bool enable_on_exec; /* enabled by the thread's exec (a launch) */
+	/* The events are inherited (attr.inherit) by the threads the thread
+	 * starts, and by its child processes unless inherit_thread (always
+	 * so when an event SIGTRAPs: a child's exec or its cleared handlers
+	 * must not meet that signal); see struct ring. */
+	bool inherit;
+	bool inherit_thread;
 	/* With a single clock event: a context-switch counter in its group,
 	 * both read into every sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP). */
 	bool count_switches;

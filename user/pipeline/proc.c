@@ -69,6 +69,22 @@ void procs_remove(struct procs *ps, struct proc *p)
 	proc_free(ps, p);
 }
 
+int procs_exec(struct procs *ps, struct proc *p)
+{
+	if (p->unw) {
+		unwinder_free(p->unw);
+		/* (NULL: its user frames are the kernel's chain) */
+		p->unw = unwinder_new(p->pid);
+		ps->nunw -= p->unw == NULL;
+	}
+	return symbolizer_reload_user(&p->sym, p->pid);
+}
+
+void procs_inherit(struct proc *p, const struct proc *parent)
+{
+	symbolizer_inherit(&p->sym, &parent->sym);
+}
+
 void procs_new_file(struct procs *ps, struct pj_writer *w)
 {
 	ps->w = w;

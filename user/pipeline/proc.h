@@ -63,6 +63,12 @@ static inline struct proc *procs_get(const struct procs *ps, pid_t pid)
 struct proc *procs_add(struct procs *ps, pid_t pid);
 /* Forgets p (its agent stopped before). */
 void procs_remove(struct procs *ps, struct proc *p);
+/* p exec'd another program: its names and its unwinder made anew. 0, or
+ * -1 when out of memory. */
+int procs_exec(struct procs *ps, struct proc *p);
+/* p, first read when already gone, is named as parent (whose fork it is)
+ * until it execs. */
+void procs_inherit(struct proc *p, const struct proc *parent);
 /* A new file: names go into w, named again as they come. */
 void procs_new_file(struct procs *ps, struct pj_writer *w);
 void procs_free(struct procs *ps);

@@ -6,6 +6,7 @@
 #include "lib/procfs.h"
 #include "profile/io.h"
 #include "record/agents.h"
+#include "record/family.h"
 #include "record/recorder.h"
 
 int agents_attach(struct recorder *rec, struct proc *p, char *err, size_t len)
@@ -61,4 +62,60 @@ void agents_stopped(struct recorder *rec, struct proc *p, const char *why)
 	agent_stop(p->agent);
 	recorder_set_agent(rec, p, NULL);
 	rec->th.changed = true;
+}
+
+void agents_want(struct recorder *rec, struct proc *p)
+{
+	if (rec->o.no_java || p->agent || rproc(p)->java_failed)
+		return;
+	p->java = true;
+	rproc(p)->attach_wanted = true;
+	rproc(p)->attach_at = 0;
+	/* held by its pidfd, whoever gets its pid next */
+	if (!rproc(p)->tgt.pid && target_open(&rproc(p)->tgt, p->pid))
+		rproc(p)->ended = true; /* gone already */
+}
+
+int agents_try(struct recorder *rec, struct proc *p, uint64_t now, char *err,
+	       size_t len)
+{
+	if (!rproc(p)->attach_at) /* found now: its JVM starts */
+		rproc(p)->attach_at = now + ATTACH_RETRY_NS;
+	if (now < rproc(p)->attach_at)
+		return 0;
+	if (!agents_attach(rec, p, err, len))
+		return 1;
+	rproc(p)->attach_at = now + ATTACH_RETRY_NS;
+	if (proc_gone(p->pid)) {
+		rproc(p)->ended = true;
+		return 0;
+	}
+	if (++rproc(p)->attach_tries < ATTACH_TRIES)
+		return 0;
+	rproc(p)->java_failed = true;
+	return -1;
+}
+
+void agents_tick(struct recorder *rec, uint64_t now)
+{
+	char err[512];
+
+	for (unsigned int i = 0; !rec->o.no_java && i < rec->procs.n; i++) {
+		struct proc *p = rec->procs.v[i];
+		int r;
+
+		if (!rproc(p)->attach_wanted || p->agent ||
+		    rproc(p)->java_failed || rproc(p)->ended)
+			continue;
+		r = agents_try(rec, p, now, err, sizeof(err));
+		if (r > 0) {
+			rproc(p)->attach_wanted = false;
+			family_promote(rec, p); /* its threads' own rings */
+		} else if (r < 0 && !rec->o.quiet) {
+			fprintf(stderr,
+				"\nperfjava: java frames unavailable for JVM "
+				"%d: %s\n",
+				p->pid, err);
+		}
+	}
 }

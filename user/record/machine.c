@@ -26,10 +26,6 @@
 #define MACHINE_MAX_UNWINDERS 512
 /* Threads named in a file at most (beyond: named as their pid's). */
 #define MACHINE_MAX_NAMED 65536
-/* A JVM found starting is tried this often, this many times, while it
- * cannot be attached yet (no SIGQUIT handler, no attach listener). */
-#define ATTACH_RETRY_NS 1000000000ULL
-#define ATTACH_TRIES 8
 #define PF_KTHREAD 0x00200000u
 /* An exited process is forgotten this long after its exit record. */
 #define FORGET_NS 1000000000ULL
@@ -327,23 +323,15 @@ void machine_tick(struct recorder *rec, uint64_t now)
 	forget_exited(rec, now);
 	for (unsigned int i = 0; !rec->o.no_java && i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
+		int r;
 
 		if (!p->java || p->agent || rproc(p)->java_failed ||
 		    rproc(p)->ended)
 			continue;
-		if (!rproc(p)->attach_at) /* found now: its JVM starts */
-			rproc(p)->attach_at = now + ATTACH_RETRY_NS;
-		if (now < rproc(p)->attach_at)
-			continue;
-		if (!agents_attach(rec, p, err, sizeof(err))) {
+		r = agents_try(rec, p, now, err, sizeof(err));
+		if (r > 0) {
 			machine_follow(rec, p);
-			continue;
-		}
-		rproc(p)->attach_at = now + ATTACH_RETRY_NS;
-		if (proc_gone(p->pid)) {
-			rproc(p)->ended = true;
-		} else if (++rproc(p)->attach_tries >= ATTACH_TRIES) {
-			rproc(p)->java_failed = true;
+		} else if (r < 0) {
 			m->failed++;
 			if (!rec->o.quiet)
 				fprintf(stderr,

@@ -24,6 +24,8 @@ static void rproc_made(struct proc *p)
 static void rproc_drop(struct proc *p)
 {
 	target_close(&rproc(p)->tgt);
+	free(rproc(p)->cmdline);
+	rproc(p)->cmdline = NULL;
 }
 
 /* freq, or kernel.perf_event_max_sample_rate with a warning when above it. */

@@ -24,6 +24,7 @@
 #include "pipeline/pending.h"
 #include "pipeline/proc.h"
 #include "pipeline/switchcost.h"
+#include "record/family.h"
 #include "record/options.h"
 #include "record/rproc.h"
 #include "rings/threads.h"
@@ -60,6 +61,8 @@ struct recorder {
 	struct offstate os; /* why it waited */
 	struct jevents *jev; /* -e alloc, -e lock: the JVM's own events */
 	struct emitter em; /* merged, named and written */
+	struct family fam; /* the tasks the targets start (record/family.h) */
+	bool reap_soon; /* rings retired: closed on the loop's next pass */
 	uint64_t lost; /* sample records lost */
 	unsigned int drain_at; /* the ring the next drain starts at */
 	uint32_t sample_max; /* bytes of the largest sample record yet */

@@ -39,7 +39,21 @@ struct rproc {
 	bool kthread, named;
 	uint64_t attach_at;
 	unsigned int attach_tries;
-	uint64_t exited_at; /* its leader's exit record came then (-a) */
+	uint64_t exited_at; /* its leader's exit record came then */
+	/* a process the targets started (record/family.h): its parent; its
+	 * comm and command line as last named (its forks are named so when
+	 * they are gone before they are read); named by its program's path
+	 * once its first mapping comes (it exec'd and was gone) */
+	bool child;
+	pid_t ppid;
+	char comm[16];
+	char *cmdline;
+	bool name_by_exe;
+	bool gone; /* it was, when first named */
+	/* its threads' own rings since then (record/family.h): its samples
+	 * in other rings are duplicates from then on */
+	uint64_t own_since;
+	bool attach_wanted; /* its JVM's agent to come (agents_want) */
 };
 
 /* The command's view of p, a process of rec->procs. */

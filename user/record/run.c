@@ -23,6 +23,7 @@
 #include "pipeline/jevents.h"
 #include "pipeline/wall.h"
 #include "record/agents.h"
+#include "record/family.h"
 #include "record/header.h"
 #include "record/hotpath.h"
 #include "record/launch.h"
@@ -40,6 +41,7 @@
 #define DRAIN_NS 10000000ULL
 #define DRAIN_MAX_NS 200000000ULL
 #define DRAIN_PERIODS 50
+#define FAMILY_DRAIN_NS 20000000ULL
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
 #define SCAN_SOON_NS 10000000ULL /* a JVM's new thread: thread_started */
@@ -98,6 +100,10 @@ static uint64_t drain_interval(const struct recorder *rec)
 	}
 	if (ns < DRAIN_NS)
 		ns = DRAIN_NS;
+	/* the processes the targets start are named from /proc while they
+	 * live (record/family.h): read their records soon */
+	if (rec->fam.live && ns > FAMILY_DRAIN_NS)
+		ns = FAMILY_DRAIN_NS;
 	fill =
 	    (uint64_t)((double)rec->th.opts.pages * getpagesize() / 2 / rate);
 	if (fill < ns) /* past 1 ms, the rings are too small: -m */
@@ -158,8 +164,9 @@ static void count_not_drained(void *ctx, struct ring *r,
 		rec->lost++;
 }
 
-/* Closes the rings of threads that have exited, after draining them (in
- * this pass's time: a ring not emptied waits for the next). */
+/* Closes the rings of threads that have exited, and those replaced, after
+ * draining them (in this pass's time: a ring not emptied waits for the
+ * next); the tasks one still carries get rings of their own first. */
 static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 {
 	for (unsigned int i = 0; i < rec->th.n;) {
@@ -167,9 +174,13 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 
 		if (check_proc && !r->exited && !ring_is_cpu(r))
 			r->exited = !proc_exists(r->pid, r->tid);
-		if (r->exited && drain_ring(rec, r, until)) {
-			jnames_forget(&rec->em.names, (uint32_t)r->tid);
-			switchcost_thread_gone(&rec->sc, (uint32_t)r->tid);
+		if ((r->exited || r->retired) && drain_ring(rec, r, until)) {
+			family_ring_gone(rec, r);
+			if (!r->retired) { /* (its successor's otherwise) */
+				jnames_forget(&rec->em.names, (uint32_t)r->tid);
+				switchcost_thread_gone(&rec->sc,
+						       (uint32_t)r->tid);
+			}
 			threads_remove(&rec->th, r);
 			continue;
 		}
@@ -351,8 +362,12 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		struct proc *p = procs_get(&rec->procs, r->pid);
 
 		/* paced by the timer, or walked at the sample by F_SETSIG
-		 * (a wake-up at each sample): read on the timer */
-		if (paced || (p && ksig_quiet(&p->ks, r)))
+		 * (a wake-up at each sample): read on the timer; but a ring
+		 * that carries the tasks its thread started takes theirs
+		 * too, as many as they are: read when half full, as perf
+		 * reads its rings, and at its thread's end (POLLHUP), when
+		 * they need rings of their own (family_ring_gone) */
+		if ((paced || (p && ksig_quiet(&p->ks, r))) && !r->carrier)
 			continue;
 		ADD(r->fd, r, NULL, NULL);
 	}
@@ -441,6 +456,7 @@ int run_loop(struct recorder *rec, int sigfd)
 		 next_drain = rec->start_ns + drain_interval(rec);
 	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
 	bool busy = false; /* records left in the rings by the last pass */
+	bool reap = false; /* a thread carrying others ended (POLLHUP) */
 	unsigned int rot = 0;
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
@@ -478,9 +494,16 @@ int run_loop(struct recorder *rec, int sigfd)
 				on_polled(rec, &what[i], pfd[i].fd, sigfd, tty);
 			} else if (!busy) {
 				busy = !drain_ring(rec, what[i].ring, pass_end);
-				if (pfd[i].revents & (POLLHUP | POLLERR))
+				if (pfd[i].revents & (POLLHUP | POLLERR)) {
 					what[i].ring->exited = true;
+					reap |= what[i].ring->carrier;
+				}
 			}
+		}
+		if (reap || rec->reap_soon) { /* a carrier's end, or rings
+						* replaced: their tasks' now */
+			reap = rec->reap_soon = false;
+			reap_threads(rec, false, pass_end);
 		}
 		now = now_ns();
 		next_soon = scan_due(rec, now);
@@ -521,6 +544,8 @@ int run_loop(struct recorder *rec, int sigfd)
 			switchcost_tick(&rec->sc, &rec->th, now);
 			tend_agents(rec, now, rescan);
 			machine_tick(rec, now); /* JVMs found starting */
+			agents_tick(rec, now); /* ... among the targets' */
+			family_tick(rec, now);
 			reap_threads(rec, rescan, pass_end);
 			if (rescan) {
 				next_scan = now + RESCAN_NS;

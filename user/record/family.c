@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The tasks the targets start; see record/family.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <perf/event.h>
+
+#include "lib/clock.h"
+#include "lib/procfs.h"
+#include "profile/io.h"
+#include "record/agents.h"
+#include "record/container.h"
+#include "record/family.h"
+#include "record/recorder.h"
+#include "sym/maps.h"
+
+/* An exited process is forgotten this long after its exit record (its
+ * last samples, in the same ring, drained by then). */
+#define FORGET_NS 1000000000ULL
+
+bool family_on(const struct recorder *rec)
+{
+	return rec->th.opts.inherit;
+}
+
+static uint64_t ts_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
+}
+
+/*
+ * Whether pid is alive and the process a record taken at time
+ * (CLOCK_MONOTONIC; 0: any) spoke of: started by then, give or take its
+ * start time's tick (a pid used again started after it).
+ */
+static bool same_process(pid_t pid, uint64_t time)
+{
+	struct timespec b, m;
+	uint64_t ticks, tick, start, mono;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0 || proc_start_time(pid, &ticks) ||
+	    clock_gettime(CLOCK_BOOTTIME, &b) ||
+	    clock_gettime(CLOCK_MONOTONIC, &m))
+		return false;
+	if (!time)
+		return true;
+	tick = 1000000000ULL / (uint64_t)hz;
+	start = ticks * tick; /* since boot, suspended time included */
+	mono = ts_ns(&m);
+	if (time > mono) /* (not a time of the past) */
+		time = mono;
+	return start <= time + (ts_ns(&b) - mono) + 2 * tick;
+}
+
+/* p's comm (unless NULL: kept) and command line, kept for its forks to
+ * come. */
+static void keep_names(struct proc *p, const char *comm, const char *cmd)
+{
+	char *c = strdup(cmd);
+
+	if (comm)
+		snprintf(rproc(p)->comm, sizeof(rproc(p)->comm), "%s", comm);
+	if (!c)
+		return;
+	free(rproc(p)->cmdline);
+	rproc(p)->cmdline = c;
+}
+
+/* p into the file: what it is, its command line and container. */
+static void write_proc(struct recorder *rec, struct proc *p, const char *ct)
+{
+	pj_writer_process(rec->w, (uint32_t)p->pid,
+			  p->java ? PJ_PROC_JVM : PJ_PROC_USER,
+			  rproc(p)->target ? PJ_PROC_F_TARGET : 0,
+			  rproc(p)->comm,
+			  rproc(p)->cmdline ? rproc(p)->cmdline : "", ct);
+}
+
+/*
+ * Names p, a process the targets started: from /proc while it is the one
+ * (time: the record that announced it). Gone already (or a zombie, whose
+ * command line is empty), from what is known: a fork runs its parent's
+ * program (named so); one that exec'd is named by comm and then by its
+ * program's path, its first executable mapping (family_mmap).
+ */
+static void describe(struct recorder *rec, struct proc *p, const char *comm,
+		     uint64_t time, bool exec)
+{
+	char c[64] = "", cmd[4096] = "", ct[128] = "";
+	const struct proc *parent = procs_get(&rec->procs, rproc(p)->ppid);
+
+	if (same_process(p->pid, time)) {
+		proc_comm(p->pid, 0, c, sizeof(c));
+		proc_cmdline(p->pid, cmd, sizeof(cmd));
+		container_of(p->pid, ct, sizeof(ct));
+	}
+	rproc(p)->name_by_exe = false;
+	if (cmd[0]) {
+		keep_names(p, c, cmd);
+		write_proc(rec, p, ct);
+		return;
+	}
+	rec->fam.gone += !rproc(p)->gone;
+	rproc(p)->gone = true;
+	if (exec) {
+		rproc(p)->name_by_exe = true;
+		keep_names(p, comm, "");
+	} else {
+		keep_names(p, parent ? rproc(parent)->comm : comm,
+			   parent && rproc(parent)->cmdline
+			       ? rproc(parent)->cmdline
+			       : "");
+	}
+	write_proc(rec, p, ct);
+}
+
+/* A process the targets started, made when new (pid ppid's child, seen at
+ * time); NULL beyond FAMILY_MAX_PROCS or out of memory. */
+static struct proc *child_new(struct recorder *rec, pid_t pid, pid_t ppid,
+			      uint64_t time)
+{
+	struct proc *p = procs_get(&rec->procs, pid);
+	const struct proc *parent;
+
+	if (p && rproc(p)->child && rproc(p)->exited_at && !p->agent) {
+		procs_remove(&rec->procs, p); /* its pid, used again */
+		p = NULL;
+	}
+	if (p)
+		return p;
+	if (rec->fam.live >= FAMILY_MAX_PROCS) {
+		rec->fam.over++;
+		return NULL;
+	}
+	p = procs_add(&rec->procs, pid);
+	if (!p)
+		return NULL;
+	rproc(p)->child = true;
+	rproc(p)->ppid = ppid;
+	rec->fam.procs++;
+	rec->fam.live++;
+	parent = procs_get(&rec->procs, ppid);
+	if (parent && !same_process(pid, time))
+		procs_inherit(p, parent); /* gone: its parent's maps */
+	describe(rec, p, parent ? rproc(parent)->comm : "", time, false);
+	return p;
+}
+
+/* Thread tid of p (started by ptid) into the file, named as it is now, or
+ * as its creator (whose name a new thread takes) or its process is. */
+static void name_thread(struct recorder *rec, struct proc *p, pid_t tid,
+			pid_t ptid)
+{
+	char comm[64];
+
+	if (jnames_has(&rec->em.names, (uint32_t)tid))
+		return;
+	proc_comm(p->pid, tid, comm, sizeof(comm));
+	if (!comm[0])
+		proc_comm(p->pid, ptid, comm, sizeof(comm));
+	if (!comm[0])
+		snprintf(comm, sizeof(comm), "%s", rproc(p)->comm);
+	pj_writer_thread(rec->w, (uint32_t)tid, (uint32_t)p->pid, comm);
+}
+
+void family_fork(struct recorder *rec, struct ring *r,
+		 const struct perf_event_header *hdr)
+{
+	const struct perf_record_fork *fk = (const void *)hdr;
+	pid_t pid, tid, ppid;
+	struct proc *p;
+	unsigned int bad;
+	bool thread;
+
+	if (hdr->size < sizeof(*fk) || ring_is_cpu(r))
+		return;
+	pid = (pid_t)fk->pid;
+	tid = (pid_t)fk->tid;
+	ppid = (pid_t)fk->ppid;
+	thread = pid == ppid;
+	if (pid <= 0 || tid <= 0 || threads_find(&rec->th, tid))
+		return;
+	p = procs_get(&rec->procs, pid);
+	/* a promoted JVM's new task: its own rings carry it, older ones
+	 * only duplicate it */
+	if (p && rproc(p)->own_since &&
+	    (r->pid != pid || r->opened_ns < rproc(p)->own_since))
+		return;
+	if (family_on(rec) && r->inherit && (thread || r->inherit_procs)) {
+		p = thread ? family_proc(rec, pid, fk->time)
+			   : child_new(rec, pid, ppid, fk->time);
+		if (!p || threads_carry(&rec->th, r, pid, tid))
+			return;
+		rec->th.changed |= !r->carrier; /* its end polled */
+		r->carrier = true;
+		name_thread(rec, p, tid, (pid_t)fk->ptid);
+		return;
+	}
+	if (thread) { /* a followed process's new thread: its own ring */
+		if (p && rproc(p)->follow && !rproc(p)->ended)
+			threads_add(&rec->th, pid, tid, &bad);
+		return;
+	}
+	/* a process started by a thread whose events it does not carry (a
+	 * JVM's, which signal its threads alone): its own rings */
+	if (!family_on(rec) || !procs_get(&rec->procs, ppid))
+		return;
+	p = child_new(rec, pid, ppid, fk->time);
+	if (!p)
+		return;
+	rproc(p)->follow = true;
+	threads_add(&rec->th, pid, tid, &bad);
+}
+
+void family_exit(struct recorder *rec, const struct perf_event_header *hdr)
+{
+	const struct perf_record_fork *fk = (const void *)hdr;
+	struct proc *p;
+
+	if (hdr->size < sizeof(*fk) || rec->mach)
+		return;
+	threads_uncarry(&rec->th, (pid_t)fk->tid);
+	if (fk->pid != fk->tid ||
+	    !(p = procs_get(&rec->procs, (pid_t)fk->pid)) || !rproc(p)->child ||
+	    rproc(p)->exited_at)
+		return;
+	rproc(p)->exited_at = now_ns();
+	rec->fam.live -= rec->fam.live > 0;
+}
+
+void family_comm(struct recorder *rec, struct proc *p, uint32_t tid,
+		 const char *comm, bool exec)
+{
+	if (!exec || rec->mach)
+		return;
+	/* another program: its names, its maps, and what it is */
+	procs_exec(&rec->procs, p);
+	if (!p->agent)
+		p->java = false; /* until it maps libjvm.so */
+	if (rproc(p)->target && !rec->launch)
+		return; /* a -p target's exec: its end (record/sideband.c) */
+	describe(rec, p, comm, now_ns(), true);
+}
+
+/* Whether the n bytes of path end with the file name name. */
+static bool ends_with(const char *path, size_t n, const char *name)
+{
+	size_t k = strlen(name);
+
+	return n > k && path[n - k - 1] == '/' &&
+	       !memcmp(path + n - k, name, k);
+}
+
+void family_mmap(struct recorder *rec, const struct perf_event_header *hdr)
+{
+	const struct perf_record_mmap2 *mm = (const void *)hdr;
+	size_t off = offsetof(struct perf_record_mmap2, filename), n;
+	struct pj_map m = { 0 };
+	struct proc *p;
+
+	if (hdr->size <= off || rec->mach)
+		return;
+	n = strnlen(mm->filename, hdr->size - off);
+	if (n == hdr->size - off || mm->start + mm->len < mm->start ||
+	    !(p = procs_get(&rec->procs, (pid_t)mm->pid)))
+		return;
+	m.start = mm->start;
+	m.end = mm->start + mm->len;
+	m.pgoff = mm->pgoff;
+	m.exec = mm->prot & PROT_EXEC;
+	m.path = (char *)mm->filename;
+	if (!(hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		m.dev_major = mm->maj;
+		m.dev_minor = mm->min;
+		m.inode = mm->ino;
+	}
+	symbolizer_add_map(&p->sym, &m);
+	if (rproc(p)->name_by_exe && m.exec && mm->filename[0] == '/') {
+		rproc(p)->name_by_exe = false; /* its program, first mapped */
+		keep_names(p, NULL, mm->filename);
+		write_proc(rec, p, "");
+	}
+	if (p->java || rec->o.no_java ||
+	    !ends_with(mm->filename, n, "libjvm.so"))
+		return;
+	p->java = true;
+	rec->fam.jvms++;
+	write_proc(rec, p, ""); /* a JVM now */
+	agents_want(rec, p);
+}
+
+struct proc *family_proc(struct recorder *rec, pid_t pid, uint64_t time)
+{
+	struct proc *p = procs_get(&rec->procs, pid);
+
+	if (p || !family_on(rec) || pid <= 0)
+		return p;
+	return child_new(rec, pid, 0, time);
+}
+
+bool family_stale(struct recorder *rec, const struct ring *r,
+		  const struct pj_sample *s)
+{
+	const struct proc *p = procs_get(&rec->procs, (pid_t)s->pid);
+	uint64_t since = p ? rproc(p)->own_since : 0;
+
+	if (!since || s->time < since || ring_is_cpu(r) ||
+	    (r->pid == (pid_t)s->pid && r->opened_ns >= since))
+		return false;
+	rec->fam.stale++;
+	return true;
+}
+
+/* Whether ring r's events are carried by a task of process pid. */
+static bool carries(const struct threads *th, const struct ring *r, pid_t pid)
+{
+	uint32_t i = 0;
+	uint64_t k;
+	union u64map_val *v;
+
+	while (u64map_next(&th->carried, &i, &k, &v))
+		if ((uint32_t)(v->u >> 32) == r->serial &&
+		    (pid_t)(uint32_t)v->u == pid)
+			return true;
+	return false;
+}
+
+void family_promote(struct recorder *rec, struct proc *p)
+{
+	struct threads *th = &rec->th;
+	unsigned int n = th->n, bad;
+	uint64_t since = now_ns();
+
+	if (!family_on(rec))
+		return;
+	rproc(p)->own_since = since;
+	rproc(p)->follow = true;
+	/* The rings whose events its tasks carry (its own, opened before;
+	 * those of whoever started it) are replaced: their successors' are
+	 * not its tasks', which get their own. The tasks of others they
+	 * carry get theirs as each is closed (family_ring_gone). */
+	for (unsigned int i = 0; i < n && i < th->n; i++) {
+		struct ring *r = th->v[i];
+
+		if (!r->retired && r->opened_ns < since &&
+		    (r->pid == p->pid || carries(th, r, p->pid)))
+			threads_replace(th, r, &bad);
+	}
+	threads_scan_own(th, p->pid, &bad);
+	rec->reap_soon = true;
+}
+
+void family_ring_gone(struct recorder *rec, struct ring *r)
+{
+	unsigned int before = rec->th.opened;
+
+	if (!r->carrier)
+		return;
+	threads_adopt(&rec->th, r);
+	rec->fam.adopted += rec->th.opened - before;
+}
+
+void family_tick(struct recorder *rec, uint64_t now)
+{
+	for (unsigned int i = 0; i < rec->procs.n;) {
+		struct proc *p = rec->procs.v[i];
+
+		if (rproc(p)->child && rproc(p)->exited_at && !p->agent &&
+		    now > rproc(p)->exited_at + FORGET_NS) {
+			procs_remove(&rec->procs, p);
+			continue;
+		}
+		i++;
+	}
+}
+
+void family_summary(const struct recorder *rec)
+{
+	const struct family *f = &rec->fam;
+
+	if (rec->o.quiet || !f->procs)
+		return;
+	fprintf(stderr,
+		"perfjava: %llu processes started by the target%s recorded",
+		(unsigned long long)f->procs,
+		rec->launch || rec->o.pids.n > 1 ? "s" : "");
+	if (f->gone)
+		fprintf(stderr,
+			" (%llu gone when read: named by their records)",
+			(unsigned long long)f->gone);
+	if (f->jvms)
+		fprintf(stderr, ", %llu JVM%s among them",
+			(unsigned long long)f->jvms, f->jvms == 1 ? "" : "s");
+	if (f->over)
+		fprintf(stderr, "; %llu more not named",
+			(unsigned long long)f->over);
+	fprintf(stderr, "\n");
+}
+
+void family_write_stats(const struct recorder *rec)
+{
+	const struct family *f = &rec->fam;
+
+	if (!family_on(rec))
+		return;
+	pj_writer_stat(rec->w, "children", f->procs);
+	pj_writer_stat(rec->w, "children_gone", f->gone);
+	pj_writer_stat(rec->w, "children_jvms", f->jvms);
+	pj_writer_stat(rec->w, "carried_adopted", f->adopted);
+	pj_writer_stat(rec->w, "carried_stale", f->stale);
+	pj_writer_stat(rec->w, "carried_over", rec->th.carried_over + f->over);
+}

@@ -35,13 +35,15 @@ struct proc *procs_add(struct procs *ps, pid_t pid)
 	if (!(slot = u64map_slot(&ps->by_pid, (uint64_t)pid + 1)) ||
 	    symbolizer_init(&p->sym, ps->w, pid))
 		goto fail;
-	if (ps->unwind && (!ps->max_unw || ps->nunw < ps->max_unw)) {
+	if (ps->unwind && !ps->lazy_unw &&
+	    (!ps->max_unw || ps->nunw < ps->max_unw)) {
 		/* (its samples' user frames from the kernel's chain alone
 		 * beyond the bound) */
 		if (!(p->unw = unwinder_new(pid))) {
 			symbolizer_free(&p->sym);
 			goto fail;
 		}
+		p->unw_tried = true;
 		ps->nunw++;
 	}
 	slot->p = p;
@@ -54,6 +56,16 @@ fail: /* (nothing else made yet) */
 		u64map_del(&ps->by_pid, (uint64_t)pid + 1);
 	free(p);
 	return NULL;
+}
+
+void procs_unwinder(struct procs *ps, struct proc *p)
+{
+	if (p->unw_tried || !ps->unwind ||
+	    (ps->max_unw && ps->nunw >= ps->max_unw))
+		return;
+	p->unw_tried = true;
+	p->unw = unwinder_new(p->pid);
+	ps->nunw += p->unw != NULL;
 }
 
 void procs_remove(struct procs *ps, struct proc *p)

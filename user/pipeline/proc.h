@@ -28,6 +28,7 @@ struct proc {
 	pid_t pid;
 	struct symbolizer sym; /* its user frames */
 	struct unwinder *unw; /* CFI over its stack copies, or NULL */
+	bool unw_tried; /* procs_unwinder made it, or could not */
 	bool java; /* it runs a JVM (libjvm.so mapped) */
 	struct agent *agent; /* its JVM's agent, or NULL */
 	struct ksig ks; /* its walks at the sample */
@@ -43,6 +44,10 @@ struct procs {
 	/* ... at most this many at once (0: no bound); -a: each holds its
 	 * process's root and files open */
 	unsigned int max_unw, nunw;
+	/* each one's unwinder made at its first sample (procs_unwinder), not
+	 * with it: -a makes processes from their records too, most of them
+	 * never sampled */
+	bool lazy_unw;
 	struct ksig ks; /* each new process's ks starts as this: what its
 			 * walks at the sample work with (th, pend, event) */
 	/* What the command keeps of each process beside this (record/rproc.h):
@@ -61,6 +66,9 @@ static inline struct proc *procs_get(const struct procs *ps, pid_t pid)
 /* The process pid, made when new (its names and unwinder ready); NULL
  * when out of memory. */
 struct proc *procs_add(struct procs *ps, pid_t pid);
+/* p's unwinder, made now when the processes' are lazy (and within the
+ * bound). */
+void procs_unwinder(struct procs *ps, struct proc *p);
 /* Forgets p (its agent stopped before). */
 void procs_remove(struct procs *ps, struct proc *p);
 /* p exec'd another program: its names and its unwinder made anew. 0, or

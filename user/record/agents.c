@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Each JVM's agent; see record/agents.h. */
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "lib/clock.h"
 #include "lib/procfs.h"
@@ -70,27 +71,32 @@ void agents_want(struct recorder *rec, struct proc *p)
 		return;
 	p->java = true;
 	rproc(p)->attach_wanted = true;
-	rproc(p)->attach_at = 0;
-	/* held by its pidfd, whoever gets its pid next */
-	if (!rproc(p)->tgt.pid && target_open(&rproc(p)->tgt, p->pid))
+	rproc(p)->attach_at = now_ns(); /* at once: its samples wait */
+	rproc(p)->java_at = rproc(p)->attach_at;
+	/* its samples will wait for the reader (record/record.c) */
+	setpriority(PRIO_PROCESS, 0, -10);
+	/* held by its pidfd, whoever gets its pid next (a target is) */
+	if (!rproc(p)->target && !rproc(p)->tgt.pid &&
+	    target_open(&rproc(p)->tgt, p->pid))
 		rproc(p)->ended = true; /* gone already */
 }
 
-int agents_try(struct recorder *rec, struct proc *p, uint64_t now, char *err,
-	       size_t len)
+int agents_try(struct recorder *rec, struct proc *p, uint64_t now,
+	       uint64_t every, unsigned int tries, char *err, size_t len)
 {
 	if (!rproc(p)->attach_at) /* found now: its JVM starts */
-		rproc(p)->attach_at = now + ATTACH_RETRY_NS;
+		rproc(p)->attach_at = now + every;
 	if (now < rproc(p)->attach_at)
 		return 0;
 	if (!agents_attach(rec, p, err, len))
 		return 1;
-	rproc(p)->attach_at = now + ATTACH_RETRY_NS;
+	rproc(p)->attach_at = now + every;
 	if (proc_gone(p->pid)) {
-		rproc(p)->ended = true;
+		/* (a target's end is its pidfd's: record/run.c) */
+		rproc(p)->ended |= !rproc(p)->target;
 		return 0;
 	}
-	if (++rproc(p)->attach_tries < ATTACH_TRIES)
+	if (++rproc(p)->attach_tries < tries)
 		return 0;
 	rproc(p)->java_failed = true;
 	return -1;
@@ -107,10 +113,18 @@ void agents_tick(struct recorder *rec, uint64_t now)
 		if (!rproc(p)->attach_wanted || p->agent ||
 		    rproc(p)->java_failed || rproc(p)->ended)
 			continue;
-		r = agents_try(rec, p, now, err, sizeof(err));
+		r = agents_try(rec, p, now, WANT_RETRY_NS, WANT_TRIES, err,
+			       sizeof(err));
 		if (r > 0) {
 			rproc(p)->attach_wanted = false;
 			family_promote(rec, p); /* its threads' own rings */
+			if (!rec->o.quiet)
+				fprintf(stderr,
+					"%sperfjava: JVM %d attached %.2f s "
+					"after it loaded libjvm.so\n",
+					rec->launch ? "" : "\n", p->pid,
+					(double)(now_ns() - rproc(p)->java_at) /
+					    1e9);
 		} else if (r < 0 && !rec->o.quiet) {
 			fprintf(stderr,
 				"\nperfjava: java frames unavailable for JVM "

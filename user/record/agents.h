@@ -14,10 +14,14 @@
 struct proc;
 struct recorder;
 
-/* A JVM found starting is tried this often, this many times, while it
- * cannot be attached yet (no SIGQUIT handler, no attach listener). */
+/* A JVM found starting at -a is tried this often, this many times, while
+ * it cannot be attached yet (no SIGQUIT handler, no attach listener). */
 #define ATTACH_RETRY_NS 1000000000ULL
 #define ATTACH_TRIES 8
+/* ... one the targets started, at once and then this often (its samples
+ * have native frames alone until it is attached): 8 s in all */
+#define WANT_RETRY_NS 200000000ULL
+#define WANT_TRIES 40
 
 /* Attaches the agent to JVM p (its walks at the sample prepared first).
  * 0, or -1 with a one-line reason in err. */
@@ -30,17 +34,18 @@ void agents_start(struct recorder *rec, struct proc *p);
 void agents_stopped(struct recorder *rec, struct proc *p, const char *why);
 /*
  * p's JVM, found during the recording (it mapped libjvm.so), should get its
- * agent: attached on a tick (agents_tick) once ATTACH_RETRY_NS have passed,
- * again while it cannot be yet, at most ATTACH_TRIES times; a failure said
- * once. Its threads then get rings of their own (record/family.h).
+ * agent: attached on the next tick (agents_tick), again every WANT_RETRY_NS
+ * while it cannot be yet, at most WANT_TRIES times; a failure said once.
+ * Its threads then get rings of their own (record/family.h).
  */
 void agents_want(struct recorder *rec, struct proc *p);
 /* The JVMs wanted get their agent when due. */
 void agents_tick(struct recorder *rec, uint64_t now);
-/* One try at p's due attach (p->java, no agent yet): 1 when attached, 0
- * when to try again (or p is gone), -1 when it failed for good (err
+/* One try at p's due attach (p->java, no agent yet; the first every ns
+ * after it was found, the next every ns after a failure): 1 when attached,
+ * 0 when to try again (or p is gone), -1 when it failed tries times (err
  * says why). */
-int agents_try(struct recorder *rec, struct proc *p, uint64_t now, char *err,
-	       size_t len);
+int agents_try(struct recorder *rec, struct proc *p, uint64_t now,
+	       uint64_t every, unsigned int tries, char *err, size_t len);
 
 #endif

@@ -32,12 +32,7 @@ static uint64_t ts_ns(const struct timespec *t)
 	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
 }
 
-/*
- * Whether pid is alive and the process a record taken at time
- * (CLOCK_MONOTONIC; 0: any) spoke of: started by then, give or take its
- * start time's tick (a pid used again started after it).
- */
-static bool same_process(pid_t pid, uint64_t time)
+bool family_same_process(pid_t pid, uint64_t time)
 {
 	struct timespec b, m;
 	uint64_t ticks, tick, start, mono;
@@ -57,9 +52,7 @@ static bool same_process(pid_t pid, uint64_t time)
 	return start <= time + (ts_ns(&b) - mono) + 2 * tick;
 }
 
-/* p's comm (unless NULL: kept) and command line, kept for its forks to
- * come. */
-static void keep_names(struct proc *p, const char *comm, const char *cmd)
+void family_names(struct proc *p, const char *comm, const char *cmd)
 {
 	char *c = strdup(cmd);
 
@@ -94,14 +87,14 @@ static void describe(struct recorder *rec, struct proc *p, const char *comm,
 	char c[64] = "", cmd[4096] = "", ct[128] = "";
 	const struct proc *parent = procs_get(&rec->procs, rproc(p)->ppid);
 
-	if (same_process(p->pid, time)) {
+	if (family_same_process(p->pid, time)) {
 		proc_comm(p->pid, 0, c, sizeof(c));
 		proc_cmdline(p->pid, cmd, sizeof(cmd));
 		container_of(p->pid, ct, sizeof(ct));
 	}
 	rproc(p)->name_by_exe = false;
 	if (cmd[0]) {
-		keep_names(p, c, cmd);
+		family_names(p, c, cmd);
 		write_proc(rec, p, ct);
 		return;
 	}
@@ -109,12 +102,12 @@ static void describe(struct recorder *rec, struct proc *p, const char *comm,
 	rproc(p)->gone = true;
 	if (exec) {
 		rproc(p)->name_by_exe = true;
-		keep_names(p, comm, "");
+		family_names(p, comm, "");
 	} else {
-		keep_names(p, parent ? rproc(parent)->comm : comm,
-			   parent && rproc(parent)->cmdline
-			       ? rproc(parent)->cmdline
-			       : "");
+		family_names(p, parent ? rproc(parent)->comm : comm,
+			     parent && rproc(parent)->cmdline
+				 ? rproc(parent)->cmdline
+				 : "");
 	}
 	write_proc(rec, p, ct);
 }
@@ -145,7 +138,7 @@ static struct proc *child_new(struct recorder *rec, pid_t pid, pid_t ppid,
 	rec->fam.procs++;
 	rec->fam.live++;
 	parent = procs_get(&rec->procs, ppid);
-	if (parent && !same_process(pid, time))
+	if (parent && !family_same_process(pid, time))
 		procs_inherit(p, parent); /* gone: its parent's maps */
 	describe(rec, p, parent ? rproc(parent)->comm : "", time, false);
 	return p;
@@ -240,10 +233,11 @@ void family_comm(struct recorder *rec, struct proc *p, uint32_t tid,
 		return;
 	/* another program: its names, its maps, and what it is */
 	procs_exec(&rec->procs, p);
-	if (!p->agent)
-		p->java = false; /* until it maps libjvm.so */
 	if (rproc(p)->target && !rec->launch)
 		return; /* a -p target's exec: its end (record/sideband.c) */
+	/* (a launched command's agent, -agentpath, is the launch's) */
+	if (!p->agent && !rproc(p)->target)
+		p->java = false; /* until it maps libjvm.so */
 	describe(rec, p, comm, now_ns(), true);
 }
 
@@ -263,7 +257,7 @@ void family_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	struct pj_map m = { 0 };
 	struct proc *p;
 
-	if (hdr->size <= off || rec->mach)
+	if (hdr->size <= off)
 		return;
 	n = strnlen(mm->filename, hdr->size - off);
 	if (n == hdr->size - off || mm->start + mm->len < mm->start ||
@@ -282,10 +276,11 @@ void family_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	symbolizer_add_map(&p->sym, &m);
 	if (rproc(p)->name_by_exe && m.exec && mm->filename[0] == '/') {
 		rproc(p)->name_by_exe = false; /* its program, first mapped */
-		keep_names(p, NULL, mm->filename);
-		write_proc(rec, p, "");
+		family_names(p, NULL, mm->filename);
+		if (!rec->mach) /* (-a: named at its first sample) */
+			write_proc(rec, p, "");
 	}
-	if (p->java || rec->o.no_java ||
+	if (p->java || rec->o.no_java || rec->mach || /* (machine_mmap) */
 	    !ends_with(mm->filename, n, "libjvm.so"))
 		return;
 	p->java = true;

@@ -66,8 +66,8 @@ void family_exit(struct recorder *rec, const struct perf_event_header *hdr);
  * program. */
 void family_comm(struct recorder *rec, struct proc *p, uint32_t tid,
 		 const char *comm, bool exec);
-/* A PERF_RECORD_MMAP2: a mapping of a process recorded, libjvm.so
- * making it a JVM. */
+/* A PERF_RECORD_MMAP2: a mapping of a process recorded (-a too), libjvm.so
+ * making one the targets started a JVM. */
 void family_mmap(struct recorder *rec, const struct perf_event_header *hdr);
 /* The process of a sample of pid taken at time, made when it is one the
  * targets started that no record announced; NULL when not recorded. */
@@ -85,6 +85,13 @@ void family_tick(struct recorder *rec, uint64_t now);
  * rings of their own (the kernel drops their records once its thread is
  * gone), before r is closed. */
 void family_ring_gone(struct recorder *rec, struct ring *r);
+/* p's comm (unless NULL: kept) and command line, kept: what names it when
+ * it is gone (its forks too, as a fork runs its parent's program). */
+void family_names(struct proc *p, const char *comm, const char *cmdline);
+/* Whether pid is alive and the process a record taken at time
+ * (CLOCK_MONOTONIC; 0: any) spoke of: started by then, give or take its
+ * start time's tick (a pid used again started after it). */
+bool family_same_process(pid_t pid, uint64_t time);
 /* The summary's line and the file's statistics. */
 void family_summary(const struct recorder *rec);
 void family_write_stats(const struct recorder *rec);

@@ -13,6 +13,7 @@
 #include "lib/u64map.h"
 #include "profile/io.h"
 #include "record/agents.h"
+#include "record/family.h"
 #include "record/header.h"
 #include "record/idlist.h"
 #include "record/machine.h"
@@ -53,6 +54,7 @@ int machine_new(struct recorder *rec)
 	rec->mach->th = &rec->th;
 	rec->mach->cpus = &rec->o.cpus;
 	rec->procs.max_unw = MACHINE_MAX_UNWINDERS;
+	rec->procs.lazy_unw = true;
 	return 0;
 }
 
@@ -128,13 +130,23 @@ static bool kthread(pid_t pid)
 	return flags & PF_KTHREAD;
 }
 
-/* p into the file: what it is, its command line and container. */
+/* p into the file: what it is, its command line and container; one gone
+ * already (a short one is by its first sample), what its records said
+ * (its comm, its program's path: record/family.h). */
 static void name_proc(struct pj_writer *w, const struct proc *p)
 {
-	char comm[64];
+	char comm[64], cmd[16];
 
 	if (!rproc(p)->kthread) {
-		header_process(w, p->pid, p->java, false, false);
+		proc_cmdline(p->pid, cmd, sizeof(cmd));
+		if (!cmd[0] && (rproc(p)->comm[0] || rproc(p)->cmdline))
+			pj_writer_process(
+			    w, (uint32_t)p->pid,
+			    p->java ? PJ_PROC_JVM : PJ_PROC_USER, 0,
+			    rproc(p)->comm,
+			    rproc(p)->cmdline ? rproc(p)->cmdline : "", "");
+		else
+			header_process(w, p->pid, p->java, false, false);
 		return;
 	}
 	proc_comm(p->pid, 0, comm, sizeof(comm));
@@ -235,6 +247,8 @@ struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid)
 	p = procs_get(m->ps, pid);
 	if (!p)
 		p = add_proc(m, pid);
+	if (p) /* (made lazily: most processes made are never sampled) */
+		procs_unwinder(m->ps, p);
 	if (p && !rproc(p)->named) {
 		name_proc(m->ps->w, p);
 		rproc(p)->named = true;
@@ -301,16 +315,32 @@ static void forget_exited(struct recorder *rec, uint64_t now)
 	}
 }
 
-void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
+void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 		  const char *comm, bool exec)
 {
+	struct proc *p = procs_get(&rec->procs, pid);
+
+	/* a process that execs is made now: gone by its first sample, it
+	 * is named and its samples' frames are by what its records say */
+	if (!p && exec && pid > 0)
+		p = add_proc(rec->mach, pid);
+	if (!p)
+		return;
 	if (exec) { /* another program: its names and command line */
-		symbolizer_reload_user(&p->sym, p->pid);
+		procs_exec(&rec->procs, p);
 		rproc(p)->named = false;
+		/* its program's path, when it is gone by then */
+		rproc(p)->name_by_exe = true;
+		family_names(p, comm, "");
 	}
-	if (u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
-	    !jnames_has(&rec->em.names, tid))
-		pj_writer_thread(rec->w, tid, (uint32_t)p->pid, comm);
+	/* named now: a short thread is gone from /proc by its first
+	 * sample, whose name_thread finds it named */
+	if (jnames_has(&rec->em.names, tid) ||
+	    (!u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
+	     rec->mach->named.n >= MACHINE_MAX_NAMED))
+		return;
+	pj_writer_thread(rec->w, tid, (uint32_t)p->pid, comm);
+	u64map_put(&rec->mach->named, (uint64_t)tid + 1, 1);
 }
 
 void machine_tick(struct recorder *rec, uint64_t now)
@@ -328,7 +358,8 @@ void machine_tick(struct recorder *rec, uint64_t now)
 		if (!p->java || p->agent || rproc(p)->java_failed ||
 		    rproc(p)->ended)
 			continue;
-		r = agents_try(rec, p, now, err, sizeof(err));
+		r = agents_try(rec, p, now, ATTACH_RETRY_NS, ATTACH_TRIES, err,
+			       sizeof(err));
 		if (r > 0) {
 			machine_follow(rec, p);
 		} else if (r < 0) {

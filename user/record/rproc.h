@@ -54,6 +54,7 @@ struct rproc {
 	 * in other rings are duplicates from then on */
 	uint64_t own_since;
 	bool attach_wanted; /* its JVM's agent to come (agents_want) */
+	uint64_t java_at; /* its libjvm.so mapping read then (agents_want) */
 };
 
 /* The command's view of p, a process of rec->procs. */

@@ -141,6 +141,12 @@ static bool drain_all(struct recorder *rec, uint64_t until)
 {
 	unsigned int n = rec->th.n;
 
+	/* -a: what each task is (its exec, its maps), from every CPU's ring,
+	 * before its samples, read from each ring in turn (rings/ring.h) */
+	for (unsigned int i = 0; rec->mach && i < n; i++)
+		if (ring_is_cpu(rec->th.v[i]))
+			ring_peek(rec->th.v[i], record_on_record, rec);
+
 	for (unsigned int k = 0; k < n && k < rec->th.n; k++) {
 		unsigned int i = (rec->drain_at + k) % rec->th.n;
 

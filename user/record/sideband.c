@@ -71,14 +71,14 @@ void record_on_sideband(struct recorder *rec, struct ring *r,
 			    hdr->size -
 				offsetof(struct perf_record_comm, comm)))
 			break; /* (the kernel's: never) */
-		p = rec->mach ? procs_get(&rec->procs, (pid_t)comm->pid)
-			      : family_proc(rec, (pid_t)comm->pid, 0);
-		if (!p)
-			break;
 		if (rec->mach) {
-			machine_comm(rec, p, comm->tid, comm->comm, exec);
+			machine_comm(rec, (pid_t)comm->pid, comm->tid,
+				     comm->comm, exec);
 			break;
 		}
+		p = family_proc(rec, (pid_t)comm->pid, 0);
+		if (!p)
+			break;
 		/* a -p target that exec'd runs another program: its end (a
 		 * launched command's execs are its own: followed) */
 		if (exec && rproc(p)->target && !rec->launch)

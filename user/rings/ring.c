@@ -392,43 +392,79 @@ void ring_alternate(struct ring *r, bool odd)
 	ioctl(odd ? r->twin_fd : r->fds[0], PERF_EVENT_IOC_ENABLE, 0);
 }
 
+/* A record that wraps around the ring's end, made whole. */
+static uint64_t whole[65536 / 8];
+
+/* What ring_peek takes ahead of the samples: what a task is (its start,
+ * its name and program, its maps), not what happens in time (switches,
+ * exits), which keeps its place among them. */
+static bool peeked_type(uint32_t type)
+{
+	return type == PERF_RECORD_FORK || type == PERF_RECORD_COMM ||
+	       type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
+}
+
+/* The record of r at pos, whole (in whole when it wraps): NULL past head,
+ * or when it is not the kernel's (then the ring is read no further). */
+static const struct perf_event_header *record_at(const struct ring *r,
+						 uint64_t pos, uint64_t head)
+{
+	const uint8_t *data = (const uint8_t *)r->base + getpagesize();
+	uint64_t off = pos & (r->size - 1), first;
+	/* records are 8-byte aligned: a header never wraps */
+	const struct perf_event_header *h = (const void *)(data + off);
+
+	if (head - pos < sizeof(*h) || h->size < sizeof(*h) ||
+	    h->size > head - pos)
+		return NULL;
+	if (off + h->size > r->size) {
+		first = r->size - off;
+		memcpy(whole, data + off, first);
+		memcpy((uint8_t *)whole + first, data, h->size - first);
+		h = (const void *)whole;
+	}
+	return h;
+}
+
 unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 			    unsigned int max)
 {
-	/* a record that wraps around the ring's end, made whole */
-	static uint64_t whole[65536 / 8];
 	struct perf_event_mmap_page *pg = r->base;
-	const uint8_t *data;
-	uint64_t head, tail, mask;
+	const struct perf_event_header *h;
+	uint64_t head, tail;
 	unsigned int n = 0;
 
 	if (!pg)
 		return 0;
-	data = (const uint8_t *)r->base + getpagesize();
-	mask = r->size - 1;
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail;
-	while (n < max && head - tail >= sizeof(struct perf_event_header)) {
-		/* records are 8-byte aligned: a header never wraps */
-		const struct perf_event_header *h =
-		    (const void *)(data + (tail & mask));
-		uint64_t off = tail & mask, first;
+	while (n < max && (h = record_at(r, tail, head))) {
+		bool seen = tail < r->peeked && peeked_type(h->type);
 
-		if (h->size < sizeof(*h) || h->size > head - tail)
-			break; /* not the kernel's: stop reading this ring */
-		if (off + h->size > r->size) {
-			first = r->size - off;
-			memcpy(whole, data + off, first);
-			memcpy((uint8_t *)whole + first, data, h->size - first);
-			h = (const void *)whole;
-		}
 		tail += h->size;
-		cb(ctx, r, h);
+		if (!seen) /* (ring_peek's already) */
+			cb(ctx, r, h);
 		/* the kernel may write over it from now on */
 		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 		n++;
 	}
 	return n;
+}
+
+void ring_peek(struct ring *r, ring_record_cb cb, void *ctx)
+{
+	struct perf_event_mmap_page *pg = r->base;
+	const struct perf_event_header *h;
+	uint64_t head, pos;
+
+	if (!pg)
+		return;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	pos = pg->data_tail > r->peeked ? pg->data_tail : r->peeked;
+	for (; (h = record_at(r, pos, head)); pos += h->size)
+		if (peeked_type(h->type))
+			cb(ctx, r, h);
+	r->peeked = pos;
 }
 
 unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)

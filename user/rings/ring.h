@@ -57,6 +57,7 @@ struct ring {
 		       * that task's too */
 	uint64_t opened_ns; /* when it was opened (CLOCK_MONOTONIC) */
 	uint32_t serial; /* which ring it is (rings/threads.c), never reused */
+	uint64_t peeked; /* the records before it were peeked (ring_peek) */
 	/* replaced by a newer ring of its thread (threads_replace): drained,
 	 * then closed; no longer found by its tid */
 	bool retired;
@@ -168,6 +169,12 @@ unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx);
  * is read cannot hold the caller. The rest stays for the next. */
 unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 			    unsigned int max);
+/* Calls cb for the records that say what a task is (FORK, COMM, MMAP2)
+ * not peeked yet, leaving them in the ring, whose drain passes over them:
+ * at -a, a task's records and its samples are in as many rings as it ran
+ * on CPUs, and its exec and maps, peeked in every ring first, come before
+ * its samples read next. */
+void ring_peek(struct ring *r, ring_record_cb cb, void *ctx);
 void ring_close(struct ring *r);
 /*
  * Makes every sample of event i signal signo to the ring's thread itself

@@ -11,6 +11,7 @@
 
 #include "lib/clock.h"
 #include "lib/procfs.h"
+#include "pipeline/switchcost.h"
 #include "profile/io.h"
 #include "record/agents.h"
 #include "record/container.h"
@@ -217,7 +218,12 @@ void family_exit(struct recorder *rec, const struct perf_event_header *hdr)
 
 	if (hdr->size < sizeof(*fk) || rec->mach)
 		return;
-	threads_uncarry(&rec->th, (pid_t)fk->tid);
+	if (threads_is_carried(&rec->th, (pid_t)fk->tid)) {
+		/* what is kept of a thread (with a ring: reap_threads) */
+		jnames_forget(&rec->em.names, fk->tid);
+		switchcost_thread_gone(&rec->sc, fk->tid);
+		threads_uncarry(&rec->th, (pid_t)fk->tid);
+	}
 	if (fk->pid != fk->tid ||
 	    !(p = procs_get(&rec->procs, (pid_t)fk->pid)) || !rproc(p)->child ||
 	    rproc(p)->exited_at)

@@ -2,13 +2,15 @@
 /*
  * A native workload with a known CPU split: each worker thread calls
  * work_a, work_b and work_c in a 50:30:20 ratio of iterations (on average:
- * see worker) and times every call with its own thread CPU clock. After `seconds` it prints the truth:
+ * see worker) and times every call with its own thread CPU clock. After `seconds`
+ * (or at SIGUSR1, when a test has recorded enough) it prints the truth:
  *   truth work_a <pct>
  *   truth work_b <pct>
  *   truth work_c <pct>
  * Usage: cpusplit SECONDS [THREADS]
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 static double seconds;
+static volatile sig_atomic_t stop; /* SIGUSR1: the truth now */
 static volatile unsigned long sink;
 static double spent[3];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -73,7 +76,7 @@ static void *worker(void *arg)
 	unsigned int seed = (unsigned int)(uintptr_t)&mine ^
 			    (unsigned int)getpid();
 
-	while (wall() < end) {
+	while (wall() < end && !stop) {
 		int first = rand_r(&seed) % 3, step = 1 + rand_r(&seed) % 2;
 
 		for (int k = 0; k < 3; k++) {
@@ -97,6 +100,12 @@ static void *worker(void *arg)
 	return arg;
 }
 
+static void on_usr1(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
 int main(int argc, char **argv)
 {
 	int nthreads = argc > 2 ? atoi(argv[2]) : 1;
@@ -106,6 +115,7 @@ int main(int argc, char **argv)
 	seconds = argc > 1 ? atof(argv[1]) : 5;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = 1;
+	signal(SIGUSR1, on_usr1);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	for (int i = 1; i < nthreads; i++)

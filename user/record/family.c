@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The tasks the targets start; see record/family.h. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,29 +29,50 @@ bool family_on(const struct recorder *rec)
 	return rec->th.opts.inherit;
 }
 
+void family_setup(struct recorder *rec)
+{
+	struct ring_opts *o = &rec->th.opts;
+
+	/* as perf, whose -t does not either */
+	o->inherit = !rec->o.no_inherit && !rec->o.tids.n && !rec->mach;
+	if (!o->inherit)
+		return;
+	rec->procs.max_unw = FAMILY_MAX_UNWINDERS; /* as -a: some live on */
+	o->mmaps = true; /* their maps: read after they exited */
+}
+
 static uint64_t ts_ns(const struct timespec *t)
 {
 	return (uint64_t)t->tv_sec * 1000000000ULL + (uint64_t)t->tv_nsec;
 }
 
-bool family_same_process(pid_t pid, uint64_t time)
+/* A time of CLOCK_MONOTONIC (the records') in clock ticks since boot, as
+ * /proc counts start times (suspended time included); 0 when unknown. *tick
+ * is one tick in ns. */
+static uint64_t boot_ticks(uint64_t mono_time, uint64_t *tick)
 {
 	struct timespec b, m;
-	uint64_t ticks, tick, start, mono;
 	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t now;
 
-	if (hz <= 0 || proc_start_time(pid, &ticks) ||
-	    clock_gettime(CLOCK_BOOTTIME, &b) ||
+	if (hz <= 0 || clock_gettime(CLOCK_BOOTTIME, &b) ||
 	    clock_gettime(CLOCK_MONOTONIC, &m))
+		return 0;
+	*tick = 1000000000ULL / (uint64_t)hz;
+	now = ts_ns(&m);
+	if (mono_time > now) /* (not a time of the past) */
+		mono_time = now;
+	return (mono_time + (ts_ns(&b) - now)) / *tick;
+}
+
+bool family_same_process(pid_t pid, uint64_t time)
+{
+	uint64_t ticks, tick, at;
+
+	if (proc_start_time(pid, &ticks))
 		return false;
-	if (!time)
-		return true;
-	tick = 1000000000ULL / (uint64_t)hz;
-	start = ticks * tick; /* since boot, suspended time included */
-	mono = ts_ns(&m);
-	if (time > mono) /* (not a time of the past) */
-		time = mono;
-	return start <= time + (ts_ns(&b) - mono) + 2 * tick;
+	/* started by then, give or take its start time's tick */
+	return !time || !(at = boot_ticks(time, &tick)) || ticks <= at + 2;
 }
 
 void family_names(struct proc *p, const char *comm, const char *cmd)
@@ -180,10 +202,11 @@ void family_fork(struct recorder *rec, struct ring *r,
 	if (pid <= 0 || tid <= 0 || threads_find(&rec->th, tid))
 		return;
 	p = procs_get(&rec->procs, pid);
-	/* a promoted JVM's new task: its own rings carry it, older ones
-	 * only duplicate it */
+	/* a promoted JVM's new task: its own rings carry it, an older one
+	 * only when it came before its creator's own (family_promote) */
 	if (p && rproc(p)->own_since &&
-	    (r->pid != pid || r->opened_ns < rproc(p)->own_since))
+	    (r->pid != pid || r->opened_ns < rproc(p)->own_since) &&
+	    threads_is_carried(&rec->th, tid))
 		return;
 	if (family_on(rec) && r->inherit && (thread || r->inherit_procs)) {
 		p = thread ? family_proc(rec, pid, fk->time)
@@ -331,6 +354,48 @@ static bool carries(const struct threads *th, const struct ring *r, pid_t pid)
 	return false;
 }
 
+/*
+ * p's threads that started before since get rings of their own; those
+ * that started after (as the rings were replaced) are carried by their
+ * creator's new ring: a ring of their own would sample them twice.
+ */
+static void own_threads(struct recorder *rec, struct proc *p, uint64_t since)
+{
+	char path[96];
+	struct dirent *de;
+	uint64_t tick, last = boot_ticks(since, &tick), ticks;
+	unsigned int bad;
+	DIR *d = opendir(proc_path(path, sizeof(path), p->pid, 0, "task"));
+
+	while (d && (de = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (tid <= 0 || threads_find(&rec->th, tid) ||
+		    (last && !proc_task_start_time(p->pid, tid, &ticks) &&
+		     ticks > last + 1))
+			continue;
+		threads_add(&rec->th, p->pid, tid, &bad);
+	}
+	if (d)
+		closedir(d);
+}
+
+bool family_inherits(const struct recorder *rec, const struct proc *p)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < rec->th.n; i++) {
+		const struct ring *r = rec->th.v[i];
+
+		if (r->pid != p->pid || r->retired)
+			continue;
+		if (!r->inherit)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 void family_promote(struct recorder *rec, struct proc *p)
 {
 	struct threads *th = &rec->th;
@@ -352,7 +417,7 @@ void family_promote(struct recorder *rec, struct proc *p)
 		    (r->pid == p->pid || carries(th, r, p->pid)))
 			threads_replace(th, r, &bad);
 	}
-	threads_scan_own(th, p->pid, &bad);
+	own_threads(rec, p, since);
 	rec->reap_soon = true;
 }
 

@@ -55,6 +55,9 @@ struct family {
 	unsigned int live; /* processes started alive now */
 };
 
+/* The rings' options for it (before they open): inherited events, with
+ * their tasks' MMAP2 records. */
+void family_setup(struct recorder *rec);
 /* Whether the targets' new tasks are carried (record -p, -- CMD). */
 bool family_on(const struct recorder *rec);
 /* A PERF_RECORD_FORK in ring r: a new thread or process. */
@@ -79,6 +82,11 @@ bool family_stale(struct recorder *rec, const struct ring *r,
 /* p's threads get rings of their own (its JVM's agent came): those it
  * had are replaced, those carried by others get theirs. */
 void family_promote(struct recorder *rec, struct proc *p);
+/* Whether p's threads are all followed by inheritance (each of its rings
+ * inherits): a listing of its threads then has nothing to add (a thread
+ * the listing finds before its creator's record of it would be opened
+ * again, and sampled twice). */
+bool family_inherits(const struct recorder *rec, const struct proc *p);
 /* Processes that exited a second ago are forgotten (every tick). */
 void family_tick(struct recorder *rec, uint64_t now);
 /* r's thread exited, or r was replaced: the tasks it still carries get

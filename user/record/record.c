@@ -202,8 +202,7 @@ static void opts_for(void *ctx, pid_t pid, struct ring_opts *o)
 
 	o->wakeup_events = java ? 1 : 0;
 	o->sigtrap = p && p->agent ? ksig_traps(&p->ks, p->agent) : 0;
-	/* a JVM's signal that is not its events' SIGTRAP goes to the thread
-	 * that owns the event (F_SETOWN_EX): no other task may share it */
+	/* its signal, when not SIGTRAP, goes to one thread (F_SETOWN_EX) */
 	if (p && p->agent && !o->sigtrap)
 		o->inherit = false;
 }
@@ -400,14 +399,8 @@ static int open_threads(struct recorder *rec)
 	t->on_open = thread_opened;
 	t->opts_for = opts_for;
 	t->ctx = rec;
-	/* the tasks the targets start, from their first instruction (as
-	 * perf, whose -t does not either): record/family.h */
-	t->opts.inherit = !rec->o.no_inherit && !rec->o.tids.n && !rec->mach;
-	if (t->opts.inherit) /* as -a: some live a while */
-		rec->procs.max_unw = FAMILY_MAX_UNWINDERS;
-	/* JVMs that start (-a), and the maps of the tasks the targets start
-	 * (their records are read after they exited) */
-	t->opts.mmaps = rec->mach != NULL || t->opts.inherit;
+	t->opts.mmaps = rec->mach != NULL; /* -a: JVMs that start */
+	family_setup(rec); /* what the targets start: inherited */
 	err = open_rings(rec, &bad, &pid);
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
@@ -537,9 +530,7 @@ int cmd_record(int argc, char **argv)
 			goto fail_output;
 		}
 		target_rebase(&rproc(p)->tgt); /* it runs the command now */
-		/* the rings opened from now on count at once (and may signal
-		 * at the sample: attr.sigtrap goes with remove_on_exec, never
-		 * with enable_on_exec) */
+		/* rings opened from now on count at once (and may SIGTRAP) */
 		rec->th.opts.enable_on_exec = false;
 		/* nothing was named with the parent's yet */
 		if (symbolizer_reload_user(&p->sym, p->pid)) {

@@ -203,7 +203,8 @@ static void scan_threads(struct recorder *rec, struct proc *p)
 {
 	unsigned int bad, before = rec->th.n;
 
-	if (!rproc(p)->follow || rproc(p)->ended || target_gone(&rproc(p)->tgt))
+	if (!rproc(p)->follow || rproc(p)->ended ||
+	    target_gone(&rproc(p)->tgt) || family_inherits(rec, p))
 		return;
 	threads_scan(&rec->th, p->pid, &bad);
 	if (!target_gone(&rproc(p)->tgt))

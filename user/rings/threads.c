@@ -124,8 +124,7 @@ int threads_add_cpu(struct threads *t, int cpu, unsigned int *bad_event)
 	return 0;
 }
 
-static int scan(struct threads *t, pid_t pid, bool carried_too,
-		unsigned int *bad_event)
+int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event)
 {
 	char path[96];
 	struct dirent *de;
@@ -140,7 +139,7 @@ static int scan(struct threads *t, pid_t pid, bool carried_too,
 		unsigned int before = t->opened;
 
 		if (tid <= 0 || threads_find(t, tid) ||
-		    (!carried_too && threads_is_carried(t, tid)))
+		    threads_is_carried(t, tid))
 			continue;
 		err = threads_add(t, pid, tid, bad_event);
 		if (err)
@@ -149,16 +148,6 @@ static int scan(struct threads *t, pid_t pid, bool carried_too,
 	}
 	closedir(d);
 	return err ? err : added;
-}
-
-int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event)
-{
-	return scan(t, pid, false, bad_event);
-}
-
-int threads_scan_own(struct threads *t, pid_t pid, unsigned int *bad_event)
-{
-	return scan(t, pid, true, bad_event);
 }
 
 int threads_carry(struct threads *t, const struct ring *r, pid_t pid, pid_t tid)

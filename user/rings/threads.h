@@ -61,9 +61,6 @@ int threads_add_cpu(struct threads *t, int cpu, unsigned int *bad_event);
  * Returns how many were added, or -errno from the first thread that failed
  * to open. */
 int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event);
-/* The same, carried or not: pid's threads all get rings of their own (a
- * JVM's, whose walks at the sample need their own events). */
-int threads_scan_own(struct threads *t, pid_t pid, unsigned int *bad_event);
 /* Task tid of process pid is carried by r (its record of the task's start
  * came there): 0, or -1 when too many are (then it is not followed so). */
 int threads_carry(struct threads *t, const struct ring *r, pid_t pid,

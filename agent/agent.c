@@ -424,6 +424,28 @@ static int refuse_busy(const struct sockaddr_un *sa)
 	return 0;
 }
 
+/* The JVM's name and version (PJA_VM_INFO), for the JFR file a recording
+ * becomes (jdk.JVMInformation). */
+static void send_vm_info(void)
+{
+	struct pja_vm_info m = { 0 };
+	char *name = NULL, *version = NULL;
+	jvmtiEnv *j = pja.jvmti;
+
+	if ((*j)->GetSystemProperty(j, "java.vm.name", &name))
+		name = NULL;
+	if ((*j)->GetSystemProperty(j, "java.vm.version", &version))
+		version = NULL;
+	m.name_len = name ? strnlen(name, PJA_VM_INFO_MAX) : 0;
+	m.version_len = version ? strnlen(version, PJA_VM_INFO_MAX) : 0;
+	out_msg(PJA_VM_INFO, &m, sizeof(m), name, m.name_len, version,
+		m.version_len);
+	if (name)
+		(*j)->Deallocate(j, (unsigned char *)name);
+	if (version)
+		(*j)->Deallocate(j, (unsigned char *)version);
+}
+
 static int start_session(const char *options)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -493,6 +515,7 @@ static int start_session(const char *options)
 		      (pja.traps ? PJA_HELLO_SIGTRAP : 0);
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
+	send_vm_info();
 	atomic_store(&pja.active, 1);
 	if (pthread_create(&sess_thread, NULL, session_main, NULL)) {
 		atomic_store(&pja.active, 0);

@@ -15,7 +15,8 @@
  * can be added without a version bump; changing a struct bumps PJA_VERSION.
  *
  * Sequence:
- *   agent  -> reader  HELLO (first message; the reader checks the version)
+ *   agent  -> reader  HELLO (first message; the reader checks the version),
+ *                     VM_INFO (the JVM's name and version)
  *   agent  -> reader  THREAD*, CODE_LOAD* (replay of existing threads, code)
  *   reader -> agent   WALK (batches of requests, sent as samples arrive)
  *   agent  -> reader  METHOD (once per method, before the first WALK_RESULT
@@ -76,6 +77,7 @@ enum pja_type {
 	PJA_EVENTS_READY = 11,
 	PJA_CLASS = 12,
 	PJA_VTHREAD = 13,
+	PJA_VM_INFO = 14,
 	/* reader -> agent */
 	PJA_WALK = 64,
 	PJA_STOP = 65,
@@ -112,6 +114,17 @@ struct pja_hello {
 #define PJA_HELLO_EVENTS 32u /* takes PJA_EVENTS */
 #define PJA_HELLO_COPY 64u /* answers PJA_STACK_COPY */
 #define PJA_HELLO_CHAIN 128u /* and its PJA_COPY_CHAIN */
+
+/*
+ * PJA_VM_INFO: struct pja_vm_info, then name_len bytes of the system
+ * property java.vm.name ("OpenJDK 64-Bit Server VM") and version_len of
+ * java.vm.version ("17.0.15+6-Debian-1deb12u1"), each at most
+ * PJA_VM_INFO_MAX; sent once, after HELLO.
+ */
+struct pja_vm_info {
+	uint32_t name_len, version_len;
+};
+#define PJA_VM_INFO_MAX 256
 
 /*
  * PJA_RING: the walk ring's memfd travels as SCM_RIGHTS with the first byte

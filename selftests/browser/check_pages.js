@@ -3,35 +3,9 @@
 // selftests/unit/test_report.c. Prints TAP lines. Usage:
 //   node check_pages.js FLAME.html DIFF.html TREE.html DEEP.html [BIG.html]
 'use strict';
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const { chromium } = require('playwright-core');
+const { ok, open, run } = require('./browser.js');
 
 const [flameFile, diffFile, treeFile, deepFile, bigFile] = process.argv.slice(2);
-let failed = 0;
-function ok(cond, desc, detail) {
-  console.log((cond ? 'ok' : 'not ok') + ' - ' + desc);
-  if (!cond) { failed++; if (detail !== undefined) console.log('# got: ' + JSON.stringify(detail)); }
-}
-
-async function open(ctx, file) {
-  const page = await ctx.newPage();
-  const url = 'file://' + path.resolve(file);
-  const st = { errors: [], requests: [] };
-  page.on('console', (m) => { if (m.type() === 'error') st.errors.push(m.text()); });
-  page.on('pageerror', (e) => st.errors.push(String(e)));
-  page.on('request', (r) => { if (r.url() !== url) st.requests.push(r.url()); });
-  await page.route('**/*', (route) => {
-    if (route.request().url() === url) return route.continue();
-    st.requests.push(route.request().url());
-    return route.abort();
-  });
-  const t0 = Date.now();
-  await page.goto(url, { waitUntil: 'load' });
-  st.loadMs = Date.now() - t0;
-  return { page, st };
-}
 
 async function centerOf(page, obj, name) {
   return page.evaluate(([o, n]) => window[o].rectOf(n), [obj, name]);
@@ -199,27 +173,10 @@ async function bigChecks(ctx) {
   await page.close();
 }
 
-(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pj-chromium-'));
-  let ctx;
-  try {
-    ctx = await chromium.launchPersistentContext(dir, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-             '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1200, height: 800 },
-    });
-    await flameChecks(ctx);
-    await diffChecks(ctx);
-    await treeChecks(ctx);
-    await deepChecks(ctx);
-    if (bigFile) await bigChecks(ctx);
-  } catch (e) {
-    ok(false, 'browser checks ran to the end: ' + String(e).split('\n')[0]);
-  } finally {
-    if (ctx) await ctx.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-  process.exit(failed ? 1 : 0);
-})();
+run(async (ctx) => {
+  await flameChecks(ctx);
+  await diffChecks(ctx);
+  await treeChecks(ctx);
+  await deepChecks(ctx);
+  if (bigFile) await bigChecks(ctx);
+});

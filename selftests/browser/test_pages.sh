@@ -12,27 +12,9 @@ if [ ! -x "$PJ_BIN" ] || [ ! -x "$gen" ]; then
 	skip "report pages in Chromium" "build $PJ_BIN and $gen first"
 	exit 0
 fi
-if [ ! -x /usr/bin/chromium ]; then
-	apt-get install -y --no-install-recommends chromium >"$TMP/apt.log" 2>&1 ||
-		{ apt-get update >>"$TMP/apt.log" 2>&1 &&
-			apt-get install -y --no-install-recommends chromium >>"$TMP/apt.log" 2>&1; }
-fi
-if [ ! -x /usr/bin/chromium ]; then
-	skip "report pages in Chromium" "cannot install chromium: $(tail -1 "$TMP/apt.log")"
-	exit 0
-fi
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	apt-get install -y --no-install-recommends nodejs npm >"$TMP/apt.log" 2>&1
-fi
-nodedir=$PJ_TOP/build/node
-if [ ! -d "$nodedir/node_modules/playwright-core" ]; then
-	mkdir -p "$nodedir"
-	npm install --no-audit --no-fund --prefix "$nodedir" playwright-core >"$TMP/npm.log" 2>&1
-fi
-if [ ! -d "$nodedir/node_modules/playwright-core" ]; then
-	skip "report pages in Chromium" "cannot install playwright-core from npm: $(tail -1 "$TMP/npm.log" 2>/dev/null)"
-	exit 0
-fi
+. "$PJ_TOP/selftests/browser/chromium.sh"
+chromium_setup "report pages in Chromium" || exit 0
+nodedir=$NODEDIR
 
 "$gen" --make-profile "$TMP/new.data" && "$gen" --make-old-profile "$TMP/old.data" ||
 	{ not_ok "write the test profiles"; exit 0; }

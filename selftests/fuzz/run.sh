@@ -34,7 +34,7 @@ layers="user/lib user/events user/sym user/unwind user/jvm user/profile"
 extra="user/rings/perf_parse.c"
 # targets and what else they are built from, besides fuzz_NAME.c
 declare -A src=([agent_msgs]="" [agent_input]="agent/input.c" [perfdata]=""
-	[profile]="" [jfr]="" [perf_sample]="" [elf]="" [elf_fd]="")
+	[profile]="" [jfr]="" [jfr_struct]="" [perf_sample]="" [elf]="" [elf_fd]="")
 # targets that start from another's committed corpus
 declare -A seeds=([elf_fd]=elf)
 [ -d "$top/build/deps/lib/pkgconfig" ] &&
@@ -44,7 +44,7 @@ flags=(-std=gnu11 -g -O1 -D_GNU_SOURCE -fno-sanitize-recover=undefined
 	-Iinclude -Iuser -Iagent $(pkg-config --cflags $pkgs 2>/dev/null))
 libs="$(pkg-config --static --libs libperf 2>/dev/null) $(pkg-config --libs libelf libdw libtraceevent 2>/dev/null) -lstdc++ -lz -lpthread -lm"
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile jfr perf_sample elf elf_fd)
+[ ${#names[@]} -eq 0 ] && names=(agent_msgs agent_input perfdata profile jfr jfr_struct perf_sample elf elf_fd)
 # inputs longer than 64 KiB for targets whose corpus needs them
 declare -A maxlen=([jfr]=262144)
 lib=$out/libpjfuzz.a
@@ -73,7 +73,7 @@ build_lib() {
 build_one() {
 	local n=$1 bin=$out/$1/fuzz_$1 f newer=0
 	mkdir -p "$out/$n"
-	for f in selftests/fuzz/fuzz_$n.c ${src[$n]}; do
+	for f in selftests/fuzz/fuzz_$n.c selftests/fuzz/*.h ${src[$n]}; do
 		[ "$top/$f" -nt "$bin" ] && newer=1
 	done
 	[ "$lib" -nt "$bin" ] && newer=1

@@ -2,7 +2,8 @@
 # A short libFuzzer run (FUZZ_SECONDS, default 3 s each) of the parsers that
 # read untrusted bytes, from the committed corpus: the reader's side of the
 # agent protocol, the agent's side, the JVM's perf data, the profile reader
-# (perfjava files; JFR files as its own target),
+# (perfjava files; JFR files as its own target, and as a target that
+# builds them from its bytes by the format's structure: jfr_struct),
 # the ELF files of the target's mappings (and of a recording's, at report),
 # and the same from a file descriptor through the checks before libelf and
 # the debug file search (elf_fd).
@@ -20,7 +21,7 @@ if [ "$rc" -eq 2 ]; then
 	skip "fuzzing" "$(tail -1 <<<"$out")"
 	exit 0
 fi
-for n in agent_msgs agent_input perfdata profile jfr perf_sample elf elf_fd; do
+for n in agent_msgs agent_input perfdata profile jfr jfr_struct perf_sample elf elf_fd; do
 	line=$(grep "^fuzz $n:" <<<"$out")
 	if [ -z "$line" ]; then
 		not_ok "fuzz $n: did not run"

@@ -72,7 +72,9 @@ asprof_build() {
 	local dir=$PJ_BUILD/async-profiler-4.5 tgz
 	ASPROF=$dir/build/bin/asprof ASPROF_WHY=
 	[ -x "$ASPROF" ] && return 0
-	tgz=$PJ_TOP/../../shared/peers/async-profiler-4.5.tar.gz
+	# beside the checkout (../shared), or beside a worktree's folder
+	tgz=$PJ_TOP/../shared/peers/async-profiler-4.5.tar.gz
+	[ -f "$tgz" ] || tgz=$PJ_TOP/../../shared/peers/async-profiler-4.5.tar.gz
 	[ -f "$tgz" ] || tgz=/work/shared/peers/async-profiler-4.5.tar.gz
 	if [ ! -f "$tgz" ]; then
 		ASPROF= ASPROF_WHY="no async-profiler-4.5.tar.gz in shared/peers"

@@ -14,6 +14,12 @@ jfrconv prints names as async-profiler wrote them.
 
     jfr_fold.py < perfjava.collapsed    # perfjava's, folded as jfrconv does
     jfr_fold.py < jfrconv.txt           # jfrconv's own: the same, sorted
+    jfr_fold.py --class-leaf < F        # allocations, locks: the leaf is
+                                        # the class, its suffix dropped
+
+jfrconv marks the class allocated or locked, the leaf of --alloc and --lock
+stacks, as an inlined frame (_[i]: in a new TLAB, or a lock) or a kernel
+one (_[k]: outside a TLAB); perfjava names it a class, without a suffix.
 """
 import re
 import sys
@@ -46,7 +52,7 @@ class Node:
         return {"j": "_[j]", "k": "_[k]"}.get(self.kind, "")
 
 
-def fold(lines):
+def fold(lines, class_leaf=False):
     root = Node("")
     for line in lines:
         line = line.rstrip("\n")
@@ -55,7 +61,14 @@ def fold(lines):
         stack, count = line.rsplit(" ", 1)
         n = int(count)
         node = root
-        for frame in stack.split(";"):
+        frames = stack.split(";")
+        if class_leaf:
+            frames[-1] = re.sub(r"_\[[ik]\]$", "", frames[-1])
+        for i, frame in enumerate(frames):
+            if class_leaf and i == len(frames) - 1:
+                node.total += n
+                node = node.kids.setdefault((frame, "c"), Node("c"))
+                continue
             title, t = split(frame)
             kind = "j" if t in ("j", "i", "0", "1") else t
             node.total += n
@@ -85,7 +98,7 @@ def main():
     lines = sys.stdin.readlines()
     # jfrconv's own output folds to itself: its frames already carry the
     # type of their node
-    out = fold(lines)
+    out = fold(lines, "--class-leaf" in sys.argv[1:])
     for l in sorted(out):
         print(l)
 

@@ -30,6 +30,8 @@ def frame(f):
     cls, d = (m["type"]["name"] or "").replace("/", "."), m["descriptor"] or ""
     native = not cls or d in ("()L;", "(Lk;)L;")
     s = (m["name"] if native else cls + "." + m["name"]).replace(";", ",")
+    if not native and m.get("modifiers", 0) & 0x100:
+        return s  # a Java method declared native (async-profiler: JIT)
     return s + SUFFIX.get(f["type"], "")
 
 

@@ -207,6 +207,35 @@ int main(void)
 	ok(a->threads.n == 1 && u64map_ptr(&a->threads, 9),
 	   "ended threads are forgotten (%zu left)", a->threads.n);
 
+	/* the JVM's name and version: bounded, cleaned */
+	{
+		static char junk[512];
+		struct pja_vm_info v = { 5, 8 };
+		struct pja_vm_info big = { PJA_VM_INFO_MAX + 1, 0 };
+		struct pja_vm_info over = { 200, 200 };
+		uint64_t dropped = a->stats.dropped;
+
+		ok(!agent_vm_info(a, false) && !agent_vm_info(a, true),
+		   "no VM_INFO: no name, no version");
+		mlen = 0;
+		put(PJA_VM_INFO, &v, sizeof(v), "Hot\033S17.0.1+2", 13);
+		agent_consume(a, msg, mlen, on_walk, NULL);
+		ok(agent_vm_info(a, false) &&
+		       !strcmp(agent_vm_info(a, false), "Hot?S") &&
+		       agent_vm_info(a, true) &&
+		       !strcmp(agent_vm_info(a, true), "17.0.1+2"),
+		   "VM_INFO: name and version kept, made terminal-safe");
+		mlen = 0;
+		put(PJA_VM_INFO, &big, sizeof(big), junk, 8);
+		put(PJA_VM_INFO, &over, sizeof(over), junk, 300);
+		put(PJA_VM_INFO, &v, 4, NULL, 0);
+		agent_consume(a, msg, mlen, on_walk, NULL);
+		ok(a->stats.dropped == dropped + 3 &&
+		       !strcmp(agent_vm_info(a, true), "17.0.1+2"),
+		   "VM_INFO over its bound, beyond its message or cut short: "
+		   "dropped");
+	}
+
 	/* the signature follows the name; one not starting with '(' does not */
 	{
 		struct pja_method m = { 21, 3, 1, 4, 0, 0, 0 };

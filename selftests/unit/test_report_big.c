@@ -8,7 +8,8 @@
  * and mix every frame kind; samples are skewed towards a few hot stacks but
  * every stack occurs. `--make-deep FILE` writes the shape of
  * selftests/java/src/Recurse.java instead: a thread 1500 calls deep (90% of
- * the samples) beside shallow ones, for the flame page's first screen. Run
+ * the samples) beside shallow ones, for the flame page's first screen;
+ * `--make-long FILE` 10 minutes of 8 threads at 1 kHz for the heatmap. Run
  * without arguments it checks a small one: the collapsed report counts
  * every sample and every unique stack.
  */
@@ -33,26 +34,28 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
-static int make(const char *path, size_t nsamples, uint32_t nstacks)
+/* A writer on path with NTHREADS threads and nstacks stacks of the shape
+ * above (their ids in stacks), starting at time t0; NULL after a message. */
+static struct pj_writer *open_stacks(const char *path, uint32_t nstacks,
+				     uint32_t *stacks, uint64_t t0)
 {
 	static const enum pj_frame_type kinds[] = {
 		PJ_FRAME_JIT,	      PJ_FRAME_JIT, PJ_FRAME_INLINED,
 		PJ_FRAME_INTERPRETED, PJ_FRAME_C1,  PJ_FRAME_NATIVE,
 	};
 	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
-	uint32_t *funcs = malloc(NFUNCS * sizeof(*funcs)), *stacks;
+	uint32_t *funcs = malloc(NFUNCS * sizeof(*funcs));
 	uint32_t digits = 0, frames[64];
 	struct pj_writer *w;
 	char err[256], name[128];
-	uint64_t t = 1000000000;
 
-	stacks = malloc(nstacks * sizeof(*stacks));
 	w = pj_writer_open(path, err, sizeof(err));
-	if (!w || !funcs || !stacks) {
+	if (!w || !funcs) {
 		printf("# %s\n", w ? "out of memory" : err);
-		return -1;
+		free(funcs);
+		return NULL;
 	}
-	snprintf(name, sizeof(name), "%llu", (unsigned long long)t);
+	snprintf(name, sizeof(name), "%llu", (unsigned long long)t0);
 	pj_writer_meta(w, "start_ns", name);
 	pj_writer_event(w, &ev);
 	for (uint32_t f = 0; f < NFUNCS; f++) {
@@ -114,6 +117,21 @@ static int make(const char *path, size_t nsamples, uint32_t nstacks)
 		snprintf(name, sizeof(name), "worker-%u", i);
 		pj_writer_thread(w, 100 + i, 100, name);
 	}
+	free(funcs);
+	return w;
+}
+
+static int make(const char *path, size_t nsamples, uint32_t nstacks)
+{
+	uint32_t *stacks = malloc(nstacks * sizeof(*stacks));
+	uint64_t t = 1000000000;
+	struct pj_writer *w = stacks ? open_stacks(path, nstacks, stacks, t)
+				     : NULL;
+
+	if (!w) {
+		free(stacks);
+		return -1;
+	}
 	for (size_t j = 0; j < nsamples; j++) {
 		struct pj_sample s = { .time = t, .period = 1000000 };
 		uint64_t h = mix(j + 12345);
@@ -134,7 +152,61 @@ static int make(const char *path, size_t nsamples, uint32_t nstacks)
 			pj_writer_flush(w);
 	}
 	pj_writer_stat(w, "samples", nsamples);
-	free(funcs);
+	free(stacks);
+	return pj_writer_close(w);
+}
+
+#define LONG_SECS 600
+#define LONG_THREADS 8
+
+/*
+ * A 10-minute recording of 8 threads sampled at 1 kHz while on CPU, for the
+ * heatmap's size and load time: each thread runs 75% of the time, 40% in
+ * the first 10 s of each minute, all of it in a 3-second spike at 400 s
+ * that one stack dominates; the hot 1% of the stacks moves each minute.
+ */
+static int make_long(const char *path)
+{
+	const uint32_t nstacks = 100000;
+	uint32_t *stacks = malloc(nstacks * sizeof(*stacks));
+	uint64_t t0 = 1000000000, n = 0;
+	struct pj_writer *w = stacks ? open_stacks(path, nstacks, stacks, t0)
+				     : NULL;
+
+	if (!w) {
+		free(stacks);
+		return -1;
+	}
+	for (uint64_t ms = 0; ms < LONG_SECS * 1000ull; ms++) {
+		uint64_t sec = ms / 1000, minute = sec / 60;
+		bool spike = sec >= 400 && sec < 403;
+		unsigned int busy = spike ? 100 : sec % 60 < 10 ? 40 : 75;
+
+		for (uint32_t th = 0; th < LONG_THREADS; th++) {
+			uint64_t h = mix(ms * LONG_THREADS + th);
+			struct pj_sample s = { .period = 1000000,
+					       .tid = 100 + th };
+
+			if (h % 100 >= busy)
+				continue;
+			h >>= 8;
+			if (spike && h % 4)
+				s.stack = stacks[nstacks / 2];
+			else if (h & 1)
+				s.stack = stacks[(minute * 1000 +
+						  (h >> 8) % (nstacks / 100)) %
+						 nstacks];
+			else
+				s.stack = stacks[(h >> 8) % nstacks];
+			s.time =
+			    t0 + ms * 1000000 + th * 1000000 / LONG_THREADS;
+			pj_writer_sample(w, &s);
+			n++;
+			if (pj_writer_pending(w) > (4u << 20))
+				pj_writer_flush(w);
+		}
+	}
+	pj_writer_stat(w, "samples", n);
 	free(stacks);
 	return pj_writer_close(w);
 }
@@ -199,6 +271,8 @@ int main(int argc, char **argv)
 	unsigned long long total = 0, lines = 0, n;
 	FILE *f;
 
+	if (argc == 3 && !strcmp(argv[1], "--make-long"))
+		return make_long(argv[2]) ? 1 : 0;
 	if (argc == 3 && !strcmp(argv[1], "--make-deep"))
 		return make_deep(argv[2]) ? 1 : 0;
 	if (argc >= 3 && !strcmp(argv[1], "--make"))

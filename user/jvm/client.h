@@ -56,6 +56,9 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx);
  * change it.
  */
 const struct codemap *agent_codemap(const struct agent *a);
+/* The JVM's java.vm.name (version false) or java.vm.version, as its agent
+ * said them; NULL when it did not. Valid until agent_stop(). */
+const char *agent_vm_info(const struct agent *a, bool version);
 /* Thread name from the JVM, or NULL. */
 const char *agent_thread_name(const struct agent *a, pid_t tid);
 /* Whether a thread the agent had not named before started since the last

@@ -84,6 +84,7 @@ struct agent {
 	uint64_t ev_stray, ev_dropped;
 	struct u64map classes; /* class id -> interned name */
 	struct u64map vthreads; /* virtual thread id -> name (malloc'd) */
+	const char *vm_name, *vm_version; /* PJA_VM_INFO, interned */
 	/* answers to stack requests (jvm/stacks.c) */
 	void (*stack_cb)(void *ctx, const struct agent_stack *st);
 	void *stack_ctx;

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The agent's messages as the reader takes them in (jvm/messages.h):
- * HELLO checked, then METHOD, WALK_RESULT, CODE_LOAD/UNLOAD, THREAD and
- * THREAD_END parsed from a byte buffer. Every byte comes from the target,
- * which may be hostile: each length, count and depth is checked against the
- * message before use, every allocation is checked, what one agent can make
- * the reader keep is capped (AGENT_MAX_*), and text is made terminal-safe
- * (lib/text.h) as it is kept (names interned by jvm/conn.c). A message that breaks a rule is dropped and
- * counted; a header that cannot be right ends the stream.
+ * HELLO checked, then METHOD, WALK_RESULT, CODE_LOAD/UNLOAD, THREAD,
+ * THREAD_END and VM_INFO parsed from a byte buffer. Every byte comes from
+ * the target, which may be hostile: each length, count and depth is
+ * checked against the message before use, every allocation is checked,
+ * what one agent can make the reader keep is capped (AGENT_MAX_*), and
+ * text is made terminal-safe (lib/text.h) as it is kept (names interned by
+ * jvm/conn.c). A message that breaks a rule is dropped and counted; a
+ * header that cannot be right ends the stream.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +287,34 @@ void agent_lose_pending(struct agent *a, agent_walk_cb cb, void *ctx)
 	}
 }
 
+/* PJA_VM_INFO: the JVM's name and version, bounded and made
+ * terminal-safe as they are kept. */
+static void on_vm_info(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_vm_info m;
+
+	if (len < sizeof(m)) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&m, p, sizeof(m));
+	if (m.name_len > PJA_VM_INFO_MAX || m.version_len > PJA_VM_INFO_MAX ||
+	    m.name_len + m.version_len > len - sizeof(m)) {
+		a->stats.dropped++;
+		return;
+	}
+	a->vm_name = agent_intern(a, p + sizeof(m), m.name_len);
+	a->vm_version =
+	    agent_intern(a, p + sizeof(m) + m.name_len, m.version_len);
+}
+
+const char *agent_vm_info(const struct agent *a, bool version)
+{
+	const char *s = !a ? NULL : version ? a->vm_version : a->vm_name;
+
+	return s && *s ? s : NULL;
+}
+
 long agent_consume(struct agent *a, const char *buf, size_t len,
 		   agent_walk_cb cb, void *ctx)
 {
@@ -332,6 +361,9 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 			break;
 		case PJA_VTHREAD:
 			agent_vthread(a, p, h.len);
+			break;
+		case PJA_VM_INFO:
+			on_vm_info(a, p, h.len);
 			break;
 		default:
 			break;

@@ -29,6 +29,8 @@ struct pj_sample {
 	uint64_t count; /* occurrences it stands for; 0 or 1: one */
 	uint64_t vthread; /* the virtual thread on the carrier tid, 0 none */
 	uint32_t pid; /* its process; 0: the idle task, or not known */
+	uint32_t batch; /* samples it stands for (a JFR event's "samples",
+			   weighed by period); 0 or 1: one */
 };
 
 struct pj_frame {

@@ -119,15 +119,20 @@ int jfr_add_meta(struct jfr_build *b, const char *key, const char *value)
 	return 0;
 }
 
-/* The profile's event named name (made with its priority and unit). */
+/* The profile's event named name (made with its priority and unit),
+ * found by a hash of its name: a file may name one with every sample. */
 uint32_t jfr_add_event(struct jfr_build *b, const char *name, uint8_t prio,
 		       const char *unit)
 {
 	struct priv *d = b->d;
 	struct pj_profile *p = &d->p;
-	uint32_t n = p->nevents, s, u;
+	uint32_t n = p->nevents, s, u, i;
+	uint64_t h = str_key(name, strlen(name));
 
-	for (uint32_t i = 0; i < n; i++)
+	if (u64map_get(&b->event_names, h, &i) &&
+	    !strcmp(p->events[i - 1].name, name))
+		return i - 1;
+	for (i = 0; i < n; i++) /* another name of the same hash */
 		if (!strcmp(p->events[i].name, name))
 			return i;
 	s = jfr_intern(b, name, strlen(name));
@@ -144,6 +149,9 @@ uint32_t jfr_add_event(struct jfr_build *b, const char *name, uint8_t prio,
 	b->period[n] = 0;
 	b->prio[n] = prio;
 	b->count[n] = 0;
+	if (!u64map_get(&b->event_names, h, &i) &&
+	    u64map_put(&b->event_names, h, n + 1))
+		return UINT32_MAX;
 	return p->nevents++;
 }
 
@@ -196,9 +204,12 @@ int jfr_finish_events(struct jfr_build *b)
 	}
 	for (size_t i = 0; i < p->nsamples; i++) {
 		struct pj_sample *s = &p->samples[i];
+		uint64_t each = b->period[s->event],
+			 n = s->batch ? s->batch : 1;
 
-		if (!s->period)
-			s->period = b->period[s->event];
+		if (!s->period) /* a batch weighs its samples' periods */
+			s->period = each > UINT64_MAX / n ? UINT64_MAX
+							  : each * n;
 		s->event = to[s->event];
 	}
 	if (n)
@@ -206,4 +217,16 @@ int jfr_finish_events(struct jfr_build *b)
 	free(to);
 	free(ev);
 	return n ? jfr_add_meta(b, "event", p->events[0].name) : 0;
+}
+
+void jfr_build_free(struct jfr_build *b)
+{
+	u64map_free(&b->strings);
+	u64map_free(&b->frames);
+	u64map_free(&b->stacks);
+	u64map_free(&b->event_names);
+	u64map_free(&b->thread_name);
+	free(b->period);
+	free(b->prio);
+	free(b->count);
 }

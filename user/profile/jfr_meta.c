@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A JFR chunk's metadata (profile/jfr.h): the string pool and the element
- * tree (root > metadata > class > field) read into classes and fields, and
- * the decoding every value shares: varints (at most 9 bytes, the 9th whole),
- * strings (null, empty, a pool key, UTF-8, chars, Latin-1), and any value
- * skipped by its class, bounded in depth.
+ * tree (root > metadata > class > field) read into classes and fields,
+ * and what is known of each class once: whether its values take no byte
+ * (then never visited: a class of 1,000 fields of such a class, nested
+ * four deep, would be 10^12 visits), or only varints, keys and bytes.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,251 +15,6 @@
 
 #define MAX_CLASSES (1u << 20)
 #define MAX_FIELDS (1u << 22)
-
-__attribute__((format(printf, 3, 4))) int
-jfr_damaged(struct jfr_cur *c, const uint8_t *at, const char *fmt, ...)
-{
-	size_t n;
-	va_list ap;
-
-	n = (size_t)snprintf(c->err, c->errlen, "damaged JFR at offset %zu: ",
-			     (size_t)(at - c->base));
-	if (n < c->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-int jfr_get_varint(struct jfr_cur *c, uint64_t *v)
-{
-	const uint8_t *p = c->p;
-	uint64_t x = 0;
-
-	for (unsigned int i = 0; i < 8; i++) {
-		if (p >= c->end)
-			return jfr_damaged(c, c->p,
-					   "value runs past its event");
-		x |= (uint64_t)(*p & 0x7f) << (7 * i);
-		if (!(*p++ & 0x80)) {
-			c->p = p;
-			*v = x;
-			return 0;
-		}
-	}
-	if (p >= c->end)
-		return jfr_damaged(c, c->p, "value runs past its event");
-	*v = x | (uint64_t)*p++ << 56;
-	c->p = p;
-	return 0;
-}
-
-static int get_count(struct jfr_cur *c, uint64_t *n, const char *what)
-{
-	const uint8_t *at = c->p;
-
-	if (jfr_get_varint(c, n))
-		return -1;
-	/* each of them takes a byte at least */
-	if (*n > (uint64_t)(c->end - c->p))
-		return jfr_damaged(c, at,
-				   "%s count %llu is larger than its "
-				   "event",
-				   what, (unsigned long long)*n);
-	return 0;
-}
-
-int jfr_get_string(struct jfr_cur *c, struct jfr_str *s)
-{
-	const uint8_t *at = c->p;
-	uint64_t n, ch;
-
-	memset(s, 0, sizeof(*s));
-	if (c->p >= c->end)
-		return jfr_damaged(c, at, "string runs past its event");
-	s->enc = *c->p++;
-	switch (s->enc) {
-	case JFR_S_NULL:
-	case JFR_S_EMPTY:
-		return 0;
-	case JFR_S_POOL:
-		return jfr_get_varint(c, &s->key);
-	case JFR_S_UTF8:
-	case JFR_S_LATIN1:
-	case JFR_S_CHARS:
-		if (get_count(c, &n, "string length"))
-			return -1;
-		s->n = (uint32_t)n;
-		s->p = c->p;
-		if (s->enc != JFR_S_CHARS) {
-			c->p += n;
-			return 0;
-		}
-		for (uint64_t i = 0; i < n; i++)
-			if (jfr_get_varint(c, &ch))
-				return -1;
-		return 0;
-	default:
-		return jfr_damaged(c, at, "unknown string encoding %u", s->enc);
-	}
-}
-
-static size_t put_utf8(char *out, size_t at, size_t cap, uint32_t cp)
-{
-	char b[3];
-	size_t k;
-
-	if (cp < 0x80) {
-		b[0] = (char)cp;
-		k = 1;
-	} else if (cp < 0x800) {
-		b[0] = (char)(0xc0 | cp >> 6);
-		b[1] = (char)(0x80 | (cp & 0x3f));
-		k = 2;
-	} else if (cp >= 0xd800 && cp < 0xe000) {
-		b[0] = '?'; /* a surrogate half: not worth pairing here */
-		k = 1;
-	} else {
-		b[0] = (char)(0xe0 | cp >> 12);
-		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		b[2] = (char)(0x80 | (cp & 0x3f));
-		k = 3;
-	}
-	if (at + k >= cap)
-		return at;
-	memcpy(out + at, b, k);
-	return at + k;
-}
-
-size_t jfr_str_utf8(const struct jfr_str *s, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	if (!cap)
-		return 0;
-	if (s->enc == JFR_S_UTF8) {
-		n = s->n < cap - 1 ? s->n : cap - 1;
-		memcpy(out, s->p, n);
-	} else if (s->enc == JFR_S_LATIN1) {
-		for (uint32_t i = 0; i < s->n; i++)
-			n = put_utf8(out, n, cap, s->p[i]);
-	} else if (s->enc == JFR_S_CHARS) {
-		/* validated by jfr_get_string: n varints, in bounds */
-		const uint8_t *q = s->p;
-
-		for (uint32_t i = 0; i < s->n; i++) {
-			uint64_t ch = 0;
-
-			for (unsigned int k = 0; k < 9; k++) {
-				uint8_t b = *q++;
-
-				ch |= (uint64_t)(k < 8 ? b & 0x7f : b)
-				      << (7 * k);
-				if (k == 8 || !(b & 0x80))
-					break;
-			}
-			n = put_utf8(out, n, cap, (uint32_t)(ch & 0xffff));
-		}
-	}
-	out[n] = 0;
-	return n;
-}
-
-static int skip_one(const struct jfr_meta *m, struct jfr_cur *c,
-		    const struct jfr_field *f, unsigned int depth)
-{
-	uint64_t v;
-
-	if (f->cpool)
-		return jfr_get_varint(c, &v);
-	return jfr_skip_class(m, c, f->cls, depth);
-}
-
-int jfr_skip(const struct jfr_meta *m, struct jfr_cur *c,
-	     const struct jfr_field *f, unsigned int depth)
-{
-	uint64_t n;
-
-	if (!f->array)
-		return skip_one(m, c, f, depth);
-	if (get_count(c, &n, "array"))
-		return -1;
-	for (uint64_t i = 0; i < n; i++) {
-		const uint8_t *before = c->p;
-
-		if (skip_one(m, c, f, depth))
-			return -1;
-		if (c->p == before) /* values of this class take no bytes */
-			break;
-	}
-	return 0;
-}
-
-/* A composite of varints, keys and bytes, skipped without recursion. */
-static int skip_flat(const struct jfr_meta *m, struct jfr_cur *c,
-		     const struct jfr_class *cl)
-{
-	const uint8_t *p = c->p;
-
-	for (uint32_t i = 0; i < cl->nfields; i++) {
-		const struct jfr_field *f = &m->fields[cl->first + i];
-		unsigned int k = 0;
-
-		if (!f->cpool && m->classes[f->cls].kind == JK_BYTE) {
-			if (p >= c->end)
-				return jfr_damaged(c, p,
-						   "value runs past its event");
-			p++;
-			continue;
-		}
-		do { /* a varint: up to 9 bytes, the 9th whole */
-			if (p >= c->end)
-				return jfr_damaged(c, p,
-						   "value runs past its event");
-		} while ((*p++ & 0x80) && ++k < 9);
-	}
-	c->p = p;
-	return 0;
-}
-
-int jfr_skip_class(const struct jfr_meta *m, struct jfr_cur *c, uint32_t k,
-		   unsigned int depth)
-{
-	const struct jfr_class *cl = &m->classes[k];
-	struct jfr_str s;
-	uint64_t v;
-
-	switch (cl->kind) {
-	case JK_VARINT:
-		return jfr_get_varint(c, &v);
-	case JK_STRING:
-		return jfr_get_string(c, &s);
-	case JK_BYTE:
-	case JK_F4:
-	case JK_F8: {
-		size_t n = cl->kind == JK_BYTE ? 1 : cl->kind == JK_F4 ? 4 : 8;
-
-		if ((size_t)(c->end - c->p) < n)
-			return jfr_damaged(c, c->p,
-					   "value runs past its event");
-		c->p += n;
-		return 0;
-	}
-	default:
-		if (cl->flat) /* the common case: stack frames */
-			return skip_flat(m, c, cl);
-		if (depth >= JFR_MAX_DEPTH)
-			return jfr_damaged(c, c->p,
-					   "values nested deeper than %d",
-					   JFR_MAX_DEPTH);
-		for (uint32_t i = 0; i < cl->nfields; i++)
-			if (jfr_skip(m, c, &m->fields[cl->first + i],
-				     depth + 1))
-				return -1;
-		return 0;
-	}
-}
 
 int jfr_meta_find(const struct jfr_meta *m, const char *name)
 {
@@ -339,7 +93,7 @@ static int element(struct mparse *mp, struct jfr_cur *c, unsigned int depth,
 	if (depth >= JFR_MAX_DEPTH)
 		return jfr_damaged(c, at, "metadata nested deeper than %d",
 				   JFR_MAX_DEPTH);
-	if (str_index(mp, c, &name) || get_count(c, &n, "attribute"))
+	if (str_index(mp, c, &name) || jfr_get_count(c, &n, "attribute"))
 		return -1;
 	for (uint64_t i = 0; i < n; i++) {
 		if (str_index(mp, c, &k) || str_index(mp, c, &v))
@@ -386,11 +140,90 @@ static int element(struct mparse *mp, struct jfr_cur *c, unsigned int depth,
 		mp->type[f] = strtoull(a_class, NULL, 10);
 		m->nfields++;
 	}
-	if (get_count(c, &n, "element"))
+	if (jfr_get_count(c, &n, "element"))
 		return -1;
 	for (uint64_t i = 0; i < n; i++)
 		if (element(mp, c, depth + 1, mine))
 			return -1;
+	return 0;
+}
+
+/* Whether a field holds its class's values themselves: not an array, not
+ * a constant pool key. */
+static bool plain(const struct jfr_field *f)
+{
+	return !f->array && !f->cpool;
+}
+
+/*
+ * The classes whose values take no byte, found once per chunk in O(classes
+ * + fields): every composite is assumed empty, then a class with a field
+ * that takes bytes (an array's count, a key, a primitive) is not, and
+ * neither is, in turn, every class with a plain field of such a class (the
+ * classes that use each class are listed first, a counting sort). What is
+ * left empty holds only plain fields of empty classes, nested or circular:
+ * skipped without a visit.
+ */
+static int find_empty(struct jfr_meta *m)
+{
+	uint32_t nc = m->nclasses,
+		 *start = calloc((size_t)nc + 2, sizeof(uint32_t)),
+		 *users = malloc(((size_t)m->nfields + 1) * sizeof(uint32_t)),
+		 *queue = malloc(((size_t)nc + 1) * sizeof(uint32_t)), nq = 0;
+
+	if (!start || !users || !queue) {
+		free(start);
+		free(users);
+		free(queue);
+		return -1;
+	}
+	for (uint32_t i = 0; i < nc; i++) {
+		struct jfr_class *cl = &m->classes[i];
+
+		cl->empty = cl->kind == JK_COMPOSITE;
+		for (uint32_t f = 0; f < cl->nfields; f++) {
+			const struct jfr_field *fd = &m->fields[cl->first + f];
+
+			if (!plain(fd) ||
+			    m->classes[fd->cls].kind != JK_COMPOSITE)
+				cl->empty = false;
+			else
+				start[fd->cls + 2]++;
+		}
+	}
+	for (uint32_t i = 0; i < nc; i++)
+		start[i + 2] += start[i + 1];
+	for (uint32_t i = 0; i < nc; i++) { /* start[x + 1]: users of x */
+		const struct jfr_class *cl = &m->classes[i];
+
+		for (uint32_t f = 0; f < cl->nfields; f++) {
+			const struct jfr_field *fd = &m->fields[cl->first + f];
+
+			if (plain(fd) &&
+			    m->classes[fd->cls].kind == JK_COMPOSITE)
+				users[start[fd->cls + 1]++] = i;
+		}
+		if (!cl->empty)
+			queue[nq++] = i;
+	}
+	while (nq) { /* start[x] .. start[x + 1]: users of x */
+		uint32_t x = queue[--nq];
+
+		for (uint32_t j = start[x]; j < start[x + 1]; j++) {
+			struct jfr_class *u = &m->classes[users[j]];
+
+			if (u->empty) {
+				u->empty = false;
+				queue[nq++] = users[j];
+			}
+		}
+	}
+	for (uint32_t f = 0; f < m->nfields; f++)
+		m->fields[f].empty = plain(&m->fields[f]) &&
+				     m->classes[m->fields[f].cls].empty;
+	free(start);
+	free(users);
+	free(queue);
 	return 0;
 }
 
@@ -436,6 +269,8 @@ static int finish(struct mparse *mp, struct jfr_cur *c)
 	free(m->fields);
 	m->fields = sorted;
 	free(at);
+	if (find_empty(m))
+		return jfr_damaged(c, c->p, "out of memory");
 	for (uint32_t i = 0; i < m->nclasses; i++) {
 		struct jfr_class *cl = &m->classes[i];
 
@@ -444,8 +279,9 @@ static int finish(struct mparse *mp, struct jfr_cur *c)
 			const struct jfr_field *fd = &m->fields[cl->first + f];
 			uint8_t k = m->classes[fd->cls].kind;
 
-			cl->flat = !fd->array && (fd->cpool || k == JK_VARINT ||
-						  k == JK_BYTE);
+			cl->flat = fd->empty || (!fd->array &&
+						 (fd->cpool || k == JK_VARINT ||
+						  k == JK_BYTE));
 		}
 	}
 	return 0;
@@ -460,7 +296,7 @@ int jfr_meta_parse(struct jfr_meta *m, struct jfr_cur *c)
 	int ret = -1;
 
 	memset(m, 0, sizeof(*m));
-	if (get_count(c, &n, "metadata string"))
+	if (jfr_get_count(c, &n, "metadata string"))
 		return -1;
 	if (n > (1u << 24))
 		return jfr_damaged(c, c->p, "%llu metadata strings",

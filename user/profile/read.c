@@ -4,11 +4,11 @@
  * include/perfjava/profile.h), or a JDK Flight Recorder file
  * (profile/jfr_read.c) into the same arrays.
  *
- * The whole file is read into memory and every chunk is checked (magic, crc)
- * and decoded (profile/decode.c) with bounds checks on every byte: any input
- * either loads or fails with one line saying where the file is damaged. A
- * chunk that runs past the end of the file ends the load with p->truncated
- * set.
+ * The file is read a chunk at a time and every chunk is checked (magic,
+ * crc) and decoded (profile/decode.c) with bounds checks on every byte: any
+ * input either loads or fails with one line saying where the file is
+ * damaged. A chunk that runs past the end of the file ends the load with
+ * p->truncated set.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -216,7 +216,7 @@ static void fill_pids(struct pj_profile *p)
 	}
 }
 
-/* Bound of a profile file (a JFR file is read whole into memory). */
+/* Bound of a profile file (both kinds are read a chunk at a time). */
 #define PROFILE_MAX ((size_t)16 << 30)
 
 /* The arrays every profile starts with: string 0 is "", stack 0 starts at 0. */
@@ -368,26 +368,17 @@ out:
 	return ret;
 }
 
-/* A JDK Flight Recorder file, read whole (profile/jfr_read.c). */
-static int parse_jfr(struct priv *d, int fd, char *err, size_t errlen)
+/* A JDK Flight Recorder file, a chunk at a time (profile/jfr_read.c). */
+static int parse_jfr(struct priv *d, int fd, uint64_t size, char *err,
+		     size_t errlen)
 {
 	struct cur c = { .err = err, .errlen = errlen };
-	size_t size;
-	uint8_t *buf = (uint8_t *)read_whole_fd(fd, PROFILE_MAX, &size);
-	int ret;
 
-	if (!buf) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return -1;
-	}
-	c.base = buf;
 	d->version = PJ_FILE_VERSION;
-	ret = setup(d, &c) || profile_jfr_parse(d, buf, size, err, errlen) ||
-		      finish(d, &c)
-		  ? -1
-		  : 0;
-	free(buf);
-	return ret;
+	return setup(d, &c) || profile_jfr_parse(d, fd, size, err, errlen) ||
+		       finish(d, &c)
+		   ? -1
+		   : 0;
 }
 
 int pj_profile_load(const char *path, struct pj_profile **out, char *err,
@@ -425,7 +416,7 @@ int pj_profile_load(const char *path, struct pj_profile **out, char *err,
 	d->p.file_size = (uint64_t)st.st_size;
 	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
 	    !memcmp(magic, "FLR\0", 4)) /* JDK Flight Recorder */
-		ret = parse_jfr(d, fd, err, errlen);
+		ret = parse_jfr(d, fd, (uint64_t)st.st_size, err, errlen);
 	else
 		ret = parse_chunks(d, fd, (uint64_t)st.st_size, err, errlen);
 	close(fd);

@@ -60,6 +60,13 @@ void agents_stopped(struct recorder *rec, struct proc *p, const char *why)
 	pending_agent_gone(&rec->pend, p->pid);
 	offjava_agent_gone(&rec->oj, p->pid);
 	agent_get_stats(p->agent, &rproc(p)->ast);
+	/* the first target's JVM, as its command line is (record/header.c) */
+	if (p == recorder_first(rec) && agent_vm_info(p->agent, false)) {
+		pj_writer_meta(rec->w, "jvm_name",
+			       agent_vm_info(p->agent, false));
+		pj_writer_meta(rec->w, "jvm_version",
+			       agent_vm_info(p->agent, true) ?: "");
+	}
 	agent_stop(p->agent);
 	recorder_set_agent(rec, p, NULL);
 	rec->th.changed = true;

@@ -139,7 +139,8 @@ int calltree_build(struct calltree *ct, const struct report *r,
 	memset(ct, 0, sizeof(*ct));
 	ct->r = r;
 	ct->titles = t;
-	if (!title_of || !name || GROW(ct->nodes, ct->cap, 4096))
+	ct->end = malloc((r->nstacks ? r->nstacks : 1) * sizeof(*ct->end));
+	if (!title_of || !name || !ct->end || GROW(ct->nodes, ct->cap, 4096))
 		goto out;
 	memset(title_of, 0xff, (nids ? nids : 1) * sizeof(*title_of));
 	ct->nodes[0] =
@@ -170,6 +171,7 @@ int calltree_build(struct calltree *ct, const struct report *r,
 			ct->nodes[node].total += c;
 		}
 		ct->nodes[node].self += c;
+		ct->end[i] = node;
 	}
 	ret = 0;
 out:
@@ -181,6 +183,7 @@ out:
 void calltree_free(struct calltree *ct)
 {
 	free(ct->nodes);
+	free(ct->end);
 	idtable_free(&ct->index);
 	memset(ct, 0, sizeof(*ct));
 }
@@ -302,7 +305,7 @@ static void put_num(FILE *out, uint64_t v, char sep)
 
 int calltree_write_js(FILE *out, const struct calltree *ct,
 		      const struct calltree *base, bool by_total,
-		      double minfrac)
+		      double minfrac, uint32_t *pos)
 {
 	const struct report *r = ct->r;
 	const struct ct_titles *t = ct->titles;
@@ -320,6 +323,11 @@ int calltree_write_js(FILE *out, const struct calltree *ct,
 	n = calltree_order(ct, by_total, minfrac, order, depth);
 	if (n < 0)
 		goto out;
+	if (pos) {
+		memset(pos, 0xff, (size_t)ct->n * sizeof(*pos));
+		for (long i = 0; i < n; i++)
+			pos[order[i]] = (uint32_t)i;
+	}
 	/* Only titles that are drawn go into the page, renumbered. */
 	for (long i = 0; i < n; i++) {
 		uint32_t ti = ct->nodes[order[i]].title;

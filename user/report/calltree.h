@@ -46,6 +46,7 @@ struct calltree {
 	struct idtable index; /* (parent, title) -> node, the root excepted */
 	struct ct_titles *titles;
 	const struct report *r;
+	uint32_t *end; /* per report stack: the node its path ends at */
 };
 
 void ct_titles_init(struct ct_titles *t);
@@ -72,10 +73,12 @@ void json_string(FILE *out, const char *s);
 /*
  * Writes the tree as the JavaScript object the flame graph and tree pages
  * read: `const P = {...};`. base (may be NULL) is the --diff baseline's
- * tree, built with the same titles. -1 when out of memory.
+ * tree, built with the same titles. pos (may be NULL; ct->n entries) gets
+ * each node's index in P.nodes, UINT32_MAX for one left out. -1 when out
+ * of memory.
  */
 int calltree_write_js(FILE *out, const struct calltree *ct,
 		      const struct calltree *base, bool by_total,
-		      double minfrac);
+		      double minfrac, uint32_t *pos);
 
 #endif

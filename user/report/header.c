@@ -252,8 +252,9 @@ static void events(FILE *out, const struct pj_profile *p,
 		const struct pj_event_desc *e =
 		    pj_profile_event(p, p->samples[i].event);
 
-		if (e)
-			n[e - p->events]++;
+		if (e) /* a JFR batch counts its samples */
+			n[e - p->events] +=
+			    p->samples[i].batch > 1 ? p->samples[i].batch : 1;
 	}
 	fprintf(out, KEY, "Recorded events");
 	for (uint32_t e = 0; e < p->nevents; e++)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writing a self-contained HTML page with a call tree's data: the shared
- * skeleton (report/pages/page.html) with its @NAME@ slots filled by the
- * page's own parts, the title and the data. Everything is inline: no request
- * leaves the page (its Content-Security-Policy forbids any).
+ * Writing a self-contained HTML page with its data: the shared skeleton
+ * (report/pages/page.html) with its @NAME@ slots filled by the page's own
+ * parts, which name the files of pages/ they are made of in the same way,
+ * the title and the data. Everything is inline: no request leaves the page
+ * (its Content-Security-Policy forbids any).
  */
 #include <string.h>
 
@@ -11,17 +12,25 @@
 #include "report/pages.h"
 
 const struct html_page flame_page = {
-	.style = pj_page_flame_css,
-	.bar = pj_page_flame_bar,
-	.body = pj_page_flame_html,
-	.script = pj_page_flame_js,
+	.style = "@FLAME_CSS@",
+	.bar = "@FLAME_BAR@",
+	.body = "@FLAME_HTML@",
+	.script = "@COMMON_JS@\n@FLAME_JS@",
 };
 
 const struct html_page tree_page = {
-	.style = pj_page_tree_css,
-	.bar = pj_page_tree_bar,
-	.body = pj_page_tree_html,
-	.script = pj_page_tree_js,
+	.style = "@TREE_CSS@",
+	.bar = "@TREE_BAR@",
+	.body = "@TREE_HTML@",
+	.script = "@COMMON_JS@\n@TREE_JS@",
+};
+
+/* heatmap.js runs common.js and flame.js again for each selected range. */
+const struct html_page heatmap_page = {
+	.style = "@FLAME_CSS@\n@HEATMAP_CSS@",
+	.bar = "@FLAME_BAR@",
+	.body = "@HEATMAP_HTML@\n@FLAME_HTML@",
+	.script = "@HEATMAP_JS@",
 };
 
 static void html_text(FILE *out, const char *s)
@@ -50,14 +59,16 @@ static void html_text(FILE *out, const char *s)
 struct fill {
 	const struct html_page *page;
 	const char *title;
-	const struct calltree *ct, *base;
-	bool by_total;
-	double minfrac;
+	html_data_fn data;
+	const void *ctx;
 };
+
+static int expand(FILE *out, const char *s, const struct fill *f, int depth);
 
 /* Writes the slot name (len bytes): 1 when name is no slot, -1 when the
  * data cannot be written. */
-static int slot(FILE *out, const char *name, size_t len, const struct fill *f)
+static int slot(FILE *out, const char *name, size_t len, const struct fill *f,
+		int depth)
 {
 	const struct {
 		const char *name, *text;
@@ -68,6 +79,17 @@ static int slot(FILE *out, const char *name, size_t len, const struct fill *f)
 		{ "SCRIPT", f->page->script },
 		{ "COMMON_CSS", pj_page_common_css },
 		{ "COMMON_JS", pj_page_common_js },
+		{ "FLAME_CSS", pj_page_flame_css },
+		{ "FLAME_BAR", pj_page_flame_bar },
+		{ "FLAME_HTML", pj_page_flame_html },
+		{ "FLAME_JS", pj_page_flame_js },
+		{ "TREE_CSS", pj_page_tree_css },
+		{ "TREE_BAR", pj_page_tree_bar },
+		{ "TREE_HTML", pj_page_tree_html },
+		{ "TREE_JS", pj_page_tree_js },
+		{ "HEATMAP_CSS", pj_page_heatmap_css },
+		{ "HEATMAP_HTML", pj_page_heatmap_html },
+		{ "HEATMAP_JS", pj_page_heatmap_js },
 	};
 
 	if (len == 5 && !memcmp(name, "TITLE", 5)) {
@@ -75,30 +97,28 @@ static int slot(FILE *out, const char *name, size_t len, const struct fill *f)
 		return 0;
 	}
 	if (len == 4 && !memcmp(name, "DATA", 4))
-		return calltree_write_js(out, f->ct, f->base, f->by_total,
-					 f->minfrac);
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		return f->data(out, f->ctx);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		if (strlen(parts[i].name) == len &&
-		    !memcmp(parts[i].name, name, len)) {
-			fputs(parts[i].text, out);
-			return 0;
-		}
-	}
+		    !memcmp(parts[i].name, name, len))
+			return expand(out, parts[i].text, f, depth + 1);
 	return 1;
 }
 
-int html_page_write(FILE *out, const struct html_page *page, const char *title,
-		    const struct calltree *ct, const struct calltree *base,
-		    bool by_total, double minfrac)
+/* Writes s with its slots filled; parts nest at most 3 deep. */
+static int expand(FILE *out, const char *s, const struct fill *f, int depth)
 {
-	const struct fill f = { page, title, ct, base, by_total, minfrac };
-	const char *s = pj_page_html, *at, *close;
+	const char *at, *close;
 
+	if (depth > 3) { /* a part that names itself: the page's bug */
+		fputs(s, out);
+		return 0;
+	}
 	while ((at = strchr(s, '@')) && (close = strchr(at + 1, '@'))) {
 		int r;
 
 		fwrite(s, 1, (size_t)(at - s), out);
-		r = slot(out, at + 1, (size_t)(close - at - 1), &f);
+		r = slot(out, at + 1, (size_t)(close - at - 1), f, depth);
 		if (r < 0)
 			return -1;
 		if (r > 0) { /* a lone '@' of the text */
@@ -110,4 +130,35 @@ int html_page_write(FILE *out, const struct html_page *page, const char *title,
 	}
 	fputs(s, out);
 	return 0;
+}
+
+int html_page_write_data(FILE *out, const struct html_page *page,
+			 const char *title, html_data_fn data, const void *ctx)
+{
+	const struct fill f = { page, title, data, ctx };
+
+	return expand(out, pj_page_html, &f, 0);
+}
+
+struct tree_data {
+	const struct calltree *ct, *base;
+	bool by_total;
+	double minfrac;
+};
+
+static int write_tree(FILE *out, const void *ctx)
+{
+	const struct tree_data *d = ctx;
+
+	return calltree_write_js(out, d->ct, d->base, d->by_total, d->minfrac,
+				 NULL);
+}
+
+int html_page_write(FILE *out, const struct html_page *page, const char *title,
+		    const struct calltree *ct, const struct calltree *base,
+		    bool by_total, double minfrac)
+{
+	const struct tree_data d = { ct, base, by_total, minfrac };
+
+	return html_page_write_data(out, page, title, write_tree, &d);
 }

@@ -42,11 +42,18 @@ void jfr_be(struct jfr_buf *b, uint64_t v, unsigned int bytes)
 		b->d[b->n++] = (uint8_t)(v >> (8 * (bytes - 1 - i)));
 }
 
+/* JFR's compressed integer: 7 bits a byte, low first, as LEB128, except
+ * that a ninth byte holds the top 8 bits whole (the JDK's readers stop
+ * there: a tenth byte would be read as the next field). */
 void jfr_varint(struct jfr_buf *b, uint64_t v)
 {
-	if (!reserve(b, 10))
+	if (!reserve(b, 9))
 		return;
-	while (v >= 0x80) {
+	for (unsigned int i = 0; i < 8; i++) {
+		if (v < 0x80) {
+			b->d[b->n++] = (uint8_t)v;
+			return;
+		}
 		b->d[b->n++] = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
@@ -61,15 +68,61 @@ void jfr_raw(struct jfr_buf *b, const void *p, size_t n)
 	b->n += n;
 }
 
-void jfr_strn(struct jfr_buf *b, const char *s, size_t n)
+/* The length of the well-formed UTF-8 sequence at s[0..n), 0 if there is
+ * none (a stray byte, overlong, a surrogate, beyond U+10FFFF, cut). */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	if (!n) {
-		jfr_u8(b, 1);
+	unsigned int c = s[0], k;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	k = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+	if (!k || c > 0xf4 || n < k)
+		return 0;
+	cp = c & (0x7f >> k);
+	for (unsigned int i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return k;
+}
+
+/* s[0..n) as UTF-8 (encoding 3): a byte that is not part of a
+ * well-formed sequence (text from the target may hold any) becomes
+ * U+FFFD, as Java's decoder shows it, so that every reader gets the same
+ * string. */
+static void utf8(struct jfr_buf *b, const char *s, size_t n)
+{
+	static const char repl[3] = { (char)0xef, (char)0xbf, (char)0xbd };
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = 0, k;
+
+	for (size_t i = 0; i < n; i += k ? k : 1)
+		len += (k = utf8_len(u + i, n - i)) ? k : sizeof(repl);
+	jfr_u8(b, 3);
+	jfr_varint(b, len);
+	if (len == n) {
+		jfr_raw(b, s, n);
 		return;
 	}
-	jfr_u8(b, 3);
-	jfr_varint(b, n);
-	jfr_raw(b, s, n);
+	for (size_t i = 0; i < n; i += k ? k : 1)
+		if ((k = utf8_len(u + i, n - i)))
+			jfr_raw(b, s + i, k);
+		else
+			jfr_raw(b, repl, sizeof(repl));
+}
+
+void jfr_strn(struct jfr_buf *b, const char *s, size_t n)
+{
+	if (!n)
+		jfr_u8(b, 1);
+	else
+		utf8(b, s, n);
 }
 
 void jfr_str(struct jfr_buf *b, const char *s)
@@ -78,6 +131,11 @@ void jfr_str(struct jfr_buf *b, const char *s)
 		jfr_u8(b, 0);
 	else
 		jfr_strn(b, s, strlen(s));
+}
+
+void jfr_symbol(struct jfr_buf *b, const char *s)
+{
+	utf8(b, s, strlen(s));
 }
 
 size_t jfr_event_begin(struct jfr_buf *b, uint64_t type)

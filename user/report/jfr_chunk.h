@@ -4,9 +4,10 @@
  * async-profiler write it): the byte encodings, the framing of events, and
  * the chunk laid out as header, metadata event, events, checkpoint event.
  *
- * Integers inside events are LEB128 varints (the header's "compressed
- * integers" flag); the 68-byte chunk header is big-endian. A string is an
- * encoding byte (0 null, 1 empty, 3 UTF-8 with a varint length). Every
+ * Integers inside events are JFR's varints (the header's "compressed
+ * integers" flag: LEB128 up to 8 bytes, a ninth holding 8 bits); the
+ * 68-byte chunk header is big-endian. A string is an encoding byte (0
+ * null, 1 empty, 3 UTF-8 with a varint length). Every
  * event starts with its size (a varint that counts itself) and its type id.
  */
 #ifndef PJ_USER_REPORT_JFR_CHUNK_H
@@ -31,9 +32,13 @@ void jfr_u8(struct jfr_buf *b, uint8_t v);
 void jfr_be(struct jfr_buf *b, uint64_t v, unsigned int bytes);
 void jfr_varint(struct jfr_buf *b, uint64_t v);
 void jfr_raw(struct jfr_buf *b, const void *p, size_t n);
-/* s as a JFR string: NULL as null, "" as empty, else UTF-8 bytes. */
+/* s as a JFR string: NULL as null, "" as empty, else UTF-8 (a byte of no
+ * well-formed sequence as U+FFFD). */
 void jfr_str(struct jfr_buf *b, const char *s);
 void jfr_strn(struct jfr_buf *b, const char *s, size_t n);
+/* s as the JDK writes a jdk.types.Symbol's string: always UTF-8 (encoding
+ * 3, "" too), which async-profiler's converter requires. */
+void jfr_symbol(struct jfr_buf *b, const char *s);
 
 /* Starts an event of type id; returns where, for jfr_event_end(). */
 size_t jfr_event_begin(struct jfr_buf *b, uint64_t type);

@@ -1,111 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `--format jfr` (and -o FILE.jfr): the selected samples as a JDK Flight
- * Recorder file, one chunk, for the JDK's jfr tool, JDK Mission Control,
- * async-profiler's converters and the profilers that ingest JFR.
+ * Recorder file, one chunk, for the JDK's jfr tool (summary, print, view),
+ * JDK Mission Control, async-profiler's converter and the profilers that
+ * ingest JFR.
  *
- * The event mapping (types in report/jfr_types.h):
- *   cpu-clock, task-clock, cycles   jdk.ExecutionSample (state RUNNABLE)
- *   offcpu (-e offcpu, --wall)      profiler.WallClockSample: the wait's
- *                                   state (SLEEPING, IO, LOCK, ...), one
- *                                   sample, timeSpan its length
- *   any other event                 perfjava.EventSample: event name,
- *                                   period, cpu, tracepoint details
- * Every frame of a stack is kept, leaf first, typed as async-profiler types
- * them (report/jfr_pools.c); threads carry their names. The recording's
+ * Each sample is an event of the JDK's type where the JDK has one, else
+ * async-profiler's or perfjava's (report/jfr_emit.h); every frame of a
+ * stack is kept, leaf first, typed as async-profiler types them
+ * (report/jfr_names.h); threads carry their names, a virtual thread's
+ * sample is that virtual thread's (report/jfr_pools.h). The recording's
  * metadata goes into jdk.ActiveSetting events of jdk.ActiveRecording, each
- * event's name and period into jdk.ActiveSetting events of its JFR type,
- * the kernel into jdk.OSInformation, a JVM's command line into
- * jdk.JVMInformation. Times are the samples' CLOCK_MONOTONIC ns as ticks
- * (10^9 a second); the chunk starts at the recording's start.
- *
- * Allocation and lock samples (when record takes them) go to the types
- * jfr_types.c declares already, as the JDK writes them:
- * jdk.ObjectAllocationSample (objectClass, weight in bytes) and
- * jdk.JavaMonitorEnter / jdk.ThreadPark (duration): a kind in kind_of()
- * and its fields in sample(); the reader reads them back with the class
- * as the leaf frame (profile/jfr_read.c).
+ * event's name and period into jdk.ActiveSetting events of its JFR types,
+ * the kernel into jdk.OSInformation, the JVM (its name and version, as
+ * its agent read them, and its command line) into jdk.JVMInformation.
+ * Times are the samples' CLOCK_MONOTONIC ns as ticks (10^9 a second); the
+ * chunk starts at the recording's start.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/jfr_emit.h"
 #include "report/jfr_pools.h"
 #include "report/jfr_types.h"
 
-enum kind { K_CPU, K_WALL, K_OTHER };
+#define MAX_STACKS (1u << 30) /* stack keys stay below 2^31 */
 
 struct out {
 	const struct report *r;
 	const struct pj_profile *p;
 	struct jfr_pools pl;
-	struct jfr_buf meta, info, events, cpool; /* info: the recording's */
-	uint64_t start_ticks, end_ticks, used;
+	struct jfr_emit ev;
+	struct jfr_buf meta, info, cpool; /* info: the recording's */
+	uint64_t start_ticks;
 };
-
-static enum kind kind_of(const struct pj_event_desc *e)
-{
-	static const char *const cpu[] = { "cpu-clock", "task-clock", "cycles",
-					   "cpu-cycles" };
-	size_t n;
-
-	if (!e)
-		return K_OTHER;
-	if (!strcmp(e->name, "offcpu"))
-		return K_WALL;
-	n = strcspn(e->name, ":/");
-	for (size_t i = 0; i < sizeof(cpu) / sizeof(*cpu); i++)
-		if (strlen(cpu[i]) == n && !strncmp(e->name, cpu[i], n))
-			return K_CPU;
-	return K_OTHER;
-}
-
-static const struct pj_event_desc *event_of(const struct pj_profile *p,
-					    uint32_t index)
-{
-	return pj_profile_event(p, index);
-}
-
-static enum jfr_type_id type_of(enum kind k)
-{
-	return k == K_CPU    ? JFR_T_EXECUTION_SAMPLE
-	       : k == K_WALL ? JFR_T_WALL_CLOCK_SAMPLE
-			     : JFR_T_EVENT_SAMPLE;
-}
-
-static void sample(struct out *o, const struct pj_sample *s, enum kind k)
-{
-	struct jfr_buf *b = &o->events;
-	enum jfr_type_id t = type_of(k);
-	unsigned int state = k == K_WALL ? report_stack_state(o->p, s->stack)
-					 : 0;
-	size_t at = jfr_event_begin(b, t);
-
-	o->used |= jfr_event_bit(t);
-	jfr_pools_use(&o->pl, s);
-	jfr_varint(b, s->time);
-	jfr_varint(b, (uint64_t)s->tid + 1);
-	jfr_varint(b, (uint64_t)s->stack + 1);
-	if (k == K_OTHER) {
-		jfr_varint(b, JFR_EVENT_NAME_KEY + s->event);
-		jfr_pools_use_string(&o->pl, JFR_EVENT_NAME_KEY + s->event);
-		jfr_varint(b, s->period);
-		jfr_varint(b, s->cpu);
-		jfr_varint(b, s->info);
-		jfr_pools_use_string(&o->pl, s->info);
-	} else {
-		jfr_varint(b, state + 1);
-		jfr_pools_use_state(&o->pl, state + 1);
-	}
-	if (k == K_WALL) {
-		jfr_varint(b, 1); /* samples */
-		jfr_varint(b, s->period); /* ns waited, as ticks */
-		if (s->time + s->period > o->end_ticks)
-			o->end_ticks = s->time + s->period;
-	}
-	jfr_event_end(b, at);
-	if (s->time > o->end_ticks)
-		o->end_ticks = s->time;
-}
 
 static void setting(struct out *o, enum jfr_type_id id, const char *name,
 		    const char *value)
@@ -119,18 +47,14 @@ static void setting(struct out *o, enum jfr_type_id id, const char *name,
 	jfr_event_end(&o->info, at);
 }
 
-/* Each event's name and period, as settings of the type it maps to. */
+/* Each event's name and period, as settings of the types it maps to. */
 static void event_settings(struct out *o)
 {
 	for (uint32_t i = 0; i < o->p->nevents; i++) {
 		const struct pj_event_desc *e = &o->p->events[i];
-		enum jfr_type_id t = type_of(kind_of(e));
+		enum jfr_type_id types[2];
 		char v[64];
 
-		if (!(o->used & jfr_event_bit(t)))
-			continue;
-		setting(o, t, "enabled", "true");
-		setting(o, t, "event", e->name);
 		if (e->freq)
 			snprintf(v, sizeof(v), "%llu Hz",
 				 (unsigned long long)e->period);
@@ -140,7 +64,22 @@ static void event_settings(struct out *o)
 		else
 			snprintf(v, sizeof(v), "%llu %s",
 				 (unsigned long long)e->period, e->unit);
-		setting(o, t, e->freq ? "frequency" : "period", v);
+		jfr_kind_types(jfr_kind_of(e), types);
+		for (unsigned int k = 0; k < 2 && types[k]; k++) {
+			if (!(o->ev.used & jfr_event_bit(types[k])))
+				continue;
+			setting(o, types[k], "enabled", "true");
+			setting(o, types[k], "event", e->name);
+			if (types[k] == JFR_T_WALL_CLOCK_SAMPLE) {
+				/* what one of its samples stands for */
+				snprintf(v, sizeof(v), "%llu ns",
+					 (unsigned long long)o->ev.unit);
+				setting(o, types[k], "period", v);
+				continue;
+			}
+			setting(o, types[k], e->freq ? "frequency" : "period",
+				v);
+		}
 	}
 }
 
@@ -186,8 +125,9 @@ static void jvm_information(struct out *o, uint64_t epoch_ms)
 	}
 	at = jfr_event_begin(&o->info, JFR_T_JVM_INFORMATION);
 	jfr_varint(&o->info, o->start_ticks);
-	jfr_str(&o->info, "");
-	jfr_str(&o->info, "");
+	/* java.vm.name and java.vm.version, as async-profiler writes them */
+	jfr_str(&o->info, pj_profile_meta(o->p, "jvm_name"));
+	jfr_str(&o->info, pj_profile_meta(o->p, "jvm_version"));
 	/* the options: what is between the binary and the application */
 	if (cmd) {
 		const char *opts = strchr(cmd, ' ');
@@ -206,7 +146,7 @@ static void jvm_information(struct out *o, uint64_t epoch_ms)
 	jfr_varint(&o->info, epoch_ms);
 	jfr_varint(&o->info, pid ? strtoull(pid, NULL, 10) : 0);
 	jfr_event_end(&o->info, at);
-	o->used |= jfr_event_bit(JFR_T_JVM_INFORMATION);
+	o->ev.used |= jfr_event_bit(JFR_T_JVM_INFORMATION);
 	free(jvm);
 }
 
@@ -232,8 +172,8 @@ static void recording(struct out *o, uint64_t epoch_ns, uint64_t dur_ns)
 	jfr_varint(b, epoch_ns / 1000000);
 	jfr_varint(b, dur_ns / 1000000);
 	jfr_event_end(b, at);
-	o->used |= jfr_event_bit(JFR_T_ACTIVE_RECORDING) |
-		   jfr_event_bit(JFR_T_ACTIVE_SETTING);
+	o->ev.used |= jfr_event_bit(JFR_T_ACTIVE_RECORDING) |
+		      jfr_event_bit(JFR_T_ACTIVE_SETTING);
 	for (uint32_t i = 0; i < p->nmeta; i++)
 		setting(o, JFR_T_ACTIVE_RECORDING, p->meta[i].key,
 			p->meta[i].value);
@@ -246,7 +186,7 @@ static void recording(struct out *o, uint64_t epoch_ns, uint64_t dur_ns)
 		jfr_varint(b, o->start_ticks);
 		jfr_str(b, os);
 		jfr_event_end(b, at);
-		o->used |= jfr_event_bit(JFR_T_OS_INFORMATION);
+		o->ev.used |= jfr_event_bit(JFR_T_OS_INFORMATION);
 	}
 	if (java && !strcmp(java, "yes"))
 		jvm_information(o, epoch_ns / 1000000);
@@ -265,13 +205,22 @@ int report_jfr(FILE *out, const struct report *r)
 	struct report all = *r;
 	struct out o = { .r = r, .p = p };
 	struct jfr_chunk_times t = { .ticks_per_second = 1000000000 };
-	uint64_t first = UINT64_MAX, start, epoch;
+	uint64_t first = UINT64_MAX, start, epoch, end;
 	int ret = -1;
 
 	if (!r->o->event)
 		all.event = NULL; /* a recording keeps every event */
+	if (p->nstacks >= MAX_STACKS) {
+		fprintf(stderr,
+			"perfjava report: more than %u stacks: too "
+			"many for a JFR file; select fewer samples "
+			"(--from/--to, --tid)\n",
+			MAX_STACKS);
+		return 1;
+	}
 	if (jfr_pools_init(&o.pl, r))
-		goto out;
+		goto oom;
+	o.ev = (struct jfr_emit){ .r = r, .p = p, .pl = &o.pl };
 	for (size_t i = 0; i < p->nsamples; i++)
 		if (p->samples[i].time < first &&
 		    report_sample_selected(&all, &p->samples[i]))
@@ -279,38 +228,41 @@ int report_jfr(FILE *out, const struct report *r)
 	start = meta_u64(p, "start_ns") ?: pj_profile_stat(p, "start_ns", 0);
 	if (!start || (first != UINT64_MAX && first < start))
 		start = first != UINT64_MAX ? first : 0;
-	o.start_ticks = o.end_ticks = start;
+	o.start_ticks = o.ev.end_ticks = start;
+	jfr_emit_unit(&o.ev, &all);
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct pj_sample *s = &p->samples[i];
 
 		if (s->stack < p->nstacks && report_sample_selected(&all, s))
-			sample(&o, s, kind_of(event_of(p, s->event)));
+			jfr_emit_sample(&o.ev, s);
 	}
-	if (o.end_ticks < start + pj_profile_stat(p, "duration_ns", 0))
-		o.end_ticks = start + pj_profile_stat(p, "duration_ns", 0);
+	end = o.ev.end_ticks;
+	if (end < start + pj_profile_stat(p, "duration_ns", 0))
+		end = start + pj_profile_stat(p, "duration_ns", 0);
 	epoch = meta_u64(p, "start_realtime_ns");
 	if (!epoch)
 		epoch = meta_u64(p, "start_realtime") * 1000000000ull;
 	/* the metadata, the recording's own events, then the samples */
-	recording(&o, epoch, o.end_ticks - start);
-	jfr_write_metadata(&o.meta, start, o.used);
+	recording(&o, epoch, end - start);
+	jfr_write_metadata(&o.meta, start, o.ev.used);
 	jfr_raw(&o.meta, o.info.d, o.info.n);
 	o.meta.oom |= o.info.oom;
-	jfr_pools_write(&o.pl, &o.cpool, o.end_ticks);
+	jfr_pools_write(&o.pl, &o.cpool, end);
 	t.start_nanos = epoch;
-	t.duration_nanos = o.end_ticks - start;
+	t.duration_nanos = end - start;
 	t.start_ticks = start;
-	if (o.meta.oom || o.events.oom || o.cpool.oom) {
-		fprintf(stderr, "perfjava report: out of memory writing JFR\n");
-		ret = 1;
-		goto out;
-	}
-	ret = jfr_chunk_write(out, &t, &o.meta, &o.events, &o.cpool);
+	if (o.meta.oom || o.ev.b.oom || o.cpool.oom)
+		goto oom;
+	ret = jfr_chunk_write(out, &t, &o.meta, &o.ev.b, &o.cpool);
+	goto out;
+oom:
+	fprintf(stderr, "perfjava report: out of memory writing JFR\n");
+	ret = 1;
 out:
 	jfr_pools_free(&o.pl);
+	jfr_emit_free(&o.ev);
 	jfr_buf_free(&o.meta);
 	jfr_buf_free(&o.info);
-	jfr_buf_free(&o.events);
 	jfr_buf_free(&o.cpool);
 	return ret;
 }

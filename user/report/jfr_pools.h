@@ -3,10 +3,16 @@
  * The constant pools of a JFR file written from a profile: the events
  * refer to threads, stack traces, thread states and strings by key, and
  * the checkpoint at the end of the chunk defines what they refer to (and
- * below them methods, classes, packages and symbols, each once).
+ * below them the methods, classes, packages and symbols of
+ * report/jfr_names.h, each once).
  *
- * Keys: a thread is its tid + 1, a stack trace its stack id + 1, a thread
- * state its report state (report/wallview.c) + 1, a string of
+ * Keys (below 2^31: async-profiler's converter reads them as int): a
+ * thread is its tid, a virtual thread its Java id, as the JDK's are (the
+ * converter shows the key as the tid); one that cannot be (0, too large,
+ * or taken already) JFR_THREAD_KEY + a count. Stack id st is 2 st + 1
+ * whole and 2 st + 2 without its leaf frame (an allocation's or a lock's
+ * class, which its event names instead); a thread state its report state
+ * (report/wallview.c) + 1, JFR_STATE_DEFAULT for CPU samples; a string of
  * perfjava.EventSample the profile's string id (details) or
  * JFR_EVENT_NAME_KEY + the event's index (its name). Key 0 is null.
  */
@@ -15,47 +21,39 @@
 
 #include "lib/u64map.h"
 #include "report/jfr_chunk.h"
+#include "report/jfr_names.h"
 #include "report/report.h"
 
 #define JFR_EVENT_NAME_KEY (1ull << 32)
-
-struct jfr_symbols {
-	char *text; /* the symbols, NUL-separated */
-	size_t len, cap;
-	uint32_t *at; /* symbol key k starts at text + at[k - 1] */
-	uint32_t n, cap_at;
-	struct u64map by_hash; /* FNV-1a | 1 -> key */
-};
+#define JFR_THREAD_KEY (1u << 30)
+#define JFR_STATE_DEFAULT (REPORT_NSTATES + 1)
+#define JFR_VTHREAD_GROUP 1 /* jdk.types.ThreadGroup "VirtualThreads" */
 
 struct jfr_pools {
 	const struct report *r;
-	uint8_t *stack_used; /* per stack id */
-	struct u64map threads; /* tid + 1 -> 1 */
+	uint8_t *stack_used; /* per stack id: bit 0 whole, bit 1 its callers */
+	struct u64map key_of; /* tid + 1, or vthread id | 1 << 63 -> key */
+	struct u64map taken; /* key -> 1 */
+	struct jfr_thread {
+		uint64_t key, vthread; /* vthread: its Java id, 0 none */
+		uint32_t tid;
+	} * th;
+	uint32_t nth, cap_th, nhigh;
+	bool vthreads; /* the thread group of virtual threads is used */
 	struct u64map strings; /* key + 1 -> 1 */
 	unsigned int states; /* bit per state key */
-	uint32_t *method_of; /* frame id -> method key, 0 = not yet */
-	struct jfr_symbols sym;
-	struct u64map classes; /* class symbol -> class key */
-	struct jfr_out_class {
-		uint32_t sym, pkg;
-	} * cls;
-	uint32_t nclasses, cap_classes;
-	struct u64map packages; /* package symbol -> package key */
-	uint32_t *pkg_sym, npkgs, cap_pkgs;
-	struct u64map java_methods; /* name string id + 1 -> method key */
-	struct u64map native_methods; /* class key << 32 | name symbol -> key */
-	struct jfr_out_method {
-		uint32_t cls, name, desc, modifiers;
-	} * m;
-	uint32_t nmethods, cap_methods;
+	struct jfr_names nm;
 	bool oom;
 };
 
 /* 0, or -1 out of memory. */
 int jfr_pools_init(struct jfr_pools *pl, const struct report *r);
 void jfr_pools_free(struct jfr_pools *pl);
-/* Marks what sample s refers to; the keys of its stack and thread. */
-void jfr_pools_use(struct jfr_pools *pl, const struct pj_sample *s);
+/* The key of sample s's thread: the virtual thread it ran, if any, else
+ * its thread. 0 when out of memory. */
+uint64_t jfr_pools_thread(struct jfr_pools *pl, const struct pj_sample *s);
+/* The key of stack id st, whole or without its leaf frame (callers). */
+uint64_t jfr_pools_stack(struct jfr_pools *pl, uint32_t st, bool callers);
 static inline void jfr_pools_use_state(struct jfr_pools *pl, unsigned int k)
 {
 	pl->states |= 1u << k;

@@ -6,14 +6,18 @@
  * converters) can parse the events without knowing perfjava.
  *
  * Events carry the JDK's names and fields where the JDK has the event
- * (jdk.ExecutionSample, jdk.ObjectAllocationSample, jdk.JavaMonitorEnter,
- * jdk.ThreadPark, jdk.ActiveRecording, jdk.ActiveSetting, jdk.OSInformation,
- * jdk.JVMInformation), async-profiler's where it has one (wall-clock:
- * profiler.WallClockSample), and perfjava's own otherwise
+ * (jdk.ExecutionSample, jdk.ObjectAllocationSample and the TLAB events,
+ * jdk.JavaMonitorEnter, jdk.ThreadPark, jdk.ActiveRecording,
+ * jdk.ActiveSetting, jdk.OSInformation, jdk.JVMInformation), their fields
+ * in the JDK's order (async-profiler's converter reads them by position),
+ * async-profiler's where it has one (wall-clock: profiler.WallClockSample),
+ * and perfjava's own otherwise
  * (perfjava.EventSample: samples of any other perf event, hardware
  * counters included, with the event's name and period). Frame types are
  * jdk.types.FrameType with async-profiler's values (JFR_FRAME_*), so that
- * native and kernel frames show as such.
+ * native and kernel frames show as such. java.lang.Thread has the JDK
+ * 21+ fields (group, virtual): JDK 17's readers take them from the
+ * metadata as well.
  */
 #ifndef PJ_USER_REPORT_JFR_TYPES_H
 #define PJ_USER_REPORT_JFR_TYPES_H
@@ -44,6 +48,7 @@ enum jfr_type_id {
 	JFR_T_METHOD = 28,
 	JFR_T_PACKAGE = 29,
 	JFR_T_SYMBOL = 30,
+	JFR_T_THREAD_GROUP = 31,
 
 	JFR_T_EXECUTION_SAMPLE = 101,
 	JFR_T_WALL_CLOCK_SAMPLE = 102,
@@ -55,6 +60,8 @@ enum jfr_type_id {
 	JFR_T_ACTIVE_SETTING = 108,
 	JFR_T_OS_INFORMATION = 109,
 	JFR_T_JVM_INFORMATION = 110,
+	JFR_T_ALLOCATION_IN_TLAB = 111,
+	JFR_T_ALLOCATION_OUTSIDE_TLAB = 112,
 
 	JFR_T_LABEL = 201,
 	JFR_T_CATEGORY = 202,

@@ -25,7 +25,9 @@ static const char usage[] =
     "                     .collapsed/.folded collapsed, .txt text, .jfr jfr\n"
     "  --format FORMAT    text (default), collapsed, flame, tree, pprof, script,\n"
     "                     meta (the file's metadata and statistics, raw), jfr\n"
-    "                     (JDK Flight Recorder, for jfr, JMC, async-profiler)\n"
+    "                     (JDK Flight Recorder, for jfr, JMC, async-profiler),\n"
+    "                     heatmap (a page: time across, density as colour; a\n"
+    "                     selected range's flame graph and its --from/--to)\n"
     "filters:\n"
     "  --event NAME       samples of this event (default the first recorded;\n"
     "                     for --wall recordings wall: on-CPU and off-CPU)\n"
@@ -52,6 +54,10 @@ static const char usage[] =
     "  --inverted         flame graph drawn as an icicle (root at the top)\n"
     "  --title TEXT       title of the flame graph or tree page\n"
     "  --diff OLD         differential against profile OLD (flame, text)\n"
+    "  --column SECS      heatmap: the time of a column (default chosen from\n"
+    "                     the recording's length and rate: 1 s for 10 minutes)\n"
+    "  --row SECS         heatmap: the time of a cell in its column (default\n"
+    "                     a tenth of the column)\n"
     "names:\n"
     "  --simple           Java classes without their package (HashMap.get)\n"
     "  --sig, --signatures  Java signatures (Foo.bar(String, int[])) and C++\n"
@@ -84,6 +90,8 @@ enum {
 	OPT_STATE,
 	OPT_PROCESSES,
 	OPT_PID,
+	OPT_COLUMN,
+	OPT_ROW,
 };
 
 static const struct option long_opts[] = {
@@ -113,6 +121,8 @@ static const struct option long_opts[] = {
 	{ "state", required_argument, NULL, OPT_STATE },
 	{ "processes", no_argument, NULL, OPT_PROCESSES },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "column", required_argument, NULL, OPT_COLUMN },
+	{ "row", required_argument, NULL, OPT_ROW },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -208,6 +218,72 @@ static int add_ids(uint32_t **ids, unsigned int *n, const char *opt,
 	return 0;
 }
 
+/* Whether arg needs no quotes in a shell. */
+static bool shell_plain(const char *arg)
+{
+	if (!*arg)
+		return false;
+	for (const char *c = arg; *c; c++)
+		if (!strchr(
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789_./,:=+@%-",
+			*c))
+			return false;
+	return true;
+}
+
+/* Appends " opt" and arg (NULL: none), quoted for a shell, to o->argline:
+ * the options that choose and name samples, for the heatmap's command. */
+static int keep(struct report_opts *o, const char *opt, const char *arg)
+{
+	size_t need = strlen(opt) + 2 + (arg ? 4 * strlen(arg) + 3 : 0);
+	char *a = realloc(o->argline, o->arglen + need + 1);
+	char *at;
+
+	if (!a)
+		return bad(opt, "memory", arg ? arg : "");
+	o->argline = a;
+	at = a + o->arglen;
+	at += sprintf(at, " %s", opt);
+	if (arg && shell_plain(arg)) {
+		at += sprintf(at, " %s", arg);
+	} else if (arg) {
+		*at++ = ' ';
+		*at++ = '\'';
+		for (const char *c = arg; *c; c++)
+			at += *c == '\'' ? sprintf(at, "'\\''")
+					 : sprintf(at, "%c", *c);
+		*at++ = '\'';
+		*at = 0;
+	}
+	o->arglen = (size_t)(at - a);
+	return 0;
+}
+
+/* The options the heatmap's command line repeats, by their long names. */
+static int keep_opt(struct report_opts *o, int c, const char *arg)
+{
+	static const int kept[] = {
+		'i',	      OPT_EVENT,     OPT_STATE,	     OPT_PID,
+		OPT_TID,      OPT_INCLUDE,   OPT_EXCLUDE,    OPT_THREADS,
+		OPT_VTHREADS, OPT_PROCESSES, OPT_TOTAL,	     OPT_REVERSE,
+		OPT_LINES,    OPT_SIMPLE,    OPT_SIGNATURES, OPT_RAW_NAMES,
+	};
+	char name[32];
+
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		if (kept[i] != c)
+			continue;
+		for (const struct option *l = long_opts; l->name; l++) {
+			if (l->val != c)
+				continue;
+			snprintf(name, sizeof(name), "--%s", l->name);
+			return keep(o, name, l->has_arg ? arg : NULL);
+		}
+	}
+	return 0;
+}
+
 static int get_double(const char *opt, const char *arg, double *v)
 {
 	char *end;
@@ -216,6 +292,17 @@ static int get_double(const char *opt, const char *arg, double *v)
 	*v = strtod(arg, &end);
 	if (errno || end == arg || *end || *v < 0 || *v != *v)
 		return bad(opt, "a number >= 0", arg);
+	return 0;
+}
+
+/* A heatmap cell's time: seconds > 0, at most a day. */
+static int get_cell(const char *opt, const char *arg, double *v)
+{
+	if (get_double(opt, arg, v))
+		return -1;
+	if (*v < 1e-6 || *v > 86400)
+		return bad(opt, "a time in seconds from 0.000001 to 86400",
+			   arg);
 	return 0;
 }
 
@@ -330,6 +417,12 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 		case OPT_TO:
 			rc = get_double("--to", optarg, &o->to);
 			break;
+		case OPT_COLUMN:
+			rc = get_cell("--column", optarg, &o->column);
+			break;
+		case OPT_ROW:
+			rc = get_cell("--row", optarg, &o->row);
+			break;
 		case OPT_MINWIDTH:
 			rc = get_double("--minwidth", optarg, &o->minwidth);
 			if (!rc && o->minwidth > 100)
@@ -363,6 +456,8 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 				argv[optind - 1], short_usage);
 			return -1;
 		}
+		if (!rc)
+			rc = keep_opt(o, c, optarg);
 		if (rc)
 			return -1;
 	}
@@ -375,6 +470,8 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 		}
 		o->inputs[o->ninputs++] = argv[optind];
 		o->input = o->inputs[0];
+		if (keep(o, "--input", argv[optind]))
+			return -1;
 	}
 	if (o->to >= 0 && o->to <= o->from) {
 		fprintf(stderr,
@@ -388,7 +485,7 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 			"perfjava report: cannot tell the format of '%s' from "
 			"its extension; use .html (flame), .pb.gz (pprof), "
 			".collapsed, .txt, .jfr, or give --format text|"
-			"collapsed|flame|tree|pprof|script|jfr\n",
+			"collapsed|flame|tree|pprof|script|jfr|heatmap\n",
 			o->output);
 		return -1;
 	}
@@ -408,6 +505,9 @@ void report_opts_free(struct report_opts *o)
 	free(o->exclude);
 	free(o->tids);
 	free(o->pids);
+	free(o->argline);
+	o->argline = NULL;
+	o->arglen = 0;
 	o->include = o->exclude = NULL;
 	o->tids = o->pids = NULL;
 	o->ninclude = o->nexclude = o->ntids = o->npids = 0;

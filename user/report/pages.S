@@ -26,5 +26,8 @@
 	page pj_page_tree_bar, "user/report/pages/tree_bar.html"
 	page pj_page_tree_html, "user/report/pages/tree.html"
 	page pj_page_tree_js, "user/report/pages/tree.js"
+	page pj_page_heatmap_css, "user/report/pages/heatmap.css"
+	page pj_page_heatmap_html, "user/report/pages/heatmap.html"
+	page pj_page_heatmap_js, "user/report/pages/heatmap.js"
 
 	.section .note.GNU-stack, "", @progbits

@@ -12,5 +12,7 @@ extern const char pj_page_flame_css[], pj_page_flame_bar[],
     pj_page_flame_html[], pj_page_flame_js[];
 extern const char pj_page_tree_css[], pj_page_tree_bar[], pj_page_tree_html[],
     pj_page_tree_js[];
+extern const char pj_page_heatmap_css[], pj_page_heatmap_html[],
+    pj_page_heatmap_js[];
 
 #endif

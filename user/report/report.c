@@ -29,6 +29,7 @@ static const struct {
 	{ "script", report_script, false },
 	{ "meta", report_meta, false },
 	{ "jfr", report_jfr, false },
+	{ "heatmap", report_heatmap, false },
 };
 
 /* The one place where samples are chosen; filters go here. */
@@ -47,7 +48,7 @@ bool report_sample_selected(const struct report *r, const struct pj_sample *s)
 	if (!report_filter_pass(r, s))
 		return false;
 	if (o->from > 0 || o->to >= 0) {
-		double t = ((double)s->time - (double)r->start_ns) / 1e9;
+		double t = report_secs(r, s->time);
 
 		if (t < o->from || (o->to >= 0 && t >= o->to))
 			return false;
@@ -87,6 +88,20 @@ static const struct pj_event_desc *find_event(const struct pj_profile *p,
 			best = e;
 		if (name && best)
 			break;
+	}
+	/* cpu: perfjava's CPU clock, as a JFR file of another's names it;
+	 * a JFR event type by the profile event it became (profile/jfr_event.c) */
+	if (!best && name && !strcmp(name, "cpu"))
+		best = find_event(p, "cpu-clock")
+			   ?: find_event(p, "task-clock");
+	if (!best && name && strncmp(name, "event.", 6)) {
+		char key[256];
+		const char *to;
+
+		snprintf(key, sizeof(key), "event.%s", name);
+		to = pj_profile_meta(p, key);
+		if (to && strcmp(to, name))
+			best = find_event(p, to);
 	}
 	return best;
 }
@@ -219,9 +234,17 @@ static int build(struct report *r)
 
 	stackfold_init(&f);
 	r->first_time = UINT64_MAX;
+	if (o->per_sample) {
+		r->sample_stack = malloc((p->nsamples ? p->nsamples : 1) *
+					 sizeof(*r->sample_stack));
+		if (!r->sample_stack)
+			goto out;
+	}
 	for (size_t i = 0; i < p->nsamples; i++) {
 		const struct pj_sample *s = &p->samples[i];
 
+		if (r->sample_stack)
+			r->sample_stack[i] = UINT32_MAX;
 		if (!report_sample_selected(r, s))
 			continue;
 		if (stackfold_add(&f, s->stack,
@@ -229,10 +252,13 @@ static int build(struct report *r)
 				  o->threads && s->vthread ? vthread_key(r, s)
 				  : per_thread		   ? s->tid
 							   : 0,
-				  s->period, s->count > 1 ? s->count : 1))
+				  s->period, s->batch > 1 ? s->batch : 1,
+				  s->count > 1 ? s->count : 1))
 			goto out;
+		if (r->sample_stack)
+			r->sample_stack[i] = (uint32_t)f.last;
 		r->total_weight += s->period;
-		r->total_samples++;
+		r->total_samples += s->batch > 1 ? s->batch : 1;
 		if (s->time < r->first_time)
 			r->first_time = s->time;
 		if (s->time > r->last_time)
@@ -334,6 +360,7 @@ static void free_report(struct report *r)
 	free(r->stack_ok);
 	free(r->tmatch);
 	free(r->stack_state);
+	free(r->sample_stack);
 }
 
 static void warn_incomplete(const char *path, const struct pj_profile *p)
@@ -371,9 +398,12 @@ static int load_report(const char *const *paths, unsigned int npaths,
 	r->files = mg->all;
 	r->nfiles = mg->n;
 	r->o = o;
-	/* --event wall: all of them, the first for the unit */
-	r->event = find_event(p, o->event && strcmp(o->event, "wall") ? o->event
-								      : NULL);
+	/* --event wall: the file's event of that name (async-profiler's
+	 * wall-clock samples), else all of them, the first for the unit */
+	r->event = find_event(p, o->event && (strcmp(o->event, "wall") ||
+					      find_event(p, "wall"))
+				     ? o->event
+				     : NULL);
 	if (o->event && !r->event) {
 		fprintf(stderr,
 			"perfjava: %s has no samples of event %s; see the "
@@ -384,8 +414,9 @@ static int load_report(const char *const *paths, unsigned int npaths,
 	rc = report_wall_setup(r, o);
 	if (rc) {
 		fprintf(stderr,
-			rc == -1 ? "perfjava: %s has no off-CPU samples for "
-				   "--event wall; record with --wall\n"
+			rc == -1 ? "perfjava: %s has no off-CPU or wall-clock "
+				   "samples for --event wall; record with "
+				   "--wall (async-profiler: wall=)\n"
 			: rc == -3
 			    ? "perfjava: %s is not an off-CPU recording: "
 			      "--state needs one made with -e offcpu "
@@ -494,11 +525,11 @@ int cmd_report(int argc, char **argv)
 			diff_ok = formats[i].diff;
 		}
 	if (!write) {
-		fprintf(
-		    stderr,
-		    "perfjava report: unknown format '%s' (text, "
-		    "collapsed, flame, tree, pprof, script, meta, jfr)\n%s\n",
-		    o.format, report_usage());
+		fprintf(stderr,
+			"perfjava report: unknown format '%s' (text, "
+			"collapsed, flame, tree, pprof, script, meta, jfr, "
+			"heatmap)\n%s\n",
+			o.format, report_usage());
 		report_opts_free(&o);
 		return 2;
 	}
@@ -529,6 +560,8 @@ int cmd_report(int argc, char **argv)
 		write = report_diff_text;
 	if (write == report_pprof)
 		o.fold_tid = true;
+	if (write == report_heatmap)
+		o.per_sample = true;
 	if (write == report_jfr && !o.output && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "perfjava report: --format jfr is binary; "
 				"write it to a file: -o FILE.jfr\n");
@@ -544,6 +577,8 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		r.base = &base;
 	}
+	if (write == report_heatmap && report_heatmap_check(&r))
+		goto out;
 	if (o.output && !(out = open_output(&of, o.output)))
 		goto out;
 	errno = 0;

@@ -44,6 +44,7 @@ struct report_opts {
 	bool reverse; /* stacks leaf first: callers of the leaves */
 	bool inverted; /* flame graph drawn as an icicle */
 	bool fold_tid; /* the format wants stacks per thread (pprof) */
+	bool per_sample; /* the format wants each sample's stack (heatmap) */
 	bool raw_names; /* lambda/hidden-class names as recorded */
 	bool simple; /* Java class names without the package */
 	bool signatures; /* Java signatures, C++ parameter lists kept */
@@ -56,6 +57,11 @@ struct report_opts {
 	double from, to; /* seconds from the start; to < 0: open */
 	double minwidth; /* percent: narrower flame frames are dropped */
 	unsigned int states; /* --state: bit i = state i (report_wall.c) */
+	double column, row; /* --column, --row: heatmap cells, s; 0: chosen */
+	/* The options that choose and name samples (-i, filters, names), as
+	 * a shell takes them again: the heatmap's --from/--to command. */
+	char *argline;
+	size_t arglen;
 };
 
 /* Parses argv into o (report/options.c). 0, 1 for --help, -1 after a message. */
@@ -100,6 +106,9 @@ struct report {
 	unsigned int nfiles;
 	bool all_events; /* --wall files: on-CPU and off-CPU samples */
 	uint8_t *stack_state; /* per stack id, with --state */
+	/* With o->per_sample: each sample's index in stacks, UINT32_MAX for
+	 * one not selected. */
+	uint32_t *sample_stack;
 	/* --threads: the roots of virtual threads (REPORT_VKEY | index):
 	 * each virtual thread on each carrier */
 	struct report_vkey {
@@ -144,6 +153,12 @@ static inline bool report_has_id(const uint32_t *ids, unsigned int n,
 		if (ids[i] == id)
 			return true;
 	return false;
+}
+
+/* A time of the file in seconds from the start: what --from/--to compare. */
+static inline double report_secs(const struct report *r, uint64_t time)
+{
+	return ((double)time - (double)r->start_ns) / 1e9;
 }
 
 /* Whether sample s passes every filter (event, pid, tid, time, regex). */
@@ -230,6 +245,11 @@ int report_pprof(FILE *out, const struct report *r);
 int report_script(FILE *out, const struct report *r);
 /* --format jfr: a JDK Flight Recorder file (report/jfr_out.c). */
 int report_jfr(FILE *out, const struct report *r);
+/* --format heatmap: time across, density as colour, and the flame graph of
+ * a selected range (report/heatmap.c). */
+int report_heatmap(FILE *out, const struct report *r);
+/* Whether r's samples fit a heatmap's cells: -1 after a message. */
+int report_heatmap_check(const struct report *r);
 /* --diff with --format text: the frames whose share changed most. */
 int report_diff_text(FILE *out, const struct report *r);
 

@@ -25,7 +25,8 @@ static uint64_t entry_hash(const void *ctx, uint32_t i)
 }
 
 int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t pid,
-		  uint32_t tid, uint64_t weight, uint64_t count)
+		  uint32_t tid, uint64_t weight, uint64_t samples,
+		  uint64_t count)
 {
 	uint64_t h = key_hash(stack, pid, tid);
 	uint32_t v;
@@ -36,18 +37,19 @@ int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t pid,
 
 		if (e->stack == stack && e->tid == tid && e->pid == pid) {
 			e->weight += weight;
-			e->samples++;
+			e->samples += samples;
 			e->count += count;
+			f->last = v - 1;
 			return 0;
 		}
 	}
 	if (f->n + 1 > UINT32_MAX - 1 || GROW(f->ents, f->cap, f->n + 1))
 		return -1;
 	f->ents[f->n] =
-	    (struct fold_entry){ stack, pid, tid, weight, 1, count };
+	    (struct fold_entry){ stack, pid, tid, weight, samples, count };
 	if (idtable_add(&f->index, h, (uint32_t)f->n, entry_hash, f))
 		return -1;
-	f->n++;
+	f->last = f->n++;
 	return 0;
 }
 

@@ -22,12 +22,15 @@ struct stackfold {
 	struct fold_entry *ents;
 	size_t n, cap;
 	struct idtable index; /* (stack, pid, tid) -> entry */
+	size_t last; /* the entry of the last sample added */
 };
 
 void stackfold_init(struct stackfold *f);
-/* Adds one sample; -1 when out of memory. */
+/* Adds a sample standing for samples of them (a JFR batch) and count
+ * occurrences; -1 when out of memory. */
 int stackfold_add(struct stackfold *f, uint32_t stack, uint32_t pid,
-		  uint32_t tid, uint64_t weight, uint64_t count);
+		  uint32_t tid, uint64_t weight, uint64_t samples,
+		  uint64_t count);
 void stackfold_free(struct stackfold *f);
 
 #endif

@@ -71,7 +71,8 @@ int report_wall_setup(struct report *r, struct report_opts *o)
 
 	for (uint32_t i = 0; i < p->nevents; i++)
 		offcpu |= is_offcpu(&p->events[i]);
-	if (o->event && !strcmp(o->event, "wall")) {
+	if (o->event && !strcmp(o->event, "wall") &&
+	    !(r->event && !strcmp(r->event->name, "wall"))) {
 		if (!offcpu)
 			return -1;
 		r->all_events = true;

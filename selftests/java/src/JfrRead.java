@@ -15,7 +15,8 @@ import jdk.jfr.consumer.RecordingFile;
  * --format collapsed --threads --raw-names` prints them: "[thread
  * tid=N];root;...;leaf COUNT", frames with async-profiler's type suffixes,
  * native code (no class, or async-profiler's placeholder descriptors) by
- * its name alone. COUNT is the number of events, or with "time" the sum of
+ * its name alone, a Java method declared native (ACC_NATIVE, which
+ * async-profiler types "JIT compiled") without a suffix. COUNT is the number of events, or with "time" the sum of
  * their timeSpan in ns. Prints "events N" on stderr.
  *
  * Usage: JfrRead FILE EVENT-TYPE [time]
@@ -53,6 +54,8 @@ public class JfrRead {
 		String cls = m.getType().getName(), d = m.getDescriptor();
 		boolean nativeCode = cls.isEmpty() || d.equals("()L;") || d.equals("(Lk;)L;");
 		String s = (nativeCode ? m.getName() : cls + "." + m.getName()).replace(';', ',');
+		if (!nativeCode && (m.getModifiers() & java.lang.reflect.Modifier.NATIVE) != 0)
+			return s;
 		switch (f.getType()) {
 		case "Interpreted": return s + "_[0]";
 		case "JIT compiled": return s + "_[j]";

@@ -164,7 +164,8 @@ document.getElementById('invert').addEventListener('click', function () {
   inverted = !inverted; draw(); showRoot();
 });
 const search = searchBar(function (m) { matched = m; draw(); });
-window.addEventListener('resize', function () { layout(); redraw(); });
+// One handler, not one more for each graph the heatmap page draws.
+window.onresize = function () { layout(); redraw(); };
 const legend = document.getElementById('legend');
 if (diff) {
   legend.textContent = 'red: share grew, blue: share shrank (of ' + total + ' vs ' + baseTotal + ' ' + unit + ')';
@@ -184,6 +185,8 @@ showRoot();
 // For scripts and tests: what is shown, where a frame is drawn.
 window.flame = {
   nodes: N,
+  total: total,
+  inverted: function () { return inverted; },
   drawn: function () { return drawnCount; },
   zoomed: function () { return names[title[zoom]]; },
   highlighted: function () { return drawnHighlighted.slice(); },

@@ -88,13 +88,19 @@ void family_names(struct proc *p, const char *comm, const char *cmd)
 }
 
 /* p into the file: what it is, its command line and container. */
-static void write_proc(struct recorder *rec, struct proc *p, const char *ct)
+static void write_proc(struct recorder *rec, const struct proc *p,
+		       const char *ct)
 {
 	pj_writer_process(rec->w, (uint32_t)p->pid,
 			  p->java ? PJ_PROC_JVM : PJ_PROC_USER,
 			  rproc(p)->target ? PJ_PROC_F_TARGET : 0,
 			  rproc(p)->comm,
 			  rproc(p)->cmdline ? rproc(p)->cmdline : "", ct);
+}
+
+void family_write(struct recorder *rec, const struct proc *p)
+{
+	write_proc(rec, p, "");
 }
 
 /*

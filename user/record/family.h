@@ -100,6 +100,9 @@ void family_names(struct proc *p, const char *comm, const char *cmdline);
  * (CLOCK_MONOTONIC; 0: any) spoke of: started by then, give or take its
  * start time's tick (a pid used again started after it). */
 bool family_same_process(pid_t pid, uint64_t time);
+/* p, one the targets started, into the file as it was named (--loop: a
+ * new file). */
+void family_write(struct recorder *rec, const struct proc *p);
 /* The summary's line and the file's statistics. */
 void family_summary(const struct recorder *rec);
 void family_write_stats(const struct recorder *rec);

@@ -248,6 +248,10 @@ void recorder_header(struct recorder *rec)
 
 		if (rec->mach) /* -a: named as they come (record/machine.h) */
 			continue;
+		if (rproc(p)->child) { /* as it was named (it may be gone) */
+			family_write(rec, p);
+			continue;
+		}
 		header_process(rec->w, p->pid, p->java, rproc(p)->target,
 			       rproc(p)->target && first);
 		first &= !rproc(p)->target;

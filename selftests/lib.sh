@@ -156,6 +156,18 @@ perf_can_record() {
 		return 1
 	fi
 }
+# beside_perf DATA CMD...: CMD (a perfjava record -- ...) under perf
+# record -F 100 -g into DATA, the two on one run, when PERF is set (by
+# perf_can_record); CMD alone otherwise. CMD's status.
+beside_perf() {
+	local data=$1
+	shift
+	if [ -n "${PERF:-}" ]; then
+		perf record -q -F 100 -g -o "$data" -- "$@"
+	else
+		"$@"
+	fi
+}
 # perf_with DATA FUNC [PID]: perf record -g's samples (of process PID, or
 # any) whose call chain holds the function FUNC
 perf_with() {

@@ -28,12 +28,7 @@ for jdk in "${JDKS[@]}"; do
 		how="the script, exec'd"
 		script="exec $java"
 	fi
-	if [ -n "$PERF" ]; then
-		perf record -q -F 100 -g -o "$D/w.perf" -- \
-			"$PJ_BIN" record -F 100 -o "$D/w.data" -- sh -c "$script" 2>"$D/w.err"
-	else
-		"$PJ_BIN" record -F 100 -o "$D/w.data" -- sh -c "$script" 2>"$D/w.err"
-	fi
+	beside_perf "$D/w.perf" "$PJ_BIN" record -F 100 -o "$D/w.data" -- sh -c "$script" 2>"$D/w.err"
 	check "$J ($how): record exits 0" [ $? -eq 0 ]
 	jpid=$("$PJ_BIN" report -i "$D/w.data" --processes | grep -oE '^ +[0-9]+ +[0-9.]+% +[0-9]+  \[java pid=[0-9]+\]' | grep -oE '[0-9]+\]' | tr -d ']' | head -1)
 	echo "# $J ($how): JVM $jpid; $(grep -E 'java walks|started by|attached' "$D/w.err" | tr '\n' ' ')"

@@ -9,21 +9,32 @@
 # a few milliseconds. perfjava's samples in their code are at least 90% of
 # perf's, within three standard errors of perf's count (the machine is
 # shared: both count the same run).
+# alone: it records the whole machine (-a), whose other tests' programs
+# would be counted with its own
 . "$(dirname "$0")/../lib.sh"
 
 PERF=
 perf_can_record && PERF=perf
 
-# side LABEL FUNC PJ PERF: perfjava's samples in FUNC at least 90% of perf's
+# side LABEL FUNC FOLDED PERFDATA: perfjava's samples in FUNC (of the
+# collapsed FOLDED) at least 90% of perf's (in PERFDATA)
 side() {
-	echo "# $1: samples in $2: perf record $4, perfjava $3"
+	local pj pf
+	pj=$(pj_with "$3" "$2")
 	if [ -z "$PERF" ]; then
+		echo "# $1: samples in $2: perfjava $pj"
 		skip "$1: perfjava's samples in $2 >= 90% of perf's" "$PERF_WHY"
 		return
 	fi
-	check "$1: perfjava's samples in $2 ($3) >= 90% of perf record's ($4)" \
-		at_least_of "$3" "$4" 0.9
+	pf=$(perf_with "$4" "$2")
+	echo "# $1: samples in $2: perf record $pf, perfjava $pj"
+	check "$1: perfjava's samples in $2 ($pj) >= 90% of perf record's ($pf)" \
+		at_least_of "$pj" "$pf" 0.9
 }
+
+# roots FOLDED REGEX: the processes or threads (a collapsed report's root
+# frames) with a stack that matches REGEX
+roots() { grep -E "$2" "$1" | cut -d';' -f1 | sort -u | wc -l; }
 
 # a row of report --processes' table, up to the process
 ROW=' +[0-9]+ +[0-9.]+% +[0-9]+  '
@@ -35,17 +46,12 @@ perf_on() {
 }
 
 # --- a program that runs 20 threads of 50 ms, one after another
-if [ -n "$PERF" ]; then
-	perf record -q -F 100 -g -o "$TMP/t.perf" -- \
-		"$PJ_BIN" record -q -F 100 -o "$TMP/t.data" -- "$PROGS/spawner" /dev/null 20 50 >/dev/null 2>"$TMP/t.err"
-else
-	"$PJ_BIN" record -q -F 100 -o "$TMP/t.data" -- "$PROGS/spawner" /dev/null 20 50 >/dev/null 2>"$TMP/t.err"
-fi
+beside_perf "$TMP/t.perf" "$PJ_BIN" record -q -F 100 -o "$TMP/t.data" -- \
+	"$PROGS/spawner" /dev/null 20 50 >/dev/null 2>"$TMP/t.err"
 "$PJ_BIN" report -i "$TMP/t.data" --format collapsed --threads >"$TMP/t.folded"
-n=$(grep -E '^\[late-[0-9]+ tid=[0-9]+\];.*late_worker' "$TMP/t.folded" | cut -d';' -f1 | sort -u | wc -l)
+n=$(roots "$TMP/t.folded" '^\[late-[0-9]+ tid=[0-9]+\];.*late_worker')
 check "20 threads of 50 ms: each is sampled, by its name ($n of 20)" [ "$n" -eq 20 ]
-side "20 threads of 50 ms" late_worker "$(pj_with "$TMP/t.folded" late_worker)" \
-	"$([ -n "$PERF" ] && perf_with "$TMP/t.perf" late_worker)"
+side "20 threads of 50 ms" late_worker "$TMP/t.folded" "$TMP/t.perf"
 
 # --- a script that runs 20 programs of 0.1 s, then one that forks
 cat >"$TMP/s20.sh" <<EOF
@@ -56,26 +62,25 @@ while [ \$i -lt 20 ]; do "$PROGS/burn" 100; i=\$((i + 1)); done
 exit 3
 EOF
 chmod +x "$TMP/s20.sh"
-if [ -n "$PERF" ]; then
-	perf record -q -F 100 -g -o "$TMP/s.perf" -- \
-		"$PJ_BIN" record -F 100 -o "$TMP/s.data" -- "$TMP/s20.sh" 2>"$TMP/s.err"
-else
-	"$PJ_BIN" record -F 100 -o "$TMP/s.data" -- "$TMP/s20.sh" 2>"$TMP/s.err"
-fi
+beside_perf "$TMP/s.perf" "$PJ_BIN" record -F 100 -o "$TMP/s.data" -- "$TMP/s20.sh" 2>"$TMP/s.err"
 rc=$?
 check "a script: its exit status is perfjava's ($rc)" [ "$rc" -eq 3 ]
 "$PJ_BIN" report -i "$TMP/s.data" --format collapsed --processes >"$TMP/s.folded"
 "$PJ_BIN" report -i "$TMP/s.data" --processes --top 1000 >"$TMP/s.txt"
-n=$(grep -E '^\[burn pid=[0-9]+\];.*burn_work' "$TMP/s.folded" | cut -d';' -f1 | sort -u | wc -l)
+n=$(roots "$TMP/s.folded" '^\[burn pid=[0-9]+\];.*burn_work')
 check "a script: its 22 programs' samples, to the last ($n)" [ "$n" -eq 22 ]
+# named with their command line, read while they live, else (gone when the
+# reader came to them: the summary counts them) by their program's path
 named=$(grep -cE "^$ROW\[burn pid=[0-9]+\]  .*/burn 100$" "$TMP/s.txt")
-check "a script: its programs named with their command line ($named of 20)" [ "$named" -eq 20 ]
+bare=$(grep -cE "^$ROW\[burn pid=[0-9]+\]  .*/burn$" "$TMP/s.txt")
+gone=$(grep -oE '\(([0-9]+) gone when read' "$TMP/s.err" | grep -oE '[0-9]+')
+check "a script: its programs named with their command line ($named of 20), or their path when gone ($bare, ${gone:-0} gone)" \
+	eval '[ $((named + bare)) -eq 20 ] && [ "$bare" -le "${gone:-0}" ]'
 check "a script: the fork named as its parent (burn 100 fork, twice)" \
 	[ "$(grep -cE "^$ROW\[burn pid=[0-9]+\]  .*/burn 100 fork$" "$TMP/s.txt")" -eq 2 ]
 check "a script: the summary says how many processes it started" \
 	grep -qE '^perfjava: 2[2-9] processes started by the target' "$TMP/s.err"
-side "a script's programs" burn_work "$(pj_with "$TMP/s.folded" burn_work)" \
-	"$([ -n "$PERF" ] && perf_with "$TMP/s.perf" burn_work)"
+side "a script's programs" burn_work "$TMP/s.folded" "$TMP/s.perf"
 one=$(grep -oE '^\[burn pid=[0-9]+\]' "$TMP/s.folded" | head -1 | grep -oE '[0-9]+')
 "$PJ_BIN" report -i "$TMP/s.data" --pid "$one" --format collapsed --processes >"$TMP/one.folded"
 want=$(grep -F "[burn pid=$one];" "$TMP/s.folded" | awk '{ n += $NF } END { print n + 0 }')
@@ -125,10 +130,9 @@ if [ -n "$pp" ]; then
 	wait "$pp"
 fi
 "$PJ_BIN" report -i "$TMP/p.data" --format collapsed --processes >"$TMP/p.folded"
-n=$(grep -E '^\[burn pid=[0-9]+\];.*burn_work' "$TMP/p.folded" | cut -d';' -f1 | sort -u | wc -l)
+n=$(roots "$TMP/p.folded" '^\[burn pid=[0-9]+\];.*burn_work')
 check "-p of a shell: the 20 programs it started are sampled ($n)" [ "$n" -eq 20 ]
-side "-p of a shell's programs" burn_work "$(pj_with "$TMP/p.folded" burn_work)" \
-	"$([ -n "$PERF" ] && perf_with "$TMP/p.perf" burn_work)"
+side "-p of a shell's programs" burn_work "$TMP/p.folded" "$TMP/p.perf"
 
 # --- -a: programs and threads that live a few milliseconds
 cat >"$TMP/a20.sh" <<EOF
@@ -166,11 +170,9 @@ fi
 n=$(grep -cE "^$ROW\[burn pid=[0-9]+\]" "$TMP/a.txt")
 named=$(grep -cE "^$ROW\[burn pid=[0-9]+\]  .*/burn( 15)?$" "$TMP/a.txt")
 check "-a: programs of 15 ms named with their command line or program ($named of $n)" \
-	[ "$named" -eq "$n" ] && [ "$n" -gt 0 ]
-n=$(grep -E '^\[late-[0-9]+ tid=[0-9]+ pid=[0-9]+\];.*late_worker' "$TMP/at.folded" | cut -d';' -f1 | sort -u | wc -l)
-t=$(grep -E 'late_worker' "$TMP/at.folded" | cut -d';' -f1 | sort -u | wc -l)
-check "-a: threads of 5 ms named ($n of $t sampled)" [ "$n" -eq "$t" ] && [ "$t" -gt 0 ]
-side "-a: programs of 15 ms" burn_work "$(pj_with "$TMP/a.folded" burn_work)" \
-	"$([ -n "$PERF" ] && perf_with "$TMP/a.perf" burn_work)"
-side "-a: threads of 5 ms" late_worker "$(pj_with "$TMP/a.folded" late_worker)" \
-	"$([ -n "$PERF" ] && perf_with "$TMP/a.perf" late_worker)"
+	eval '[ "$named" -eq "$n" ] && [ "$n" -gt 0 ]'
+n=$(roots "$TMP/at.folded" '^\[late-[0-9]+ tid=[0-9]+ pid=[0-9]+\];.*late_worker')
+t=$(roots "$TMP/at.folded" 'late_worker')
+check "-a: threads of 5 ms named ($n of $t sampled)" eval '[ "$n" -eq "$t" ] && [ "$t" -gt 0 ]'
+side "-a: programs of 15 ms" burn_work "$TMP/a.folded" "$TMP/a.perf"
+side "-a: threads of 5 ms" late_worker "$TMP/a.folded" "$TMP/a.perf"

@@ -66,6 +66,7 @@ struct recorder {
 	uint64_t lost; /* sample records lost */
 	unsigned int drain_at; /* the ring the next drain starts at */
 	uint32_t sample_max; /* bytes of the largest sample record yet */
+	unsigned int cpus; /* online at the start: a ring's writers at once */
 	uint64_t start_ns, end_ns;
 	bool stop;
 	const char *stop_reason;

@@ -61,6 +61,16 @@ static void progress(struct recorder *rec, uint64_t now)
 		(unsigned long long)rec->lost);
 }
 
+/* The threads that write into one ring at once, at most: its own, and the
+ * tasks it carries (rings/threads.h: a script's programs, a JVM's threads
+ * before its agent came), one a CPU. */
+static unsigned int ring_writers(const struct recorder *rec)
+{
+	uint64_t n = 1 + (uint64_t)rec->th.carried.n;
+
+	return n < rec->cpus ? (unsigned int)n : rec->cpus ? rec->cpus : 1;
+}
+
 /*
  * Each wake-up of the reader preempts a sampled thread when every CPU runs
  * one: two context switches, and that thread's caches refilled after the
@@ -68,7 +78,8 @@ static void progress(struct recorder *rec, uint64_t now)
  * thread need: every DRAIN_PERIODS sampling periods (a new thread's first
  * samples wait as long for its creator's FORK record), within DRAIN_NS and
  * DRAIN_MAX_NS, and before a thread sampled at every period fills half its
- * ring with samples as large as the largest seen yet (DRAIN_MIN_NS at the
+ * ring with samples as large as the largest seen yet, written by as many
+ * threads at once as it carries, up to the CPUs (DRAIN_MIN_NS at the
  * least). With clock events alone (timer_paced), or samples that signal
  * the thread, the rings are not polled: their half-full wake-up would come
  * each time half a ring was written, read or not, one thread's after
@@ -98,6 +109,7 @@ static uint64_t drain_interval(const struct recorder *rec)
 			ns = period * DRAIN_PERIODS;
 		rate += (double)rec->sample_max / (double)period;
 	}
+	rate *= ring_writers(rec);
 	if (ns < DRAIN_NS)
 		ns = DRAIN_NS;
 	/* the processes the targets start are named from /proc while they
@@ -468,7 +480,9 @@ int run_loop(struct recorder *rec, int sigfd)
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
 	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: scan_due */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
+	rec->cpus = cpus > 0 ? (unsigned int)cpus : 1; /* ring_writers */
 	rec->th.changed = true;
 	while (!rec->stop) {
 		uint64_t now = now_ns(), pass_end, wake;

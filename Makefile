@@ -2,7 +2,12 @@
 #
 #   make            build build/perfjava (and the agent, when agent/ exists)
 #   make deps       install build dependencies from Debian packages (idempotent)
-#   make check      build and run every test in selftests/ (TAP, summary line)
+#   make test       the quick layer, in under a minute: the unit tests
+#                   (selftests/unit/), the docs checks (selftests/docs/) and
+#                   the report tests on made-up profiles (no perf event, no
+#                   JVM of their own: TEST_QUICK below)
+#   make check      build and run every test in selftests/ (TAP, summary line;
+#                   PJ_JOBS at a time, the cores by default)
 #   make bench      benchmarks (ratios measured in one run)
 #   make stress     attach cycles, soak, SIGKILLs (minutes; not in check)
 #   make fuzz       fuzz each parser of untrusted bytes (FUZZ_SECONDS=60 each)
@@ -112,6 +117,9 @@ $(BUILD)/progs/%: selftests/progs/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O1 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-inline -fno-optimize-sibling-calls -Wall -Wextra $(WERROR) -o $@ $< -lpthread -lz
 
+# (the programs whose truth is also a timeline share its header)
+$(BUILD)/progs/cpusplit $(BUILD)/progs/waits: selftests/progs/timeline.h
+
 # A program and its shared library without frame pointers (gcc's -O2 as
 # distributions build): for CFI unwinding. No inlining or tail calls, so that
 # its call chain has a known depth.
@@ -145,6 +153,12 @@ $(BUILD)/libperfjava-agent.so: $(patsubst %.c,$(BUILD)/%.o,$(AGENT_SRC))
 
 check: all
 	@selftests/run.sh
+
+# What a developer runs every few minutes (the unit tests' own agent test
+# starts two JVMs: still within the minute).
+TEST_QUICK := selftests/test_,selftests/docs/,report/test_collapsed.sh,report/test_formats.sh,report/test_report_ux.sh,security/test_hardening.sh
+test: all
+	@T="$(TEST_QUICK)" selftests/run.sh
 
 bench: all
 	@selftests/bench/run.sh
@@ -208,4 +222,4 @@ clean:
 -include module/module.mk
 -include $(shell find $(BUILD)/user $(BUILD)/agent $(BUILD)/selftests -name '*.d' 2>/dev/null)
 
-.PHONY: all binaries deps check bench stress fuzz demo format lint sanitize clean
+.PHONY: all binaries deps test check bench stress fuzz demo format lint sanitize clean

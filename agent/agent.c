@@ -14,6 +14,8 @@
  * environment variable PERFJAVA_AGENT_TESTFAULT=N makes every Nth walk read a
  * bad address inside the protected region; PERFJAVA_AGENT_WALKCHECK makes
  * every walk at the sample also walk by AsyncGetCallTrace, and compares;
+ * PERFJAVA_AGENT_TESTREPLAY=MS makes the session's replay of the code map
+ * last at least MS ms, as a big code cache on a loaded machine does;
  * PERFJAVA_AGENT_WALKER=asgct leaves every walk to AsyncGetCallTrace and its
  * recoveries. Benchmarks only: bench=signal (the handler of a walk at the
  * sample returns at once) and bench=walk (walks taken, none moved to the
@@ -77,6 +79,10 @@ static int setup_once(JavaVM *vm)
 {
 	if (pja.ready)
 		return 0;
+	if (copies_pin()) {
+		fprintf(stderr, "perfjava agent: cannot pin its library\n");
+		return -1;
+	}
 	pja.vm = vm;
 	pja.asgct = vmstructs_sym("AsyncGetCallTrace");
 	if (!pja.asgct) {
@@ -285,8 +291,10 @@ static void *session_main(void *arg)
 	pthread_setname_np(pthread_self(), PJA_AGENT_THREAD);
 	sess_jni = env;
 	me.tid = pja_gettid();
+	atomic_store(&pja.sess_tid, me.tid);
 	out_msg(PJA_THREAD, &me, sizeof(me), PJA_AGENT_THREAD, me.name_len,
 		NULL, 0);
+	park_announce(); /* a hook bound by an earlier session: where */
 	if (out_flush())
 		goto stop;
 	/* A reader that said ring=1 offers its walk ring (or declines) right
@@ -297,7 +305,7 @@ static void *session_main(void *arg)
 		struct pollfd p = { pja.fd, POLLIN, 0 };
 		ssize_t n, used;
 
-		if (ring_offered && poll(&p, 1, 500) > 0 &&
+		if (ring_offered && poll(&p, 1, 2000) > 0 &&
 		    (p.revents & POLLIN)) {
 			n = read_input(in, sizeof(in));
 			if (n <= 0)
@@ -353,12 +361,14 @@ stop:
 	events_stop();
 	walk_quiesce();
 	sess_jni = NULL;
+	atomic_store(&pja.sess_tid, 0);
 	(*pja.vm)->DetachCurrentThread(pja.vm);
 out:
 	atomic_store(&pja.active, 0);
 	close(pja.fd);
 	pja.fd = -1;
 	out_reset();
+	copies_unlock();
 	return NULL;
 }
 
@@ -471,6 +481,10 @@ static int start_session(const char *options)
 			"perfjava agent: the previous session does not end\n");
 		return -1;
 	}
+	if (copies_lock()) { /* another copy of the agent records */
+		reader_pid = 0;
+		return refuse_busy(&sa);
+	}
 	opt_value(options, "depth", v, sizeof(v));
 	pja.depth = v[0] ? atoi(v) : PJA_DEFAULT_DEPTH;
 	if (pja.depth < 1 || pja.depth > PJA_MAX_DEPTH)
@@ -484,6 +498,10 @@ static int start_session(const char *options)
 	pja.testfault = tf ? atoi(tf) : 0;
 	if (pja.testfault < 0)
 		pja.testfault = 0;
+	tf = getenv("PERFJAVA_AGENT_TESTREPLAY");
+	pja.testreplay = tf ? atoi(tf) : 0;
+	if (pja.testreplay < 0 || pja.testreplay > 60000)
+		pja.testreplay = 0;
 	pja.walkcheck = getenv("PERFJAVA_AGENT_WALKCHECK") != NULL;
 	wk = getenv("PERFJAVA_AGENT_WALKER");
 	pja.asgct_only = wk && !strcmp(wk, "asgct");
@@ -499,6 +517,7 @@ static int start_session(const char *options)
 			sa.sun_path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		copies_unlock();
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
@@ -512,7 +531,7 @@ static int start_session(const char *options)
 	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
 		      PJA_HELLO_RING | PJA_HELLO_STACKS | PJA_HELLO_EVENTS |
 		      PJA_HELLO_COPY | PJA_HELLO_CHAIN |
-		      (pja.traps ? PJA_HELLO_SIGTRAP : 0);
+		      (ksig_trap_first(NULL, 0) ? PJA_HELLO_SIGTRAP : 0);
 	(*pja.jvmti)->GetVersionNumber(pja.jvmti, (jint *)&hello.jvmti_version);
 	out_msg(PJA_HELLO, &hello, sizeof(hello), NULL, 0, NULL, 0);
 	send_vm_info();
@@ -521,6 +540,7 @@ static int start_session(const char *options)
 		atomic_store(&pja.active, 0);
 		close(fd);
 		pja.fd = -1;
+		copies_unlock();
 		return -1;
 	}
 	sess_running = 1;

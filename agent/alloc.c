@@ -22,5 +22,5 @@ void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 		return;
 	ev.value = (uint64_t)size;
 	ev.vthread = vthread_id(env, t);
-	jrec_record(env, &ev, k, pja_now(), 0);
+	jrec_record(env, &ev, k, pja_now(), 0, NULL);
 }

@@ -21,6 +21,7 @@
 #define HOTSPOT_INTERVAL (512 * 1024)
 
 static jvmtiCapabilities added; /* what this session added */
+static JNIEnv *sess_env; /* the session thread's, while events are on */
 static uint64_t told; /* dropped, as last said (session thread) */
 static struct pja_events_ready ready;
 
@@ -28,6 +29,9 @@ int jevents_report(void)
 {
 	uint64_t d = jrec_dropped();
 
+	/* another agent may bind Unsafe.park over our hook at any time */
+	if (sess_env && jrec_on(PJA_EV_LOCK))
+		park_check(sess_env);
 	if (!jrec_flags() || d == told)
 		return 0;
 	told = d;
@@ -92,12 +96,16 @@ static uint64_t class_id(const char *s, size_t n)
 int jevents_name(const void *ext, uint32_t extlen, struct pjw_event *out)
 {
 	const char *name = (const char *)ext + sizeof(*out);
+	uint64_t at;
 
 	if (extlen < sizeof(*out))
 		return -1;
 	memcpy(out, ext, sizeof(*out));
-	if (out->cls > extlen - sizeof(*out))
+	at = (out->cls + 7) & ~7ull; /* the owner's name after the class's */
+	if (out->cls > extlen - sizeof(*out) ||
+	    out->owner > extlen - sizeof(*out) - at)
 		return -1;
+	out->owner = out->owner ? class_id(name + at, out->owner) : 0;
 	out->cls = out->cls ? class_id(name, out->cls) : 0;
 	return 0;
 }
@@ -117,8 +125,9 @@ static void set_events(jvmtiEventMode mode, uint32_t flags)
 	}
 }
 
-/* Adds the capabilities of what is asked: the PJA_EV_* it could. */
-static uint32_t add_caps(uint32_t want)
+/* Adds the capabilities of what is asked: the PJA_EV_* it could; *held
+ * gets PJA_EV_HELD when another agent holds what failed. */
+static uint32_t add_caps(uint32_t want, uint32_t *held)
 {
 	jvmtiEnv *jv = pja.jvmti;
 	jvmtiCapabilities c;
@@ -131,6 +140,10 @@ static uint32_t add_caps(uint32_t want)
 		if (!(*jv)->AddCapabilities(jv, &c)) {
 			added.can_generate_sampled_object_alloc_events = 1;
 			got |= PJA_EV_ALLOC;
+		} else if (!(*jv)->GetPotentialCapabilities(jv, &c) &&
+			   !c.can_generate_sampled_object_alloc_events) {
+			/* one agent at a time has it: another one does now */
+			*held |= PJA_EV_HELD;
 		}
 	}
 	if (want & PJA_EV_LOCK) {
@@ -157,7 +170,7 @@ int jevents_start(JNIEnv *env, const char *p, uint32_t len)
 	want = req.flags &
 	       (PJA_EV_ALLOC | PJA_EV_LOCK | PJA_EV_VTHREADS | PJA_EV_WALL);
 	if (want && !jrec_buffers())
-		got = add_caps(want);
+		got = add_caps(want, &rr.failed);
 	if ((got & PJA_EV_ALLOC) &&
 	    (*jv)->SetHeapSamplingInterval(
 		jv, req.alloc_interval && req.alloc_interval < (1u << 30)
@@ -171,6 +184,7 @@ int jevents_start(JNIEnv *env, const char *p, uint32_t len)
 	if ((want & PJA_EV_VTHREADS) && !vthread_start(env))
 		got |= want & (PJA_EV_VTHREADS | PJA_EV_WALL);
 	jrec_begin(got);
+	sess_env = env;
 	set_events(JVMTI_ENABLE, got);
 	rr.on = got;
 	rr.failed |= want & ~got;
@@ -189,6 +203,7 @@ void jevents_stop(JNIEnv *env)
 	 * is the session's (not a stray, which says the events stayed on) */
 	set_events(JVMTI_DISABLE, was);
 	jrec_end();
+	sess_env = NULL;
 	if (was & PJA_EV_ALLOC)
 		(*jv)->SetHeapSamplingInterval(jv, HOTSPOT_INTERVAL);
 	if (was & PJA_EV_VTHREADS)

@@ -32,6 +32,7 @@ static struct {
 
 static atomic_uint on; /* PJA_EV_* */
 static _Atomic uint64_t window, in_window, n_rate, n_busy, n_stray;
+static _Atomic uint64_t since; /* the session's start (pja_now) */
 uint64_t jrec_threshold_ns;
 
 void jrec_stray(void)
@@ -68,8 +69,14 @@ int jrec_buffers(void)
 	return 0;
 }
 
+uint64_t jrec_since(void)
+{
+	return atomic_load(&since);
+}
+
 void jrec_begin(uint32_t flags)
 {
+	atomic_store(&since, pja_now());
 	atomic_store(&window, 0);
 	atomic_store(&n_rate, 0);
 	atomic_store(&n_busy, 0);
@@ -116,8 +123,16 @@ int jrec_lock_class(jclass k)
 	char *sig = NULL;
 	int yes = 0;
 
+	/* the blocker of an acquire is the lock's own synchronizer
+	 * (ReentrantLock$NonfairSync, ReentrantReadWriteLock$FairSync,
+	 * Semaphore$NonfairSync) or the StampedLock; a condition's await
+	 * parks on its ConditionObject, a latch on its own Sync, a queue or a
+	 * future on itself: those wait for work or an event */
 	if (k && !(*jv)->GetClassSignature(jv, k, &sig, NULL) && sig)
-		yes = !strncmp(sig, "Ljava/util/concurrent/locks/", 28) ||
+		yes = !strncmp(sig, "Ljava/util/concurrent/locks/Reentrant",
+			       37) ||
+		      !strncmp(sig, "Ljava/util/concurrent/locks/StampedLock;",
+			       40) ||
 		      !strncmp(sig, "Ljava/util/concurrent/Semaphore", 31);
 	if (sig)
 		(*jv)->Deallocate(jv, (unsigned char *)sig);
@@ -156,17 +171,20 @@ static size_t class_name(const char *sig, char *buf, size_t len)
 	return n;
 }
 
+/* The owner's name after the class's in a private record, at most */
+#define OWNER_MAX 256
+
 void jrec_record(JNIEnv *env, struct pjw_event *ev, jclass klass, uint64_t time,
-		 int skip)
+		 int skip, const char *owner)
 {
 	jvmtiEnv *jv = pja.jvmti;
 	struct {
 		struct pjw_event ev;
-		char name[PJA_CLASS_MAX_NAME];
+		char name[PJA_CLASS_MAX_NAME + OWNER_MAX];
 	} ext;
 	struct pjw_rec r = { .fd = -1, .status = PJA_WALK_OK };
 	char *sig = NULL;
-	size_t nlen = 0;
+	size_t nlen = 0, olen = 0, at;
 	unsigned int i;
 	jint n = 0;
 
@@ -197,17 +215,26 @@ void jrec_record(JNIEnv *env, struct pjw_event *ev, jclass klass, uint64_t time,
 				: (jint)f.location;
 	}
 	if (klass && !(*jv)->GetClassSignature(jv, klass, &sig, NULL) && sig)
-		nlen = class_name(sig, ext.name, sizeof(ext.name));
+		nlen = class_name(sig, ext.name, PJA_CLASS_MAX_NAME);
 	if (sig)
 		(*jv)->Deallocate(jv, (unsigned char *)sig);
+	/* the owner's name after the class's, at a multiple of 8 */
+	at = (nlen + 7) & ~(size_t)7;
+	if (owner) {
+		olen = strnlen(owner, OWNER_MAX);
+		memcpy(ext.name + at, owner, olen);
+	}
 	ext.ev = *ev;
-	ext.ev.cls = nlen; /* in the private ring: the name's length */
+	/* in the private ring: the names' lengths */
+	ext.ev.cls = nlen;
+	ext.ev.owner = olen;
 	r.time = time;
 	r.tid = (uint32_t)pja_gettid();
 	r.nframes = (uint32_t)n;
 	r.flags = PJW_REC_EVENT |
 		  ((uint32_t)n >= pja.depth ? PJA_WALK_TRUNCATED : 0);
-	ksig_put_event(&r, &ext, sizeof(ext.ev) + ((nlen + 7) & ~(size_t)7),
+	ksig_put_event(&r, &ext,
+		       sizeof(ext.ev) + at + ((olen + 7) & ~(size_t)7),
 		       (const struct asgct_frame *)pool[i].fi);
 	atomic_store(&pool[i].used, 0);
 }

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "perfjava/profile.h"
 #include "pja.h"
@@ -331,6 +332,7 @@ static void JNICALL on_compiled_load(jvmtiEnv *j, jmethodID m, jint size,
 	if (method_full_name(m, name, sizeof(name)))
 		strcpy(name, "[unknown method]");
 	send_code(addr, size, m, name, c1 ? PJ_FRAME_C1 : PJ_FRAME_JIT);
+	wring_tick(); /* the replay of a big code cache takes seconds */
 }
 
 static void JNICALL on_compiled_unload(jvmtiEnv *j, jmethodID m,
@@ -420,6 +422,7 @@ static void preload_methods(JNIEnv *env)
 		    !(*jv)->GetClassMethods(jv, ks[i], &nm, &ms))
 			dealloc(ms);
 		(*env)->DeleteLocalRef(env, ks[i]);
+		wring_tick();
 	}
 	dealloc(ks);
 }
@@ -459,6 +462,7 @@ static void replay_threads(JNIEnv *env)
 			continue;
 		/* a thread that does not answer is named from comm below */
 		e = walk_probe_env(tid);
+		wring_tick(); /* up to 100 ms a thread, a JVM has hundreds */
 		if (!e)
 			e = (JNIEnv *)(intptr_t)-1;
 		if (np == cap) {
@@ -522,6 +526,19 @@ static void replay_threads(JNIEnv *env)
 		(*env)->DeleteLocalRef(env, tc);
 }
 
+/* Tests only (PERFJAVA_AGENT_TESTREPLAY): a replay as long as a big code
+ * cache's on a loaded machine, the walks moved meanwhile as they are. */
+static void slow_replay(void)
+{
+	uint64_t end = pja_now() + (uint64_t)pja.testreplay * 1000000;
+	struct timespec ts = { 0, 5000000 };
+
+	while (pja.testreplay && pja_now() < end) {
+		nanosleep(&ts, NULL);
+		wring_tick();
+	}
+}
+
 int events_start(JNIEnv *env)
 {
 	unsigned int i;
@@ -537,6 +554,7 @@ int events_start(JNIEnv *env)
 	preload_methods(env);
 	(*jv)->GenerateEvents(jv, JVMTI_EVENT_DYNAMIC_CODE_GENERATED);
 	(*jv)->GenerateEvents(jv, JVMTI_EVENT_COMPILED_METHOD_LOAD);
+	slow_replay();
 	replay_threads(env);
 	return 0;
 }

@@ -26,8 +26,10 @@
  * wakes the session thread early when the ring passes a quarter full (once
  * until it has taken what is there: a burst of walks after a quiet spell).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -50,6 +52,11 @@ static _Atomic uint64_t priv_head, priv_tail;
 static atomic_int on; /* a session takes walks at the sample */
 static atomic_int inflight; /* handlers between their check of on and end */
 static _Atomic uint64_t n_full, n_busy;
+/* signals at a sample this session: taken while walks were on, come while
+ * they were off, tagged SIGTRAPs passed to the handler before ours */
+static _Atomic uint64_t n_taken, n_off, n_passed;
+/* the private ring's oldest record, unpublished since (session thread) */
+static uint64_t stuck_pos = UINT64_MAX, stuck_since;
 static atomic_int kicked; /* the session thread was woken, has not taken */
 
 /* Searched from the top: SIGRTMIN and the ones just above it are the ones
@@ -237,15 +244,21 @@ int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
 	return pos == UINT64_MAX ? -1 : 0;
 }
 
-void ksig_on_sample(int fd, void *uc)
+int ksig_on_sample(int fd, void *uc)
 {
 	uint64_t start = pja_ticks();
 	struct pja_walk w = { 0 };
 	unsigned int i;
-	int saved = errno;
+	int saved = errno, ret = 0;
 
 	atomic_fetch_add(&inflight, 1);
-	if (!atomic_load(&on) || pja.bench == PJA_BENCH_SIGNAL ||
+	if (!atomic_load(&on)) {
+		atomic_fetch_add(&n_off, 1);
+		ret = -1;
+		goto out;
+	}
+	atomic_fetch_add(&n_taken, 1);
+	if (pja.bench == PJA_BENCH_SIGNAL ||
 	    (pja.bench == PJA_BENCH_ALT && pja_now() / PJA_BENCH_ALT_NS & 1))
 		goto out;
 	for (i = 0; i < NBUF; i++) {
@@ -275,6 +288,7 @@ void ksig_on_sample(int fd, void *uc)
 out:
 	atomic_fetch_sub(&inflight, 1);
 	errno = saved;
+	return ret;
 }
 
 /*
@@ -307,15 +321,62 @@ _Static_assert(sizeof(siginfo_t) >= sizeof(struct perf_siginfo),
 
 static struct sigaction prev_trap;
 
+/* Whether prev is a handler (not a default action or ignore). */
+static int is_handler(const struct sigaction *prev)
+{
+	if (prev->sa_flags & SA_SIGINFO)
+		return prev->sa_sigaction != NULL;
+	return prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN;
+}
+
+/*
+ * A tagged perf SIGTRAP is perfjava's, but not necessarily this copy's: a
+ * JVM may hold two copies of the agent (two builds of perfjava, or a copy
+ * the reader put in the JVM's /tmp), each with its handler, the later one
+ * in front of the other. One whose walks are off passes the signal on to
+ * the handler before it (the copy whose reader routed it), never to a
+ * default action, which would end the JVM.
+ */
 static void on_trap(int sig, siginfo_t *si, void *uc)
 {
 	const struct perf_siginfo *p = (const void *)si;
 
 	if (si->si_code == TRAP_PERF && p->data >> 32 == PJA_TRAP_TAG) {
-		ksig_on_sample((int)(uint32_t)p->data, uc);
-		return;
+		if (!ksig_on_sample((int)(uint32_t)p->data, uc) ||
+		    !is_handler(&prev_trap))
+			return;
+		atomic_fetch_add(&n_passed, 1);
 	}
 	pja_chain(&prev_trap, sig, si, uc);
+}
+
+int ksig_trap_first(char *owner, size_t len)
+{
+	struct sigaction sa;
+	Dl_info dl;
+	const char *name;
+
+	if (len)
+		owner[0] = 0;
+	if (!pja.traps || sigaction(SIGTRAP, NULL, &sa))
+		return 0;
+	if ((sa.sa_flags & SA_SIGINFO) && sa.sa_sigaction == on_trap)
+		return 1;
+	if (!len)
+		return 0;
+	if (!is_handler(&sa))
+		snprintf(owner, len, "%s",
+			 sa.sa_handler == SIG_IGN ? "ignored" : "default");
+	else if (dladdr((sa.sa_flags & SA_SIGINFO) ? (void *)sa.sa_sigaction
+						   : (void *)sa.sa_handler,
+			&dl) &&
+		 dl.dli_fname) {
+		name = strrchr(dl.dli_fname, '/');
+		snprintf(owner, len, "%s", name ? name + 1 : dl.dli_fname);
+	} else {
+		snprintf(owner, len, "unknown");
+	}
+	return 0;
 }
 
 int ksig_trap_init(void)
@@ -335,6 +396,10 @@ void ksig_start(void)
 {
 	atomic_store(&n_full, 0);
 	atomic_store(&n_busy, 0);
+	atomic_store(&n_taken, 0);
+	atomic_store(&n_off, 0);
+	atomic_store(&n_passed, 0);
+	stuck_pos = UINT64_MAX;
 	atomic_store(&on, 1);
 }
 
@@ -362,8 +427,13 @@ int ksig_take(struct pjw_rec *r, uint32_t *ticks, void *ext, uint32_t *extlen,
 	word = atomic_load_explicit(
 	    (_Atomic uint64_t *)(priv + (pos & (PRIV_SIZE - 1))),
 	    memory_order_acquire);
-	if ((uint32_t)word != pjw_seal(pos))
-		return 0; /* not published yet */
+	if ((uint32_t)word != pjw_seal(pos)) { /* not published yet */
+		if (stuck_pos != pos) {
+			stuck_pos = pos;
+			stuck_since = pja_now();
+		}
+		return 0;
+	}
 	len = word >> 32;
 	pjw_get(priv, PRIV_SIZE, pos, &p, sizeof(p));
 	*r = p.r;
@@ -400,6 +470,22 @@ void ksig_counts(uint64_t *full, uint64_t *busy)
 {
 	*full = atomic_load(&n_full);
 	*busy = atomic_load(&n_busy);
+}
+
+void ksig_signals(uint64_t *taken, uint64_t *off, uint64_t *passed)
+{
+	*taken = atomic_load(&n_taken);
+	*off = atomic_load(&n_off);
+	*passed = atomic_load(&n_passed);
+}
+
+uint64_t ksig_stuck_ns(void)
+{
+	uint64_t now = pja_now();
+
+	if (stuck_pos != atomic_load(&priv_tail) || now < stuck_since)
+		return 0;
+	return now - stuck_since;
 }
 
 void ksig_clear_full(uint64_t counted)

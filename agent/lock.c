@@ -8,41 +8,33 @@
  *   thread's JVMTI local storage (a virtual thread has its own, so a wait
  *   that a virtual thread starts on one carrier and ends on another, JDK
  *   24+, is timed whole), MonitorContendedEntered takes the stack there.
- * - java.util.concurrent locks (a park whose blocker is a lock, condition
- *   or semaphore of java.util.concurrent): Unsafe.park is rebound to a hook
- *   that times the original around the call. A virtual thread parks on its
- *   carrier only when pinned (flagged); an unpinned one unmounts instead,
- *   and its wait is timed from unmount to mount (vthread.c).
+ * - java.util.concurrent locks: Unsafe.park is bound to a hook (park.c)
+ *   that times the park around the call when the thread parks to acquire
+ *   a lock or a semaphore (its park blocker's class, jrec_lock_class; a
+ *   condition's await, as an idle pool's workers wait in their queue's
+ *   take or poll, is no contention and is not recorded), and names the
+ *   thread that held the lock then (AbstractOwnableSynchronizer's
+ *   exclusiveOwnerThread: a ReentrantLock's, a write lock's; a semaphore
+ *   has none, and a monitor's owner HotSpot gives only at a safepoint,
+ *   JVMTI GetObjectMonitorUsage, which the agent does not stop the JVM
+ *   for). A virtual thread parks on its carrier only when pinned
+ *   (flagged); an unpinned one unmounts instead, and its wait is timed
+ *   from unmount to mount (vthread.c).
  *
- * The original park is learnt the way HotSpot gives it: Unsafe's
- * registerNatives is called again with RegisterNatives in the JNI function
- * table swapped for ours, which keeps park's entry and registers nothing.
- * The hook stays bound for the JVM's life (it calls the original at once
- * when no session records locks): binding the original back while threads
- * may be parked in the hook is what async-profiler also avoids.
- *
- * HotSpot warns on the application's stdout ("Re-registering of platform
- * native method") when a boot class's native is bound by code whose caller
- * is not of the boot loader, as the agent's own thread is. So the hook is
- * bound from a Java frame of a class of our own defined in the boot loader
- * (perfjava.Bind, a few bytes below: go() calls the native bind(), which
- * binds park); where that class cannot be defined, bound directly (and the
- * JVM warns).
+ * The hook stays bound for the JVM's life (it calls the park it wraps at
+ * once when no session records locks); park.c keeps it bound beside other
+ * agents.
  */
-#include <string.h>
+#include <stdio.h>
 
 #include "pja.h"
 #include "perfjava/walk_ring.h"
 
-typedef void(JNICALL *park_fn)(JNIEnv *, jobject, jboolean, jlong);
-typedef jint(JNICALL *regnat_fn)(JNIEnv *, jclass, const JNINativeMethod *,
-				 jint);
+#define OWNER_CHARS 48 /* of the owner's name, at most (UTF-16 units) */
 
-static park_fn orig_park;
-static regnat_fn orig_regnat;
-static jclass unsafe_class;
-static jfieldID blocker_field;
-static int hooked;
+static jclass aos_class; /* AbstractOwnableSynchronizer, a global ref */
+static jfieldID blocker_field, owner_field, name_field, tid_field;
+static int learnt;
 
 void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
 {
@@ -73,14 +65,14 @@ void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o)
 	(*j)->SetThreadLocalStorage(j, NULL, (void *)(v & TLS_TAGS));
 	start = v >> TLS_SHIFT;
 	if ((v & TLS_KIND) != TLS_MONITOR || now < start ||
-	    !jrec_wait_kept(now - start, &ev.value))
+	    start < jrec_since() || !jrec_wait_kept(now - start, &ev.value))
 		return;
 	ev.vthread = vthread_id(env, t);
 	/* a virtual thread that never left its carrier held it */
 	if (ev.vthread && jrec_on(PJA_EV_VTHREADS) && !(v & TLS_UNMOUNTED))
 		ev.flags |= PJW_EVF_PINNED;
 	k = (*env)->GetObjectClass(env, o);
-	jrec_record(env, &ev, k, start, 0);
+	jrec_record(env, &ev, k, start, 0, NULL);
 	if (k)
 		(*env)->DeleteLocalRef(env, k);
 }
@@ -93,29 +85,100 @@ static int is_lock(JNIEnv *env, jobject b, jclass *k)
 	return jrec_lock_class(*k);
 }
 
+static void clear(JNIEnv *env)
+{
+	if ((*env)->ExceptionCheck(env))
+		(*env)->ExceptionClear(env);
+}
+
+/* Java string s (its first OWNER_CHARS units) in UTF-8 into buf (len at
+ * least 3 * OWNER_CHARS + 1); a surrogate is '?'. */
+static const char *utf8(JNIEnv *env, jstring s, char *buf, size_t len)
+{
+	jchar c[OWNER_CHARS];
+	jsize n = (*env)->GetStringLength(env, s);
+	size_t o = 0;
+
+	if (n > OWNER_CHARS)
+		n = OWNER_CHARS;
+	if (n < 0 || len < 3 * OWNER_CHARS + 1)
+		return NULL;
+	(*env)->GetStringRegion(env, s, 0, n, c);
+	if ((*env)->ExceptionCheck(env))
+		return NULL;
+	for (jsize i = 0; i < n; i++) {
+		if (c[i] < 0x80) {
+			buf[o++] = (char)c[i];
+		} else if (c[i] < 0x800) {
+			buf[o++] = (char)(0xc0 | c[i] >> 6);
+			buf[o++] = (char)(0x80 | (c[i] & 0x3f));
+		} else if (c[i] >= 0xd800 && c[i] < 0xe000) {
+			buf[o++] = '?';
+		} else {
+			buf[o++] = (char)(0xe0 | c[i] >> 12);
+			buf[o++] = (char)(0x80 | ((c[i] >> 6) & 0x3f));
+			buf[o++] = (char)(0x80 | (c[i] & 0x3f));
+		}
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* The thread holding lock b (an owned synchronizer's exclusive owner): its
+ * name into buf, "#ID" when it has none (a virtual thread's); NULL when
+ * no thread holds b exclusively (a semaphore, a read lock's readers). */
+static const char *owner_of(JNIEnv *env, jobject b, char *buf, size_t len)
+{
+	jobject t;
+	jstring s = NULL;
+	const char *r = NULL;
+
+	if (!aos_class || !(*env)->IsInstanceOf(env, b, aos_class) ||
+	    !(t = (*env)->GetObjectField(env, b, owner_field)))
+		return NULL;
+	if (name_field && (s = (*env)->GetObjectField(env, t, name_field)))
+		r = utf8(env, s, buf, len);
+	if ((!r || !*r) && tid_field && len > 24) {
+		snprintf(buf, len, "#%lld",
+			 (long long)(*env)->GetLongField(env, t, tid_field));
+		r = buf;
+	}
+	clear(env);
+	if (s)
+		(*env)->DeleteLocalRef(env, s);
+	(*env)->DeleteLocalRef(env, t);
+	return r;
+}
+
 static void JNICALL park_hook(JNIEnv *env, jobject u, jboolean abs, jlong time)
 {
 	jvmtiEnv *jv = pja.jvmti;
 	struct pjw_event ev = { .kind = PJW_EV_PARK };
+	char name[3 * OWNER_CHARS + 1];
+	const char *owner;
 	jthread t = NULL;
 	jobject b = NULL;
 	jclass k = NULL;
 	uint64_t start, end;
 
-	if (!jrec_on(PJA_EV_LOCK) || (*jv)->GetCurrentThread(jv, &t) || !t ||
+	/* called back from another agent's hook that ours called: counted
+	 * once, by the outer one */
+	if (park_nested() || !jrec_on(PJA_EV_LOCK) ||
+	    (*jv)->GetCurrentThread(jv, &t) || !t ||
 	    !(b = (*env)->GetObjectField(env, t, blocker_field)) ||
 	    !is_lock(env, b, &k)) {
-		orig_park(env, u, abs, time);
+		park_call(env, u, abs, time);
 		goto out;
 	}
+	owner = owner_of(env, b, name, sizeof(name));
 	start = pja_now();
-	orig_park(env, u, abs, time);
+	park_call(env, u, abs, time);
 	end = pja_now();
 	if (jrec_wait_kept(end - start, &ev.value)) {
 		ev.vthread = vthread_id(env, t);
 		if (ev.vthread) /* parked on its carrier */
 			ev.flags |= PJW_EVF_PINNED;
-		jrec_record(env, &ev, k, start, 0);
+		jrec_record(env, &ev, k, start, 0, owner);
 	}
 out:
 	if (k)
@@ -126,118 +189,41 @@ out:
 		(*env)->DeleteLocalRef(env, t);
 }
 
-/* RegisterNatives while Unsafe registers its natives again: park's entry
- * kept, nothing registered. */
-static jint JNICALL regnat_spy(JNIEnv *env, jclass c, const JNINativeMethod *m,
-			       jint n)
+/* The fields the hook reads, once: 0, or -1 without the park blocker. */
+static int learn(JNIEnv *env)
 {
-	if (!(*env)->IsSameObject(env, c, unsafe_class))
-		return orig_regnat(env, c, m, n);
-	for (jint i = 0; i < n; i++)
-		if (!strcmp(m[i].name, "park") &&
-		    !strcmp(m[i].signature, "(ZJ)V"))
-			orig_park = (park_fn)m[i].fnPtr;
-	return 0;
-}
-
-static void clear(JNIEnv *env)
-{
-	if ((*env)->ExceptionCheck(env))
-		(*env)->ExceptionClear(env);
-}
-
-static const JNINativeMethod park_method = { "park", "(ZJ)V",
-					     (void *)park_hook };
-static jint bound = -1; /* RegisterNatives' answer in bind() */
-
-/* perfjava.Bind (class file version 52): private static native void
- * bind(); public static void go() { bind(); } */
-static const char bind_class[] =
-    "\xca\xfe\xba\xbe\0\0\0\x34\0\x0b" /* version 52, 10 constants */
-    "\x01\0\x0dperfjava/Bind" /* 1 */
-    "\x07\0\x01" /* 2: class #1 */
-    "\x01\0\x10java/lang/Object" /* 3 */
-    "\x07\0\x03" /* 4: class #3 */
-    "\x01\0\x04"
-    "bind" /* 5 */
-    "\x01\0\x03()V" /* 6 */
-    "\x01\0\x02go" /* 7 */
-    "\x01\0\x04"
-    "Code" /* 8 */
-    "\x0c\0\x05\0\x06" /* 9: bind ()V */
-    "\x0a\0\x02\0\x09" /* 10: Bind.bind ()V */
-    "\0\x31\0\x02\0\x04\0\0\0\0" /* final, super; no fields */
-    "\0\x02"
-    "\x01\x0a\0\x05\0\x06\0\0" /* private static native bind */
-    "\0\x09\0\x07\0\x06\0\x01" /* public static go, Code: */
-    "\0\x08\0\0\0\x10\0\0\0\0\0\0\0\x04"
-    "\xb8\0\x0a\xb1" /* invokestatic bind; return */
-    "\0\0\0\0" /* no exceptions, no attributes */
-    "\0\0"; /* no class attributes */
-
-/* perfjava.Bind.bind: the caller is go(), of the boot loader as Unsafe */
-static void JNICALL boot_bind(JNIEnv *env, jclass c)
-{
-	bound = (*env)->RegisterNatives(env, unsafe_class, &park_method, 1);
-}
-
-/* Binds the hook from a boot class's frame: 0, or -1 when it could not */
-static int bind_from_boot(JNIEnv *env)
-{
-	JNINativeMethod m = { "bind", "()V", (void *)boot_bind };
-	jclass b = (*env)->DefineClass(env, "perfjava/Bind", NULL,
-				       (const jbyte *)bind_class,
-				       (jsize)sizeof(bind_class) - 1);
-	jmethodID go;
+	jclass tc = (*env)->FindClass(env, "java/lang/Thread");
+	jclass ac = (*env)->FindClass(
+	    env, "java/util/concurrent/locks/AbstractOwnableSynchronizer");
 
 	clear(env);
-	if (!b)
-		return -1;
-	if (!(*env)->RegisterNatives(env, b, &m, 1) &&
-	    (go = (*env)->GetStaticMethodID(env, b, "go", "()V")))
-		(*env)->CallStaticVoidMethod(env, b, go);
-	clear(env);
-	(*env)->DeleteLocalRef(env, b);
-	return bound ? -1 : 0;
+	if (tc) {
+		blocker_field = (*env)->GetFieldID(env, tc, "parkBlocker",
+						   "Ljava/lang/Object;");
+		clear(env);
+		name_field =
+		    (*env)->GetFieldID(env, tc, "name", "Ljava/lang/String;");
+		clear(env);
+		tid_field = (*env)->GetFieldID(env, tc, "tid", "J");
+		clear(env);
+		(*env)->DeleteLocalRef(env, tc);
+	}
+	if (ac) {
+		owner_field = (*env)->GetFieldID(
+		    env, ac, "exclusiveOwnerThread", "Ljava/lang/Thread;");
+		clear(env);
+		if (owner_field)
+			aos_class = (*env)->NewGlobalRef(env, ac);
+		(*env)->DeleteLocalRef(env, ac);
+	}
+	return blocker_field ? 0 : -1;
 }
 
 int lock_park_hook(JNIEnv *env)
 {
-	jvmtiEnv *jv = pja.jvmti;
-	jniNativeInterface *fns = NULL;
-	jclass c, tc;
-	jmethodID reg;
-
-	if (hooked)
-		return hooked > 0 ? 0 : -1;
-	hooked = -1; /* tried once */
-	c = (*env)->FindClass(env, "jdk/internal/misc/Unsafe");
-	tc = (*env)->FindClass(env, "java/lang/Thread");
-	clear(env);
-	if (!c || !tc)
+	if (!learnt)
+		learnt = learn(env) ? -1 : 1;
+	if (learnt < 0)
 		return -1;
-	blocker_field =
-	    (*env)->GetFieldID(env, tc, "parkBlocker", "Ljava/lang/Object;");
-	reg = (*env)->GetStaticMethodID(env, c, "registerNatives", "()V");
-	clear(env);
-	unsafe_class = (*env)->NewGlobalRef(env, c);
-	if (!blocker_field || !reg || !unsafe_class ||
-	    (*jv)->GetJNIFunctionTable(jv, &fns))
-		return -1;
-	orig_regnat = fns->RegisterNatives;
-	fns->RegisterNatives = regnat_spy;
-	if (!(*jv)->SetJNIFunctionTable(jv, fns)) {
-		(*env)->CallStaticVoidMethod(env, c, reg);
-		clear(env);
-		fns->RegisterNatives = orig_regnat;
-		(*jv)->SetJNIFunctionTable(jv, fns);
-	}
-	(*jv)->Deallocate(jv, (unsigned char *)fns);
-	if (!orig_park || (bind_from_boot(env) &&
-			   (*env)->RegisterNatives(env, c, &park_method, 1))) {
-		clear(env);
-		return -1;
-	}
-	hooked = 1;
-	return 0;
+	return park_bind(env, park_hook);
 }

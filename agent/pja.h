@@ -53,11 +53,13 @@ struct pja {
 	int ready; /* JVMTI and signal handlers set up */
 	/* the current session */
 	atomic_int active;
+	atomic_int sess_tid; /* the session thread's tid, while it runs */
 	int fd; /* socket to the reader */
 	int wake_fd; /* eventfd: the outgoing queue has data */
 	unsigned int depth;
 	unsigned int timeout_us;
 	int testfault; /* every Nth walk reads a bad address (tests) */
+	int testreplay; /* the replay takes at least this many ms (tests) */
 	int walkcheck; /* each walk at the sample twice: ours and
 			  AsyncGetCallTrace's, compared (tests) */
 	int asgct_only; /* no walk of our own (tests) */
@@ -174,6 +176,7 @@ extern struct pja_vm pja_vm;
  * size, ConstantPool's _pool_holder, InstanceKlass's _methods_jmethod_ids. */
 struct pja_vmm {
 	int const_method, constants, idnum, code_size, holder, ids, size;
+	int method_size; /* sizeof(Method): a native's entry follows it */
 };
 extern struct pja_vmm pja_vmm;
 /* For the agent's own walk (vmwalk.c): JavaThread's _thread_state,
@@ -360,15 +363,27 @@ int pja_install(int sig, void (*fn)(int, siginfo_t *, void *),
 void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc);
 uint64_t pja_context_pc(const void *ucontext);
 
+/* copies.c: the library pinned for the JVM's life (0, or -1 when it
+ * cannot be); one session at a time among the copies of the agent in the
+ * JVM: copies_lock is 1 when another copy has one, else 0 (held until
+ * copies_unlock). */
+int copies_pin(void);
+int copies_lock(void);
+void copies_unlock(void);
+
 /* ksig.c: our real-time signal (pja.signo, chosen by ksig_init) and the
  * walk at the sample, into a private ring. */
 struct pjw_rec;
 int ksig_init(void);
 /* The handler's work for a kernel signal at a sample of the reader's
  * event fd (si_code POLL_IN: si_fd; TRAP_PERF: from sig_data). */
-void ksig_on_sample(int fd, void *uc);
+int ksig_on_sample(int fd, void *uc); /* -1: walks are off here */
 /* Installs the SIGTRAP handler for perf events' TRAP_PERF (for good). */
 int ksig_trap_init(void);
+/* Whether the JVM's SIGTRAP handler is ours, so that a perf event's
+ * SIGTRAP comes to us first; when not, the library whose handler it is
+ * ("default", "ignored") in owner. */
+int ksig_trap_first(char *owner, size_t len);
 /* Walks at the sample are taken from ksig_start until ksig_stop (which
  * waits, bounded, for handlers in flight and drops what is left). */
 void ksig_start(void);
@@ -394,6 +409,12 @@ void ksig_rearm(void);
 /* Walks dropped (private ring full) and signals not walked (no buffer). */
 void ksig_counts(uint64_t *full, uint64_t *busy);
 void ksig_clear_full(uint64_t counted);
+/* Signals at a sample this session: taken, come while walks were off,
+ * tagged SIGTRAPs passed on to the handler before ours. */
+void ksig_signals(uint64_t *taken, uint64_t *off, uint64_t *passed);
+/* How long the private ring's oldest record has waited unpublished (a
+ * handler stopped between its reservation and its record): 0 normally. */
+uint64_t ksig_stuck_ns(void);
 
 /* cost.c: the agent's own cost, for the reader's summary: the handler's
  * parts per walk (their means and medians) and the session thread's CPU
@@ -422,6 +443,10 @@ int wring_active(void);
 int wring_pump(void);
 /* How long the session thread may wait before the next pump, ms. */
 int wring_interval_ms(void);
+/* On the session thread while it replays the code map and the threads
+ * (long in a JVM with a big code cache, on a loaded machine): moves the
+ * walks at the sample when they are due, as its loop would. */
+void wring_tick(void);
 void wring_detach(void);
 
 /* walk.c: walks requested by the session thread through directed signals. */
@@ -492,6 +517,9 @@ uint32_t jrec_flags(void);
  * giving what was on. */
 void jrec_begin(uint32_t flags);
 uint32_t jrec_end(void);
+/* When the session's events were turned on: a wait stamped before began
+ * while they were off (its stamp left over from an earlier session). */
+uint64_t jrec_since(void);
 /* The stack buffers, made once; -1 when out of memory. */
 int jrec_buffers(void);
 /* An event posted while not asked for (counted: tests check none is). */
@@ -501,18 +529,21 @@ uint64_t jrec_strays(void);
 uint64_t jrec_dropped(void);
 /*
  * Records ev for the calling thread now, with its stack (JVMTI
- * GetStackTrace of the current thread, skip frames left out) and klass's
- * name (NULL: none). time: when the event began.
+ * GetStackTrace of the current thread, skip frames left out), klass's
+ * name (NULL: none) and the name of the lock's owner (NULL: none). time:
+ * when the event began.
  */
 void jrec_record(JNIEnv *env, struct pjw_event *ev, jclass klass, uint64_t time,
-		 int skip);
+		 int skip, const char *owner);
 /* Whether a wait of waited ns is recorded, and its weight: every wait of
  * the threshold or longer, as itself; a shorter one with the probability
  * waited / threshold, as the threshold (an unbiased total, bounded count). */
 extern uint64_t jrec_threshold_ns;
 int jrec_wait_kept(uint64_t waited, uint64_t *weight);
-/* Whether class k is a lock, condition or semaphore of
- * java.util.concurrent. */
+/* Whether a thread parked on an object of class k (its park blocker)
+ * waits to acquire a lock: java.util.concurrent's ReentrantLock,
+ * ReentrantReadWriteLock, StampedLock and Semaphore (a condition's await,
+ * a queue's take, a latch or a future is no lock: off-CPU/wall time). */
 int jrec_lock_class(jclass k);
 
 /* JVMTI thread-local storage of a wait (lock.c, vthread.c): its start in
@@ -532,9 +563,22 @@ void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 			   jclass k, jlong size);
 void JNICALL lock_enter(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
 void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
-/* Rebinds Unsafe.park to the hook (once; it stays, inert, when no session
- * records locks). 0 when it is in place. */
+/* Rebinds Unsafe.park to the hook (it stays, inert, when no session
+ * records locks), again if another agent bound it since. 0 when in place. */
 int lock_park_hook(JNIEnv *env);
+
+/* park.c: Unsafe.park bound to a hook of the agent's, beside other agents.
+ * park_bind: bound (learning the JDK's park the first time), or again when
+ * another agent bound park since; 0 when it is. park_check: the same while
+ * a session records locks. park_call: the park the hook wraps, called on
+ * (another agent's hook bound before, or the JDK's park; the JDK's when
+ * called back from it, park_nested). park_announce: PJA_PARK queued. */
+typedef void(JNICALL *park_fn)(JNIEnv *, jobject, jboolean, jlong);
+int park_bind(JNIEnv *env, park_fn hook);
+void park_check(JNIEnv *env);
+void park_call(JNIEnv *env, jobject u, jboolean abs, jlong time);
+int park_nested(void);
+int park_announce(void);
 
 /* mounted.c: each carrier's mounted virtual thread. */
 /* The virtual thread mounted on carrier thread tid, 0 when none (or the

@@ -34,9 +34,11 @@
 
 static struct {
 	atomic_int tid; /* 0 when free */
+	uint32_t seq; /* claims' order: the innermost of a thread's is last */
 	sigjmp_buf jb;
 } prot[NPROT];
 static atomic_int nprotected;
+static atomic_uint nclaims;
 static atomic_uint fault_count;
 /* tests only: an address the walk reads to prove a fault is survived */
 static volatile uintptr_t bad_addr = 16;
@@ -85,20 +87,32 @@ void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc)
  * A fault inside a protected window jumps back to its start. The window's
  * sigsetjmp saved no signal mask (a system call per walk): the mask the
  * thread had when it faulted, which the walk ran with, is put back here.
+ *
+ * A thread may be in two windows at once: a walk at the sample taken in a
+ * handler that interrupted the thread inside another window (the service
+ * thread reading a compile level, the session thread walking a stack
+ * copy, a walk on request under a walk at the sample). The fault is the
+ * innermost window's, the thread's latest claim: a jump to an outer one
+ * would leave the handler between them without its return, the thread's
+ * mask with the handler's signals blocked for good, and the inner window's
+ * entry claimed with a stale jump buffer.
  */
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	if (atomic_load(&nprotected) > 0) {
-		int me = pja_gettid();
+		int me = pja_gettid(), in = -1;
 		unsigned int i;
 
 		for (i = 0; i < NPROT; i++)
-			if (atomic_load(&prot[i].tid) == me) {
-				pthread_sigmask(SIG_SETMASK,
-						&((ucontext_t *)uc)->uc_sigmask,
-						NULL);
-				siglongjmp(prot[i].jb, 1);
-			}
+			if (atomic_load(&prot[i].tid) == me &&
+			    (in < 0 ||
+			     (int32_t)(prot[i].seq - prot[in].seq) > 0))
+				in = (int)i;
+		if (in >= 0) {
+			pthread_sigmask(SIG_SETMASK,
+					&((ucontext_t *)uc)->uc_sigmask, NULL);
+			siglongjmp(prot[in].jb, 1);
+		}
 	}
 	pja_chain(sig == SIGBUS ? &prev_bus : &prev_segv, sig, si, uc);
 }
@@ -134,8 +148,11 @@ __attribute__((noinline)) static int claim(int me)
 	for (i = 0; i < NPROT; i++) {
 		int free_tid = 0;
 
-		if (atomic_compare_exchange_strong(&prot[i].tid, &free_tid, me))
+		if (atomic_compare_exchange_strong(&prot[i].tid, &free_tid,
+						   me)) {
+			prot[i].seq = atomic_fetch_add(&nclaims, 1);
 			return (int)i;
+		}
 	}
 	return -1;
 }

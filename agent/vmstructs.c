@@ -12,7 +12,7 @@
 
 #include "pja.h"
 
-struct pja_vmm pja_vmm = { -1, -1, -1, -1, -1, -1, -1 };
+struct pja_vmm pja_vmm = { -1, -1, -1, -1, -1, -1, -1, -1 };
 
 struct pja_vmw pja_vmw = { .state = -1,
 			   .stack_base = -1,
@@ -99,7 +99,8 @@ static struct {
 } fl = { NULL, NULL, -1, -1, -1, -1, -1, -1, -1, NULL };
 
 /* Type sizes from gHotSpotVMTypes: sizeof(ConstMethod) (the bytecodes
- * follow it), of a JVMFlag and of its flags field. */
+ * follow it), of Method (a native's entry follows it), of a JVMFlag and of
+ * its flags field. */
 static void type_sizes(void)
 {
 	uint64_t stride, name_off, size_off;
@@ -120,6 +121,8 @@ static void type_sizes(void)
 		size = (int)*(const uint64_t *)(e + size_off);
 		if (!strcmp(name, "ConstMethod"))
 			pja_vmm.size = size;
+		else if (!strcmp(name, "Method"))
+			pja_vmm.method_size = size;
 		else if (!strcmp(name, "JVMFlag"))
 			fl.size = size;
 		else if (!strcmp(name, "JVMFlag::Flags"))

@@ -129,7 +129,7 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 		return;
 	(*j)->SetThreadLocalStorage(j, t, (void *)(uintptr_t)tag);
 	start = v >> TLS_SHIFT;
-	if (now < start)
+	if (now < start || start < jrec_since())
 		return;
 	b = (*env)->GetObjectField(env, t, blocker_field);
 	if (b)
@@ -141,7 +141,7 @@ static void JNICALL on_mount(jvmtiEnv *j, JNIEnv *env, jthread t)
 	}
 	if (ev.kind != PJW_EV_MAX && jrec_wait_kept(now - start, &ev.value)) {
 		ev.vthread = id;
-		jrec_record(env, &ev, k, start, 0);
+		jrec_record(env, &ev, k, start, 0, NULL);
 	}
 	if (k)
 		(*env)->DeleteLocalRef(env, k);
@@ -224,6 +224,38 @@ static int find_ext(void)
 	return ext_mount >= 0 && ext_unmount >= 0 ? 0 : -1;
 }
 
+/*
+ * java.lang.VirtualThread, loaded but not initialized: JNI's FindClass
+ * would run its static initializer, whose scheduler and unparker thread an
+ * application that never made a virtual thread would then have for good
+ * (Class.forName(name, false, null) leaves it as it is). NULL when none.
+ */
+static jclass vthread_class(JNIEnv *env)
+{
+	jclass cls = (*env)->FindClass(env, "java/lang/Class");
+	jmethodID for_name =
+	    cls ? (*env)->GetStaticMethodID(
+		      env, cls, "forName",
+		      "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;")
+		: NULL;
+	jstring name =
+	    for_name ? (*env)->NewStringUTF(env, "java.lang.VirtualThread")
+		     : NULL;
+	jclass v = name ? (jclass)(*env)->CallStaticObjectMethod(
+			      env, cls, for_name, name, JNI_FALSE, NULL)
+			: NULL;
+
+	if ((*env)->ExceptionCheck(env)) {
+		(*env)->ExceptionClear(env);
+		v = NULL;
+	}
+	if (name)
+		(*env)->DeleteLocalRef(env, name);
+	if (cls)
+		(*env)->DeleteLocalRef(env, cls);
+	return v;
+}
+
 int vthread_start(JNIEnv *env)
 {
 	jvmtiEnv *jv = pja.jvmti;
@@ -235,7 +267,7 @@ int vthread_start(JNIEnv *env)
 	if ((*jv)->GetVersionNumber(jv, &ver) || ver < JVMTI_VERSION_21)
 		return -1;
 	if (!vt_class) {
-		jclass v = (*env)->FindClass(env, "java/lang/VirtualThread");
+		jclass v = vthread_class(env);
 
 		tc = (*env)->FindClass(env, "java/lang/Thread");
 		if ((*env)->ExceptionCheck(env))

@@ -124,6 +124,16 @@ static void next_interval(uint64_t recs)
 	last_taken = taken;
 }
 
+void wring_tick(void)
+{
+	if (!shm || pja_gettid() != atomic_load(&pja.sess_tid) ||
+	    pja_now() - last_ns < (uint64_t)interval_ms * 1000000)
+		return;
+	/* (a socket that fails is seen again by the loop, and ends it) */
+	if (!wring_pump())
+		out_flush();
+}
+
 int wring_active(void)
 {
 	return shm != NULL;
@@ -163,6 +173,25 @@ static int flush_stage(void)
 	}
 	stage_len = 0;
 	return 0;
+}
+
+/* What became of the signals at a sample, and whether the JVM's SIGTRAP
+ * handler is still ours (another library may have put its own in front
+ * since the session began). */
+static void put_signals(void)
+{
+	uint64_t taken, off, passed;
+	char owner[sizeof(hd->trap_owner)];
+	int first = ksig_trap_first(owner, sizeof(owner));
+
+	ksig_signals(&taken, &off, &passed);
+	__atomic_store_n(&hd->sig_taken, taken, __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->sig_off, off, __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->sig_passed, passed, __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->trap_first, (uint64_t)first, __ATOMIC_RELAXED);
+	memcpy(hd->trap_owner, owner, sizeof(owner));
+	__atomic_store_n(&hd->stuck_ns, ksig_stuck_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&hd->pump_at_ns, pja_now(), __ATOMIC_RELAXED);
 }
 
 /* The session thread's CPU time (not its wall time: it may be preempted). */
@@ -240,6 +269,7 @@ int wring_pump(void)
 	last_cpu = now;
 	next_interval(moved);
 	cost_put(hd);
+	put_signals();
 	if (pja.walkcheck)
 		walkcheck_put(hd);
 	return ret;

@@ -102,44 +102,177 @@ paired_diff() {
 }
 # proc_cpu_ticks PID: user + system CPU time of a process, in clock ticks
 proc_cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
-# pct_tolerance P N MIN: MIN pp, or three standard errors of a share P% taken
-# from N samples when that is wider
-pct_tolerance() {
-	awk -v p="$1" -v n="$2" -v t="$3" 'BEGIN {
-		e = n ? 300 * sqrt(p / 100 * (1 - p / 100) / n) : 100
+# share_tol EXPECTED TOTAL [MIN]: how far (pp) a share measured over TOTAL
+# samples may be from EXPECTED% by chance: three standard errors of the
+# share, 300 * sqrt(p (1 - p) / TOTAL) with p = EXPECTED / 100, or MIN pp
+# (what the method itself may miss by, default 0) when that is wider; 100
+# with no sample. TOTAL "-": the share is measured whole, not sampled
+# (off-CPU time: every wait is recorded): MIN alone.
+share_tol() {
+	awk -v p="$1" -v n="$2" -v t="${3:-0}" 'BEGIN {
+		if (n == "-") e = 0
+		else if (n + 0 <= 0) e = 100
+		else { p /= 100; p = p < 0 ? 0 : p > 1 ? 1 : p; e = 300 * sqrt(p * (1 - p) / n) }
 		printf "%.1f", (e > t ? e : t) }'
 }
-# pct_within A B TOL: |A-B| <= TOL (floats)
-pct_within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN{d=a-b; if(d<0)d=-d; exit !(d<=t)}'; }
-# native_split LABEL OUT FOLDED PP: cpusplit's work_a/b/c each attributed
-# (in the collapsed FOLDED) within PP pp, or three standard errors when fewer
-# samples make that wider, of the truth it printed in OUT; sets MAXERR (pp)
+# share_within COUNT TOTAL EXPECTED [MIN]: COUNT of TOTAL samples is a share
+# within share_tol of EXPECTED% (COUNT may be a weight of TOTAL's unit)
+share_within() {
+	local tol
+	tol=$(share_tol "$3" "$2" "${4:-0}")
+	awk -v c="$1" -v n="$2" -v e="$3" -v t="$tol" 'BEGIN {
+		if (n == "-" || n + 0 <= 0) exit 1
+		d = 100 * c / n - e; if (d < 0) d = -d; exit !(d <= t) }'
+}
+# check_share DESC GOT TOTAL EXPECTED [MIN]: a TAP line, ok when the share
+# GOT% measured over TOTAL samples ("-": measured whole) is within share_tol
+# of EXPECTED%; the figures in the line
+check_share() {
+	local d=$1 got=${2:-} n=${3:-0} e=${4:-} m=${5:-0} tol
+	if [ -z "$got" ] || [ -z "$e" ]; then
+		not_ok "$d (no share measured: got '${got}', expected '${e}')"
+		return
+	fi
+	tol=$(share_tol "$e" "$n" "$m")
+	if [ "$n" = - ]; then
+		check "$d within $tol pp (expected $e%, got $got%)" \
+			awk -v a="$got" -v b="$e" -v t="$tol" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
+	else
+		check "$d within $tol pp (expected $e%, got $got% of $n samples)" \
+			share_within "$(awk -v g="$got" -v n="$n" 'BEGIN { printf "%.4f", g * n / 100 }')" "$n" "$e" "$m"
+	fi
+}
+# check_share_min DESC GOT TOTAL MIN: a TAP line, ok when the share GOT%
+# measured over TOTAL samples is at least MIN%, but for three standard
+# errors of a share of MIN% (what so few samples cannot tell apart)
+check_share_min() {
+	local d=$1 got=${2:-0} n=${3:-0} m=$4 tol
+	tol=$(share_tol "$m" "$n" 0)
+	check "$d: $got% of $n samples, at least $m% (less $tol pp for the count)" \
+		awk -v g="$got" -v n="$n" -v m="$m" -v t="$tol" 'BEGIN { exit !(n > 0 && g >= m - t) }'
+}
+# shares_agree DESC A NA B NB [MIN]: two measured shares, A% of NA samples
+# and B% of NB, within three standard errors of their difference (or MIN pp)
+shares_agree() {
+	local tol
+	tol=$(awk -v a="$2" -v na="$3" -v b="$4" -v nb="$5" -v t="${6:-0}" 'BEGIN {
+		p = (a * na + b * nb) / 100 / (na + nb > 0 ? na + nb : 1)
+		e = (na > 0 && nb > 0) ? 300 * sqrt(p * (1 - p) * (1 / na + 1 / nb)) : 100
+		printf "%.1f", (e > t ? e : t) }')
+	check "$1 within $tol pp ($2% of $3 samples, $4% of $5)" \
+		awk -v a="$2" -v b="$4" -v t="$tol" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
+}
+# sample_window DATA REGEX: "FIRST LAST", the times (seconds, CLOCK_MONOTONIC)
+# of the first and last sample in DATA with a frame matching REGEX
+sample_window() {
+	"$PJ_BIN" report -i "$1" --format script 2>/dev/null | awk -v re="$2" '
+	function end() { if (hit) { if (first == "") first = t; last = t } hit = 0 }
+	/^[^\t]/ { end(); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0 }
+	/^\t/ && $0 ~ re { hit = 1 }
+	END { end(); if (first != "") printf "%.6f %.6f\n", first, last }'
+}
+
+# window_truth OUT FIRST LAST CLASS PHASE...: the program's CPU truth (the
+# "cum NS ns..." timeline Truth.java writes with -Dtruth.every, cpusplit with
+# EVERY_MS) over FIRST..LAST
+# (seconds), as "CLASS.PHASE percent" lines: from the last cum line at or
+# before FIRST to the first at or after LAST
+window_truth() {
+	local out=$1 first=$2 last=$3 cls=$4; shift 4
+	awk -v a="$first" -v b="$last" -v cls="$cls" -v names="$*" '
+	$1 == "cum" {
+		t = $2 / 1e9
+		if (!nlo || t <= a) { nlo = 1; for (i = 3; i <= NF; i++) lo[i] = $i }
+		if (!done) { for (i = 3; i <= NF; i++) hi[i] = $i; nf = NF }
+		if (t >= b) done = 1
+	}
+	END {
+		n = split(names, nm, " ")
+		for (i = 3; i <= nf; i++) tot += hi[i] - lo[i]
+		for (i = 1; i <= n; i++)
+			printf "%s.%s %.2f\n", cls, nm[i], (tot > 0 ? 100 * (hi[i + 2] - lo[i + 2]) / tot : 0)
+	}' "$out"
+}
+
+# native_split LABEL OUT FOLDED PP [DATA]: cpusplit's work_a/b/c each
+# attributed (in the collapsed FOLDED) within PP pp, or three standard
+# errors when fewer samples make that wider (check_share), of the truth in
+# OUT: over the window DATA's samples of them cover when cpusplit ran with
+# a timeline (EVERY_MS: its "cum" lines), else over its whole run; sets
+# MAXERR (pp)
 native_split() {
-	local label=$1 out=$2 folded=$3 pp=$4 f truth got err tol n
+	local label=$1 out=$2 folded=$3 pp=$4 data=${5:-} f truth got err n win=
 	stack_share "$folded" work_a work_b work_c >"$folded.share"
 	n=$(awk '/(^|;)work_[abc](;| )/ { n += $NF } END { print n + 0 }' "$folded")
+	if [ -n "$data" ] && grep -q '^cum ' "$out"; then
+		win=$(sample_window "$data" '(^|[[:space:]])work_[abc]( |$)')
+		window_truth "$out" ${win:-0 0} x work_a work_b work_c | sed 's/^x\./truth /' >"$folded.truth"
+		echo "# ${label}truth over the recorded window $win (s), $n samples"
+	else
+		grep '^truth ' "$out" >"$folded.truth"
+	fi
 	MAXERR=0
 	for f in work_a work_b work_c; do
-		truth=$(awk -v f=$f '$1 == "truth" && $2 == f { print $3 }' "$out")
+		truth=$(awk -v f=$f '$1 == "truth" && $2 == f { print $3 }' "$folded.truth")
 		got=$(awk -v f=$f '$1 == f { print $2 }' "$folded.share")
-		err=$(awk -v a="$truth" -v b="$got" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2f", d }')
+		err=$(awk -v a="${truth:-0}" -v b="${got:-0}" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2f", d }')
 		echo "# $label$f truth $truth% measured $got% error $err pp"
 		MAXERR=$(awk -v a="$MAXERR" -v b="$err" 'BEGIN { print (b > a) ? b : a }')
-		tol=$(pct_tolerance "${truth:-0}" "$n" "$pp")
-		check "$label$f attributed within $tol pp (truth $truth, got $got, $n samples)" \
-			pct_within "${truth:-0}" "${got:-100}" "$tol"
+		check_share "$label$f attributed" "$got" "$n" "$truth" "$pp"
 	done
+}
+# peers_tarball NAME: sets PEERS_TGZ to the peer's source tarball NAME
+# (async-profiler-4.5.tar.gz), found relative to the checkout: in $PJ_PEERS
+# when set, else in shared/peers beside the checkout (../shared/peers), or
+# beside the main checkout when this one is a git worktree of it; false,
+# with the reason in PEERS_WHY, when there is none
+peers_tarball() {
+	local d common
+	PEERS_TGZ= PEERS_WHY=
+	if [ -n "${PJ_PEERS:-}" ]; then
+		d=$PJ_PEERS
+	else
+		d=$PJ_TOP/../shared/peers
+		if [ ! -f "$d/$1" ] && common=$(git -C "$PJ_TOP" rev-parse --path-format=absolute \
+			--git-common-dir 2>/dev/null); then
+			d=$(dirname "$common")/../shared/peers
+		fi
+	fi
+	if [ -f "$d/$1" ]; then
+		PEERS_TGZ=$d/$1
+		return 0
+	fi
+	PEERS_WHY="no $1 in ${PJ_PEERS:-../shared/peers beside the checkout} (set PJ_PEERS to its folder)"
+	return 1
+}
+# apt_install LOG PKG...: Debian's packages, as `make deps` installs its own
+# (no questions, no recommends; apt's index refreshed when they are not
+# found); tests running at once wait for each other's dpkg lock. Output in
+# LOG; false when they cannot be had
+apt_install() {
+	local log=$1 sudo=""; shift
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -y -q -o DPkg::Lock::Timeout=300)
+	$sudo "${apt[@]}" install --no-install-recommends "$@" >"$log" 2>&1 ||
+		{ $sudo "${apt[@]}" update >>"$log" 2>&1 &&
+			$sudo "${apt[@]}" install --no-install-recommends "$@" >>"$log" 2>&1; }
+}
+# npm_install DIR LOG SPEC...: npm's packages into DIR (build/node), one
+# test at a time (two npm runs in one folder would mix its files up)
+npm_install() {
+	local dir=$1 log=$2; shift 2
+	mkdir -p "$dir" || return 1
+	(
+		flock 9
+		npm install --no-audit --no-fund --prefix "$dir" "$@" >"$log" 2>&1
+	) 9>"$dir/.install.lock"
 }
 # need_go: Go's toolchain (golang-go, installed when missing) for go tool
 # pprof and the stand-in servers, with its caches in $TMP; false when it
 # cannot be had (why: the last line of $TMP/apt.log)
 need_go() {
 	export HOME=${HOME:-/root}
-	if ! command -v go >/dev/null; then
-		apt-get install -y --no-install-recommends golang-go >"$TMP/apt.log" 2>&1 ||
-			{ apt-get update >>"$TMP/apt.log" 2>&1 &&
-				apt-get install -y --no-install-recommends golang-go >>"$TMP/apt.log" 2>&1; }
-	fi
+	command -v go >/dev/null || apt_install "$TMP/apt.log" golang-go
 	command -v go >/dev/null || return 1
 	export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
 }
@@ -157,12 +290,13 @@ perf_can_record() {
 	fi
 }
 # beside_perf DATA CMD...: CMD (a perfjava record -- ...) under perf
-# record -F 100 -g into DATA, the two on one run, when PERF is set (by
-# perf_can_record); CMD alone otherwise. CMD's status.
+# record -F 100 -g into DATA, the two on one run, when the caller's PERF
+# is not empty (it sets it, from perf_can_record); CMD alone otherwise.
+# CMD's status.
 beside_perf() {
 	local data=$1
 	shift
-	if [ -n "${PERF:-}" ]; then
+	if [ -n "$PERF" ]; then
 		perf record -q -F 100 -g -o "$data" -- "$@"
 	else
 		"$@"

@@ -2,43 +2,109 @@
 # Runs every test of selftests/: the unit binaries built from selftests/unit/
 # and every executable selftests/<part>/test_*.sh. Each prints TAP lines
 # ("ok", "not ok", "ok ... # SKIP reason"); this script renumbers them into one
-# TAP stream and ends with the summary line "N passed, N failed, N skipped".
+# TAP stream, each test's lines together as it ends, and ends with the
+# summary line "N passed, N failed, N skipped".
 # Select tests with T=<substring> (e.g. `make check T=ring`), or several
 # substrings separated by commas (T=selftests/test_,selftests/record/);
 # TX=<substrings> leaves those out. PJ_KEEP=1 keeps each test's temporary
 # directory (/tmp/pj-test.*) and names it.
+#
+# Tests run PJ_JOBS at a time (default: the cores). A test whose file has a
+# line "# alone: REASON" runs with no other test of this run beside it: the
+# heavy ones (a whole machine, a VM, a browser, spinners on every core) and
+# those that measure what others would take from them (time limits of a
+# second or so, the machine's breakpoints). The others start longest first,
+# by the times of the last run ($BUILD/.selftests-times).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
 export PJ_TOP=$top PJ_BUILD=$build PJ_BIN=$build/perfjava
 per_test_timeout=${PJ_TEST_TIMEOUT:-900}
+jobs=${PJ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || jobs=1
+times_file=$build/.selftests-times
 
-tests=()
-for t in "$build"/selftests/test_*; do [ -x "$t" ] && tests+=("$t"); done
-for t in "$top"/selftests/*/test_*.sh; do [ -x "$t" ] && tests+=("$t"); done
-
-pass=0 fail=0 skip=0 n=0
-start=$(date +%s)
-for t in "${tests[@]}"; do
-	name=${t#"$top"/}; name=${name#"$build"/}
+# picked NAME: whether T and TX select the test
+picked() {
+	local sub want
 	if [ -n "${T:-}" ]; then
 		want=0
 		IFS=, read -ra subs <<<"$T"
-		for sub in "${subs[@]}"; do [[ "$name" == *"$sub"* ]] && want=1; done
-		[ "$want" -eq 1 ] || continue
+		for sub in "${subs[@]}"; do [[ "$1" == *"$sub"* ]] && want=1; done
+		[ "$want" -eq 1 ] || return 1
 	fi
 	if [ -n "${TX:-}" ]; then
 		IFS=, read -ra subs <<<"$TX"
-		want=1
-		for sub in "${subs[@]}"; do [[ "$name" == *"$sub"* ]] && want=0; done
-		[ "$want" -eq 1 ] || continue
+		for sub in "${subs[@]}"; do [[ "$1" == *"$sub"* ]] && return 1; done
 	fi
+	return 0
+}
+
+alone=() pool=()
+for t in "$build"/selftests/test_* "$top"/selftests/*/test_*.sh; do
+	[ -x "$t" ] && [ -f "$t" ] || continue
+	name=${t#"$top"/}; name=${name#"$build"/}
+	picked "$name" || continue
+	if [ "$jobs" -gt 1 ] && [[ "$t" == *.sh ]] && grep -q '^# alone:' "$t"; then
+		alone+=("$t")
+	else
+		pool+=("$t")
+	fi
+done
+# the pool longest first, by the last run's times (unknown ones first: new)
+if [ "$jobs" -gt 1 ] && [ -s "$times_file" ] && [ ${#pool[@]} -gt 1 ]; then
+	mapfile -t pool < <(for t in "${pool[@]}"; do
+		name=${t#"$top"/}; name=${name#"$build"/}
+		s=$(awk -v n="$name" '$1 == n { s = $2 } END { print s == "" ? 999999 : s }' "$times_file")
+		printf '%s\t%s\n' "$s" "$t"
+	done | sort -t$'\t' -k1,1nr -s | cut -f2-)
+fi
+
+pass=0 fail=0 skip=0 n=0 cpu_total=0
+start=$(date +%s)
+work=$(mktemp -d /tmp/pj-run.XXXXXX)
+declare -A running=() # slot id -> test path
+new_times=()
+_run_cleanup() {
+	local id
+	for id in "${!running[@]}"; do
+		[ -s "$work/$id.pid" ] && kill -TERM "$(cat "$work/$id.pid")" 2>/dev/null
+	done
+	rm -rf "$work"
+}
+trap _run_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# launch ID TEST: the test in the background, its output in $work/ID.out,
+# its status in $work/ID.rc and its seconds in $work/ID.secs once it ends:
+# wall time, and the CPU time of its processes (those it waited for), which
+# the load of the machine changes less
+launch() {
+	local id=$1 t=$2
+	running[$id]=$t
+	(
+		t0=$(date +%s)
+		cd "$top" && timeout -k 10 "$per_test_timeout" "$t" >"$work/$id.out" 2>&1 &
+		echo $! >"$work/$id.pid"
+		wait $!
+		rc=$?
+		times >"$work/$id.times" # (in this shell: its children's)
+		cpu=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) {
+			split($i, a, /[ms]/); s += a[1] * 60 + a[2] }; printf "%.1f", s }' "$work/$id.times")
+		echo "$(($(date +%s) - t0)) $cpu" >"$work/$id.secs"
+		echo "$rc" >"$work/$id.rc.tmp" && mv "$work/$id.rc.tmp" "$work/$id.rc"
+	) &
+}
+
+# finish ID: prints the test's lines, renumbered, and counts them
+finish() {
+	local id=$1 t=${running[$1]} name rc seen=0 line desc secs cpu
+	name=${t#"$top"/}; name=${name#"$build"/}
+	rc=$(cat "$work/$id.rc")
+	read -r secs cpu <"$work/$id.secs"
+	unset "running[$id]"
 	echo "# $name"
-	t0=$(date +%s)
-	out=$(mktemp)
-	(cd "$top" && timeout -k 10 "$per_test_timeout" "$t") >"$out" 2>&1
-	rc=$?
-	seen=0
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "* | "not ok "*)
@@ -54,8 +120,7 @@ for t in "${tests[@]}"; do
 		"1.."*) ;;
 		*) echo "#   $line" ;;
 		esac
-	done <"$out"
-	rm -f "$out"
+	done <"$work/$id.out"
 	if [ "$rc" -ne 0 ]; then
 		n=$((n + 1)); fail=$((fail + 1))
 		why="exited with $rc"; [ "$rc" -eq 124 ] && why="timed out after ${per_test_timeout}s"
@@ -64,9 +129,43 @@ for t in "${tests[@]}"; do
 		n=$((n + 1)); fail=$((fail + 1))
 		echo "not ok $n - $name: printed no test result"
 	fi
-	echo "# $name took $(($(date +%s) - t0))s"
+	echo "# $name took ${secs}s (${cpu}s of CPU)"
+	new_times+=("$name $secs")
+	cpu_total=$(awk -v a="$cpu_total" -v b="$cpu" 'BEGIN { print a + b }')
+	rm -f "$work/$id".*
+}
+
+# reap: prints every test that has ended; waits for one when none has
+reap() {
+	local id done=0
+	while :; do
+		for id in "${!running[@]}"; do
+			[ -e "$work/$id.rc" ] && { finish "$id"; done=1; }
+		done
+		[ "$done" -eq 1 ] || [ ${#running[@]} -eq 0 ] && return
+		wait -n 2>/dev/null || sleep 0.1 # (a child has ended: look again)
+	done
+}
+
+next=0
+for t in "${alone[@]}"; do
+	launch $next "$t"; next=$((next + 1))
+	while [ ${#running[@]} -gt 0 ]; do reap; done
 done
+for t in "${pool[@]}"; do
+	while [ ${#running[@]} -ge "$jobs" ]; do reap; done
+	launch $next "$t"; next=$((next + 1))
+done
+while [ ${#running[@]} -gt 0 ]; do reap; done
+
+# the times of this run, for the next one's order (the tests not run keep theirs)
+if [ ${#new_times[@]} -gt 0 ] && mkdir -p "$build" 2>/dev/null; then
+	{
+		printf '%s\n' "${new_times[@]}"
+		[ -f "$times_file" ] && cat "$times_file"
+	} | awk '!seen[$1]++' >"$times_file.tmp" && mv "$times_file.tmp" "$times_file"
+fi
 echo "1..$n"
-echo "# total time $(($(date +%s) - start))s"
+echo "# total time $(($(date +%s) - start))s, $cpu_total s of CPU, $jobs at a time"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -35,6 +35,9 @@
  *                     what it could turn on. The events travel in the walk
  *                     ring (perfjava/walk_ring.h, struct pjw_event), their
  *                     classes named first by CLASS messages
+ *   agent  -> reader  PARK: where the agent's Unsafe.park hook passes the
+ *                     call on, and whether it sees the parks (at the
+ *                     session's start once bound, and when that changes)
  *   reader -> agent   STACK_COPY (when HELLO has PJA_HELLO_COPY): the Java
  *                     frames in a copy of a thread's stack; answered with
  *                     a STACK_RESULT likewise
@@ -78,6 +81,7 @@ enum pja_type {
 	PJA_CLASS = 12,
 	PJA_VTHREAD = 13,
 	PJA_VM_INFO = 14,
+	PJA_PARK = 15,
 	/* reader -> agent */
 	PJA_WALK = 64,
 	PJA_STOP = 65,
@@ -282,6 +286,9 @@ struct pja_events {
 #define PJA_EV_WALL \
 	8u /* every park of a virtual thread, not only on a
 			  lock (for --wall) */
+/* In EVENTS_READY's failed: what failed is held by another agent (HotSpot
+ * gives sampled allocations to one JVMTI agent at a time) */
+#define PJA_EV_HELD 16u
 
 /* PJA_EVENTS_READY: the PJA_EV_* turned on, and those that failed;
  * stray: events the JVM posted while none was asked for, since the agent
@@ -296,9 +303,34 @@ struct pja_events_ready {
 };
 
 /*
+ * PJA_PARK: the agent's hook on Unsafe.park (lock.c), bound for the JVM's
+ * life once a session recorded locks. pass_lo..pass_hi is the agent's
+ * code that only passes the call on to the park it wraps: a thread's frame
+ * there (the innermost of the agent's in its stack) is the application's
+ * park, not the agent's work. state: PJA_PARK_*; rebound: how many times
+ * this session another agent bound Unsafe.park to its own hook and the
+ * agent bound its own again (calling that one).
+ */
+struct pja_park {
+	uint64_t pass_lo, pass_hi;
+	uint32_t state;
+	uint32_t rebound;
+};
+#define PJA_PARK_BOUND 1u /* the hook is bound: it sees the parks */
+#define PJA_PARK_FAILED 2u /* it could not be bound (monitors only) */
+#define PJA_PARK_CHAINED 4u /* another agent's hook was bound: ours calls it */
+#define PJA_PARK_LOST \
+	8u /* another agent bound its hook over ours and ours
+			    could not be bound again: parks since unseen */
+#define PJA_PARK_UNCHECKED \
+	16u /* the bound entry cannot be read (HotSpot's Method
+			 size unknown): another agent's binding after ours
+			 would go unseen */
+
+/*
  * PJA_CLASS: struct pja_class, then name_len bytes: the class a pjw_event
- * names by id ("long[]", "java.lang.String"), sent before the first
- * record naming it.
+ * names by id ("long[]", "java.lang.String"), or the lock owner's thread
+ * name, sent before the first record naming it.
  */
 struct pja_class {
 	uint64_t id; /* never 0 */

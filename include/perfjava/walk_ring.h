@@ -34,7 +34,7 @@
 #include "perfjava/agent_proto.h"
 
 #define PJW_MAGIC 0x574a4650u /* "PFJW" */
-#define PJW_VERSION 1
+#define PJW_VERSION 2
 #define PJW_HEAD_BYTES 4096u
 #define PJW_MIN_SIZE (64u << 10)
 #define PJW_MAX_SIZE (256u << 20)
@@ -66,7 +66,23 @@ struct pjw_head {
 	 * agent's own walks also walked by AsyncGetCallTrace, and how many of
 	 * those named the same frames */
 	uint64_t checked, check_same;
+	/* what became of the signals at a sample this session (untrusted
+	 * numbers, for the reader's diagnosis when walks do not come):
+	 * those the handler took with its walks on, those that came while
+	 * they were off, tagged SIGTRAPs it passed to the handler before
+	 * (another copy of the agent's); whether the JVM's SIGTRAP handler
+	 * is the agent's (1) or whose it is (trap_owner, a library's file
+	 * name, NUL-terminated or not); when the session thread last moved
+	 * walks (CLOCK_MONOTONIC ns); how long the oldest record of its
+	 * private ring has waited for its handler to finish it */
+	uint64_t sig_taken, sig_off, sig_passed;
+	uint64_t trap_first;
+	uint64_t pump_at_ns;
+	uint64_t stuck_ns;
+	char trap_owner[64];
 };
+
+_Static_assert(sizeof(struct pjw_head) <= PJW_HEAD_BYTES, "walk ring head");
 
 /* The parts of a walk at the sample, as the handler times them. */
 enum pjw_part {
@@ -104,7 +120,8 @@ enum pjw_event_kind {
 	PJW_EV_CPU = 0, /* a walk at a sample; vthread is the one mounted */
 	PJW_EV_ALLOC = 1, /* value: the object's size in bytes */
 	PJW_EV_MONITOR = 2, /* value: ns waited to enter a monitor */
-	PJW_EV_PARK = 3, /* value: ns parked on a lock (LockSupport) */
+	PJW_EV_PARK = 3, /* value: ns parked to acquire a lock or semaphore
+			    (LockSupport; not a condition's wait) */
 	PJW_EV_VPARK = 4, /* value: ns a virtual thread was unmounted,
 			     parked on no lock (sleep, I/O, ...) */
 	PJW_EV_MAX
@@ -116,6 +133,9 @@ struct pjw_event {
 	uint64_t value;
 	uint64_t cls; /* PJA_CLASS id: the object's or the lock's class, 0 */
 	uint64_t vthread; /* the virtual thread's id, 0: a platform thread */
+	uint64_t owner; /* PJA_CLASS id: the name of the thread that held the
+			   lock when the wait began, 0 when the JVM gives
+			   none (PJW_EV_PARK on an owned lock only) */
 };
 #define PJW_EVF_PINNED 1u /* a virtual thread waited on its carrier */
 

@@ -12,14 +12,8 @@
 
 java_suite "bench_jevents"
 MS=${PJ_BENCH_JEV_MS:-6000}
+asprof_build || echo "# $ASPROF_WHY: async-profiler's columns are empty"
 AP=$PJ_BUILD/async-profiler-4.5/build/bin/asprof
-if [ ! -x "$AP" ]; then
-	mkdir -p "$PJ_BUILD"
-	tar xzf "$PJ_TOP/../shared/peers/async-profiler-4.5.tar.gz" -C "$PJ_BUILD" 2>/dev/null ||
-		tar xzf /work/shared/peers/async-profiler-4.5.tar.gz -C "$PJ_BUILD" 2>/dev/null
-	make -C "$PJ_BUILD/async-profiler-4.5" -j2 JAVA_HOME="${JDKS[0]}" >/dev/null 2>&1
-fi
-[ -x "$AP" ] || echo "# async-profiler not built: its columns are empty"
 
 # shares FOLDED SITE...: "SITE PCT" of the weight among the sites
 shares() { stack_share "$@"; }

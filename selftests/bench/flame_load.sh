@@ -10,19 +10,14 @@
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
-ap=$PJ_TOP/build/async-profiler-4.5
+ap=$PJ_BUILD/async-profiler-4.5
 nodedir=$PJ_TOP/build/node
 if [ ! -x /usr/bin/chromium ] || [ ! -d "$nodedir/node_modules/playwright-core" ]; then
 	echo "flame page load: skip: run selftests/browser/test_pages.sh once (it installs chromium and playwright-core)"
 	exit 0
 fi
-if [ ! -x "$ap/build/bin/jfrconv" ]; then
-	tar xzf /work/shared/peers/async-profiler-4.5.tar.gz -C "$PJ_TOP/build/" 2>/dev/null ||
-		tar xzf "$PJ_TOP/../shared/peers/async-profiler-4.5.tar.gz" -C "$PJ_TOP/build/" 2>/dev/null
-	make -C "$ap" -j2 JAVA_HOME="${JDKS[0]}" >"$TMP/ap.log" 2>&1
-fi
-if [ ! -x "$ap/build/bin/jfrconv" ]; then
-	echo "flame page load: skip: cannot build async-profiler's jfrconv (see ../shared/peers/README.md)"
+if ! asprof_build || [ ! -x "$ap/build/bin/jfrconv" ]; then
+	echo "flame page load: skip: no async-profiler's jfrconv: ${ASPROF_WHY:-not built}"
 	exit 0
 fi
 compile_java >/dev/null 2>&1 || { echo "flame page load: javac failed"; exit 0; }

@@ -4,22 +4,17 @@
 # the reason (the caller exits 0).
 chromium_setup() {
 	local what=$1
-	if [ ! -x /usr/bin/chromium ]; then
-		apt-get install -y --no-install-recommends chromium >"$TMP/apt.log" 2>&1 ||
-			{ apt-get update >>"$TMP/apt.log" 2>&1 &&
-				apt-get install -y --no-install-recommends chromium >>"$TMP/apt.log" 2>&1; }
-	fi
+	[ -x /usr/bin/chromium ] || apt_install "$TMP/apt.log" chromium
 	if [ ! -x /usr/bin/chromium ]; then
 		skip "$what" "cannot install chromium: $(tail -1 "$TMP/apt.log")"
 		return 1
 	fi
 	if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-		apt-get install -y --no-install-recommends nodejs npm >"$TMP/apt.log" 2>&1
+		apt_install "$TMP/apt.log" nodejs npm
 	fi
 	NODEDIR=$PJ_TOP/build/node
 	if [ ! -d "$NODEDIR/node_modules/playwright-core" ]; then
-		mkdir -p "$NODEDIR"
-		npm install --no-audit --no-fund --prefix "$NODEDIR" playwright-core >"$TMP/npm.log" 2>&1
+		npm_install "$NODEDIR" "$TMP/npm.log" playwright-core
 	fi
 	if [ ! -d "$NODEDIR/node_modules/playwright-core" ]; then
 		skip "$what" "cannot install playwright-core from npm: $(tail -1 "$TMP/npm.log" 2>/dev/null)"

@@ -4,6 +4,7 @@
 # per-event periods; the errors of events this machine cannot open; and
 # `perfjava list`. The hardware paths are covered by the unit tests
 # test_events, test_multievent and test_lbr on synthesized input.
+# alone: hardware breakpoints, few on each CPU
 . "$(dirname "$0")/../lib.sh"
 
 # start_mix SECONDS: runs ev_mix, sets PID and ADDR (&watched)
@@ -70,14 +71,14 @@ check "cpu-clock records (exit 0)" [ $? -eq 0 ]
 t=$(($(proc_cpu_ticks "$PID") - t0))
 folded clock
 s=$(share "$TMP/clock.folded" spin_cpu); n=$(total "$TMP/clock.folded")
-check "cpu-clock: spin_cpu dominates ($s% of $n samples)" at_least "$s" 60
+check_share_min "cpu-clock: spin_cpu dominates" "$s" "$n" 60
 check "cpu-clock: 100 samples per second on CPU ($n in $(cpu_s "$t") s of CPU)" \
 	rate_ok "$n" 100 "$t"
 
 record task -e task-clock -d 1.5
 folded task
 s=$(share "$TMP/task.folded" spin_cpu); n=$(total "$TMP/task.folded")
-check "task-clock: spin_cpu dominates ($s% of $n samples)" at_least "$s" 60
+check_share_min "task-clock: spin_cpu dominates" "$s" "$n" 60
 folded task --total
 w=$(total "$TMP/task.folded")
 check "task-clock --total weighs ns: ~10 ms per sample ($w ns / $n)" \
@@ -86,7 +87,7 @@ check "task-clock --total weighs ns: ~10 ms per sample ($w ns / $n)" \
 record pf -e page-faults -d 1.5
 folded pf
 s=$(share "$TMP/pf.folded" touch_fresh_pages); n=$(total "$TMP/pf.folded")
-check "page-faults: touch_fresh_pages dominates ($s% of $n)" at_least "$s" 90
+check_share_min "page-faults: touch_fresh_pages dominates" "$s" "$n" 90
 check "page-faults: many faults ($n)" at_least "$n" 500
 
 # voluntary switches: stacks that are not a preemption on return from an irq
@@ -95,7 +96,7 @@ record cs -e context-switches -d 1.5
 folded cs
 voluntary "$TMP/cs.folded"
 s=$(share "$TMP/cs.folded.vol" nap_in_known_place); n=$(total "$TMP/cs.folded.vol")
-check "context-switches: voluntary ones in nap_in_known_place ($s% of $n)" at_least "$s" 90
+check_share_min "context-switches: voluntary ones in nap_in_known_place" "$s" "$n" 90
 check "context-switches: about one per 2 ms nap ($n in 1.5 s)" at_least "$n" 100
 
 # --- a tracepoint: off-CPU stacks with decoded prev_state
@@ -136,7 +137,7 @@ if [ $rc -ne 0 ] && grep -q 'refuses' "$TMP/bp.err"; then
 else
 	folded bp
 	s=$(share "$TMP/bp.folded" bump_watched); n=$(total "$TMP/bp.folded")
-	check "mem:$ADDR:w: every hit in bump_watched ($s% of $n)" at_least "$s" 99
+	check_share_min "mem:$ADDR:w: every hit in bump_watched" "$s" "$n" 99
 	check "mem:...:w: ten hits per round ($n)" at_least "$n" 200
 fi
 record bp8 -e "mem:$ADDR/8" -d 0.5
@@ -152,7 +153,7 @@ for pair in cpu-clock:spin_cpu:60 page-faults:touch_fresh_pages:90 \
 	voluntary "$TMP/multi.folded"
 	[ "$ev" = context-switches ] && mv "$TMP/multi.folded.vol" "$TMP/multi.folded"
 	s=$(share "$TMP/multi.folded" "$fn"); n=$(total "$TMP/multi.folded")
-	check "report --event $ev: $fn dominates ($s% of $n)" at_least "$s" "$min"
+	check_share_min "report --event $ev: $fn dominates" "$s" "$n" "$min"
 done
 for ev in cpu-clock page-faults context-switches; do
 	n=$("$PJ_BIN" report -i "$TMP/multi.data" --format script --event "$ev" |

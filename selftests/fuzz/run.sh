@@ -20,8 +20,9 @@ mkdir -p "$out"
 if ! command -v "$cc" >/dev/null; then
 	echo "fuzz: installing clang (Debian package) for libFuzzer" >&2
 	sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update -q >/dev/null &&
-		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends clang >/dev/null ||
+	$sudo apt-get -o DPkg::Lock::Timeout=300 update -q >/dev/null &&
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+			-o DPkg::Lock::Timeout=300 clang >/dev/null ||
 		{ echo "fuzz: cannot install clang" >&2; exit 2; }
 fi
 

@@ -6,7 +6,8 @@
 // compiled before an attach has no debug information at non-safepoint pcs,
 // and inlined frames are exact only in code compiled after it); when
 // STOPFILE exists prints each thread's checksum (always the same values, so
-// that any corruption by a profiler shows) and exits. Gives up after 120 s.
+// that any corruption by a profiler shows) and exits; also when its parent
+// (the test) is gone, or after 10 minutes.
 import java.io.File;
 
 public class AgentTarget {
@@ -74,8 +75,12 @@ public class AgentTarget {
 		t2.start();
 		System.out.println("ready");
 		File f = new File(args[0]);
-		long end = System.currentTimeMillis() + 120000;
-		while (!f.exists() && System.currentTimeMillis() < end)
+		/* until told, or its test is gone; at most 10 minutes (a busy
+		 * machine can make the test's attaches take minutes) */
+		java.util.Optional<ProcessHandle> parent = ProcessHandle.current().parent();
+		long end = System.currentTimeMillis() + 600000;
+		while (!f.exists() && System.currentTimeMillis() < end &&
+		       parent.map(ProcessHandle::isAlive).orElse(true))
 			Thread.sleep(10);
 		stop = true;
 		t1.join();

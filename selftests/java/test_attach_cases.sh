@@ -22,7 +22,7 @@ for jdk in "${JDKS[@]}"; do
 		[ -e "$jdk/$part" ] || continue
 		cp -al "$jdk/$part" "$C/" 2>/dev/null || cp -a "$jdk/$part" "$C/"
 	done
-	start_jvm "$C" "$D/d.out" -- Workload 6 1
+	start_jvm "$C" "$D/d.out" -- Workload 300 1 # (killed below)
 	rm -rf "$C"
 	check "$J: the copied JDK's libjvm.so shows as deleted" \
 		grep -q 'libjvm.so (deleted)' "/proc/$JPID/maps"
@@ -36,7 +36,7 @@ for jdk in "${JDKS[@]}"; do
 	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
 
 	# --- a second recorder while the first records
-	start_jvm "$jdk" "$D/s.out" -- Workload 8 1
+	start_jvm "$jdk" "$D/s.out" -- Workload 300 1 # (killed below)
 	"$PJ_BIN" record -p "$JPID" -d 4 -o "$D/s1.data" 2>"$D/s1.err" &
 	first=$!
 	track $first
@@ -62,11 +62,13 @@ for jdk in "${JDKS[@]}"; do
 	# --- quiet attach: nothing of ours in the application's output (JDK
 	# 21+ prints its dynamic-agent warning unless the flag says a tool
 	# was meant to attach: the agent says so for its own load)
-	start_jvm "$jdk" "$D/q.out" -- Workload 5 1
+	# (it works until told to end, after them: a loaded machine attaches slowly)
+	start_jvm "$jdk" "$D/q.out" -Dstop.file="$D/q.stop" -- Workload 300 1
 	for i in 1 2; do
 		"$PJ_BIN" record -q -p "$JPID" -d 0.5 -o "$D/q$i.data" 2>"$D/q$i.err"
 	done
 	"$jdk/bin/jcmd" "$JPID" VM.flags -all >"$D/q.flags" 2>&1
+	touch "$D/q.stop"
 	wait "$JWAIT"
 	sed 's/^/# stderr: /' "$D/q.out.err" | head -5
 	check "$J: quiet attach: two attaches print nothing on the JVM's stderr" \

@@ -10,6 +10,7 @@
 # exceeds the recording; threads carry their Java names. And a native
 # program's thread blocked since before the recording shows its user
 # frames.
+# alone: spinners on every core
 . "$(dirname "$0")/../lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
 

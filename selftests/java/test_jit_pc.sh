@@ -35,7 +35,7 @@ for jdk in "${JDKS[@]}"; do
 		# C2 alone, so that work() and the methods it inlines are
 		# compiled within seconds of the start
 		start_jvm "$jdk" "$D/w.out" -Dtruth.every=50 -XX:-TieredCompilation \
-			-- Workload 30 2 "$D/go"
+			-- Workload 300 2 "$D/go" # (killed below)
 		unset PERFJAVA_AGENT_WALKER
 		if [ -z "$JPID" ]; then
 			not_ok "$J $walker: the JVM starts"
@@ -45,7 +45,9 @@ for jdk in "${JDKS[@]}"; do
 		"$PJ_BIN" record -p "$JPID" -d 0.5 -o "$D/early.data" 2>"$D/early.err"
 		check "$J $walker: a first recording loads the agent" [ $? -eq 0 ]
 		touch "$D/go"
-		wait_for 20 compiled
+		# (jcmd starts a JVM: asked once a second; a loaded machine
+		# compiles late)
+		_pj_poll=1 wait_for 90 compiled
 		check "$J $walker: work() compiled by C2" compiled
 		"$PJ_BIN" record -p "$JPID" -c 1000000 -d 3 -o "$D/w.data" 2>"$D/w.err"
 		check "$J $walker: record exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/w.err"

@@ -38,14 +38,10 @@ for jdk in "${JDKS[@]}"; do
 
 	# arraycopy: the stub is the leaf, above the Java frame that called it
 	got=$(leaf_share "$D/s.folded" "$W" 'arraycopy' ';Stubs\.copies')
-	t=$(truth arraycopy) tol=$(pct_tolerance "$(truth arraycopy)" "$n" 3)
-	check "$J: arraycopy stub is the leaf for the arraycopy phase within $tol pp (truth $t%, got $got%)" \
-		pct_within "${t:-0}" "$got" "$tol"
+	check_share "$J: arraycopy stub is the leaf for the arraycopy phase" "$got" "$n" "$(truth arraycopy)" 3
 	# JNI: the library's leaf under its JNI function under the native method
 	got=$(leaf_share "$D/s.folded" "$W" '^stubs_leaf$')
-	t=$(truth jni) tol=$(pct_tolerance "$(truth jni)" "$n" 3)
-	check "$J: the JNI leaf in a library without frame pointers within $tol pp (truth $t%, got $got%)" \
-		pct_within "${t:-0}" "$got" "$tol"
+	check_share "$J: the JNI leaf in a library without frame pointers" "$got" "$n" "$(truth jni)" 3
 	named=$(leaf_share "$D/s.folded" "$W" '^stubs_leaf$' ';Stubs\.nativeSpin;Java_Stubs_nativeSpin;stubs_leaf$')
 	check "$J: ... with Stubs.nativeSpin;Java_Stubs_nativeSpin above it ($named% of $got%)" \
 		awk -v a="$named" -v b="$got" 'BEGIN { exit !(b > 0 && a >= 0.97 * b) }'
@@ -61,11 +57,11 @@ for jdk in "${JDKS[@]}"; do
 		skip "$J: stubs' shares against async-profiler's" "$ASPROF_WHY"
 	else
 		"$ASPROF" -d 4 -e cpu -i 1ms -t -o collapsed -f "$D/ap.folded" "$JPID" >"$D/ap.err" 2>&1
+		apn=$(awk -v th="$W" '{ if ($0 ~ th) n += $NF } END { print n + 0 }' "$D/ap.folded")
 		for s in vtable itable; do
 			eval "ap_$s=$(leaf_share "$D/ap.folded" "$W" "^$s stub\$")"
 			eval "pj=\$pj_$s ap=\$ap_$s"
-			check "$J: $s stub's share within 3 pp of async-profiler's ($pj% vs $ap%)" \
-				pct_within "$ap" "$pj" 3
+			shares_agree "$J: $s stub's share, perfjava's and async-profiler's," "$pj" "$n" "$ap" "$apn" 3
 		done
 		apc=$(leaf_share "$D/ap.folded" "$W" 'arraycopy')
 		echo "# $J: async-profiler: arraycopy stub $apc%, JNI leaf $(leaf_share "$D/ap.folded" "$W" '^stubs_leaf$')%"

@@ -55,11 +55,12 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D"
-	run workload 90 -- Workload 8 2
-	run trust 70 -Dtruth.every=50 -XX:CompileCommand=quiet -XX:CompileCommand=exclude,Trust::interp -- Trust 8
-	run recurse 90 -- Recurse 8 200
-	run walkable 70 -XX:-UseOnStackReplacement -- Walkable 8
-	run xint 50 -Xint -- Walkable 8
+	# (each killed once recorded: a loaded machine can take seconds to attach)
+	run workload 90 -- Workload 300 2
+	run trust 70 -Dtruth.every=50 -XX:CompileCommand=quiet -XX:CompileCommand=exclude,Trust::interp -- Trust 300
+	run recurse 90 -- Recurse 300 200
+	run walkable 70 -XX:-UseOnStackReplacement -- Walkable 300
+	run xint 50 -Xint -- Walkable 300
 	# the JVM launched by record: the agent from its start (-agentpath),
 	# before the JVM generates the call stub its walk needs
 	PERFJAVA_AGENT_WALKCHECK=1 "$PJ_BIN" record -c 1000000 -d 3 \

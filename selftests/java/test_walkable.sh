@@ -22,9 +22,12 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/w.out" -XX:-UseOnStackReplacement -- Walkable 8
+	# (it works until told to end, after the recording: a loaded machine
+	# can take seconds to attach)
+	start_jvm "$jdk" "$D/w.out" -XX:-UseOnStackReplacement -Dstop.file="$D/w.stop" -- Walkable 300
 	"$PJ_BIN" record -p "$JPID" -F 997 -d 5 -o "$D/w.data" 2>"$D/w.err"
 	check "$J: record the Walkable workload exits 0" [ $? -eq 0 ]
+	touch "$D/w.stop"
 	wait "$JWAIT"
 	check "$J: the workload finishes normally while profiled" [ $? -eq 0 ]
 	"$PJ_BIN" report -i "$D/w.data" --format meta >"$D/w.meta"
@@ -56,10 +59,10 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: the compiled activations of the same method are not _[0]" \
 		grep -qE '^\[walkable-warm .*Walkable\.outer_\[[j1]\]' "$D/w.folded"
 
-	start_jvm "$jdk" "$D/g.out" -Xint -- Garbage 6
+	start_jvm "$jdk" "$D/g.out" -Xint -- Garbage 300
 	"$PJ_BIN" record -p "$JPID" -F 997 -d 3 -o "$D/g.data" 2>"$D/g.err"
 	check "$J: -Xint: record exits 0" [ $? -eq 0 ]
-	wait "$JWAIT"
+	kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
 	"$PJ_BIN" report -i "$D/g.data" --format meta >"$D/g.meta"
 	"$PJ_BIN" report -i "$D/g.data" --format collapsed --threads --lines >"$D/g.folded"
 	echo "# $J: -Xint: $(grep -oE 'java: [0-9]+ stacks walked[^;]*' "$D/g.err")"

@@ -3,7 +3,8 @@
  * The limit of cpu-clock sampling with short runs between waits: one thread
  * alternates long_run (5 ms of CPU) with short_runs (100 round trips through
  * two pipes to an echo thread, each after BURST_US of CPU). It waits SETTLE
- * seconds (for the recorder), runs SECONDS, and prints the thread CPU time
+ * seconds, or until the file SETTLE names exists (a path: with a '/'; at
+ * most 60 s), for the recorder, runs SECONDS, and prints the thread CPU time
  * of each:
  *   cpu long_run <ms> short_runs <ms>
  * Usage: bursts SETTLE SECONDS BURST_US
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,7 +78,12 @@ int main(int argc, char **argv)
 		return 1;
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
-	usleep((useconds_t)(atof(argv[1]) * 1e6));
+	if (strchr(argv[1], '/')) {
+		for (int i = 0; i < 12000 && access(argv[1], F_OK); i++)
+			usleep(5000);
+	} else {
+		usleep((useconds_t)(atof(argv[1]) * 1e6));
+	}
 	end = clock_ns(CLOCK_MONOTONIC) +
 	      (unsigned long long)(atof(argv[2]) * 1e9);
 	while (clock_ns(CLOCK_MONOTONIC) < end) {

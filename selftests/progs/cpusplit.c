@@ -2,26 +2,27 @@
 /*
  * A native workload with a known CPU split: each worker thread calls
  * work_a, work_b and work_c in a 50:30:20 ratio of iterations (on average:
- * see worker) and times every call with its own thread CPU clock. After `seconds`
- * (or at SIGUSR1, when a test has recorded enough) it prints the truth:
+ * see worker) and times every call with its own thread CPU clock. After `seconds` it prints the truth:
  *   truth work_a <pct>
  *   truth work_b <pct>
  *   truth work_c <pct>
- * Usage: cpusplit SECONDS [THREADS]
+ * With EVERY_MS it also prints, every EVERY_MS ms and once at the end, the
+ * CPU time so far of each (summed over the threads), so that a test can
+ * take the truth over exactly the window its recording covers:
+ *   cum <CLOCK_MONOTONIC ns> <ns of work_a> <ns of work_b> <ns of work_c>
+ * Usage: cpusplit SECONDS [THREADS [EVERY_MS]]
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "timeline.h"
+
 static double seconds;
-static volatile sig_atomic_t stop; /* SIGUSR1: the truth now */
 static volatile unsigned long sink;
-static double spent[3];
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static double thread_cpu(void)
 {
@@ -72,11 +73,11 @@ static void *worker(void *arg)
 {
 	void (*fn[3])(unsigned long) = { work_a, work_b, work_c };
 	static const unsigned long base[3] = { 500000, 300000, 200000 };
-	double mine[3] = { 0 }, end = wall() + seconds;
-	unsigned int seed = (unsigned int)(uintptr_t)&mine ^
+	double end = wall() + seconds;
+	unsigned int seed = (unsigned int)(uintptr_t)&end ^
 			    (unsigned int)getpid();
 
-	while (wall() < end && !stop) {
+	while (wall() < end) {
 		int first = rand_r(&seed) % 3, step = 1 + rand_r(&seed) % 2;
 
 		for (int k = 0; k < 3; k++) {
@@ -90,39 +91,33 @@ static void *worker(void *arg)
 			 * functions, for uninitialized (a false positive) */
 			// cppcheck-suppress uninitvar
 			fn[i](n);
-			mine[i] += thread_cpu() - t0;
+			timeline_add(i, thread_cpu() - t0);
 		}
 	}
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < 3; i++)
-		spent[i] += mine[i];
-	pthread_mutex_unlock(&lock);
 	return arg;
-}
-
-static void on_usr1(int sig)
-{
-	(void)sig;
-	stop = 1;
 }
 
 int main(int argc, char **argv)
 {
 	int nthreads = argc > 2 ? atoi(argv[2]) : 1;
+	long every = argc > 3 ? atol(argv[3]) : 0;
 	pthread_t t[64];
-	double total;
+	double spent[3], total;
 
 	seconds = argc > 1 ? atof(argv[1]) : 5;
 	if (nthreads < 1 || nthreads > 64)
 		nthreads = 1;
-	signal(SIGUSR1, on_usr1);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
+	timeline_start(every);
 	for (int i = 1; i < nthreads; i++)
 		pthread_create(&t[i], NULL, worker, NULL);
 	worker(NULL);
 	for (int i = 1; i < nthreads; i++)
 		pthread_join(t[i], NULL);
+	timeline_end();
+	for (int i = 0; i < 3; i++)
+		spent[i] = timeline_get(i);
 	total = spent[0] + spent[1] + spent[2];
 	printf("truth work_a %.2f\ntruth work_b %.2f\ntruth work_c %.2f\n",
 	       100 * spent[0] / total, 100 * spent[1] / total,

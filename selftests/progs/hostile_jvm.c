@@ -4,7 +4,8 @@
  * SIGQUIT handler) and attacks the root recorder the way a JVM's owner or a
  * third user could (selftests/security/):
  *
- *   hostile_jvm LIBJVM plain             no attach listener at all
+ *   hostile_jvm LIBJVM plain             no attach listener at all (says
+ *                                        "sigquit" when asked for one)
  *   hostile_jvm LIBJVM symlink PATH      .attach_pid<pid> in cwd and /tmp
  *                                        are symlinks to PATH
  *   hostile_jvm LIBJVM agent DEPTH EXTRA [NAME PATH]
@@ -23,7 +24,15 @@
  *                                        JVM of THREADS spinning threads
  *   hostile_jvm LIBJVM slowhello SECS    an agent whose HELLO stops halfway
  *                                        for SECS seconds
+ *   hostile_jvm LIBJVM names N LEN       an agent (as "agent 64 0", taking a
+ *                                        walk ring) that first sends N
+ *                                        methods, each a name of LEN bytes
+ *                                        of its own
+ *   hostile_jvm LIBJVM version V         an agent whose HELLO says protocol
+ *                                        version V
  *
+ * libjvm.so is mapped executable, as a JVM maps it (the MMAP2 record by
+ * which record -a finds a JVM that starts).
  * Prints "ready" when set up; exits on SIGTERM or after 120 s.
  */
 #include <errno.h>
@@ -128,8 +137,28 @@ static void flood_methods(int fd, unsigned long n)
 	}
 }
 
+/* n methods, each named by len bytes (half the class, half the name)
+ * that no other has: what the reader keeps of names, at its most. */
+static void name_methods(int fd, unsigned long n, unsigned long len)
+{
+	static char name[1 << 16];
+
+	if (len < 32)
+		len = 32;
+	if (len > sizeof(name))
+		len = sizeof(name);
+	memset(name, 'n', len);
+	for (unsigned long i = 1; i <= n; i++) {
+		struct pja_method m = { i, len / 2, len - len / 2, 0, 0, 0, 0 };
+
+		snprintf(name, 24, "C%020lu", i);
+		name[21] = 'n';
+		put(fd, PJA_METHOD, &m, sizeof(m), name, len);
+	}
+}
+
 static const char *mode = "plain";
-static double mode_arg;
+static double mode_arg, mode_arg2;
 
 static void speak(const char *opts, uint32_t depth, uint32_t extra)
 {
@@ -146,6 +175,10 @@ static void speak(const char *opts, uint32_t depth, uint32_t extra)
 	struct pja_thread t = { (uint32_t)getpid(), 16 };
 	int fd;
 
+	if (!strcmp(mode, "version"))
+		hello.version = (uint32_t)mode_arg;
+	if (!strcmp(mode, "names"))
+		hello.flags = PJA_HELLO_RING;
 	if (!s)
 		return;
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%.*s",
@@ -174,6 +207,9 @@ static void speak(const char *opts, uint32_t depth, uint32_t extra)
 		return;
 	if (!strcmp(mode, "flood"))
 		flood_methods(fd, (unsigned long)mode_arg);
+	if (!strcmp(mode, "names"))
+		name_methods(fd, (unsigned long)mode_arg,
+			     (unsigned long)mode_arg2);
 	put(fd, PJA_METHOD, &m, sizeof(m), "\033]0;pwned\007Evil\033[2Jx", 18);
 	put(fd, PJA_THREAD, &t, sizeof(t), "\033[31mred\r\n\033[2J\033c", 16);
 	printf("hello sent\n");
@@ -230,18 +266,20 @@ int main(int argc, char **argv)
 	}
 	fd = open(argv[1], O_RDONLY);
 	if (fd < 0 || fstat(fd, &st) ||
-	    mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) ==
+	    mmap(NULL, st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0) ==
 		MAP_FAILED) {
 		perror(argv[1]);
 		return 1;
 	}
 	mode = argv[2];
 	mode_arg = argc > 3 ? atof(argv[3]) : 0;
+	mode_arg2 = argc > 4 ? atof(argv[4]) : 0;
 	/* the agent's modes: "agent DEPTH EXTRA", the others at depth 64 */
 	agent = !strcmp(mode, "agent")
 		    ? argc > 4
 		    : !strcmp(mode, "flood") || !strcmp(mode, "deaf") ||
-			  !strcmp(mode, "slowhello");
+			  !strcmp(mode, "slowhello") ||
+			  !strcmp(mode, "names") || !strcmp(mode, "version");
 	for (int i = 1; !strcmp(mode, "deaf") && i < (int)mode_arg; i++) {
 		pthread_t t;
 
@@ -287,6 +325,11 @@ int main(int argc, char **argv)
 					perror("write");
 				close(fd);
 			}
+		}
+		if (quit_seen && !agent) { /* asked: never answers */
+			quit_seen = 0;
+			printf("sigquit\n");
+			fflush(stdout);
 		}
 		if (quit_seen && agent) {
 			quit_seen = 0;

@@ -13,6 +13,10 @@
  *   hostile_native pidat PID UID PROG ARGS
  *                                    (as root) starts PROG as UID with pid
  *                                    PID (ns_last_pid), prints "pid PID"
+ *   hostile_native procs N [SECS]    keeps N processes alive, each waking
+ *                                    every 50 ms (switches, at -a: each a
+ *                                    process the recorder sees), in
+ *                                    doze_here
  *
  * Prints "ready PID" when set up; exits on SIGTERM or after SECS (30).
  */
@@ -24,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <grp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -214,11 +219,48 @@ static int do_pidat(pid_t pid, uid_t uid, char **argv)
 	return 1;
 }
 
+__attribute__((noinline)) void doze_here(void)
+{
+	struct timespec ts = { 0, 50000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* n children that wake every 50 ms until secs pass (or we go). */
+static int do_procs(int n, double secs)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < n; i++) {
+		pid_t c = fork();
+
+		if (c < 0) {
+			perror("fork");
+			break;
+		}
+		if (c)
+			continue;
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		do {
+			doze_here();
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while (!stop && t.tv_sec - t0.tv_sec < secs);
+		_exit(0);
+	}
+	ready();
+	while (!stop && wait(NULL) > 0)
+		;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "spin";
 
 	signal(SIGTERM, on_term);
+	if (!strcmp(mode, "procs") && argc > 2)
+		return do_procs(atoi(argv[2]), argc > 3 ? atof(argv[3]) : 30);
 	if (!strcmp(mode, "maps") && argc > 2)
 		return do_maps(atoi(argv[2]), argc > 3 ? atof(argv[3]) : 30);
 	if (!strcmp(mode, "bigsymtab") && argc > 2)

@@ -12,19 +12,28 @@
  *   truth wait_io <pct>
  *   truth wait_lock <pct>
  *   blocked wait_sleep <ns> (likewise the others)
- * Usage: waits SECONDS
+ *   life <thread> <start ns> <end ns> (CLOCK_MONOTONIC; end "-" for the
+ *        never thread, still blocked at exit)
+ * With EVERY_MS it also prints, every EVERY_MS ms and once at the end, the
+ * time blocked so far of each kind, so that a test can take the truth over
+ * exactly the window its recording covers:
+ *   cum <CLOCK_MONOTONIC ns> <ns of wait_sleep> <of wait_io> <of wait_lock>
+ * Usage: waits SECONDS [EVERY_MS]
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "timeline.h"
+
 static double seconds;
 static double t_end;
 static int io_pipe[2], never_pipe[2];
 static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
-static double blocked[3];
+static double life[6][2]; /* each thread's start and end (never: start) */
 
 static double now(void)
 {
@@ -46,7 +55,7 @@ __attribute__((noinline)) void wait_sleep(void)
 	double t = now();
 
 	nap(20000000);
-	blocked[0] += now() - t;
+	timeline_add(0, now() - t);
 }
 
 __attribute__((noinline)) void wait_io(void)
@@ -56,7 +65,7 @@ __attribute__((noinline)) void wait_io(void)
 
 	if (read(io_pipe[0], &c, 1) != 1)
 		exit(1);
-	blocked[1] += now() - t;
+	timeline_add(1, now() - t);
 }
 
 __attribute__((noinline)) void wait_lock(void)
@@ -64,7 +73,7 @@ __attribute__((noinline)) void wait_lock(void)
 	double t = now();
 
 	pthread_mutex_lock(&held);
-	blocked[2] += now() - t;
+	timeline_add(2, now() - t);
 	pthread_mutex_unlock(&held);
 }
 
@@ -122,7 +131,21 @@ static void *holder(void *arg __attribute__((unused)))
 
 static void *never(void *arg __attribute__((unused)))
 {
+	life[5][0] = now();
 	wait_never();
+	return NULL;
+}
+
+/* each thread of fn[] through its life: its start and end noted */
+static void *lived(void *arg)
+{
+	static void *(*const fn[5])(void *) = { sleeper, reader, writer, locker,
+						holder };
+	int i = (int)(intptr_t)arg;
+
+	life[i][0] = now();
+	fn[i](NULL);
+	life[i][1] = now();
 	return NULL;
 }
 
@@ -130,9 +153,11 @@ int main(int argc, char **argv)
 {
 	static const char *const names[] = { "wait_sleep", "wait_io",
 					     "wait_lock" };
+	static const char *const threads[] = { "sleeper", "reader", "writer",
+					       "locker",  "holder", "never" };
+	long every = argc > 2 ? atol(argv[2]) : 0;
 	pthread_t t[5], nv;
-	void *(*fn[5])(void *) = { sleeper, reader, writer, locker, holder };
-	double total = 0;
+	double blocked[3], total = 0;
 
 	seconds = argc > 1 ? atof(argv[1]) : 3;
 	if (pipe(io_pipe) || pipe(never_pipe))
@@ -140,11 +165,15 @@ int main(int argc, char **argv)
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	t_end = now() + seconds;
+	timeline_start(every);
 	pthread_create(&nv, NULL, never, NULL);
 	for (int i = 0; i < 5; i++)
-		pthread_create(&t[i], NULL, fn[i], NULL);
+		pthread_create(&t[i], NULL, lived, (void *)(intptr_t)i);
 	for (int i = 0; i < 5; i++)
 		pthread_join(t[i], NULL);
+	timeline_end();
+	for (int i = 0; i < 3; i++)
+		blocked[i] = timeline_get(i);
 	for (int i = 0; i < 3; i++)
 		total += blocked[i];
 	for (int i = 0; i < 3; i++)
@@ -152,6 +181,10 @@ int main(int argc, char **argv)
 		       total > 0 ? 100 * blocked[i] / total : 0);
 	for (int i = 0; i < 3; i++)
 		printf("blocked %s %.0f\n", names[i], blocked[i] * 1e9);
+	for (int i = 0; i < 5; i++)
+		printf("life %s %.0f %.0f\n", threads[i], life[i][0] * 1e9,
+		       life[i][1] * 1e9);
+	printf("life never %.0f -\n", life[5][0] * 1e9);
 	fflush(stdout);
 	_exit(0); /* the never thread is still blocked */
 }

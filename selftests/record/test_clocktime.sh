@@ -13,11 +13,16 @@ bursts() {
 	"$PROGS/bursts" "$@" >"$TMP/b.out" &
 	PID=$!
 	track $PID
-	wait_for 10 grep -qs '^ready' "$TMP/b.out"
+	wait_for 30 grep -qs '^ready' "$TMP/b.out"
 }
 
-bursts 0.5 3 20
-"$PJ_BIN" record -q -p "$PID" -c 1000000 -o "$TMP/b.data" 2>"$TMP/b.err"
+# (its 3 s start once the recording is on: the truth is the recording's)
+bursts "$TMP/b.go" 3 20
+"$PJ_BIN" record -p "$PID" -c 1000000 -o "$TMP/b.data" 2>"$TMP/b.err" &
+rec=$!
+wait_for 30 grep -q '^perfjava: recording' "$TMP/b.err"
+touch "$TMP/b.go"
+wait "$rec"
 check "record a program that blocks every 20 us exits 0" [ $? -eq 0 ]
 wait "$PID"
 read -r _ _ lms _ sms <<<"$(grep '^cpu ' "$TMP/b.out")"

@@ -29,7 +29,7 @@ check "killed by SIGKILL: 137" [ $? -eq 137 ]
 "$PJ_BIN" record -o "$TMP/int.data" -- "$PROGS/cpusplit" 30 1 >"$TMP/int.out" 2>"$TMP/int.err" &
 rec=$!
 track $rec
-wait_for 10 grep -q '^ready' "$TMP/int.out"
+wait_for 30 grep -q '^ready' "$TMP/int.out"
 child=$(awk '/^ready/ { print $2 }' "$TMP/int.out")
 kill -TERM $rec
 wait $rec
@@ -44,7 +44,7 @@ import os, pty, select, sys, time
 pid, fd = pty.fork()
 if pid == 0:
     os.execv(sys.argv[1], ["perfjava", "record", "-o", sys.argv[2], "--", sys.argv[3], "30", "1"])
-out, end = b"", time.time() + 20
+out, end = b"", time.time() + 60  # a bound: a busy machine starts slowly
 def read_until(cond):
     global out
     while not cond() and time.time() < end:

@@ -40,8 +40,7 @@ check "a wall recording's flame graph is titled wall, not cpu-clock" \
 
 java_suite "pprof of a JVM"
 export HOME=${HOME:-/root} PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOTOOLCHAIN=local
-command -v go >/dev/null ||
-	apt-get install -y --no-install-recommends golang-go >"$TMP/apt.log" 2>&1
+command -v go >/dev/null || apt_install "$TMP/apt.log" golang-go
 GO=$(command -v go)
 if [ -z "$GO" ]; then
 	skip "pprof's main binary of a JVM" "cannot install golang-go"

@@ -10,13 +10,12 @@
 SPEEDSCOPE=1.25.0
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	apt-get install -y --no-install-recommends nodejs npm >"$TMP/apt.log" 2>&1
+	apt_install "$TMP/apt.log" nodejs npm
 fi
 nodedir=$PJ_TOP/build/node
 bundle() { ls "$nodedir"/node_modules/speedscope/dist/release/speedscope-*.js 2>/dev/null | head -1; }
 if [ -z "$(bundle)" ] || ! grep -q "\"version\": \"$SPEEDSCOPE\"" "$nodedir/node_modules/speedscope/package.json"; then
-	mkdir -p "$nodedir"
-	npm install --no-audit --no-fund --prefix "$nodedir" "speedscope@$SPEEDSCOPE" >"$TMP/npm.log" 2>&1
+	npm_install "$nodedir" "$TMP/npm.log" "speedscope@$SPEEDSCOPE"
 fi
 if [ -z "$(bundle)" ]; then
 	skip "script read by speedscope" "cannot install speedscope from npm: $(tail -1 "$TMP/npm.log" 2>/dev/null)"

@@ -6,6 +6,7 @@
 #   9  an agent that never reads its socket: it costs its own walks, never
 #      the native samples;
 #   11 a HELLO that stops halfway: said as such, not as another protocol.
+# alone: times the recorder to the second, and its CPU
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 

@@ -5,6 +5,7 @@
 # link). No root file is written, created or chmodded; each refusal is one
 # line, within 5 s; a plain name there still works, and a failed launch
 # leaves an older output as it was.
+# alone: times each refusal to the second
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 

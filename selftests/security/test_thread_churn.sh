@@ -4,6 +4,7 @@
 # reader keeps nothing per thread once it is gone: its RSS grows by at most
 # 3 MB from 10 s in to the end of a 40 s recording (make stress runs the
 # same for 10 minutes), and -d is honoured.
+# alone: the reader's memory and -d to the second
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"

@@ -14,18 +14,29 @@
 #   kill     STRESS_KILLS (30) SIGKILLs of the recorder at random moments:
 #            the JVM lives on, the next attach works, no socket is left
 #   jvmkill  SIGKILL of the JVM mid-walk, 5 times: the recorder ends cleanly
+#   allday   a JVM profiled all day (issue 49), per JDK (17, 25): one JVM
+#            (AllDay, under its own load) gets STRESS_ALLDAY (100) rounds of
+#            a session of every mode (cpu, wall, lock, alloc) by perfjava and
+#            by async-profiler in turn (perfjava alone where async-profiler
+#            cannot be built), STRESS_ALLDAY_SECS (2) s each; passes when
+#            every perfjava cpu session has Java frames on >= 99% of its
+#            Java threads' samples, the JVM's threads are as many at the
+#            end as after the first round, its RSS grew by at most 32 MB,
+#            and every session of either ended well within its time + 30 s
 #
-#   selftests/stress/run.sh [attach] [soak] [churn] [kill] [jvmkill]
+#   selftests/stress/run.sh [attach] [soak] [churn] [kill] [jvmkill] [allday]
 . "$(dirname "$0")/../lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
+. "$PJ_TOP/selftests/java/allday.sh"
 
 cycles=${STRESS_CYCLES:-100}
 soak=${STRESS_SOAK:-600}
 rate=${STRESS_RATE:-2000}
 churn_secs=${STRESS_CHURN:-60}
 kills=${STRESS_KILLS:-30}
+allday_rounds=${STRESS_ALLDAY:-100}
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(attach soak churn kill jvmkill)
+[ ${#parts[@]} -eq 0 ] && parts=(attach soak churn kill jvmkill allday)
 [ ${#JDKS[@]} -eq 0 ] && { echo "stress: no JDK 17 or 25 installed"; exit 1; }
 compile_java >/dev/null 2>&1 || { echo "stress: javac failed"; exit 1; }
 failed=0
@@ -169,6 +180,37 @@ part_jvmkill() {
 	done
 	local v=PASS; [ "$good" -eq "$n" ] || v=FAIL
 	verdict $v jvmkill "$good/$n JVMs killed mid-walk: the recorder ended by itself (rc 0) with a readable profile"
+}
+
+# perfjava and async-profiler taking turns on one JVM, all modes, under
+# load: soak_round (selftests/java/allday.sh) per round
+part_allday() {
+	local jdk n dir i f v
+	asprof_build >/dev/null 2>&1 || echo "  allday: async-profiler not built ($ASPROF_WHY): perfjava alone"
+	export SOAK_SECS=${STRESS_ALLDAY_SECS:-2}
+	for jdk in "${JDKS[@]}"; do
+		n=$(jdk_name "$jdk")
+		dir=$TMP/allday-$n
+		mkdir -p "$dir"
+		start_jvm "$jdk" "$dir/jvm.out" -Xmx256m -- AllDay 360000 2 || {
+			verdict FAIL "allday $n" "the JVM did not start"
+			continue
+		}
+		for ((i = 0; i < allday_rounds; i++)); do
+			soak_round "$jdk" "$JPID" "$dir" "$i" cpu wall lock alloc
+			alive "$JPID" || break
+		done
+		read -r -a f <<<"$(soak_figures "$dir/rounds")"
+		v=PASS
+		awk -v m="${f[1]}" -v n="${f[0]}" -v r="$allday_rounds" -v t1="${f[3]}" -v t2="${f[4]}" \
+			-v r1="${f[5]}" -v r2="${f[6]}" -v pj="${f[7]}" -v ap="${f[8]}" -v bad="${f[9]}" \
+			-v lim=$(((SOAK_SECS + 30) * 1000)) -v jvm="$(alive "$JPID" && echo 1 || echo 0)" \
+			'BEGIN { exit !(jvm && n == r && m >= 99 && t1 == t2 && r2 - r1 <= 32768 &&
+				pj <= lim && ap <= lim && bad == 0) }' || v=FAIL
+		verdict $v "allday $n" "${f[0]} perfjava cpu sessions (of $allday_rounds rounds of cpu, wall, lock, alloc by perfjava${ASPROF:+ and async-profiler} in turn): Java frames min ${f[1]}%, median ${f[2]}%; JVM threads ${f[3]} -> ${f[4]}; RSS $((f[5] / 1024)) -> $((f[6] / 1024)) MB; longest session ${f[7]} ms (async-profiler ${f[8]} ms, limit $(((SOAK_SECS + 30) * 1000)) ms); ${f[9]} failed"
+		[ -s "$dir/notes" ] && sed 's/[0-9][0-9]*/N/g' "$dir/notes" | sort | uniq -c | sed 's/^/  /' | head -20
+		kill "$JPID" 2>/dev/null; wait "$JWAIT" 2>/dev/null
+	done
 }
 
 for p in "${parts[@]}"; do

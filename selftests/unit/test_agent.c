@@ -435,7 +435,7 @@ static void test_main_jvm(const char *jdk, const char *tag)
 			printf("# attach %u: %s\n", i, err);
 			continue;
 		}
-		for (k = 0; k < 20;
+		for (k = 0; k < 50;
 		     k++) { /* a busy machine may time some out */
 			/*
 			 * Each attach must walk the target: the exact chain of
@@ -449,7 +449,7 @@ static void test_main_jvm(const char *jdk, const char *tag)
 			    "# attach %u: walk status %d, %u frames, top %s\n",
 			    i, w.status, w.n, w.n ? w.names[0] : "-");
 		}
-		cycles_ok += k < 20;
+		cycles_ok += k < 50;
 		agent_stop(a);
 	}
 	ok(cycles_ok == 10, "%s: ten attaches in a row each walk (%d)", tag,
@@ -483,8 +483,8 @@ static void test_main_jvm(const char *jdk, const char *tag)
 		r = killed &&
 		    !agent_start(j.pid, agent_so, &a, err, sizeof(err));
 		if (r) {
-			/* a busy machine may time a walk out: a few tries */
-			for (r = 0, k = 0; !r && k < 20; k++)
+			/* a busy machine may time a walk out: some tries */
+			for (r = 0, k = 0; !r && k < 50; k++)
 				r = !walk_one(a, spin, &w, NULL) &&
 				    w.status == AGENT_WALK_OK && in_target(&w);
 			agent_stop(a);
@@ -572,7 +572,9 @@ static void test_fault(const char *jdk, const char *tag)
 		printf("# %s\n", err);
 	}
 	r = jvm_finish(&j);
-	ok(done >= 45 && faults >= done / 4 && okw >= 20 &&
+	/* every third walk the handler takes faults: a quarter at least of
+	 * those that came back walked or faulted (not the timed-out ones) */
+	ok(done >= 45 && faults * 4 >= faults + okw && okw >= 20 &&
 	       good * 10 >= okw * 9 && r == 0 && !strcmp(j.buf, want),
 	   "%s: faults injected into walks are survived (%u faults, %u of %u good walks in the target, %u walks, exit %d)",
 	   tag, faults, good, okw, done, r);

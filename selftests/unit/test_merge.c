@@ -662,6 +662,27 @@ int main(void)
 		ok(n && !strcmp(names[o[n - 1]], MERGE_SELF_MARKER),
 		   "a stack through the agent's handler is labelled at the "
 		   "root");
+		/* the park hook's call of the park it wraps (0x8080..0x8090
+		 * passes calls on): a thread parked there is the
+		 * application's */
+		static const uint64_t parked[] = { 0x1000, 0x8084, 0x8010,
+						   0x7310 };
+		static const uint64_t in_handler[] = { 0x8020, 0x1000, 0x8084,
+						       0x7310 };
+
+		h.uips = parked;
+		h.nu = 4;
+		h.pass_lo = 0x8080;
+		h.pass_hi = 0x8090;
+		n = merge_stack(&k, &h, o, 8, NULL);
+		ok(n && strcmp(names[o[n - 1]], MERGE_SELF_MARKER),
+		   "a stack whose innermost agent frame passes the call on "
+		   "(the park hook's) is not labelled");
+		h.uips = in_handler;
+		n = merge_stack(&k, &h, o, 8, NULL);
+		ok(n && !strcmp(names[o[n - 1]], MERGE_SELF_MARKER),
+		   "... but one whose innermost agent frame is the agent's "
+		   "work is, whatever it passed through below");
 	}
 	codemap_add(&cm, 0x7200, 0x10, 21, PJ_FRAME_JIT, "C.new");
 	ok(codemap_type_at(&cm, 0x7208, NULL) == PJ_FRAME_JIT &&

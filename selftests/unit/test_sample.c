@@ -198,6 +198,14 @@ static void on_rec(void *c, struct ring *r, const struct perf_event_header *h)
 
 static volatile unsigned long sink;
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 static void test_real_wrap(void)
 {
 	struct pj_event ev = { .name = "cpu-clock" };
@@ -212,7 +220,7 @@ static void test_real_wrap(void)
 	struct wrap_ctx w = { .tid = (pid_t)syscall(SYS_gettid) };
 	struct ring r;
 	unsigned int bad_ev;
-	uint64_t t0;
+	uint64_t t0, cpu0;
 	int err;
 
 	ev.attr.type = PERF_TYPE_SOFTWARE;
@@ -226,12 +234,16 @@ static void test_real_wrap(void)
 	}
 	ok(r.fd >= 0, "the ring's fd is known (%d)", r.fd);
 	ring_enable(&r);
+	/* until 1200 samples have come (about 60 ms of this thread's CPU),
+	 * however busy the machine; bounded by 1 s of its CPU, 30 s of wall */
 	t0 = now_ns();
+	cpu0 = thread_cpu_ns();
 	do {
 		for (int i = 0; i < 20000; i++)
 			sink = sink * 31 + i;
 		ring_drain(&r, on_rec, &w);
-	} while (now_ns() - t0 < 400000000ull);
+	} while (w.samples < 1200 && thread_cpu_ns() - cpu0 < 1000000000ull &&
+		 now_ns() - t0 < 30000000000ull);
 	ring_disable(&r);
 	ring_drain(&r, on_rec, &w);
 	ring_close(&r);
@@ -381,14 +393,6 @@ static void on_switch_rec(void *c, struct ring *r,
 	w->last_switches = rs.read[1];
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 /* A thread that runs 30 us and sleeps, sampling itself every 50 us of its
  * task-clock with the switch counter in the event's group. */
 static void test_real_switch_counter(void)
@@ -422,16 +426,19 @@ static void test_real_switch_counter(void)
 	ring_enable(&r);
 	ok(!ring_read_clocks(&r, &c0),
 	   "the thread's clocks are read when the ring is enabled");
+	/* 400 rounds (each 30 us of CPU and a switch), however long a busy
+	 * machine makes them; bounded by 30 s of wall */
 	cpu0 = thread_cpu_ns();
 	t0 = now_ns();
-	do {
+	for (int round = 0; round < 400 && now_ns() - t0 < 30000000000ull;
+	     round++) {
 		uint64_t s0 = thread_cpu_ns();
 
 		while (thread_cpu_ns() - s0 < 30000)
 			sink++;
 		usleep(50);
 		ring_drain(&r, on_switch_rec, &w);
-	} while (now_ns() - t0 < 300000000ull);
+	}
 	cpu1 = thread_cpu_ns();
 	ring_disable(&r);
 	ok(!ring_read_clocks(&r, &c1), "the thread's clocks read again");

@@ -31,6 +31,17 @@ static const struct {
 	{ "App.lambda$main$0", PJ_FRAME_JIT, 0, "App.lambda$main$0" },
 	{ "Workload$$Lambda$16.0x00007f8b8c000a08.run", PJ_FRAME_JIT, SHAPE_RAW,
 	  "Workload$$Lambda$16.0x00007f8b8c000a08.run" },
+	/* an allocated class (-e alloc's leaf), hidden: JDK 21+ and 17 */
+	{ "Scope$ScopeImpl$$Lambda.0x00000000721224c0", PJ_FRAME_CLASS, 0,
+	  "Scope$ScopeImpl$$Lambda" },
+	{ "Scope$$Lambda$41.0x0000000800c04400", PJ_FRAME_CLASS, 0,
+	  "Scope$$Lambda" },
+	{ "Scope$$Lambda$41.0x0000000800c04400", PJ_FRAME_CLASS, SHAPE_RAW,
+	  "Scope$$Lambda$41.0x0000000800c04400" },
+	{ "java.lang.String[]", PJ_FRAME_CLASS, SHAPE_SIMPLE, "String[]" },
+	{ "long[]", PJ_FRAME_CLASS, SHAPE_SIMPLE, "long[]" },
+	{ "a.W$$Lambda.0x00007f7c74000a08", PJ_FRAME_CLASS,
+	  SHAPE_SIMPLE | SHAPE_RAW, "W$$Lambda.0x00007f7c74000a08" },
 	/* --simple */
 	{ "java.util.HashMap.get", PJ_FRAME_JIT, SHAPE_SIMPLE, "HashMap.get" },
 	{ "App.main", PJ_FRAME_INTERPRETED, SHAPE_SIMPLE, "App.main" },

@@ -310,9 +310,11 @@ static void list_jvm(void)
 	    "yes: sampled allocations (every 512 KiB on average), the "
 	    "allocated class as leaf, weighted by bytes");
 	row("lock[/period=NS/]",
-	    "yes: waits for contended monitors and java.util.concurrent "
-	    "locks (10 us and longer, shorter ones sampled), the lock's class "
-	    "as leaf, weighted by time; virtual threads too (JDK 21+)");
+	    "yes: contention: waits to enter a monitor or to acquire a "
+	    "java.util.concurrent lock or semaphore (10 us and longer, "
+	    "shorter ones sampled; not a condition's await: off-CPU), the "
+	    "lock's class as leaf, weighted by time; virtual threads too "
+	    "(JDK 21+)");
 }
 
 /* Which source would name kernel frames of a recording started now. */

@@ -85,8 +85,9 @@ static int attach_disabled(const char *perfdata)
 		args[0] = 0;
 	n = strlen(args);
 	args[n++] = ' ';
-	if (perfdata_string(img, got, "java.rt.vmArgs", args + n, 65536) &&
-	    !args[0])
+	/* no arguments yet (a JVM starting writes its perf data as it
+	 * goes): unknown, not "not disabled" */
+	if (perfdata_string(img, got, "java.rt.vmArgs", args + n, 65536))
 		return -1;
 	for (p = args; (p = strstr(p, flag)); p++)
 		last = p;
@@ -172,7 +173,9 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    err, errlen,
 		    "JVM %d runs without perf data (-XX:-UsePerfData) and takes arguments from an @file, -XX:Flags= or JDK_JAVA_OPTIONS: whether attach is disabled cannot be known, and signalling it could make it print a thread dump; not attaching",
 		    pid);
-		return -1;
+		/* a JVM starting maps its perf data before its signal
+		 * handlers are in: not yet known */
+		return catches(pid, SIGQUIT) ? -1 : ATTACH_NOT_YET;
 	}
 	if (r == 1 ||
 	    (r < 0 &&
@@ -333,7 +336,8 @@ static int attach_connect(const struct tfs *t, const char *name)
 }
 
 /* Starts the attach listener of JVM t->pid (trigger file and SIGQUIT) and
- * connects to it; the fd or -1 with a reason in err. */
+ * connects to it; the fd, or -1 with a reason in err (ATTACH_NOT_YET: no
+ * SIGQUIT handler, or no socket in time). */
 static int attach_start(const struct tfs *t, pid_t nspid, const char *sock,
 			int timeout_ms, char *err, size_t errlen)
 {
@@ -347,7 +351,7 @@ static int attach_start(const struct tfs *t, pid_t nspid, const char *sock,
 		    err, errlen,
 		    "JVM %d does not handle SIGQUIT (started with -Xrs?), so its attach listener cannot be started",
 		    t->pid);
-		return -1;
+		return ATTACH_NOT_YET;
 	}
 	snprintf(trig, sizeof(trig), ".attach_pid%d", nspid);
 	if (make_trigger(t, trig, &dirfd)) {
@@ -381,11 +385,13 @@ static int attach_start(const struct tfs *t, pid_t nspid, const char *sock,
 		    err, errlen,
 		    "/tmp/%s of JVM %d belongs to uid %u, not to the JVM's user; refusing it (remove it and retry)",
 		    sock, t->pid, (unsigned int)st.st_uid);
-	else if (fd < 0)
+	else if (fd < 0) {
 		snprintf(
 		    err, errlen,
 		    "JVM %d did not open its attach socket within %d ms (attach disabled with -XX:+DisableAttachMechanism, or the JVM is hung)",
 		    t->pid, timeout_ms);
+		return ATTACH_NOT_YET; /* (or starting still) */
+	}
 	return fd;
 }
 
@@ -398,10 +404,10 @@ int attach_load(pid_t pid, const char *lib, const char *options, int timeout_ms,
 	struct tfs t;
 	pid_t nspid;
 	size_t n;
-	int fd, rc, agent_rc;
+	int fd, rc, agent_rc, r;
 
-	if (attach_check(pid, err, errlen))
-		return -1;
+	if ((r = attach_check(pid, err, errlen)))
+		return r;
 	if (strlen(lib) >= ATTACH_ARG_MAX ||
 	    strlen(options) >= ATTACH_ARG_MAX) {
 		snprintf(err, errlen,
@@ -422,7 +428,7 @@ int attach_load(pid_t pid, const char *lib, const char *options, int timeout_ms,
 		fd = attach_start(&t, nspid, sock, timeout_ms, err, errlen);
 	tfs_close(&t);
 	if (fd < 0)
-		return -1;
+		return fd == ATTACH_NOT_YET ? fd : -1;
 	n = snprintf(req, sizeof(req), "1%cload%c%s%ctrue%c%s%c", 0, 0, lib, 0,
 		     0, options, 0);
 	if (write_all(fd, req, n) ||
@@ -462,7 +468,7 @@ int attach_load(pid_t pid, const char *lib, const char *options, int timeout_ms,
 		    err, errlen,
 		    "the agent failed to start in JVM %d (Agent_OnAttach returned %d)",
 		    pid, agent_rc);
-		return -1;
+		return ATTACH_NOT_YET; /* a JVM still starting refuses it */
 	}
 	return 0;
 }

@@ -109,19 +109,18 @@ static void busy_error(int fd, pid_t pid, long long deadline, char *err,
 		    pid);
 }
 
-int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
-		 char *err, size_t errlen)
+/* The connection of the agent in JVM pid on lfd and its HELLO, checked:
+ * the fd, or -1 with err. */
+static int accept_hello(pid_t pid, int lfd, int timeout_ms,
+			struct pja_hello *hello, char *err, size_t errlen)
 {
-	struct agent *a;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
 	struct pja_hdr h;
-	struct pja_hello hello;
 	struct pollfd p = { lfd, POLLIN, 0 };
 	long long deadline = now_ms() + timeout_ms;
 	int fd = -1, r, other = 0;
 
-	*out = NULL;
 	/* only the JVM itself is the agent: another peer (the target's user,
 	 * or whoever can reach the socket) is dropped and the wait goes on */
 	for (;;) {
@@ -150,7 +149,7 @@ int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
 	}
 	r = read_exact(fd, &h, sizeof(h), deadline);
 	if (!r)
-		r = read_exact(fd, &hello, sizeof(hello), deadline);
+		r = read_exact(fd, hello, sizeof(*hello), deadline);
 	if (r) { /* a slow or silent agent is not one of another version */
 		snprintf(err, errlen,
 			 r == -2 ? "the agent in JVM %d did not send its "
@@ -160,7 +159,7 @@ int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
 			 pid, timeout_ms / 1000);
 		goto fail;
 	}
-	if ((r = agent_check_hello(&h, &hello)) == -1) {
+	if ((r = agent_check_hello(&h, hello)) == -1) {
 		snprintf(
 		    err, errlen,
 		    "the agent in JVM %d speaks another protocol version; rebuild perfjava and restart the JVM",
@@ -171,32 +170,61 @@ int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
 		snprintf(
 		    err, errlen,
 		    "the agent in JVM %d asks for %u frames per walk (at most %u); refusing it",
-		    pid, hello.depth, (unsigned int)PJA_MAX_DEPTH);
+		    pid, hello->depth, (unsigned int)PJA_MAX_DEPTH);
 		goto fail;
 	}
-	if (skip_exact(fd, h.len - sizeof(hello), deadline)) {
+	if (skip_exact(fd, h.len - sizeof(*hello), deadline)) {
 		snprintf(err, errlen,
 			 "the agent in JVM %d did not finish its HELLO", pid);
 		goto fail;
 	}
-	if (hello.flags & PJA_HELLO_BUSY) {
+	if (hello->flags & PJA_HELLO_BUSY) {
 		busy_error(fd, pid, deadline, err, errlen);
 		goto fail;
 	}
-	a = agent_alloc(pid, &hello);
-	if (!a) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	a->fd = fd;
-	a->same_ns = nspid_same_ns(pid);
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	*out = a;
-	return 0;
+	return fd;
 fail:
 	if (fd >= 0)
 		close(fd);
 	return -1;
+}
+
+int agent_adopt(pid_t pid, int fd, const struct pja_hello *hello,
+		struct agent **out, char *err, size_t errlen)
+{
+	struct agent *a;
+
+	*out = NULL;
+	a = agent_alloc(pid, hello);
+	if (!a) {
+		if (errno == EDQUOT)
+			snprintf(
+			    err, errlen,
+			    "the agents of JVM %d's user hold their share of the reader's memory (%zu MiB of %zu for all agents); no room for another",
+			    pid, AGENTS_UID_BYTES >> 20,
+			    AGENTS_MAX_BYTES >> 20);
+		else
+			snprintf(err, errlen, "out of memory");
+		close(fd);
+		return -1;
+	}
+	a->fd = fd;
+	a->same_ns = nspid_same_ns(pid);
+	/* the agent libraries the JVM maps: ours by any of its names */
+	a->copies = rdv_agent_copies(pid, "libperfjava-agent.so");
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	*out = a;
+	return 0;
+}
+
+int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
+		 char *err, size_t errlen)
+{
+	struct pja_hello hello;
+	int fd = accept_hello(pid, lfd, timeout_ms, &hello, err, errlen);
+
+	*out = NULL;
+	return fd < 0 ? -1 : agent_adopt(pid, fd, &hello, out, err, errlen);
 }
 
 static int offer_ring;
@@ -226,16 +254,16 @@ static const char *bench_opt(void)
 	return "";
 }
 
-int agent_start(pid_t pid, const char *agent_path, struct agent **out,
-		char *err, size_t errlen)
+int agent_connect(pid_t pid, const char *agent_path, int *fd,
+		  struct pja_hello *hello, char *err, size_t errlen)
 {
 	char name[64], tpath[80], lib[PATH_MAX], opts[256];
 	struct tfs t;
 	int lfd, r;
 
-	*out = NULL;
-	if (attach_check(pid, err, errlen))
-		return -1;
+	*fd = -1;
+	if ((r = attach_check(pid, err, errlen)))
+		return r;
 	if (access(agent_path, R_OK)) {
 		set_err(
 		    err, errlen,
@@ -269,12 +297,25 @@ int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 	snprintf(opts, sizeof(opts), "sock=%s,depth=%d%s%s", tpath,
 		 PJA_DEFAULT_DEPTH, offer_ring ? ",ring=1" : "", bench_opt());
 	r = attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen);
-	if (!r)
-		r = agent_accept(pid, lfd, START_TIMEOUT_MS, out, err, errlen);
+	if (!r) {
+		*fd = accept_hello(pid, lfd, START_TIMEOUT_MS, hello, err,
+				   errlen);
+		r = *fd < 0 ? -1 : 0;
+	}
 	close(lfd);
 	tfs_unlink(&t, t.tmp, name);
 	tfs_close(&t);
-	return r ? -1 : 0;
+	return r;
+}
+
+int agent_start(pid_t pid, const char *agent_path, struct agent **out,
+		char *err, size_t errlen)
+{
+	struct pja_hello hello;
+	int fd, r = agent_connect(pid, agent_path, &fd, &hello, err, errlen);
+
+	*out = NULL;
+	return r ? r : agent_adopt(pid, fd, &hello, out, err, errlen);
 }
 
 int agent_fd(const struct agent *a)
@@ -298,14 +339,20 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 		return -1;
 	}
 	r.tid = ns;
-	if (GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
+	if (agent_grow(a, &a->out, &a->out_cap,
+		       a->out_len + sizeof(h) + sizeof(r)))
 		return -1;
 	if (a->pend_n == a->pend_cap) {
 		size_t cap = a->pend_cap ? a->pend_cap * 2 : 256, i;
-		uint64_t *p = malloc(cap * sizeof(*p));
+		uint64_t *p;
 
-		if (!p)
+		if (agent_charge(a, (cap - a->pend_cap) * sizeof(*p)))
 			return -1;
+		p = malloc(cap * sizeof(*p));
+		if (!p) {
+			agent_refund(a, (cap - a->pend_cap) * sizeof(*p));
+			return -1;
+		}
 		for (i = 0; i < a->pend_n; i++)
 			p[i] = a->pending[(a->pend_head + i) % a->pend_cap];
 		free(a->pending);
@@ -339,7 +386,7 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 		long used;
 
 		/* the buffer holds one whole message at most, plus a read */
-		if (GROW(a->in, a->in_cap, a->in_len + 65536))
+		if (agent_grow(a, &a->in, &a->in_cap, a->in_len + 65536))
 			break;
 		room = a->in_cap - a->in_len;
 		n = read(a->fd, a->in + a->in_len, room);

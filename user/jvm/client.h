@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "jvm/attach.h"
 #include "jvm/conn.h"
 #include "jvm/jevents.h"
 #include "jvm/types.h"
@@ -26,14 +27,28 @@
 
 struct agent;
 struct codemap;
+struct pja_hello;
 
 /*
  * Attaches the agent at agent_path to JVM pid and waits (bounded) for it to
  * connect back. 0 on success; -1 with a one-line reason in err (attach
- * disabled, not HotSpot, agent failed to load, ...).
+ * disabled, not HotSpot, agent failed to load, ...); ATTACH_NOT_YET
+ * (jvm/attach.h), the reason in err too, when the JVM cannot be asked yet
+ * (it has no SIGQUIT handler: starting, or -Xrs).
  */
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen);
+/*
+ * agent_start in two halves, for an attach made in another process
+ * (jvm/attacher.h): the attach and the agent's connection, whose socket
+ * (*fd) and checked HELLO come back (agent_start's returns), then the
+ * agent of that connection, charged to the agents' memory budget (its
+ * uid's share): 0, or -1 with err (fd closed).
+ */
+int agent_connect(pid_t pid, const char *agent_path, int *fd,
+		  struct pja_hello *hello, char *err, size_t errlen);
+int agent_adopt(pid_t pid, int fd, const struct pja_hello *hello,
+		struct agent **out, char *err, size_t errlen);
 /*
  * Takes the connection of the agent in JVM pid on the listening socket lfd
  * (waiting at most timeout_ms) and checks its HELLO: what agent_start() does

@@ -6,6 +6,8 @@
  * charged to its budget.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,11 +26,111 @@ struct istr {
 	char s[];
 };
 
+/* The agents' budget (jvm/conn_internal.h): one for the reader. */
+static struct {
+	size_t spent;
+	struct share {
+		uid_t uid;
+		unsigned int agents; /* 0: a free place */
+		size_t spent;
+	} v[AGENTS_UIDS];
+} budget;
+
+int agent_budget_join(struct agent *a, uid_t uid)
+{
+	int i, free_at = -1;
+
+	a->share = -1;
+	for (i = 0; i < AGENTS_UIDS; i++) {
+		if (budget.v[i].agents && budget.v[i].uid == uid)
+			break;
+		if (!budget.v[i].agents && free_at < 0)
+			free_at = i;
+	}
+	if (i == AGENTS_UIDS && free_at < 0) {
+		errno = EDQUOT;
+		return -1;
+	}
+	if (i == AGENTS_UIDS) {
+		i = free_at;
+		budget.v[i] = (struct share){ .uid = uid };
+	}
+	budget.v[i].agents++;
+	a->share = i;
+	/* its state, walk frames, thread id cache and tables' first
+	 * sizes, before anything it sends */
+	if (agent_charge(a, sizeof(*a) +
+				(size_t)(a->hello.depth + 1) * 2 *
+				    sizeof(struct java_frame) +
+				(256u << 10))) {
+		agent_budget_leave(a);
+		errno = EDQUOT;
+		return -1;
+	}
+	return 0;
+}
+
+void agent_budget_leave(struct agent *a)
+{
+	if (a->share < 0)
+		return;
+	agent_refund(a, a->spent);
+	budget.v[a->share].agents--;
+	a->share = -1;
+}
+
 int agent_charge(struct agent *a, size_t n)
 {
-	if (n > AGENT_MAX_BYTES - a->spent)
+	struct share *u = a->share >= 0 ? &budget.v[a->share] : NULL;
+
+	if (!u || n > AGENTS_UID_BYTES - u->spent ||
+	    n > AGENTS_MAX_BYTES - budget.spent) {
+		a->stats.over_budget++;
 		return -1;
+	}
+	u->spent += n;
+	budget.spent += n;
 	a->spent += n;
+	return 0;
+}
+
+void agent_refund(struct agent *a, size_t n)
+{
+	if (a->share < 0)
+		return;
+	if (n > a->spent)
+		n = a->spent;
+	budget.v[a->share].spent -= n;
+	budget.spent -= n;
+	a->spent -= n;
+}
+
+size_t agent_name_cost(const char *s)
+{
+	return strlen(s) + 1 + 32; /* and its malloc's and slot's own */
+}
+
+int agent_grow(struct agent *a, char **buf, size_t *cap, size_t need)
+{
+	size_t ncap = *cap ? *cap : 4096;
+	char *p;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -1;
+		ncap *= 2;
+	}
+	if (agent_charge(a, ncap - *cap))
+		return -1;
+	p = realloc(*buf, ncap);
+	if (!p) {
+		agent_refund(a, ncap - *cap);
+		return -1;
+	}
+	*buf = p;
+	*cap = ncap;
 	return 0;
 }
 

@@ -23,12 +23,24 @@ struct agent_stack;
 struct walk_ring;
 
 /*
- * What one agent may make the reader keep, at most (the agent is the
- * target's, and may be hostile): bytes of method, name and line data, methods,
- * code map entries, named threads alive at once, bytes kept of one name, line
+ * The reader's memory for what the agents send (the agent is the target's,
+ * and may be hostile): one budget for all agents together, and a share of
+ * it per uid (the JVM's real uid), so that whatever the number of JVMs (or
+ * processes that speak as agents) a user starts, they hold at most that
+ * share and the other users' JVMs keep theirs. Charged (agent_charge):
+ * each agent's state when it comes, its buffers as they grow, its walk
+ * ring, method, name, line and thread data, code map entries. Beyond it,
+ * what an agent sends is dropped and counted (agent_stats.over_budget); an
+ * agent whose uid has no room for its state is refused.
+ */
+#define AGENTS_MAX_BYTES ((size_t)192 << 20)
+#define AGENTS_UID_BYTES ((size_t)96 << 20)
+#define AGENTS_UIDS 256 /* uids with an agent at once, at most */
+/*
+ * What one agent may make the reader keep besides, at most: methods, code
+ * map entries, named threads alive at once, bytes kept of one name, line
  * table entries of one method, and the size of the HELLO message.
  */
-#define AGENT_MAX_BYTES ((size_t)512 << 20)
 #define AGENT_MAX_METHODS (1u << 21)
 #define AGENT_MAX_CODE (1u << 18)
 #define AGENT_MAX_THREADS (1u << 16)
@@ -76,12 +88,17 @@ struct agent {
 	struct codemap code; /* at most AGENT_MAX_CODE entries */
 	struct java_frame *frames;
 	struct agent_stats stats;
-	size_t spent; /* bytes charged against AGENT_MAX_BYTES */
+	/* bytes charged to the budget, and its uid's place there (-1: none) */
+	size_t spent;
+	int share;
+	size_t code_charged; /* code map entries charged for */
 	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
+	int copies; /* agent libraries the JVM maps (jvm/rendezvous.h) */
 	/* the JVM's own events (jvm/jevents.c) */
 	int ev_asked, ev_answered;
 	uint32_t ev_on, ev_failed;
 	uint64_t ev_stray, ev_dropped;
+	struct pja_park park; /* its Unsafe.park hook (PJA_PARK), zero: none */
 	struct u64map classes; /* class id -> interned name */
 	struct u64map vthreads; /* virtual thread id -> name (malloc'd) */
 	const char *vm_name, *vm_version; /* PJA_VM_INFO, interned */
@@ -90,9 +107,21 @@ struct agent {
 	void *stack_ctx;
 };
 
-/* Charges n bytes to a's budget; -1 (and the message is dropped) when the
- * agent has had its share. */
+/* a joins the budget as uid's, its state charged; 0, or -1 (errno EDQUOT:
+ * no room for it). */
+int agent_budget_join(struct agent *a, uid_t uid);
+/* a leaves it: all it was charged is given back. */
+void agent_budget_leave(struct agent *a);
+/* Charges n bytes to a's uid's share and the budget; -1 (counted in
+ * over_budget: what needs them is dropped) when there is no room. */
 int agent_charge(struct agent *a, size_t n);
+/* Gives back n bytes charged to a (what they held was freed). */
+void agent_refund(struct agent *a, size_t n);
+/* What a name kept by the agent's own malloc costs it (thread names). */
+size_t agent_name_cost(const char *s);
+/* Grows *buf (capacity *cap bytes) to hold need bytes, by doubling, the
+ * growth charged; 0, or -1 (out of memory or over the budget: unchanged). */
+int agent_grow(struct agent *a, char **buf, size_t *cap, size_t need);
 /* Interns s[0..len) (at most AGENT_MAX_NAME bytes, made terminal-safe);
  * the copy lives until agent_stop(). "" when over the budget. */
 const char *agent_intern(struct agent *a, const char *s, size_t len);

@@ -2,7 +2,8 @@
 /*
  * The JVM's own events from the agent (jvm/jevents.h: allocations, lock
  * waits, virtual threads): the request (PJA_EVENTS), the agent's answer
- * (EVENTS_READY), and the names its records use: classes (PJA_CLASS) and
+ * (EVENTS_READY), its Unsafe.park hook (PARK), and the names its records
+ * use: classes and lock owners (PJA_CLASS) and
  * named virtual threads (PJA_VTHREAD). Both name tables are bounded: class names are
  * interned (charged to the agent's budget) up to AGENT_MAX_CLASSES, and
  * virtual threads, which a server makes by the million, are kept while at
@@ -30,7 +31,8 @@ int agent_events_ask(struct agent *a, uint64_t alloc_interval, uint64_t lock_ns,
 		{ alloc_interval, lock_ns, flags, 0 } };
 
 	if (!a || a->fd < 0 || !(a->hello.flags & PJA_HELLO_EVENTS) ||
-	    a->ev_asked || GROW(a->out, a->out_cap, a->out_len + sizeof(m)))
+	    a->ev_asked ||
+	    agent_grow(a, &a->out, &a->out_cap, a->out_len + sizeof(m)))
 		return -1;
 	memcpy(a->out + a->out_len, &m, sizeof(m));
 	a->out_len += sizeof(m);
@@ -86,6 +88,35 @@ void agent_class(struct agent *a, const char *p, uint32_t len)
 	slot->p = (void *)agent_intern(a, p + sizeof(c), c.name_len);
 }
 
+/* Its pass-through code is the agent's, a page or so: a larger range is
+ * refused, so that a hostile agent cannot make the reader take the
+ * application's frames for its park. */
+#define AGENT_MAX_PASS 65536u
+
+void agent_park(struct agent *a, const char *p, uint32_t len)
+{
+	struct pja_park k;
+
+	if (len < sizeof(k)) {
+		a->stats.dropped++;
+		return;
+	}
+	memcpy(&k, p, sizeof(k));
+	if (k.pass_hi < k.pass_lo || k.pass_hi - k.pass_lo > AGENT_MAX_PASS)
+		k.pass_lo = k.pass_hi = 0;
+	a->park = k;
+}
+
+uint32_t agent_park_state(const struct agent *a, uint64_t *lo, uint64_t *hi,
+			  uint32_t *rebound)
+{
+	*lo = a ? a->park.pass_lo : 0;
+	*hi = a ? a->park.pass_hi : 0;
+	if (rebound)
+		*rebound = a ? a->park.rebound : 0;
+	return a ? a->park.state : 0;
+}
+
 uint64_t agent_events_dropped(const struct agent *a)
 {
 	return a ? a->ev_dropped : 0;
@@ -103,8 +134,10 @@ static void vthreads_clear(struct agent *a)
 	union u64map_val *v;
 	uint64_t k;
 
-	for (uint32_t i = 0; u64map_next(&a->vthreads, &i, &k, &v);)
+	for (uint32_t i = 0; u64map_next(&a->vthreads, &i, &k, &v);) {
+		agent_refund(a, agent_name_cost(v->p));
 		free(v->p);
+	}
 	u64map_free(&a->vthreads);
 }
 
@@ -126,12 +159,22 @@ void agent_vthread(struct agent *a, const char *p, uint32_t len)
 	}
 	if (a->vthreads.n >= AGENT_MAX_VTHREADS)
 		vthreads_clear(a); /* flat: the oldest go with the rest */
-	if (!(slot = u64map_slot(&a->vthreads, v.id)) ||
-	    !(name = malloc(v.name_len + 1)))
+	if (!(name = malloc(v.name_len + 1)))
 		return;
 	memcpy(name, p + sizeof(v), v.name_len);
 	name[v.name_len] = 0;
 	text_clean(name, v.name_len);
+	if (agent_charge(a, agent_name_cost(name))) {
+		free(name);
+		return;
+	}
+	if (!(slot = u64map_slot(&a->vthreads, v.id))) {
+		agent_refund(a, agent_name_cost(name));
+		free(name);
+		return;
+	}
+	if (slot->p)
+		agent_refund(a, agent_name_cost(slot->p));
 	free(slot->p);
 	slot->p = name;
 }

@@ -28,8 +28,17 @@ uint64_t agent_events_dropped(const struct agent *a);
 const char *agent_class_name(const struct agent *a, uint64_t id);
 const char *agent_vthread_name(const struct agent *a, uint64_t id);
 
-/* For jvm/messages.c: EVENTS_READY, CLASS and VTHREAD; their tables freed. */
+/* The agent's Unsafe.park hook as it last said (PJA_PARK): where it passes
+ * the call on in *lo..*hi (0, 0: not bound, or not said) and its
+ * PJA_PARK_* state; in *rebound the times this session it bound its hook
+ * again over another agent's. */
+uint32_t agent_park_state(const struct agent *a, uint64_t *lo, uint64_t *hi,
+			  uint32_t *rebound);
+
+/* For jvm/messages.c: EVENTS_READY, CLASS, VTHREAD and PARK; their tables
+ * freed. */
 void agent_events_ready(struct agent *a, const char *p, uint32_t len);
+void agent_park(struct agent *a, const char *p, uint32_t len);
 void agent_class(struct agent *a, const char *p, uint32_t len);
 void agent_vthread(struct agent *a, const char *p, uint32_t len);
 void agent_events_free(struct agent *a);

@@ -10,6 +10,7 @@
  * jvm/conn.c). A message that breaks a rule is dropped and counted; a
  * header that cannot be right ends the stream.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "jvm/stacks.h"
 #include "jvm/walkring.h"
 #include "jvm/walks.h"
+#include "lib/procfs.h"
 #include "lib/text.h"
 #include "perfjava/profile.h"
 
@@ -37,6 +39,7 @@ int agent_check_hello(const struct pja_hdr *h, const struct pja_hello *hello)
 struct agent *agent_alloc(pid_t pid, const struct pja_hello *hello)
 {
 	struct agent *a = calloc(1, sizeof(*a));
+	uid_t uid = 0;
 
 	if (!a)
 		return NULL;
@@ -44,12 +47,25 @@ struct agent *agent_alloc(pid_t pid, const struct pja_hello *hello)
 	a->fd = -1;
 	a->hello = *hello;
 	a->hello_seen = 1;
+	if (proc_uid(pid, &uid) || agent_budget_join(a, uid)) {
+		free(a);
+		errno = EDQUOT;
+		return NULL;
+	}
 	a->frames = calloc(hello->depth + 1, sizeof(*a->frames));
 	if (!a->frames) {
+		agent_budget_leave(a);
 		free(a);
+		errno = ENOMEM;
 		return NULL;
 	}
 	return a;
+}
+
+/* What a method's definition costs, its table slot aside. */
+static size_t method_cost(const struct jmethod *jm)
+{
+	return sizeof(*jm) + (size_t)jm->nlines * sizeof(*jm->lines);
 }
 
 static void free_method(struct jmethod *jm)
@@ -117,6 +133,8 @@ static void on_method(struct agent *a, const char *p, uint32_t len)
 	}
 	if (jm->native) /* its wrapper's code is named as the method */
 		codemap_retype(&a->code, m.id, PJ_FRAME_JAVA_NATIVE);
+	if (slot->p) /* (its slot's charge stays) */
+		agent_refund(a, method_cost(slot->p));
 	free_method(slot->p);
 	slot->p = jm;
 	return;
@@ -200,7 +218,10 @@ static void on_thread(struct agent *a, uint32_t type, const char *p,
 	if (t.name_len > len - sizeof(t) || !t.tid)
 		goto bad;
 	if (type == PJA_THREAD_END) {
-		free(u64map_ptr(&a->threads, t.tid));
+		name = u64map_ptr(&a->threads, t.tid);
+		if (name)
+			agent_refund(a, agent_name_cost(name));
+		free(name);
 		u64map_del(&a->threads, t.tid);
 		return;
 	}
@@ -214,13 +235,20 @@ static void on_thread(struct agent *a, uint32_t type, const char *p,
 	memcpy(name, p + sizeof(t), n);
 	name[n] = 0;
 	text_clean(name, n);
+	if (agent_charge(a, agent_name_cost(name))) {
+		free(name);
+		goto bad;
+	}
 	if (!u64map_find(&a->threads, t.tid))
 		a->thread_started = true;
 	slot = u64map_slot(&a->threads, t.tid);
 	if (!slot) {
+		agent_refund(a, agent_name_cost(name));
 		free(name);
 		goto bad;
 	}
+	if (slot->p)
+		agent_refund(a, agent_name_cost(slot->p));
 	free(slot->p);
 	slot->p = name;
 	return;
@@ -242,6 +270,17 @@ static void on_code_load(struct agent *a, const char *p, uint32_t len)
 	if (c.name_len > len - sizeof(c) || !c.size ||
 	    c.start + c.size < c.start || a->code.n >= AGENT_MAX_CODE)
 		goto bad;
+	/* the map's growth (codemap_add doubles it from 1024), charged
+	 * before it comes */
+	if (a->code.n == a->code.cap &&
+	    (a->code.cap ? a->code.cap * 2 : 1024) > a->code_charged) {
+		size_t more =
+		    (a->code.cap ? a->code.cap * 2 : 1024) - a->code_charged;
+
+		if (agent_charge(a, more * sizeof(struct codemap_entry)))
+			goto bad;
+		a->code_charged += more;
+	}
 	name = p + sizeof(c);
 	/* JDK 24+ prefixes its stubs' names (as async-profiler, dropped) */
 	if (c.name_len > sizeof(STUB_PREFIX) - 1 &&
@@ -365,6 +404,9 @@ long agent_consume(struct agent *a, const char *buf, size_t len,
 		case PJA_VM_INFO:
 			on_vm_info(a, p, h.len);
 			break;
+		case PJA_PARK:
+			agent_park(a, p, h.len);
+			break;
 		default:
 			break;
 		}
@@ -379,6 +421,7 @@ void agent_free(struct agent *a)
 	uint64_t k;
 	uint32_t i;
 
+	agent_budget_leave(a);
 	agent_ring_free(a);
 	agent_events_free(a);
 	for (i = 0; u64map_next(&a->methods, &i, &k, &v);)

@@ -10,6 +10,7 @@
 #define PJ_USER_RENDEZVOUS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "jvm/tfs.h"
 
@@ -17,8 +18,10 @@
  * The path of the agent library at path as the target can open it: path
  * itself when the target, with its rights, reaches that very file there
  * (decided per path: a private /tmp, a hidden home or a container's root
- * may not show it); else a copy in its /tmp, made as its user, or an
- * identical one of its user made earlier. 0, or -1 with errno.
+ * may not show it); else the copy in its /tmp that it has loaded already
+ * (mapped, its user's, our bytes), or a new copy there, made as its user
+ * at a random name (O_EXCL, another name when taken: no one can squat it).
+ * 0, or -1 with errno: the cause itself (ENOSPC, EROFS, EDQUOT...).
  */
 int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len);
 /*
@@ -28,5 +31,13 @@ int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len);
  * (the bind's own error).
  */
 int rdv_listen(const struct tfs *t, char *name, size_t len);
+/*
+ * How many agent libraries process pid maps, told apart by file: ours
+ * (libperfjava-agent.so, a /tmp copy .perfjava-agent-*.so, or a file named
+ * as lib, the one loaded). A JVM keeps each it loads: one of another build
+ * or path puts its signal handlers in front of this one's. 0 when its maps
+ * cannot be read.
+ */
+int rdv_agent_copies(pid_t pid, const char *lib);
 
 #endif

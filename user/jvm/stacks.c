@@ -36,7 +36,8 @@ int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
 	pid_t ns = agent_target_tid(a, tid);
 
 	if (!agent_has_stacks(a) || ns <= 0 || a->out_len >= AGENT_MAX_OUT ||
-	    GROW(a->out, a->out_cap, a->out_len + sizeof(h) + sizeof(r)))
+	    agent_grow(a, &a->out, &a->out_cap,
+		       a->out_len + sizeof(h) + sizeof(r)))
 		return -1;
 	r.tid = (uint32_t)ns;
 	memcpy(a->out + a->out_len, &h, sizeof(h));
@@ -79,7 +80,7 @@ int agent_ask_copy(struct agent *a, pid_t tid, uint64_t time,
 	if (a->out_len + need > AGENT_FLUSH_OUT)
 		agent_flush(a);
 	if (a->out_len + need > AGENT_MAX_COPY_OUT ||
-	    GROW(a->out, a->out_cap, a->out_len + need))
+	    agent_grow(a, &a->out, &a->out_cap, a->out_len + need))
 		return -1;
 	r.tid = (uint32_t)ns;
 	at = (uint8_t *)a->out + a->out_len;

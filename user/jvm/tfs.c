@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -91,6 +92,8 @@ int tfs_as_target(const struct tfs *t, int (*fn)(const struct tfs *, void *),
 		int r;
 
 		signal(SIGPIPE, SIG_DFL);
+		/* never outlives the reader (or its attach, jvm/attacher.h) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		/* setfsuid says the old id: ask twice to know it took */
 		if ((getuid() == 0 && setgroups(0, NULL)) ||
 		    (setfsgid(t->gid), (gid_t)setfsgid(-1) != t->gid) ||

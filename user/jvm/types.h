@@ -50,6 +50,9 @@ struct agent_stats {
 	uint64_t bytes_in;
 	uint64_t dropped; /* messages refused: malformed or over a cap */
 	uint64_t unsent; /* walks not asked: the agent stopped reading */
+	/* what it sent that the agents' memory budget had no room for
+	 * (jvm/conn_internal.h): messages dropped, buffers not grown */
+	uint64_t over_budget;
 	/* where walk latency goes, summed over answered walks: sample time to
 	 * the agent reading the request, and from there to the walk */
 	uint64_t to_agent_ns, to_walk_ns, timed;

@@ -29,6 +29,8 @@
 #include "jvm/jevents.h"
 #include "jvm/walkring.h"
 #include "jvm/walks.h"
+#include "lib/clock.h"
+#include "lib/text.h"
 #include "perfjava/walk_ring.h"
 
 enum { R_OFFERED = 0, R_READY = 1, R_OFF = -1 };
@@ -40,6 +42,9 @@ struct walk_ring {
 	uint64_t size, tail;
 	struct java_frame *frames; /* hello.depth entries */
 	struct agent_ring_stats st;
+	/* the agent's last pump time as it said it, and when (our clock:
+	 * its own may be a time namespace's) that changed */
+	uint64_t pump_at, pump_seen_ns;
 };
 
 static int send_fd(int sock, const void *msg, size_t len, int fd)
@@ -95,9 +100,14 @@ int agent_ring_offer(struct agent *a, uint64_t size)
 	if (!(a->hello.flags & PJA_HELLO_RING) || a->ring ||
 	    size < PJW_MIN_SIZE || size > PJW_MAX_SIZE || (size & (size - 1)))
 		return -1;
+	/* its pages are the reader's (populated below): charged */
+	if (agent_charge(a, PJW_HEAD_BYTES + size))
+		return -2;
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		agent_refund(a, PJW_HEAD_BYTES + size);
 		return -1;
+	}
 	r->frames = calloc(a->hello.depth + 1, sizeof(*r->frames));
 	fd = memfd_create("perfjava-walks", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (!r->frames || fd < 0 || ftruncate(fd, PJW_HEAD_BYTES + size) ||
@@ -130,6 +140,7 @@ fail:
 		munmap(r->map, PJW_HEAD_BYTES + size);
 	free(r->frames);
 	free(r);
+	agent_refund(a, PJW_HEAD_BYTES + size);
 	return -1;
 }
 
@@ -176,8 +187,44 @@ int agent_ring_signal(const struct agent *a)
 
 bool agent_ring_traps(const struct agent *a)
 {
+	/* with another copy of the agent in the JVM, a perf SIGTRAP may
+	 * reach the other's handler first, and one of an earlier build
+	 * keeps it: the real-time signal is this copy's alone */
 	return a && (a->hello.flags & PJA_HELLO_RING) &&
-	       (a->hello.flags & PJA_HELLO_SIGTRAP);
+	       (a->hello.flags & PJA_HELLO_SIGTRAP) && a->copies <= 1;
+}
+
+int agent_copies(const struct agent *a)
+{
+	return a ? a->copies : 0;
+}
+
+/* What the agent says became of the signals at a sample (its numbers, and
+ * its SIGTRAP handler's owner made safe); unknown from one that never
+ * said (an agent before these fields: pump_at_ns stays 0). */
+static void signal_stats(struct walk_ring *r, const struct pjw_head *hd)
+{
+	struct agent_ring_stats *st = &r->st;
+	uint64_t at = __atomic_load_n(&hd->pump_at_ns, __ATOMIC_RELAXED);
+	uint64_t now = now_ns();
+	size_t n;
+
+	if (at != r->pump_at) {
+		r->pump_at = at;
+		r->pump_seen_ns = now;
+	}
+
+	st->sig_taken = __atomic_load_n(&hd->sig_taken, __ATOMIC_RELAXED);
+	st->sig_off = __atomic_load_n(&hd->sig_off, __ATOMIC_RELAXED);
+	st->sig_passed = __atomic_load_n(&hd->sig_passed, __ATOMIC_RELAXED);
+	st->stuck_ns = __atomic_load_n(&hd->stuck_ns, __ATOMIC_RELAXED);
+	st->idle_ns = at ? now - r->pump_seen_ns : 0;
+	st->trap_first =
+	    !at ? 2 : __atomic_load_n(&hd->trap_first, __ATOMIC_RELAXED) != 0;
+	memcpy(st->trap_owner, hd->trap_owner, sizeof(st->trap_owner) - 1);
+	st->trap_owner[sizeof(st->trap_owner) - 1] = 0;
+	n = strlen(st->trap_owner);
+	text_clean(st->trap_owner, n);
 }
 
 unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
@@ -224,6 +271,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 			re.value = pe.value;
 			re.cls = agent_class_name(a, pe.cls);
 			re.vthread = pe.vthread;
+			re.owner = agent_class_name(a, pe.owner);
 			w.ev = &re;
 		}
 		for (i = 0; i < rec.nframes; i++) {
@@ -264,6 +312,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 	r->st.pump_ns = __atomic_load_n(&hd->pump_ns, __ATOMIC_RELAXED);
 	r->st.checked = __atomic_load_n(&hd->checked, __ATOMIC_RELAXED);
 	r->st.check_same = __atomic_load_n(&hd->check_same, __ATOMIC_RELAXED);
+	signal_stats(r, hd);
 	return count;
 }
 

@@ -24,6 +24,7 @@ struct ring_event {
 	uint64_t value;
 	const char *cls; /* the class's name, or NULL */
 	uint64_t vthread; /* the virtual thread's id, 0: none */
+	const char *owner; /* the lock owner's thread name, or NULL */
 };
 
 struct ring_walk {
@@ -38,7 +39,8 @@ struct ring_walk {
 typedef void (*agent_ring_cb)(void *ctx, const struct ring_walk *w);
 /* Offers the agent a ring of size bytes (a power of two), when it takes
  * one; nothing may be queued (agent_flush first). 0 when offered;
- * agent_ring_signal() then says when it is ready. */
+ * agent_ring_signal() then says when it is ready. -2 when the agents'
+ * memory budget (jvm/conn_internal.h) has no room for it, -1 otherwise. */
 int agent_ring_offer(struct agent *a, uint64_t size);
 /* Tells an agent told so at its start that no ring comes (agent_flush
  * first). */
@@ -46,11 +48,15 @@ void agent_ring_decline(struct agent *a);
 /* The agent's signal for walks at the sample once it confirmed the ring;
  * 0 while waiting, -1 when refused, not offered or gone. */
 int agent_ring_signal(const struct agent *a);
-/* Whether the agent's SIGTRAP handler is installed (PJA_HELLO_SIGTRAP): a
- * perf event of a JVM thread may then be opened with attr.sigtrap and
- * sig_data PJA_TRAP_DATA(a key of its own), its walks at the sample in the
- * ring like those of the real-time signal. */
+/* Whether the agent's SIGTRAP handler is the JVM's (PJA_HELLO_SIGTRAP)
+ * and no other agent library is in the JVM: a perf event of a JVM thread
+ * may then be opened with attr.sigtrap and sig_data PJA_TRAP_DATA(a key of
+ * its own), its walks at the sample in the ring like those of the
+ * real-time signal. */
 bool agent_ring_traps(const struct agent *a);
+/* How many agent libraries the JVM maps, this one's included (0: its maps
+ * could not be read). */
+int agent_copies(const struct agent *a);
 /* Calls cb for each walk in the ring; returns how many. */
 unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx);
 struct agent_ring_stats {
@@ -65,6 +71,15 @@ struct agent_ring_stats {
 	uint64_t part_med_ns[PJW_PARTS]; /* the median walk's */
 	uint64_t pumped, pump_ns; /* walks its session thread moved, time */
 	uint64_t checked, check_same; /* tests: its walks against ASGCT's */
+	/* what became of the signals at a sample, as it says: taken, come
+	 * while its walks were off, passed on to the handler before; whether
+	 * the JVM's SIGTRAP handler was its own (1, 0; 2 while unknown) and
+	 * whose, terminal-safe; how long ago its thread last moved walks;
+	 * how long its oldest record has waited for its handler (ns) */
+	uint64_t sig_taken, sig_off, sig_passed;
+	int trap_first;
+	char trap_owner[64];
+	uint64_t idle_ns, stuck_ns;
 };
 void agent_ring_get_stats(const struct agent *a, struct agent_ring_stats *st);
 

@@ -113,6 +113,18 @@ int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 	return ret;
 }
 
+int proc_uid(pid_t pid, uid_t *uid)
+{
+	char buf[128];
+	unsigned long r;
+
+	if (proc_status_field(pid, 0, "Uid:", buf, sizeof(buf)) ||
+	    sscanf(buf, "%lu", &r) != 1)
+		return -1;
+	*uid = (uid_t)r;
+	return 0;
+}
+
 #define PF_EXITING 0x4 /* the kernel's task flag (include/linux/sched.h) */
 
 /* Whether pid is in exit(): flags, field 9 of /proc/PID/stat, after the

@@ -39,6 +39,9 @@ bool proc_contains(pid_t pid, const char *what, const char *needle);
  * the field is missing. */
 int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 		      size_t len);
+/* The real uid of pid (the user who started it: a set-user-ID program or
+ * a non-dumpable process is still its user's). 0, or -1. */
+int proc_uid(pid_t pid, uid_t *uid);
 /* Whether process pid has exited or is exiting (no /proc entry, a zombie,
  * or in exit()): an error seen while it went away is that, not its own
  * cause. */

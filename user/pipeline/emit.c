@@ -6,6 +6,7 @@
 #include "pipeline/merge.h"
 #include "pipeline/proc.h"
 #include "pipeline/sample.h"
+#include "pipeline/self.h"
 #include "profile/io.h"
 #include "rings/threads.h"
 #include "sym/symbolize.h"
@@ -46,6 +47,8 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 	};
 	unsigned int n, at = leaf ? 1 : 0;
 
+	if (p)
+		agent_park_state(p->agent, &in.pass_lo, &in.pass_hi, NULL);
 	e->nosym.w = e->w;
 	merge_sink_symbolizer(&k, p ? &p->sym : &e->nosym);
 	n = merge_stack(&k, &in, out + at, MERGE_MAX_FRAMES - at, marker);
@@ -67,9 +70,38 @@ static void note_stack_end(struct emitter *e, struct proc *p,
 	stack_ends_note(&e->ends, last.facts & SYM_THREAD_ENTRY, last.module);
 }
 
+bool emit_own(const struct emitter *e, const struct proc *p,
+	      const struct sample *smp)
+{
+	uint64_t lo, hi;
+
+	if (e->self_pid && smp->s.pid == (uint32_t)e->self_pid)
+		return true;
+	if (!p || !p->agent)
+		return false;
+	if (jnames_is_agent(p->agent, smp->s.tid))
+		return true;
+	agent_park_state(p->agent, &lo, &hi, NULL);
+	return self_stack(p->self.lo, p->self.hi, lo, hi, smp->uips, smp->nu);
+}
+
+void emit_count_own(struct emitter *e, const struct sample *smp)
+{
+	if (smp->s.event < RING_MAX_EVENTS) {
+		e->st.own_samples[smp->s.event]++;
+		e->st.own_period[smp->s.event] += smp->s.period;
+	}
+}
+
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 {
 	struct proc *p = procs_get(e->procs, (pid_t)smp->s.pid);
+
+	if (emit_own(e, p, smp)) {
+		emit_count_own(e, smp);
+		if (!e->keep_self)
+			return;
+	}
 
 	if (p && p->agent) {
 		/* the agent's names of its thread, of its virtual thread */
@@ -85,8 +117,10 @@ void emit_write(struct emitter *e, struct sample *smp, uint32_t stack)
 		smp->s.info = pj_writer_string(e->w, smp->tp);
 	pj_writer_sample(e->w, &smp->s);
 	e->st.samples++;
-	if (smp->s.event < RING_MAX_EVENTS)
+	if (smp->s.event < RING_MAX_EVENTS) {
 		e->st.event_samples[smp->s.event]++;
+		e->st.event_period[smp->s.event] += smp->s.period;
+	}
 }
 
 void emit_java_names(struct emitter *e, const struct threads *th)

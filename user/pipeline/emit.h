@@ -26,6 +26,7 @@
 struct pj_writer;
 struct sample;
 struct ksymbolizer;
+struct proc;
 struct procs;
 struct threads;
 
@@ -42,6 +43,11 @@ struct java_part {
 struct emit_stats {
 	uint64_t samples;
 	uint64_t event_samples[RING_MAX_EVENTS]; /* per event index */
+	/* per event index: the weight written; the samples of perfjava's
+	 * own threads and code (pipeline/self.h), and their weight, whether
+	 * left out or kept (--self) */
+	uint64_t event_period[RING_MAX_EVENTS];
+	uint64_t own_samples[RING_MAX_EVENTS], own_period[RING_MAX_EVENTS];
 };
 
 struct emitter {
@@ -52,6 +58,8 @@ struct emitter {
 	struct jnames names;
 	struct bases bases;
 	bool lbr; /* -g lbr: user stacks from branch records, no end to note */
+	bool keep_self; /* --self: perfjava's own samples written too */
+	pid_t self_pid; /* -a: the recorder's own process, else 0 */
 	struct emit_stats st;
 	struct stack_ends ends; /* the recording's (unwind/stackend.h) */
 	uint32_t frames[MERGE_MAX_FRAMES], kframes[MERGE_MAX_FRAMES];
@@ -66,8 +74,15 @@ uint32_t emit_stack(struct emitter *e, const struct sample *smp,
 		    const struct java_part *j, const char *why, uint32_t leaf,
 		    int *marker);
 /* Writes smp with stack, and counts it; its thread's Java name goes into
- * the file first when the agent knows it (pipeline/jnames.c). */
+ * the file first when the agent knows it (pipeline/jnames.c). A sample of
+ * perfjava's own (the agent's thread, the agent's code on an application
+ * thread, the recorder at -a) is counted and left out, unless keep_self. */
 void emit_write(struct emitter *e, struct sample *smp, uint32_t stack);
+/* Whether smp (of process p, NULL: none known) is perfjava's own. */
+bool emit_own(const struct emitter *e, const struct proc *p,
+	      const struct sample *smp);
+/* Counts smp as perfjava's own. */
+void emit_count_own(struct emitter *e, const struct sample *smp);
 /* At the end of a file: every thread of th its agent names gets its name
  * in it, a thread with no sample to carry it too (one asleep throughout). */
 void emit_java_names(struct emitter *e, const struct threads *th);

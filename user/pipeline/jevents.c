@@ -19,7 +19,11 @@ struct jev_agent {
 	bool asked, answered;
 	uint32_t on, failed;
 	uint64_t stray, dropped;
+	uint32_t park, rebound; /* its Unsafe.park hook: PJA_PARK_* */
 };
+
+/* The kinds of lock wait, as the summary counts them. */
+enum { LOCK_MONITOR, LOCK_PARK, LOCK_KINDS };
 
 struct jevents {
 	uint8_t kind[RING_MAX_EVENTS]; /* enum jevent_kind by event index */
@@ -32,6 +36,9 @@ struct jevents {
 	uint32_t on, failed;
 	uint64_t samples[JEV_KINDS], bytes, waited, no_thread, unnamed, stray,
 	    dropped;
+	uint64_t locks[LOCK_KINDS], lock_waited[LOCK_KINDS], owned;
+	uint32_t park, rebound; /* every JVM's hook state, rebindings */
+	char info[160]; /* a lock sample's "owner=NAME" */
 	struct emitter *em; /* where its samples go */
 	const struct threads *th; /* the threads recorded */
 };
@@ -54,6 +61,7 @@ static void sum_agents(struct jevents *j)
 	j->asked = false;
 	j->on = j->failed = 0;
 	j->stray = j->dropped = 0;
+	j->park = j->rebound = 0;
 	for (unsigned int i = 0; i < j->nagents; i++) {
 		const struct jev_agent *s = &j->agents[i];
 
@@ -62,6 +70,8 @@ static void sum_agents(struct jevents *j)
 		j->failed |= s->failed;
 		j->stray += s->stray;
 		j->dropped += s->dropped;
+		j->park |= s->park;
+		j->rebound += s->rebound;
 	}
 }
 
@@ -206,6 +216,11 @@ void jevents_tick(struct jevents *j, struct agent *a, pid_t pid)
 	}
 	if (s->answered)
 		s->dropped = agent_events_dropped(a);
+	if (j->ev[JEV_LOCK] >= 0) {
+		uint64_t lo, hi;
+
+		s->park = agent_park_state(a, &lo, &hi, &s->rebound);
+	}
 	if (s->asked && !s->answered &&
 	    (on = agent_events_on(a, &s->failed, &s->stray)) >= 0) {
 		s->on = (uint32_t)on;
@@ -283,6 +298,21 @@ void jevents_take(void *ctx, struct agent *a, pid_t pid,
 		smp.s.period = e->value;
 		j->waited += e->value;
 	}
+	if (kd == JEV_LOCK) {
+		unsigned int lk = e->kind == PJW_EV_MONITOR ? LOCK_MONITOR
+							    : LOCK_PARK;
+
+		j->locks[lk]++;
+		j->lock_waited[lk] += e->value;
+		/* the thread that held it, in the sample's info (report
+		 * --format script) */
+		if (e->owner) {
+			snprintf(j->info, sizeof(j->info), "owner=%s",
+				 e->owner);
+			smp.tp = j->info;
+			j->owned++;
+		}
+	}
 	if (e->flags & PJW_EVF_PINNED)
 		smp.root = JEVENTS_PINNED;
 	if (e->cls)
@@ -299,35 +329,109 @@ void jevents_take(void *ctx, struct agent *a, pid_t pid,
 	emit_write(j->em, &smp, emit_stack(j->em, &smp, &jp, NULL, leaf, NULL));
 }
 
+/* The lock events' line: what was recorded, by kind. */
+static void lock_summary(const struct jevents *j)
+{
+	if (!j->samples[JEV_LOCK]) {
+		fprintf(stderr,
+			"perfjava: lock: no contended wait of %llu ns or more "
+			"(a monitor's enter, a park to acquire a "
+			"java.util.concurrent lock or semaphore); waits for "
+			"work (a condition, a queue, Object.wait, sleep) are "
+			"off-CPU time (--wall)\n",
+			(unsigned long long)j->lock_ns);
+		return;
+	}
+	fprintf(stderr,
+		"perfjava: lock: %llu contended waits of %llu ns or more (and "
+		"shorter ones sampled), %.3f s waited: %llu entering a monitor "
+		"(%.3f s), %llu parked to acquire a java.util.concurrent lock "
+		"(%.3f s, %llu naming its owner)\n",
+		(unsigned long long)j->samples[JEV_LOCK],
+		(unsigned long long)j->lock_ns, j->waited / 1e9,
+		(unsigned long long)j->locks[LOCK_MONITOR],
+		j->lock_waited[LOCK_MONITOR] / 1e9,
+		(unsigned long long)j->locks[LOCK_PARK],
+		j->lock_waited[LOCK_PARK] / 1e9, (unsigned long long)j->owned);
+}
+
+/* What the agents' Unsafe.park hooks could see beside other agents: a line
+ * when it matters. */
+static void park_summary(const struct jevents *j)
+{
+	if ((j->on & PJA_EV_LOCK) &&
+	    ((j->failed & PJA_EV_LOCK) || (j->park & PJA_PARK_FAILED)))
+		fprintf(stderr,
+			"perfjava: lock: java.util.concurrent waits not seen: "
+			"the agent could not bind Unsafe.park to its hook "
+			"(monitors only)\n");
+	else if (j->park & PJA_PARK_LOST)
+		fprintf(
+		    stderr,
+		    "perfjava: lock: another agent bound Unsafe.park to its "
+		    "own hook over perfjava's, which could not be bound "
+		    "again: java.util.concurrent waits after that are not "
+		    "seen\n");
+	else if (j->rebound)
+		fprintf(stderr,
+			"perfjava: lock: another agent (a profiler's lock "
+			"hook) had bound Unsafe.park over perfjava's hook (%u "
+			"time%s); perfjava's was bound again, calling that "
+			"one: both see the parks\n",
+			j->rebound, j->rebound == 1 ? "" : "s");
+	else if (j->park & PJA_PARK_CHAINED)
+		fprintf(stderr,
+			"perfjava: lock: Unsafe.park was bound to another "
+			"agent's hook (a profiler's); perfjava's calls it: "
+			"both see the parks\n");
+	else if (j->park & PJA_PARK_UNCHECKED)
+		fprintf(stderr,
+			"perfjava: lock: another agent binding Unsafe.park "
+			"after perfjava would go unseen (HotSpot's Method "
+			"size unknown): its java.util.concurrent waits would "
+			"then be missing\n");
+}
+
 void jevents_summary(const struct jevents *j, bool agent)
 {
+	uint32_t refused;
+
 	if (!j || (j->ev[JEV_ALLOC] < 0 && j->ev[JEV_LOCK] < 0))
 		return;
-	if (!j->asked || (j->failed & (PJA_EV_ALLOC | PJA_EV_LOCK))) {
+	/* a lock bit both on and failed: monitors on, the park hook not */
+	refused = j->failed & ~j->on & (PJA_EV_ALLOC | PJA_EV_LOCK);
+	if (!j->asked || refused) {
 		fprintf(stderr, "perfjava: %s%s%s unavailable: %s\n",
-			j->failed & PJA_EV_ALLOC || !j->asked ? "alloc " : "",
-			(j->failed & PJA_EV_LOCK) ? "lock " : "", "events",
+			refused & PJA_EV_ALLOC || !j->asked ? "alloc " : "",
+			(refused & PJA_EV_LOCK) ? "lock " : "", "events",
 			!agent && !j->asked ? "no Java agent"
 			: !j->asked	    ? "the agent took no walk ring"
-					    : "the JVM refused them");
+			: (j->failed & PJA_EV_HELD)
+			    ? "another agent in the JVM (a profiler's "
+			      "allocation profiling) holds its sampled "
+			      "allocations, which HotSpot gives to one agent "
+			      "at a time"
+			    : "the JVM refused them");
 	}
 	if (j->dropped)
 		fprintf(stderr,
 			"perfjava: %llu JVM events dropped by the agent (a "
 			"storm over its bound of 50000 a second)\n",
 			(unsigned long long)j->dropped);
-	if (j->ev[JEV_ALLOC] >= 0)
+	if (j->ev[JEV_ALLOC] >= 0 && (j->on & PJA_EV_ALLOC))
 		fprintf(stderr,
-			"perfjava: alloc: %llu samples (every %llu bytes on "
-			"average), %.1f MB allocated by estimate\n",
+			j->samples[JEV_ALLOC]
+			    ? "perfjava: alloc: %llu samples (one allocation "
+			      "in every %llu bytes on average), %.1f MB "
+			      "allocated by estimate\n"
+			    : "perfjava: alloc: %llu samples: no allocation "
+			      "sampled (one in every %llu bytes on average)\n",
 			(unsigned long long)j->samples[JEV_ALLOC],
 			(unsigned long long)j->interval, j->bytes / 1e6);
-	if (j->ev[JEV_LOCK] >= 0)
-		fprintf(stderr,
-			"perfjava: lock: %llu waits of %llu ns or more (and "
-			"shorter ones sampled), %.3f s waited\n",
-			(unsigned long long)j->samples[JEV_LOCK],
-			(unsigned long long)j->lock_ns, j->waited / 1e9);
+	if (j->ev[JEV_LOCK] >= 0 && (j->on & PJA_EV_LOCK)) {
+		lock_summary(j);
+		park_summary(j);
+	}
 	if (j->no_thread)
 		fprintf(stderr,
 			"perfjava: %llu events of threads not recorded\n",
@@ -342,6 +446,11 @@ void jevents_write_stats(const struct jevents *j, struct pj_writer *w)
 	pj_writer_stat(w, "jevents_failed", j->failed);
 	pj_writer_stat(w, "alloc_samples", j->samples[JEV_ALLOC]);
 	pj_writer_stat(w, "lock_samples", j->samples[JEV_LOCK]);
+	pj_writer_stat(w, "lock_monitor_samples", j->locks[LOCK_MONITOR]);
+	pj_writer_stat(w, "lock_park_samples", j->locks[LOCK_PARK]);
+	pj_writer_stat(w, "lock_owner_named", j->owned);
+	pj_writer_stat(w, "lock_park_state", j->park);
+	pj_writer_stat(w, "lock_park_rebound", j->rebound);
 	pj_writer_stat(w, "jevents_no_thread", j->no_thread);
 	pj_writer_stat(w, "jevents_stray", j->stray);
 	pj_writer_stat(w, "jevents_dropped", j->dropped);

@@ -2,6 +2,7 @@
 /* Java walks taken at the instant of the sample; see pipeline/ksig.h. */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,13 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/procfs.h"
+#include "profile/javaloss.h"
 #include "perfjava/walk_ring.h"
 #include "pipeline/ksig.h"
 #include "pipeline/pending.h"
 #include "rings/threads.h"
 
 #define RING_BYTES (8u << 20)
-/* The kernel stamps samples with its NMI-safe monotonic clock, the handler
- * with clock_gettime: a walk may seem to precede its sample by a little. */
-#define CLOCK_SLACK_NS 20000ULL
 #define READY_WAIT_NS 20000000000ULL
 
 bool ksig_event_ok(const struct pj_event *ev)
@@ -135,10 +134,16 @@ void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
 
 void ksig_setup(struct ksig *k, struct agent *a)
 {
+	int r;
+
 	if (!a)
 		return;
-	if (!k->why && (agent_flush(a) || agent_ring_offer(a, RING_BYTES)))
+	if (!k->why && agent_flush(a))
 		k->why = "the agent takes no walk ring";
+	else if (!k->why && (r = agent_ring_offer(a, RING_BYTES)))
+		k->why = r == -2 ? "the agents' memory budget has no room for "
+				   "its walk ring"
+				 : "the agent takes no walk ring";
 	if (k->why) {
 		agent_flush(a);
 		agent_ring_decline(a);
@@ -161,8 +166,8 @@ static void activate(struct ksig *k, int sig)
 	for (i = 0; i < k->th->n; i++)
 		if (k->th->v[i]->pid == k->pid) /* this JVM's */
 			ksig_thread_opened(k, k->th->v[i]);
-	if (k->eligible != (1u << k->nevents) - 1)
-		k->why = "tracepoints and context switches";
+	/* (tracepoints and context switches stay on request: not eligible;
+	 * no why, which would keep SIGTRAP from the threads opened later) */
 	k->th->changed = true; /* poll the routed rings no more */
 }
 
@@ -191,6 +196,7 @@ void ksig_wait(struct ksig *k, uint64_t cookie)
 struct walk_ctx {
 	struct ksig *k;
 	struct agent *a;
+	uint64_t now;
 };
 
 static void on_walk(void *ctx, const struct ring_walk *w)
@@ -215,6 +221,7 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	kw->status = w->status;
 	kw->n = w->n;
 	kw->vthread = w->ev ? w->ev->vthread : 0;
+	kw->seen = c->now;
 	kw->off = k->npool;
 	if (w->n) { /* k->pool is NULL until a walk with frames came */
 		memcpy(k->pool + k->npool, w->frames,
@@ -225,7 +232,7 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 
 void ksig_collect(struct ksig *k, struct agent *a)
 {
-	struct walk_ctx c = { k, a };
+	struct walk_ctx c = { k, a, now_ns() };
 	int sig;
 
 	if (!a || (k->signo <= 0 && !k->offered))
@@ -245,106 +252,25 @@ void ksig_collect(struct ksig *k, struct agent *a)
 	}
 	agent_ring_drain(a, on_walk, &c);
 	agent_ring_get_stats(a, &k->rs);
+	k->copies = (uint64_t)agent_copies(a);
 }
 
-struct waiter {
-	pid_t tid;
-	int fd;
-	uint64_t time, cookie;
-	bool done;
-};
-
-static int key_cmp(pid_t t1, int f1, uint64_t x1, pid_t t2, int f2, uint64_t x2)
+/* The JVM's routed threads that block the signal their events send, one
+ * of which waits for them (SigBlk and SigPnd): no walk comes from those. */
+static uint64_t count_blocking(const struct ksig *k)
 {
-	if (t1 != t2)
-		return t1 < t2 ? -1 : 1;
-	if (f1 != f2)
-		return f1 < f2 ? -1 : 1;
-	return x1 < x2 ? -1 : x1 > x2;
-}
+	uint64_t n = 0;
 
-static int cmp_waiter(const void *a, const void *b)
-{
-	const struct waiter *x = a, *y = b;
+	for (unsigned int i = 0; i < k->th->n; i++) {
+		const struct ring *r = k->th->v[i];
+		int sig = r->trapped ? SIGTRAP : k->signo;
 
-	return key_cmp(x->tid, x->fd, x->time, y->tid, y->fd, y->time);
-}
-
-static int cmp_walk(const void *a, const void *b)
-{
-	const struct ksig_walk *x = a, *y = b;
-
-	return key_cmp(x->tid, x->fd, x->time, y->tid, y->fd, y->time);
-}
-
-/*
- * Each walk belongs to the latest waiting sample of its thread and event
- * taken at or before it; earlier samples of that thread and event passed
- * over lost their walk (the agent dropped it) and end without one.
- */
-void ksig_match(struct ksig *k)
-{
-	struct waiter *s;
-	size_t ns = 0, i, j = 0, w;
-
-	if (!k->nwait && !k->nwalks)
-		return;
-	s = malloc((k->nwait + 1) * sizeof(*s));
-	if (!s)
-		goto out;
-	for (i = 0; i < k->nwait; i++) {
-		const struct held *h = pending_get(k->pend, k->wait[i]);
-
-		if (!h)
-			continue; /* expired */
-		s[ns++] = (struct waiter){ h->ttid, h->smp.fd, h->smp.s.time,
-					   h->id, false };
+		if (r->pid == k->pid && r->routed && !r->exited &&
+		    sig_in(k->pid, r->tid, "SigBlk:", sig) &&
+		    sig_in(k->pid, r->tid, "SigPnd:", sig))
+			n++;
 	}
-	if (ns)
-		qsort(s, ns, sizeof(*s), cmp_waiter);
-	if (k->nwalks)
-		qsort(k->walks, k->nwalks, sizeof(*k->walks), cmp_walk);
-	for (w = 0; w < k->nwalks; w++) {
-		const struct ksig_walk *kw = &k->walks[w];
-		size_t best = ns;
-
-		while (j < ns &&
-		       key_cmp(s[j].tid, s[j].fd, 0, kw->tid, kw->fd, 0) < 0)
-			j++;
-		for (; j < ns && s[j].tid == kw->tid && s[j].fd == kw->fd &&
-		       s[j].time <= kw->time + CLOCK_SLACK_NS;
-		     j++) {
-			if (best < ns) {
-				s[best].done = true;
-				k->missed++;
-				k->done(k->done_ctx, s[best].cookie,
-					AGENT_WALK_TIMEOUT, NULL, 0, 0);
-			}
-			best = j;
-		}
-		if (best == ns) {
-			k->orphans++;
-			continue;
-		}
-		s[best].done = true;
-		k->matched++;
-		if (kw->vthread) { /* a carrier's: which virtual thread ran */
-			struct held *h = pending_get(k->pend, s[best].cookie);
-
-			if (h)
-				h->smp.s.vthread = kw->vthread;
-		}
-		k->done(k->done_ctx, s[best].cookie, kw->status,
-			k->pool + kw->off, kw->n, kw->time);
-	}
-	k->nwait = 0;
-	for (i = 0; i < ns; i++)
-		if (!s[i].done)
-			k->wait[k->nwait++] = s[i].cookie;
-	free(s);
-out:
-	k->nwalks = 0;
-	k->npool = 0;
+	return n;
 }
 
 void ksig_off(struct ksig *k, const char *why)
@@ -353,6 +279,7 @@ void ksig_off(struct ksig *k, const char *why)
 
 	if (k->signo <= 0)
 		return;
+	k->blocking = count_blocking(k);
 	for (i = 0; i < k->th->n; i++)
 		for (e = 0; e < k->th->v[i]->nevents; e++)
 			if (k->th->v[i]->pid == k->pid &&
@@ -409,6 +336,7 @@ void ksig_add(struct ksig *sum, const struct ksig *k)
 {
 	struct agent_ring_stats *s = &sum->rs;
 	const struct agent_ring_stats *r = &k->rs;
+	bool first = !sum->ran && k->ran;
 
 	if (!sum->ran) {
 		sum->ran = k->ran;
@@ -438,6 +366,55 @@ void ksig_add(struct ksig *sum, const struct ksig *k)
 	s->pump_ns += r->pump_ns;
 	s->checked += r->checked;
 	s->check_same += r->check_same;
+	if (k->copies > sum->copies)
+		sum->copies = k->copies;
+	sum->blocking += k->blocking;
+	if (!k->ran)
+		return;
+	/* the agents' own account: summed, the worst of each, the first
+	 * owner named */
+	s->sig_taken += r->sig_taken;
+	s->sig_off += r->sig_off;
+	s->sig_passed += r->sig_passed;
+	if (first || r->trap_first < s->trap_first)
+		s->trap_first = r->trap_first;
+	if (!s->trap_owner[0])
+		memcpy(s->trap_owner, r->trap_owner, sizeof(s->trap_owner));
+	if (r->idle_ns > s->idle_ns)
+		s->idle_ns = r->idle_ns;
+	if (r->stuck_ns > s->stuck_ns)
+		s->stuck_ns = r->stuck_ns;
+}
+
+void ksig_loss(const struct ksig *k, struct pj_java_loss *l)
+{
+	const struct agent_ring_stats *r = &k->rs;
+
+	l->signal = (uint64_t)(k->ran > 0 ? k->ran : 0);
+	l->matched = k->matched;
+	l->missed = k->missed;
+	l->orphans = k->orphans;
+	l->pumped = r->pumped;
+	l->full = r->full;
+	l->busy = r->busy;
+	if (k->copies)
+		l->copies = k->copies;
+	if (!k->ran)
+		return; /* on request: nothing of the agent's handler */
+	l->blocking = k->blocking;
+	if (r->trap_first > 1)
+		return; /* an agent that does not keep its account */
+	l->sig_taken = r->sig_taken;
+	l->sig_off = r->sig_off;
+	l->sig_passed = r->sig_passed;
+	l->idle_ns = r->idle_ns;
+	l->stuck_ns = r->stuck_ns;
+	if (!k->trapped)
+		return; /* its own signal: whose SIGTRAP's is, no matter */
+	l->trap_first = (uint64_t)r->trap_first;
+	if (!r->trap_first)
+		snprintf(l->trap_owner, sizeof(l->trap_owner), "%s",
+			 r->trap_owner);
 }
 
 void ksig_summary(const struct ksig *k, bool agent, pid_t pid)
@@ -461,6 +438,10 @@ void ksig_summary(const struct ksig *k, bool agent, pid_t pid)
 	if (k->trapped)
 		fprintf(stderr, ", %llu of them by SIGTRAP from the sample",
 			(unsigned long long)k->trapped);
+	else if (k->copies > 1) /* jvm/walkring.c: agent_ring_traps */
+		fprintf(stderr,
+			"; the JVM holds %llu perfjava agents: no SIGTRAP",
+			(unsigned long long)k->copies);
 	fprintf(stderr, "%s%s)", k->refused ? ", refused for some" : "",
 		k->eligible != (1u << k->nevents) - 1
 		    ? "; on request for tracepoints and context switches"

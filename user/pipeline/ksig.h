@@ -49,6 +49,7 @@ struct ksig_walk {
 	unsigned int n;
 	size_t off; /* frames in the pool */
 	uint64_t vthread; /* the virtual thread on the carrier, 0 none */
+	uint64_t seen; /* when the reader read it (CLOCK_MONOTONIC ns) */
 };
 
 struct ksig {
@@ -75,9 +76,14 @@ struct ksig {
 	void *event_ctx;
 	agent_walk_cb done; /* where a sample's walk goes (pipeline/cpuwalk.c) */
 	void *done_ctx;
+	bool flush; /* the rings are drained for good: match every walk */
 	/* counts */
 	uint64_t matched, missed, orphans;
 	struct agent_ring_stats rs; /* the agent's, as of the last drain */
+	/* the JVM as the reader sees it: agent libraries it maps, threads
+	 * whose signal from their events is blocked and pending (at the
+	 * end) */
+	uint64_t copies, blocking;
 };
 
 /* Whether samples of ev may signal the sampled thread (see above). */
@@ -105,9 +111,14 @@ bool ksig_sample_routed(const struct ksig *k, const struct ring *r,
 /* A deferred sample now waits for its walk. */
 void ksig_wait(struct ksig *k, uint64_t cookie);
 /* One drain: ksig_collect before the perf rings are drained, ksig_match
- * after (every walk read has its sample drained by then). */
+ * after. A walk whose thread's ring was not emptied since the walk was
+ * read (a pass out of time, a loaded reader) waits for the next match,
+ * for a second at most: its sample may not be read yet. */
 void ksig_collect(struct ksig *k, struct agent *a);
 void ksig_match(struct ksig *k);
+/* The rings are drained for good (the recording's end): every walk read
+ * from now on is matched at once. */
+void ksig_flush(struct ksig *k);
 /* Stops the signals (agent gone, or the end): samples wait no more. */
 void ksig_off(struct ksig *k, const char *why);
 void ksig_free(struct ksig *k);
@@ -120,5 +131,9 @@ void ksig_summary(const struct ksig *k, bool agent, pid_t pid);
 /* Adds k's counts to sum (several JVMs' into the file's statistics). */
 void ksig_add(struct ksig *sum, const struct ksig *k);
 void ksig_write_stats(const struct ksig *k, struct pj_writer *w);
+
+/* k's part of the account of lost walks (profile/javaloss.h). */
+struct pj_java_loss;
+void ksig_loss(const struct ksig *k, struct pj_java_loss *l);
 
 #endif

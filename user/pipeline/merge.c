@@ -4,6 +4,7 @@
 
 #include "perfjava/profile.h"
 #include "pipeline/merge.h"
+#include "pipeline/self.h"
 #include "profile/io.h"
 #include "sym/symbolize.h"
 
@@ -220,13 +221,11 @@ static void update_base(const struct merge_sink *k, const struct merge_in *in,
 	b->n = n;
 }
 
-/* Whether the stack passes through the agent library's code. */
+/* Whether the stack is the agent's own work. */
 static bool in_self(const struct merge_in *in)
 {
-	for (unsigned int i = 0; i < in->nu && in->self_hi; i++)
-		if (in->uips[i] >= in->self_lo && in->uips[i] < in->self_hi)
-			return true;
-	return false;
+	return self_stack(in->self_lo, in->self_hi, in->pass_lo, in->pass_hi,
+			  in->uips, in->nu);
 }
 
 unsigned int merge_stack(const struct merge_sink *k, const struct merge_in *in,

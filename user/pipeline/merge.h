@@ -92,15 +92,17 @@ struct merge_in {
 	 * of Java code belong under it unless a JNI entry says the native
 	 * method had returned (a walk matched to another sample) */
 	bool at_sample;
-	/* the agent library's code in the target: a stack through it was
-	 * taken in the agent's signal handler and is labelled as ours */
-	uint64_t self_lo, self_hi;
+	/* the agent library's code in the target, and the part of it that
+	 * passes a call on (pipeline/self.h): a stack whose innermost frame
+	 * there is elsewhere was taken in the agent's own work (its signal
+	 * handler, a JVMTI callback) and is labelled as ours */
+	uint64_t self_lo, self_hi, pass_lo, pass_hi;
 	/* the thread's native base, kept across its samples (see above);
 	 * NULL leaves it out */
 	struct merge_base *base;
 };
 
-#define MERGE_SELF_MARKER "[perfjava: agent signal handler]"
+#define MERGE_SELF_MARKER "[perfjava: agent code]"
 
 /*
  * Writes the merged frame ids to out (at most max); returns how many. *marker

@@ -26,7 +26,6 @@
 #define LIMITED_MARKER "[java: not asked: over the rate limit]"
 #define NO_ANSWER_MARKER "[java: no answer from the agent]"
 #define FIRST_SEEN_MARKER "[user stack unknown: blocked when first seen]"
-#define SLEEP_METHOD "java.lang.Thread.sleep"
 #define TRUNCATED_MARKER "[java: deeper than the stack copy]"
 
 /* Where the Java stack of a held wait stands (struct held's mark). */
@@ -371,15 +370,11 @@ static uint32_t merged(struct offjava *oj, const struct held *h, bool accept,
 
 	if (accept && !h->ans.n)
 		j.status = AGENT_WALK_NOT_JAVA;
-	/* a JVM sleeps on a futex, as it waits for a lock: its state tells,
-	 * or the method it blocked in (Thread.sleep, sleep0, sleepNanos0) */
-	if (accept &&
-	    ((h->ans.state & PJA_TSTATE_SLEEPING) ||
-	     (h->ans.n && h->ans.frames[0].name &&
-	      !strncmp(h->ans.frames[0].name, SLEEP_METHOD,
-		       sizeof(SLEEP_METHOD) - 1))) &&
-	    (st == WALL_LOCK || st == WALL_BLOCKED))
-		st = WALL_SLEEP;
+	/* a JVM's futex is a sleep, a wait for work or a lock's: its
+	 * frames tell */
+	if (accept)
+		st =
+		    offstate_of_java(st, h->ans.frames, h->ans.n, h->ans.state);
 	return emit_stack(oj->em, &h->smp, &j, why,
 			  offstate_leaf(oj->os, oj->em->w, st), marker);
 }

@@ -2,6 +2,8 @@
 /* Why a thread was off CPU; see pipeline/offstate.h. */
 #include <string.h>
 
+#include "jvm/types.h"
+#include "perfjava/agent_proto.h"
 #include "pipeline/offstate.h"
 #include "pipeline/sample.h"
 #include "profile/io.h"
@@ -13,6 +15,7 @@ static const char *const state_name[WALL_NSTATES] = {
 	[WALL_IO] = "[off-cpu: io]",
 	[WALL_LOCK] = "[off-cpu: lock]",
 	[WALL_RUNNABLE] = "[off-cpu: runnable]",
+	[WALL_WAIT] = "[off-cpu: wait]",
 };
 
 int offstate_of_function(const char *name)
@@ -43,6 +46,53 @@ int offstate_of_function(const char *name)
 		if (strstr(name, by_name[i].part))
 			return by_name[i].st;
 	return -1;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+	return s && !strncmp(s, prefix, strlen(prefix));
+}
+
+/* How far above a park its caller's frames are looked at */
+#define PARK_CALLERS 8
+
+/* Whether a park (f[0]) waits to acquire a lock: a ReentrantLock's,
+ * ReentrantReadWriteLock's, StampedLock's or a Semaphore's frames come
+ * before any condition's await (as the agent's -e lock decides it from the
+ * park's blocker, agent/jrec.c). */
+static bool park_acquires(const struct java_frame *f, unsigned int n)
+{
+	for (unsigned int i = 1; i < n && i <= PARK_CALLERS; i++) {
+		const char *m = f[i].name;
+
+		if (starts(m, "java.util.concurrent.locks.AbstractQueued") &&
+		    strstr(m, "$ConditionObject."))
+			return false;
+		if (starts(m, "java.util.concurrent.locks.Reentrant") ||
+		    starts(m, "java.util.concurrent.locks.StampedLock.") ||
+		    starts(m, "java.util.concurrent.Semaphore"))
+			return true;
+	}
+	return false;
+}
+
+int offstate_of_java(int st, const struct java_frame *f, unsigned int n,
+		     uint32_t tstate)
+{
+	const char *top = n ? f[0].name : NULL;
+
+	if (st != WALL_LOCK && st != WALL_BLOCKED)
+		return st;
+	/* a JVM sleeps on a futex, as it waits for a lock: its state tells,
+	 * or the method it blocked in (Thread.sleep, sleep0, sleepNanos0) */
+	if ((tstate & PJA_TSTATE_SLEEPING) ||
+	    starts(top, "java.lang.Thread.sleep"))
+		return WALL_SLEEP;
+	if (starts(top, "java.lang.Object.wait"))
+		return WALL_WAIT;
+	if (starts(top, "jdk.internal.misc.Unsafe.park"))
+		return park_acquires(f, n) ? WALL_LOCK : WALL_WAIT;
+	return st;
 }
 
 /* What the kernel's side says: prev_state, then the blocking function. */

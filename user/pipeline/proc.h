@@ -44,10 +44,6 @@ struct procs {
 	/* ... at most this many at once (0: no bound); -a: each holds its
 	 * process's root and files open */
 	unsigned int max_unw, nunw;
-	/* each one's unwinder made at its first sample (procs_unwinder), not
-	 * with it: -a makes processes from their records too, most of them
-	 * never sampled */
-	bool lazy_unw;
 	struct ksig ks; /* each new process's ks starts as this: what its
 			 * walks at the sample work with (th, pend, event) */
 	/* What the command keeps of each process beside this (record/rproc.h):
@@ -63,11 +59,12 @@ static inline struct proc *procs_get(const struct procs *ps, pid_t pid)
 {
 	return pid > 0 ? u64map_ptr(&ps->by_pid, (uint64_t)pid + 1) : NULL;
 }
-/* The process pid, made when new (its names and unwinder ready); NULL
- * when out of memory. */
-struct proc *procs_add(struct procs *ps, pid_t pid);
-/* p's unwinder, made now when the processes' are lazy (and within the
- * bound). */
+/* The process pid, made when new (its names ready, and its unwinder when
+ * unwind and the bound allow: else procs_unwinder, later); NULL when out
+ * of memory. */
+struct proc *procs_add(struct procs *ps, pid_t pid, bool unwind);
+/* p's unwinder, made now (-a: at its first sample) when it has none yet
+ * and the bound allows. */
 void procs_unwinder(struct procs *ps, struct proc *p);
 /* Forgets p (its agent stopped before). */
 void procs_remove(struct procs *ps, struct proc *p);

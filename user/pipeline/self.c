@@ -33,3 +33,12 @@ void self_find(struct self *s, pid_t pid, uint64_t now)
 	}
 	maps_free(&maps);
 }
+
+bool self_stack(uint64_t lo, uint64_t hi, uint64_t pass_lo, uint64_t pass_hi,
+		const uint64_t *ips, unsigned int n)
+{
+	for (unsigned int i = 0; i < n && hi; i++)
+		if (ips[i] >= lo && ips[i] < hi)
+			return ips[i] < pass_lo || ips[i] >= pass_hi;
+	return false;
+}

@@ -31,7 +31,6 @@
 #include "profile/jfr.h"
 #include "profile/jfr_event.h"
 
-#define MAX_SETTINGS 4096 /* event types whose settings matter */
 
 static const struct {
 	const char *name;
@@ -251,23 +250,6 @@ static uint64_t parse_period(const char *v)
 		    x < UINT64_MAX / units[i].ns)
 			return x * units[i].ns;
 	return 0;
-}
-
-/* The settings of event type id (class id), made when first asked for. */
-struct setting *jfr_setting_of(struct jfr_events *ev, uint64_t id)
-{
-	uint32_t i;
-
-	if (id == UINT64_MAX)
-		return NULL;
-	if (u64map_get(&ev->set_of, id + 1, &i))
-		return &ev->set[i - 1];
-	if (ev->nset >= MAX_SETTINGS ||
-	    GROW(ev->set, ev->cap_set, (size_t)ev->nset + 1) ||
-	    u64map_put(&ev->set_of, id + 1, ev->nset + 1))
-		return NULL;
-	ev->set[ev->nset] = (struct setting){ 0 };
-	return &ev->set[ev->nset++];
 }
 
 static int on_setting(struct jfr_chunk *ch, struct jfr_build *b,

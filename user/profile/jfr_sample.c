@@ -16,6 +16,7 @@
 #include "profile/jfr_event.h"
 
 #define MAX_SAMPLES (1ull << 30)
+#define MAX_SETTINGS 4096 /* event types whose settings matter */
 
 /* Of each kind: the profile event's name (unless its setting names it),
  * priority (reports show the first: CPU samples) and unit. */
@@ -170,6 +171,23 @@ static int details(struct jfr_chunk *ch, struct jfr_build *b,
 	if (s->enc == JFR_S_POOL && s->key != UINT64_MAX)
 		return u64map_put(&ch->ev->details, s->key + 1, *id + 1);
 	return 0;
+}
+
+/* The settings of event type id (class id), made when first asked for. */
+struct setting *jfr_setting_of(struct jfr_events *ev, uint64_t id)
+{
+	uint32_t i;
+
+	if (id == UINT64_MAX)
+		return NULL;
+	if (u64map_get(&ev->set_of, id + 1, &i))
+		return &ev->set[i - 1];
+	if (ev->nset >= MAX_SETTINGS ||
+	    GROW(ev->set, ev->cap_set, (size_t)ev->nset + 1) ||
+	    u64map_put(&ev->set_of, id + 1, ev->nset + 1))
+		return NULL;
+	ev->set[ev->nset] = (struct setting){ 0 };
+	return &ev->set[ev->nset++];
 }
 
 /* What a sample weighs, as its producer means it; 0: its event's period. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -14,7 +15,6 @@
 #include "lib/procfs.h"
 #include "pipeline/switchcost.h"
 #include "profile/io.h"
-#include "record/agents.h"
 #include "record/container.h"
 #include "record/family.h"
 #include "record/recorder.h"
@@ -159,7 +159,7 @@ static struct proc *child_new(struct recorder *rec, pid_t pid, pid_t ppid,
 		rec->fam.over++;
 		return NULL;
 	}
-	p = procs_add(&rec->procs, pid);
+	p = procs_add(&rec->procs, pid, true);
 	if (!p)
 		return NULL;
 	rproc(p)->child = true;
@@ -285,7 +285,23 @@ static bool ends_with(const char *path, size_t n, const char *name)
 	       !memcmp(path + n - k, name, k);
 }
 
-void family_mmap(struct recorder *rec, const struct perf_event_header *hdr)
+/* p, one the targets started, is a JVM now: its agent is to come beside
+ * the poll loop (record/agents.h), at once (its samples wait), held by its
+ * pidfd whoever gets its pid next; the reader's nice level as a JVM
+ * target's (record/record.c: its samples wait for the reader). */
+static void want_agent(struct recorder *rec, struct proc *p)
+{
+	struct rproc *r = rproc(p);
+
+	r->java_at = now_ns();
+	r->attach_at = 0;
+	setpriority(PRIO_PROCESS, 0, -10);
+	if (!r->target && !r->tgt.pid && target_open(&r->tgt, p->pid))
+		r->ended = true; /* gone already */
+}
+
+struct proc *family_mmap(struct recorder *rec,
+			 const struct perf_event_header *hdr)
 {
 	const struct perf_record_mmap2 *mm = (const void *)hdr;
 	size_t off = offsetof(struct perf_record_mmap2, filename), n;
@@ -293,11 +309,11 @@ void family_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	struct proc *p;
 
 	if (hdr->size <= off)
-		return;
+		return NULL;
 	n = strnlen(mm->filename, hdr->size - off);
 	if (n == hdr->size - off || mm->start + mm->len < mm->start ||
 	    !(p = procs_get(&rec->procs, (pid_t)mm->pid)))
-		return;
+		return NULL;
 	m.start = mm->start;
 	m.end = mm->start + mm->len;
 	m.pgoff = mm->pgoff;
@@ -317,11 +333,25 @@ void family_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	}
 	if (p->java || rec->o.no_java || rec->mach || /* (machine_mmap) */
 	    !ends_with(mm->filename, n, "libjvm.so"))
-		return;
+		return NULL;
 	p->java = true;
 	rec->fam.jvms++;
 	write_proc(rec, p, ""); /* a JVM now */
-	agents_want(rec, p);
+	want_agent(rec, p);
+	return p;
+}
+
+void family_agent_in(struct recorder *rec, struct proc *p)
+{
+	if (!p || !rproc(p)->java_at || rec->mach)
+		return;
+	family_promote(rec, p);
+	if (!rec->o.quiet)
+		fprintf(stderr,
+			"%sperfjava: JVM %d attached %.2f s after it loaded "
+			"libjvm.so\n",
+			rec->launch ? "" : "\n", p->pid,
+			(double)(now_ns() - rproc(p)->java_at) / 1e9);
 }
 
 struct proc *family_proc(struct recorder *rec, pid_t pid, uint64_t time)

@@ -69,9 +69,11 @@ void family_exit(struct recorder *rec, const struct perf_event_header *hdr);
  * program. */
 void family_comm(struct recorder *rec, struct proc *p, uint32_t tid,
 		 const char *comm, bool exec);
-/* A PERF_RECORD_MMAP2: a mapping of a process recorded (-a too), libjvm.so
- * making one the targets started a JVM. */
-void family_mmap(struct recorder *rec, const struct perf_event_header *hdr);
+/* A PERF_RECORD_MMAP2: a mapping of a process recorded (-a too). The
+ * process it makes a JVM, libjvm.so, when it is one the targets started
+ * (its agent then wanted by the caller: agents_want), else NULL. */
+struct proc *family_mmap(struct recorder *rec,
+			 const struct perf_event_header *hdr);
 /* The process of a sample of pid taken at time, made when it is one the
  * targets started that no record announced; NULL when not recorded. */
 struct proc *family_proc(struct recorder *rec, pid_t pid, uint64_t time);
@@ -79,6 +81,9 @@ struct proc *family_proc(struct recorder *rec, pid_t pid, uint64_t time);
  * ring since before it. */
 bool family_stale(struct recorder *rec, const struct ring *r,
 		  const struct pj_sample *s);
+/* p's agent came (NULL: none did): one of those the targets started gets
+ * its threads' own rings (family_promote), said. */
+void family_agent_in(struct recorder *rec, struct proc *p);
 /* p's threads get rings of their own (its JVM's agent came): those it
  * had are replaced, those carried by others get theirs. */
 void family_promote(struct recorder *rec, struct proc *p);

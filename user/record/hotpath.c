@@ -38,7 +38,13 @@ void record_on_sample(struct recorder *rec, struct ring *r,
 	}
 	userframes_of(&rec->dec, p, &smp);
 	switchcost_sample(&rec->sc, &smp);
-	/* the agent's thread is not the application's */
+	/* perfjava's own (the agent's thread, the agent's code): left out
+	 * here, before it is walked or waits; with --self the agent's thread
+	 * is labelled, not walked */
+	if (!rec->em.keep_self && emit_own(&rec->em, p, &smp)) {
+		emit_count_own(&rec->em, &smp);
+		return;
+	}
 	if (p && p->agent && jnames_is_agent(p->agent, smp.s.tid))
 		smp.root = AGENT_THREAD_MARKER;
 	if (smp.offcpu) {

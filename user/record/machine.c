@@ -9,6 +9,7 @@
 
 #include <perf/event.h>
 
+#include "lib/clock.h"
 #include "lib/procfs.h"
 #include "lib/u64map.h"
 #include "profile/io.h"
@@ -20,13 +21,27 @@
 #include "record/recorder.h"
 #include "sym/maps.h"
 
-/* Processes recorded at most (a fork bomb's are counted, not named). */
+/* Processes recorded at most (a fork bomb's are counted, not named), and
+ * of them those of one uid: a user's share, 1/MACHINE_UID_SHARE of the
+ * table, so that one user's processes, however many, leave the others
+ * theirs; beyond its share, a user's new processes are counted for it
+ * (processes, samples), not named. Tests only: PERFJAVA_MACHINE_PROCS=N
+ * makes the table N (from 16) without a machine's worth of processes. */
 #define MACHINE_MAX_PROCS 8192
+#define MACHINE_UID_SHARE 4
 /* Processes unwound by CFI at once (each holds its root and the files it
- * maps open); beyond, their user frames are the kernel's chain. */
+ * maps open), a uid's share of them as above; beyond, their user frames
+ * are the kernel's chain. */
 #define MACHINE_MAX_UNWINDERS 512
 /* Threads named in a file at most (beyond: named as their pid's). */
 #define MACHINE_MAX_NAMED 65536
+/* Processes beyond their uid's share remembered (their uid), so that their
+ * samples are counted without reading /proc again; uids they are counted
+ * for, each on its own (beyond: together, as uid -1). */
+#define MACHINE_MAX_REFUSED 65536
+#define MACHINE_UNNAMED_UIDS 64
+/* A JVM found as it maps libjvm.so is first tried this much later. */
+#define ATTACH_FIRST_NS 1000000000ULL
 #define PF_KTHREAD 0x00200000u
 /* An exited process is forgotten this long after its exit record. */
 #define FORGET_NS 1000000000ULL
@@ -39,33 +54,42 @@ struct machine {
 	struct u64map named; /* tid + 1 -> 1: named in this file */
 	bool idle_named;
 	unsigned int procs, kthreads, unnamed; /* seen, of which, beyond max */
-	unsigned int jvms, failed; /* JVMs found, not attached */
+	unsigned int jvms; /* JVMs found */
 	uint64_t samples_unnamed; /* of processes beyond the max */
+	/* the shares (MACHINE_UID_SHARE): the table's size and a uid's
+	 * share of it and of the unwinders; each uid's processes in the table
+	 * (uid + 1 -> processes | unwinders << 16), the pids refused (pid + 1
+	 * -> uid), and whose they were */
+	unsigned int max_procs, uid_procs, uid_unw;
+	struct u64map uids, refused;
+	struct unnamed {
+		uid_t uid;
+		unsigned int procs;
+		uint64_t samples;
+	} by_uid[MACHINE_UNNAMED_UIDS];
+	unsigned int nby_uid;
 };
 
 int machine_new(struct recorder *rec)
 {
-	rec->mach = calloc(1, sizeof(*rec->mach));
-	if (!rec->mach) {
+	const char *env = getenv("PERFJAVA_MACHINE_PROCS");
+	struct machine *m;
+
+	rec->mach = m = calloc(1, sizeof(*rec->mach));
+	if (!m) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		return -1;
 	}
-	rec->mach->ps = &rec->procs;
-	rec->mach->th = &rec->th;
-	rec->mach->cpus = &rec->o.cpus;
+	m->ps = &rec->procs;
+	m->th = &rec->th;
+	m->cpus = &rec->o.cpus;
+	m->max_procs = MACHINE_MAX_PROCS;
+	if (env && atoi(env) >= 16 && atoi(env) < MACHINE_MAX_PROCS)
+		m->max_procs = (unsigned int)atoi(env);
+	m->uid_procs = m->max_procs / MACHINE_UID_SHARE;
+	m->uid_unw = MACHINE_MAX_UNWINDERS / MACHINE_UID_SHARE;
 	rec->procs.max_unw = MACHINE_MAX_UNWINDERS;
-	rec->procs.lazy_unw = true;
 	return 0;
-}
-
-void machine_follow(struct recorder *rec, struct proc *p)
-{
-	unsigned int bad;
-
-	if (!p->java || !p->agent || rproc(p)->follow || rproc(p)->ended)
-		return;
-	rproc(p)->follow = true; /* FORK records and rescans from now on */
-	threads_scan(&rec->th, p->pid, &bad);
 }
 
 int machine_open(struct recorder *rec, unsigned int *bad)
@@ -166,22 +190,89 @@ static void jvm_found(struct machine *m, struct proc *p)
 		rproc(p)->ended = true; /* gone already */
 }
 
-/* A process not seen before: recorded from now on, or NULL. */
+/* uid's processes in the table and unwinders, moved by d (+1, -1). */
+static void uid_count(struct machine *m, uid_t uid, int d, bool unw)
+{
+	uint32_t v = 0;
+
+	u64map_get(&m->uids, (uint64_t)uid + 1, &v);
+	v += (uint32_t)d * (1u + (unw ? 1u << 16 : 0));
+	if (v)
+		u64map_put(&m->uids, (uint64_t)uid + 1, v);
+	else
+		u64map_del(&m->uids, (uint64_t)uid + 1);
+}
+
+/* A sample (of a process first seen when proc) of uid's beyond its share,
+ * counted for it. */
+static void count_unnamed(struct machine *m, uid_t uid, bool proc)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nby_uid && m->by_uid[i].uid != uid; i++)
+		;
+	if (i == MACHINE_UNNAMED_UIDS) { /* the last: the others, together */
+		i--;
+		m->by_uid[i].uid = (uid_t)-1;
+	} else if (i == m->nby_uid) {
+		m->by_uid[m->nby_uid++] = (struct unnamed){ .uid = uid };
+	}
+	m->by_uid[i].procs += proc;
+	m->by_uid[i].samples++;
+	m->unnamed += proc;
+	m->samples_unnamed++;
+}
+
+/*
+ * A process not seen before: recorded from now on, or NULL (counted) when
+ * the table is full or its uid has had its share (and without an unwinder
+ * beyond its share of those).
+ */
 static struct proc *add_proc(struct machine *m, pid_t pid)
 {
 	struct proc *p;
+	uint32_t v = 0;
+	uid_t uid = (uid_t)-1; /* unknown: gone already */
 
-	if (m->ps->n >= MACHINE_MAX_PROCS) {
-		m->unnamed++;
+	if (u64map_get(&m->refused, (uint64_t)pid + 1, &v)) {
+		count_unnamed(m, (uid_t)v, false);
 		return NULL;
 	}
-	p = procs_add(m->ps, pid);
+	proc_uid(pid, &uid);
+	u64map_get(&m->uids, (uint64_t)uid + 1, &v);
+	if (m->ps->n >= m->max_procs || (v & 0xffff) >= m->uid_procs) {
+		if (m->refused.n < MACHINE_MAX_REFUSED)
+			u64map_put(&m->refused, (uint64_t)pid + 1, uid);
+		count_unnamed(m, uid, true);
+		return NULL;
+	}
+	p = procs_add(m->ps, pid, false); /* its unwinder: first_sampled */
 	if (!p)
 		return NULL;
 	m->procs++;
+	rproc(p)->uid = uid;
+	rproc(p)->uid_known = uid != (uid_t)-1;
+	uid_count(m, uid, 1, p->unw != NULL);
 	rproc(p)->kthread = kthread(pid);
 	m->kthreads += rproc(p)->kthread;
 	return p;
+}
+
+/* p's unwinder, made at its first sample (most processes made, from their
+ * records, are never sampled), within its uid's share of them. */
+static void first_sampled(struct machine *m, struct proc *p)
+{
+	uint32_t v = 0;
+
+	if (p->unw_tried)
+		return;
+	u64map_get(&m->uids, (uint64_t)rproc(p)->uid + 1, &v);
+	if (v >> 16 >= m->uid_unw)
+		return;
+	procs_unwinder(m->ps, p);
+	if (p->unw)
+		u64map_put(&m->uids, (uint64_t)rproc(p)->uid + 1,
+			   v + (1u << 16));
 }
 
 void machine_find_jvms(struct recorder *rec)
@@ -247,14 +338,12 @@ struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid)
 	p = procs_get(m->ps, pid);
 	if (!p)
 		p = add_proc(m, pid);
-	if (p) /* (made lazily: most processes made are never sampled) */
-		procs_unwinder(m->ps, p);
+	if (p)
+		first_sampled(m, p);
 	if (p && !rproc(p)->named) {
 		name_proc(m->ps->w, p);
 		rproc(p)->named = true;
 	}
-	if (!p)
-		m->samples_unnamed++;
 	name_thread(m, pid, tid);
 	return p;
 }
@@ -277,7 +366,10 @@ void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	if (!p->java)
 		rproc(p)->named = false; /* a JVM now: named again */
 	jvm_found(rec->mach, p);
-	rproc(p)->attach_at = 0;
+	/* beside the poll loop, once it had a second to start */
+	if (!rproc(p)->want)
+		rproc(p)->attach_at = now_ns() + ATTACH_FIRST_NS;
+	agents_want(rec, p);
 }
 
 void machine_exit(struct recorder *rec, pid_t pid, pid_t tid, uint64_t now)
@@ -286,8 +378,11 @@ void machine_exit(struct recorder *rec, pid_t pid, pid_t tid, uint64_t now)
 
 	if (!rec->mach || tid <= 0)
 		return;
-	/* its tid may come again as another's */
+	/* its tid may come again as another's, its pid as another's
+	 * process */
 	u64map_del(&rec->mach->named, (uint64_t)tid + 1);
+	if (pid == tid)
+		u64map_del(&rec->mach->refused, (uint64_t)pid + 1);
 	/* a process whose leader exited is forgotten soon (machine_tick) */
 	if (pid == tid && (p = procs_get(&rec->procs, pid)) &&
 	    !rproc(p)->exited_at)
@@ -308,6 +403,7 @@ static void forget_exited(struct recorder *rec, uint64_t now)
 		if (rproc(p)->exited_at &&
 		    now > rproc(p)->exited_at + FORGET_NS && !p->java &&
 		    !p->agent && !rproc(p)->follow) {
+			uid_count(rec->mach, rproc(p)->uid, -1, p->unw != NULL);
 			procs_remove(&rec->procs, p);
 			continue;
 		}
@@ -327,11 +423,20 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 	if (!p)
 		return;
 	if (exec) { /* another program: its names and command line */
+		uid_t uid;
+
 		procs_exec(&rec->procs, p);
 		rproc(p)->named = false;
 		/* its program's path, when it is gone by then */
 		rproc(p)->name_by_exe = true;
 		family_names(p, comm, "");
+		/* and maybe another user's (setpriv, su): its share */
+		if (!proc_uid(p->pid, &uid) && uid != rproc(p)->uid) {
+			uid_count(rec->mach, rproc(p)->uid, -1, p->unw != NULL);
+			uid_count(rec->mach, uid, 1, p->unw != NULL);
+			rproc(p)->uid = uid;
+			rproc(p)->uid_known = true;
+		}
 	}
 	/* named now: a short thread is gone from /proc by its first
 	 * sample, whose name_thread finds it named */
@@ -345,32 +450,8 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 
 void machine_tick(struct recorder *rec, uint64_t now)
 {
-	struct machine *m = rec->mach;
-	char err[512];
-
-	if (!m)
-		return;
-	forget_exited(rec, now);
-	for (unsigned int i = 0; !rec->o.no_java && i < rec->procs.n; i++) {
-		struct proc *p = rec->procs.v[i];
-		int r;
-
-		if (!p->java || p->agent || rproc(p)->java_failed ||
-		    rproc(p)->ended)
-			continue;
-		r = agents_try(rec, p, now, ATTACH_RETRY_NS, ATTACH_TRIES, err,
-			       sizeof(err));
-		if (r > 0) {
-			machine_follow(rec, p);
-		} else if (r < 0) {
-			m->failed++;
-			if (!rec->o.quiet)
-				fprintf(stderr,
-					"\nperfjava: java frames unavailable "
-					"for JVM %d: %s\n",
-					p->pid, err);
-		}
-	}
+	if (rec->mach)
+		forget_exited(rec, now);
 }
 
 void machine_new_file(struct recorder *rec)
@@ -383,6 +464,41 @@ void machine_new_file(struct recorder *rec)
 	m->idle_named = false;
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		rproc(rec->procs.v[i])->named = false;
+}
+
+/* The uids whose processes went unnamed, most samples first (three). */
+static void say_unnamed(const struct machine *m)
+{
+	bool said[MACHINE_UNNAMED_UIDS] = { false };
+
+	fprintf(stderr,
+		"; %u more not named (%llu samples), beyond the table (%u) or "
+		"their user's share (%u):",
+		m->unnamed, (unsigned long long)m->samples_unnamed,
+		m->max_procs, m->uid_procs);
+	for (unsigned int k = 0; k < 3; k++) {
+		int best = -1;
+
+		for (unsigned int i = 0; i < m->nby_uid; i++)
+			if (!said[i] &&
+			    (best < 0 ||
+			     m->by_uid[i].samples > m->by_uid[best].samples))
+				best = (int)i;
+		if (best < 0)
+			break;
+		said[best] = true;
+		if (m->by_uid[best].uid == (uid_t)-1)
+			fprintf(stderr, "%s others %u (%llu samples)",
+				k ? "," : "", m->by_uid[best].procs,
+				(unsigned long long)m->by_uid[best].samples);
+		else
+			fprintf(stderr, "%s uid %u: %u (%llu samples)",
+				k ? "," : "", (unsigned int)m->by_uid[best].uid,
+				m->by_uid[best].procs,
+				(unsigned long long)m->by_uid[best].samples);
+	}
+	if (m->nby_uid > 3)
+		fprintf(stderr, ", ...");
 }
 
 void machine_summary(const struct recorder *rec)
@@ -399,12 +515,29 @@ void machine_summary(const struct recorder *rec)
 		"perfjava: %u processes (%u kernel threads), %u JVMs: java "
 		"frames for %u",
 		m->procs, m->kthreads, m->jvms, attached);
-	if (m->failed)
-		fprintf(stderr, ", %u could not be attached", m->failed);
-	if (m->unnamed)
-		fprintf(stderr, "; %u more not named (%llu samples)",
-			m->unnamed, (unsigned long long)m->samples_unnamed);
+	if (rec->ag.failed)
+		fprintf(stderr, ", %u could not be attached", rec->ag.failed);
+	if (m->unnamed || m->samples_unnamed)
+		say_unnamed(m);
 	fprintf(stderr, "\n");
+}
+
+void machine_write_stats(struct recorder *rec)
+{
+	const struct machine *m = rec->mach;
+	char buf[MACHINE_UNNAMED_UIDS * 40] = "";
+	size_t n = 0;
+
+	if (!m)
+		return;
+	pj_writer_stat(rec->w, "procs_unnamed", m->unnamed);
+	for (unsigned int i = 0; i < m->nby_uid && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%d %u %llu",
+				      i ? "," : "", (int)m->by_uid[i].uid,
+				      m->by_uid[i].procs,
+				      (unsigned long long)m->by_uid[i].samples);
+	if (m->nby_uid)
+		pj_writer_meta(rec->w, "procs_unnamed_uids", buf);
 }
 
 void machine_free(struct machine *m)
@@ -412,5 +545,7 @@ void machine_free(struct machine *m)
 	if (!m)
 		return;
 	u64map_free(&m->named);
+	u64map_free(&m->uids);
+	u64map_free(&m->refused);
 	free(m);
 }

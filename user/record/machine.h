@@ -3,12 +3,15 @@
  * The whole machine (-a), or the processes that run on some CPUs (-C), from
  * one ring per CPU (record/machine.c): a process is recorded from its first
  * sample on (its names, unwinder and container then), a thread named when
- * first seen; kernel threads and the idle tasks are recorded as such. Every
- * JVM gets its agent unless --no-java: those running at the start before
- * the events open, one that starts during the recording once it maps
- * libjvm.so (its MMAP2 record) and handles SIGQUIT (tried again a few times
- * while it starts). A JVM with its agent is then recorded as a -p target
- * (machine_follow): its threads get rings of their own, whose signal at the
+ * first seen; kernel threads and the idle tasks are recorded as such. The
+ * table of processes holds 8192, a quarter of them of one uid (a user's
+ * share, of the unwinders too): beyond, a process's samples are counted
+ * for its uid, unnamed. Every JVM gets its agent unless --no-java, beside
+ * the poll loop (record/agents.h: agents_want): those running at the
+ * start, before the events open (a bounded wait), one that starts during
+ * the recording once it maps libjvm.so (its MMAP2 record), a second
+ * later. A JVM with its agent is then recorded as a -p target
+ * (agents_follow): its threads get rings of their own, whose signal at the
  * sample walks their Java stack (the kernel may signal no thread from a
  * CPU's event: one of another process would die of it); its threads'
  * samples before that are walked on request.
@@ -30,10 +33,6 @@ struct machine;
 
 /* rec->mach for -a / -C; 0, or -1 with a message. */
 int machine_new(struct recorder *rec);
-/* A JVM with its agent: its threads get rings of their own, as a -p
- * target's (walks at the sample: the kernel's SIGTRAP), whose samples
- * its CPU's ring leaves to them. */
-void machine_follow(struct recorder *rec, struct proc *p);
 /* Opens one ring per CPU recorded; 0, or -errno (*bad the event). */
 int machine_open(struct recorder *rec, unsigned int *bad);
 /* Every JVM running now is a process recorded, its agent to come before
@@ -58,8 +57,12 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 void machine_tick(struct recorder *rec, uint64_t now);
 /* --loop: a new file (w), where every process and thread is named again. */
 void machine_new_file(struct recorder *rec);
-/* The summary's line: processes seen, JVMs with Java frames. */
+/* The summary's line: processes seen, JVMs with Java frames, and the
+ * users whose processes went unnamed (most samples first). */
 void machine_summary(const struct recorder *rec);
+/* Into the file: procs_unnamed (stat), and procs_unnamed_uids (meta: "UID
+ * PROCS SAMPLES" for each uid, comma separated; uid -1: the others). */
+void machine_write_stats(struct recorder *rec);
 void machine_free(struct machine *m);
 
 #endif

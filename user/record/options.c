@@ -42,7 +42,9 @@ static void usage(FILE *f)
 	    "                mem:ADDR[/LEN][:rwx] (hardware breakpoint)\n"
 	    "                offcpu: time off CPU, each wait weighted by its length,\n"
 	    "                  its stack where it blocked and why (sleep, io, lock,\n"
-	    "                  runnable); wall: cpu-clock and offcpu, the whole timeline\n"
+	    "                  wait, runnable); wall: cpu-clock and offcpu, the whole\n"
+	    "                  timeline; alloc, lock: a JVM's allocations, its lock\n"
+	    "                  contention (perfjava list)\n"
 	    "              modifiers :u :k :h :p :pp :ppp (cycles:u, cpu/.../pp)\n"
 	    "              per event period or frequency: EVENT/period=N/ or EVENT/freq=HZ/\n"
 	    "              (cpu-clock/period=1000000/,page-faults/period=10/)\n"
@@ -72,6 +74,10 @@ static void usage(FILE *f)
 	    "  --native-base  a Java thread's stacks end with the native frames\n"
 	    "              below its first Java frame (start_thread ...), the same\n"
 	    "              on each; by default they end at that frame (Thread.run)\n"
+	    "  --self      keep perfjava's own threads and code in the profile (the\n"
+	    "              agent's thread in a JVM, its handlers and hooks on the\n"
+	    "              application's threads, the recorder at -a); by default\n"
+	    "              they are left out and the summary gives their CPU share\n"
 	    "  -q          no progress line or summary\n");
 }
 
@@ -204,6 +210,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		{ "no-java", no_argument, NULL, 'J' },
 		{ "no-inherit", no_argument, NULL, 'i' },
 		{ "native-base", no_argument, NULL, 'N' },
+		{ "self", no_argument, NULL, 'S' },
 		{ "wall", no_argument, NULL, 'W' },
 		{ "loop", required_argument, NULL, 'L' },
 		{ "keep", required_argument, NULL, 'K' },
@@ -338,6 +345,9 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'N':
 			o->native_base = true;
+			break;
+		case 'S':
+			o->self = true;
 			break;
 		case 'W': /* wall-clock: on-CPU and off-CPU time */
 			if (append_events(o, "wall"))

@@ -42,6 +42,7 @@ struct record_opts {
 	 * their start (their threads are, once seen: record/family.h) */
 	bool no_inherit;
 	bool native_base; /* --native-base: Java stacks keep their thread's */
+	bool self; /* --self: perfjava's own threads and code stay in */
 	bool quiet;
 };
 

@@ -125,7 +125,7 @@ static int add_targets(struct recorder *rec, const bool *java_of)
 	for (unsigned int i = 0; i < n; i++) {
 		pid_t pid = rec->o.pids.n ? (pid_t)rec->o.pids.v[i]
 					  : rec->o.pid;
-		struct proc *p = procs_add(&rec->procs, pid);
+		struct proc *p = procs_add(&rec->procs, pid, true);
 
 		if (!p) {
 			fprintf(stderr, "perfjava: out of memory\n");
@@ -302,7 +302,7 @@ static int open_rings(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	/* and the threads of each JVM with its agent (one that cannot is
 	 * recorded by its CPU's ring) */
 	for (unsigned int i = 0; !err && i < rec->procs.n; i++)
-		machine_follow(rec, rec->procs.v[i]);
+		agents_follow(rec, rec->procs.v[i]);
 	return err;
 }
 
@@ -552,6 +552,8 @@ int cmd_record(int argc, char **argv)
 	 * (pipeline/ksig.h: the kernel's SIGTRAP at the sample). */
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		agents_start(rec, rec->procs.v[i]);
+	if (rec->mach) /* -a: the JVMs running, attached beside (bounded) */
+		agents_settle(rec, sigfd);
 	if (!rec->launch && open_threads(rec))
 		goto fail_output;
 	/* started: the file takes its name (a failed start left any file
@@ -578,6 +580,7 @@ int cmd_record(int argc, char **argv)
 	if (!rec->o.quiet)
 		say_recording(rec);
 	run_loop(rec, sigfd);
+	agents_abandon(rec); /* attaches in flight: given up, said */
 	if (!rec->w) { /* --loop could not start the next file (said so) */
 		close(sigfd);
 		goto out;
@@ -586,8 +589,10 @@ int cmd_record(int argc, char **argv)
 	threads_disable(&rec->th);
 	run_collect_walks(rec);
 	run_drain_last(rec);
-	for (unsigned int i = 0; i < rec->procs.n; i++)
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		ksig_flush(&rec->procs.v[i]->ks); /* the rings are read */
 		ksig_match(&rec->procs.v[i]->ks);
+	}
 	recorder_finish_waits(rec);
 	rec->end_ns = now_ns();
 	wall_tick(rec->wall, rec->end_ns); /* threads still waiting */

@@ -211,6 +211,9 @@ static void wire(struct recorder *rec)
 	rec->em.procs = &rec->procs;
 	rec->em.ksym = &rec->ksym;
 	rec->em.bases.on = rec->o.native_base;
+	rec->em.keep_self = rec->o.self;
+	/* -a, -C: the recorder is among the processes */
+	rec->em.self_pid = rec->o.system_wide ? getpid() : 0;
 	d->walk_skips_cfi = !rec->o.native_base && !rec->o.no_java;
 	rec->em.lbr = d->lbr;
 	rec->cw.pend = &rec->pend;
@@ -273,6 +276,9 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->o = *o;
+	rec->cpus = sysconf(_SC_NPROCESSORS_ONLN) > 0
+			? (unsigned int)sysconf(_SC_NPROCESSORS_ONLN)
+			: 1; /* the drain's pace (record/run.c) */
 	if (setup_events(rec))
 		goto fail;
 	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
@@ -285,7 +291,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 	wire(rec);
 	if (!rec->o.pid)
 		return 0;
-	p = procs_add(&rec->procs, rec->o.pid);
+	p = procs_add(&rec->procs, rec->o.pid, true);
 	if (!p) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		pj_writer_abort(rec->w); /* and its file */

@@ -24,6 +24,7 @@
 #include "pipeline/pending.h"
 #include "pipeline/proc.h"
 #include "pipeline/switchcost.h"
+#include "record/agents.h"
 #include "record/family.h"
 #include "record/options.h"
 #include "record/rproc.h"
@@ -48,6 +49,7 @@ struct recorder {
 	struct launch *launch; /* the command, when record launched it */
 	struct loop *loop; /* --loop: the files written (record/loop.c) */
 	struct machine *mach; /* -a, -C: every process (record/machine.h) */
+	struct agents ag; /* attaches beside the poll loop (record/agents.h) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */
 	/* the stages of a sample's way (record/hotpath.c) */
@@ -66,7 +68,7 @@ struct recorder {
 	uint64_t lost; /* sample records lost */
 	unsigned int drain_at; /* the ring the next drain starts at */
 	uint32_t sample_max; /* bytes of the largest sample record yet */
-	unsigned int cpus; /* online at the start: a ring's writers at once */
+	unsigned int cpus; /* online: the most writers of one ring at once */
 	uint64_t start_ns, end_ns;
 	bool stop;
 	const char *stop_reason;

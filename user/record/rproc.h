@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "jvm/client.h"
 #include "pipeline/proc.h"
@@ -27,19 +28,28 @@ struct rproc {
 	bool ended; /* a target that exited or exec'd: recorded no more */
 	const char *end_reason; /* why, for the summary */
 	/* its JVM's agent */
-	bool java_failed; /* refused or failed at the start */
+	bool java_failed; /* refused or failed: said, not tried again */
+	/* to be attached beside the poll loop (record/agents.h): since
+	 * want_since, an attach under way, the next one due at attach_at,
+	 * how many were made */
+	bool want, attaching;
+	uint64_t want_since, attach_at;
+	unsigned int attach_tries;
 	bool had_agent; /* an agent came during the recording */
 	bool out_queued; /* requests wait for its socket: POLLOUT */
 	/* its threads listed then, its agent having said one started (0: not
 	 * due), and the last time they were so (record/run.c) */
 	uint64_t scan_due, scanned_at;
 	struct agent_stats ast; /* the agent's counters when it stopped */
-	/* -a, -C (record/machine.h): a kernel thread; named in this file;
-	 * its JVM's next attach, and how many failed */
+	/* its real uid, when known: its user's shares (the attaches in
+	 * flight; -a: the process table, unwinders) */
+	bool uid_known;
+	uid_t uid;
+	/* -a, -C (record/machine.h): a kernel thread; named in this file */
 	bool kthread, named;
-	uint64_t attach_at;
-	unsigned int attach_tries;
-	uint64_t exited_at; /* its leader's exit record came then */
+	/* its leader's exit record came then (-a, and the processes the
+	 * targets started) */
+	uint64_t exited_at;
 	/* a process the targets started (record/family.h): its parent; its
 	 * comm and command line as last named (its forks are named so when
 	 * they are gone before they are read); named by its program's path
@@ -53,8 +63,7 @@ struct rproc {
 	/* its threads' own rings since then (record/family.h): its samples
 	 * in other rings are duplicates from then on */
 	uint64_t own_since;
-	bool attach_wanted; /* its JVM's agent to come (agents_want) */
-	uint64_t java_at; /* its libjvm.so mapping read then (agents_want) */
+	uint64_t java_at; /* its libjvm.so mapping read then (family_mmap) */
 };
 
 /* The command's view of p, a process of rec->procs. */

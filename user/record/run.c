@@ -61,16 +61,6 @@ static void progress(struct recorder *rec, uint64_t now)
 		(unsigned long long)rec->lost);
 }
 
-/* The threads that write into one ring at once, at most: its own, and the
- * tasks it carries (rings/threads.h: a script's programs, a JVM's threads
- * before its agent came), one a CPU. */
-static unsigned int ring_writers(const struct recorder *rec)
-{
-	uint64_t n = 1 + (uint64_t)rec->th.carried.n;
-
-	return n < rec->cpus ? (unsigned int)n : rec->cpus ? rec->cpus : 1;
-}
-
 /*
  * Each wake-up of the reader preempts a sampled thread when every CPU runs
  * one: two context switches, and that thread's caches refilled after the
@@ -109,7 +99,10 @@ static uint64_t drain_interval(const struct recorder *rec)
 			ns = period * DRAIN_PERIODS;
 		rate += (double)rec->sample_max / (double)period;
 	}
-	rate *= ring_writers(rec);
+	/* a ring that carries tasks (rings/threads.h) takes their samples
+	 * too, as many at once as there are CPUs */
+	rate *= 1 + (rec->th.carried.n < rec->cpus ? rec->th.carried.n
+						   : rec->cpus - 1);
 	if (ns < DRAIN_NS)
 		ns = DRAIN_NS;
 	/* the processes the targets start are named from /proc while they
@@ -330,10 +323,12 @@ static int flush_output(struct recorder *rec)
 	return -1;
 }
 
-/* What a polled fd is: a ring, a target's pidfd, an agent's socket. */
+/* What a polled fd is: a ring, a target's pidfd, an agent's socket, an
+ * attach in flight (its place + 1). */
 struct polled {
 	struct ring *ring;
 	struct proc *target, *agent;
+	unsigned int attach;
 };
 
 /* The fds to poll: signals, each target's pidfd, a launched JVM's agent to
@@ -341,7 +336,7 @@ struct polled {
 static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		    struct polled **what, unsigned int *cap, unsigned int *n)
 {
-	unsigned int need = rec->th.n + 2 * rec->procs.n + 2;
+	unsigned int need = rec->th.n + 2 * rec->procs.n + 2 + AGENTS_ATTACHING;
 	int lfd = launch_agent_fd(rec->launch);
 	bool paced = timer_paced(rec);
 
@@ -358,23 +353,26 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		*cap = need;
 	}
 	*n = 0;
-#define ADD(f, r, t, a)                                             \
-	do {                                                        \
-		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };     \
-		(*what)[(*n)++] = (struct polled){ (r), (t), (a) }; \
+#define ADD(f, r, t, a, at)                                               \
+	do {                                                              \
+		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };           \
+		(*what)[(*n)++] = (struct polled){ (r), (t), (a), (at) }; \
 	} while (0)
-	ADD(sigfd, NULL, NULL, NULL);
+	ADD(sigfd, NULL, NULL, NULL, 0);
 	if (lfd >= 0) /* a launched JVM's agent, to come */
-		ADD(lfd, NULL, NULL, NULL);
+		ADD(lfd, NULL, NULL, NULL, 0);
+	for (unsigned int i = 0; i < AGENTS_ATTACHING; i++)
+		if (agents_attach_fd(rec, i) >= 0) /* done when readable */
+			ADD(agents_attach_fd(rec, i), NULL, NULL, NULL, i + 1);
 	for (unsigned int i = 0; i < rec->procs.n; i++) {
 		struct proc *p = rec->procs.v[i];
 
 		/* readable once the target exited */
 		if (rproc(p)->target && !rproc(p)->ended &&
 		    target_fd(&rproc(p)->tgt) >= 0)
-			ADD(target_fd(&rproc(p)->tgt), NULL, p, NULL);
+			ADD(target_fd(&rproc(p)->tgt), NULL, p, NULL, 0);
 		if (p->agent)
-			ADD(agent_fd(p->agent), NULL, NULL, p);
+			ADD(agent_fd(p->agent), NULL, NULL, p, 0);
 	}
 	for (unsigned int i = 0; i < rec->th.n; i++) {
 		struct ring *r = rec->th.v[i];
@@ -388,7 +386,7 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		 * they need rings of their own (family_ring_gone) */
 		if ((paced || (p && ksig_quiet(&p->ks, r))) && !r->carrier)
 			continue;
-		ADD(r->fd, r, NULL, NULL);
+		ADD(r->fd, r, NULL, NULL, 0);
 	}
 #undef ADD
 	return 0;
@@ -440,6 +438,8 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 
 	if (w->target) {
 		target_ended(rec, w->target, tty, "target exited");
+	} else if (w->attach) {
+		family_agent_in(rec, agents_attach_done(rec, w->attach - 1));
 	} else if (fd == sigfd) {
 		if (read(sigfd, &si, sizeof(si)) > 0 &&
 		    !(rec->launch && launch_signal(rec, &si))) {
@@ -480,9 +480,7 @@ int run_loop(struct recorder *rec, int sigfd)
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
 	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: scan_due */
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	rec->cpus = cpus > 0 ? (unsigned int)cpus : 1; /* ring_writers */
 	rec->th.changed = true;
 	while (!rec->stop) {
 		uint64_t now = now_ns(), pass_end, wake;
@@ -564,8 +562,8 @@ int run_loop(struct recorder *rec, int sigfd)
 			/* before exited threads go */
 			switchcost_tick(&rec->sc, &rec->th, now);
 			tend_agents(rec, now, rescan);
-			machine_tick(rec, now); /* JVMs found starting */
-			agents_tick(rec, now); /* ... among the targets' */
+			agents_tick(rec, now); /* attaches due, or late */
+			machine_tick(rec, now); /* processes gone */
 			family_tick(rec, now);
 			reap_threads(rec, rescan, pass_end);
 			if (rescan) {

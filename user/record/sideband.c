@@ -8,6 +8,7 @@
 #include "lib/clock.h"
 #include "pipeline/switchcost.h"
 #include "pipeline/wall.h"
+#include "record/agents.h"
 #include "record/family.h"
 #include "record/machine.h"
 #include "record/recorder.h"
@@ -44,7 +45,8 @@ void record_on_sideband(struct recorder *rec, struct ring *r,
 		break;
 	case PERF_RECORD_MMAP2:
 		machine_mmap(rec, hdr);
-		family_mmap(rec, hdr);
+		if ((p = family_mmap(rec, hdr)) != NULL)
+			agents_want(rec, p);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:

@@ -10,6 +10,7 @@
 #include "pipeline/jevents.h"
 #include "pipeline/wall.h"
 #include "profile/io.h"
+#include "profile/javaloss.h"
 #include "record/family.h"
 #include "record/machine.h"
 #include "record/recorder.h"
@@ -38,6 +39,7 @@ static void agents_stats(const struct recorder *rec, struct agent_stats *sum)
 		for (unsigned int k = 0; k < 8; k++)
 			sum->recovered[k] += a->recovered[k];
 		sum->unsent += a->unsent;
+		sum->over_budget += a->over_budget;
 	}
 }
 
@@ -51,20 +53,59 @@ static unsigned int jvms(const struct recorder *rec)
 	return n;
 }
 
+/* The account of lost Java walks (profile/javaloss.h): the walks' ends,
+ * and every JVM's walks at the sample. */
+static void java_loss(const struct recorder *rec, struct pj_java_loss *l)
+{
+	const struct cpuwalk_stats *st = &rec->cw.st;
+	struct ksig ks = { 0 };
+
+	pj_java_loss_init(l);
+	if (!walks_wanted(rec))
+		return;
+	l->ok = st->walks[AGENT_WALK_OK];
+	l->not_java = st->walks[AGENT_WALK_NOT_JAVA];
+	l->not_walkable = st->walks[AGENT_WALK_NOT_WALKABLE];
+	l->timeout = st->walks[AGENT_WALK_TIMEOUT];
+	l->fault = st->walks[AGENT_WALK_FAULT];
+	l->gone = st->walks[AGENT_WALK_GONE];
+	l->lost = st->walks[AGENT_WALK_LOST];
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		ksig_add(&ks, &rec->procs.v[i]->ks);
+	ksig_loss(&ks, l);
+}
+
+/* The warning when a JVM's samples lost more than a tenth of their Java
+ * frames, with its cause: said even with -q (report's header says it
+ * too). */
+static void java_warning(const struct recorder *rec)
+{
+	struct pj_java_loss l;
+	char line[768];
+
+	java_loss(rec, &l);
+	if (pj_java_loss_line(&l, line, sizeof(line)))
+		fprintf(stderr, "perfjava: warning: %s\n", line);
+}
+
 void record_write_stats(struct recorder *rec)
 {
 	const struct cpuwalk_stats *st = &rec->cw.st;
 	const struct decode_stats *ds = &rec->dec.st;
 	struct agent_stats ast;
 	struct ksig ks = { 0 };
-	uint64_t p50, p99, max;
+	uint64_t p50, p99, max, own = 0;
 	static const char *const walk_keys[] = {
 		"walk_ok",	"walk_not_java", "walk_not_walkable",
 		"walk_timeout", "walk_fault",	 "walk_gone",
 		"walk_lost",
 	};
 
+	for (unsigned int i = 0; i < RING_MAX_EVENTS; i++)
+		own += rec->em.st.own_samples[i];
 	pj_writer_stat(rec->w, "samples", rec->em.st.samples);
+	/* perfjava's own, left out unless --self */
+	pj_writer_stat(rec->w, "own_samples", own);
 	pj_writer_stat(rec->w, "lost", rec->lost);
 	pj_writer_stat(rec->w, "bad_records", ds->bad_records);
 	pj_writer_stat(rec->w, "threads", rec->th.opened);
@@ -73,6 +114,7 @@ void record_write_stats(struct recorder *rec)
 	offjava_write_stats(&rec->oj, rec->w);
 	switchcost_write_stats(&rec->sc, rec->w);
 	family_write_stats(rec);
+	machine_write_stats(rec); /* -a: the processes not named, whose */
 	if (rec->o.cg.stack_size) {
 		pj_writer_stat(rec->w, "unwind_complete",
 			       ds->unwind[UNWIND_COMPLETE]);
@@ -97,12 +139,19 @@ void record_write_stats(struct recorder *rec)
 		pj_writer_stat(rec->w, walk_keys[i], st->walks[i]);
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
 	pj_writer_stat(rec->w, "walk_not_sent", ast.unsent);
+	pj_writer_stat(rec->w, "agent_over_budget", ast.over_budget);
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		ksig_add(&ks, &rec->procs.v[i]->ks);
 	ksig_write_stats(&ks, rec->w);
+	{
+		struct pj_java_loss l;
+
+		java_loss(rec, &l);
+		pj_java_loss_write(&l, rec->w);
+	}
 	jevents_write_stats(rec->jev, rec->w);
 	pj_writer_stat(rec->w, "walk_recovered_stub", ast.recovered[1]);
 	pj_writer_stat(rec->w, "walk_recovered_epilogue", ast.recovered[2]);
@@ -170,6 +219,80 @@ static void lost_summary(struct recorder *rec, double secs)
 	fprintf(stderr, "\n");
 }
 
+/* Whether event i is sampled on the CPU (not the JVM's own events, nor
+ * the off-CPU waits of --wall or -e offcpu). */
+static bool on_cpu_event(const struct recorder *rec, unsigned int i)
+{
+	return !jevents_is(rec->jev, i) &&
+	       !(rec->wall && i == wall_event(rec->wall));
+}
+
+/*
+ * perfjava's own share of what was recorded (the agent's thread and its
+ * code on the application's threads, the recorder itself at -a): left out
+ * of the profile unless --self, its share of the first on-CPU event said.
+ */
+static void self_summary(const struct recorder *rec)
+{
+	const struct emit_stats *es = &rec->em.st;
+	uint64_t own = 0, all;
+	unsigned int cpu = RING_MAX_EVENTS;
+
+	if (!rec->mach && !walks_wanted(rec))
+		return;
+	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++) {
+		own += es->own_samples[i];
+		if (cpu == RING_MAX_EVENTS && on_cpu_event(rec, i))
+			cpu = i;
+	}
+	if (cpu == RING_MAX_EVENTS) {
+		if (own)
+			fprintf(stderr,
+				"perfjava: %llu samples of perfjava's own "
+				"threads and code %s\n",
+				(unsigned long long)own,
+				rec->o.self ? "kept (--self)"
+					    : "left out (--self keeps them)");
+		return;
+	}
+	all = es->event_samples[cpu] + (rec->o.self ? 0 : es->own_samples[cpu]);
+	fprintf(stderr,
+		"perfjava: perfjava's own threads and code: %.2f%% of the %s "
+		"samples (%llu of %llu), %s\n",
+		all ? 100.0 * es->own_samples[cpu] / all : 0.0,
+		rec->evs[cpu].name, (unsigned long long)es->own_samples[cpu],
+		(unsigned long long)all,
+		rec->o.self ? "kept (--self)" : "left out (--self keeps them)");
+}
+
+/* Whether any event is walked at its samples (not only the JVM's own
+ * events or off-CPU waits, which get their Java frames otherwise). */
+static bool walked_events(const struct recorder *rec)
+{
+	for (unsigned int i = 0; i < rec->nevents && i < RING_MAX_EVENTS; i++)
+		if (on_cpu_event(rec, i))
+			return true;
+	return false;
+}
+
+/* The JVM's events lost on their way through the agent's rings (a
+ * recording of them alone: the walks' line, which counts them, is not
+ * printed). */
+static void events_lost(const struct recorder *rec)
+{
+	uint64_t full = 0, bad = 0;
+
+	for (unsigned int i = 0; i < rec->procs.n; i++) {
+		full += rec->procs.v[i]->ks.rs.full;
+		bad += rec->procs.v[i]->ks.rs.bad;
+	}
+	if (full || bad)
+		fprintf(stderr,
+			"perfjava: %llu JVM events lost: the agent's ring was "
+			"full; %llu records refused\n",
+			(unsigned long long)full, (unsigned long long)bad);
+}
+
 void record_summary(struct recorder *rec, uint64_t bytes)
 {
 	const struct cpuwalk_stats *st = &rec->cw.st;
@@ -180,8 +303,10 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	unsigned int from = 0;
 	struct stat sb;
 
-	if (rec->o.quiet)
+	if (rec->o.quiet) {
+		java_warning(rec);
 		return;
+	}
 	fprintf(stderr, "perfjava: %llu samples",
 		(unsigned long long)es->samples);
 	for (unsigned int i = 0;
@@ -212,9 +337,17 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	stack_ends_print(stderr, &rec->em.ends, rec->dec.st.unwind, &rec->o.cg,
 			 rec->lost);
 	offjava_summary(&rec->oj);
+	self_summary(rec);
 	/* refused at the start: its one line said so, nothing more */
 	if (!walks_wanted(rec))
 		return;
+	/* -e alloc, -e lock, -e offcpu: no walk at a sample to speak of, but
+	 * the JVM's events the agent's rings dropped */
+	if (!walked_events(rec)) {
+		events_lost(rec);
+		jevents_summary(rec->jev, recorder_any_agent(rec));
+		return;
+	}
 	for (unsigned int i = AGENT_WALK_NOT_WALKABLE; i <= AGENT_WALK_LOST;
 	     i++)
 		unavailable += st->walks[i];
@@ -228,6 +361,11 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 	if (ast.unsent) /* its own walks only: samples were kept */
 		fprintf(stderr, " (%llu not asked: the agent stopped reading)",
 			(unsigned long long)ast.unsent);
+	if (ast.over_budget) /* what agents sent past their user's share */
+		fprintf(stderr,
+			" (%llu of the agents' messages dropped: past the "
+			"reader's memory for agents, or their user's share)",
+			(unsigned long long)ast.over_budget);
 	recovered = 0;
 	for (unsigned int i = 1; i < PJA_HOW_MAX; i++)
 		recovered += ast.recovered[i];
@@ -258,4 +396,5 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 				     jvms(rec) > 1 ? p->pid : 0);
 	}
 	jevents_summary(rec->jev, recorder_any_agent(rec));
+	java_warning(rec);
 }

@@ -8,6 +8,8 @@
  * ("[main tid=10]") is one of its frames, with --processes the process's
  * ("[java pid=9]"): each thread's labels are matched once, and a sample
  * passes on its stack's matches and its roots'.
+ * report_sample_selected() is the one place where samples are chosen: the
+ * event, --state, --tid, --pid, these filters and --from/--to.
  */
 #include <stdlib.h>
 
@@ -144,4 +146,28 @@ bool report_filter_pass(const struct report *r, const struct pj_sample *s)
 	t = bsearch(&key, r->tmatch, r->ntmatch, sizeof(key), by_key);
 	seen = r->stack_ok[s->stack] | (t ? t->match : 0);
 	return passes(r->o, seen);
+}
+
+/* The one place where samples are chosen; filters go here. */
+bool report_sample_selected(const struct report *r, const struct pj_sample *s)
+{
+	const struct report_opts *o = r->o;
+
+	if (r->event && !r->all_events && s->event != r->event->index)
+		return false;
+	if (o->states && !report_state_selected(r, s))
+		return false;
+	if (o->ntids && !report_has_id(o->tids, o->ntids, s->tid))
+		return false;
+	if (o->npids && !report_has_id(o->pids, o->npids, s->pid))
+		return false;
+	if (!report_filter_pass(r, s))
+		return false;
+	if (o->from > 0 || o->to >= 0) {
+		double t = report_secs(r, s->time);
+
+		if (t < o->from || (o->to >= 0 && t >= o->to))
+			return false;
+	}
+	return true;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "profile/javaloss.h"
 #include "report/report.h"
 
 #define KEY "%-20s: "
@@ -313,6 +314,20 @@ static void java(FILE *out, const struct pj_profile *p)
 	fputc('\n', out);
 }
 
+/* More than a tenth of the Java threads' samples without their Java
+ * frames: the recorder's warning, from the file's statistics. */
+static void java_warning(FILE *out, const struct pj_profile *p)
+{
+	struct pj_java_loss l;
+	char line[768];
+
+	if (*meta(p, "java_error"))
+		return;
+	pj_java_loss_from(p, &l);
+	if (pj_java_loss_line(&l, line, sizeof(line)))
+		fprintf(out, KEY "%s\n", "Java warning", line);
+}
+
 void report_header(FILE *out, const struct report *r)
 {
 	const struct pj_profile *p = r->p;
@@ -328,6 +343,7 @@ void report_header(FILE *out, const struct report *r)
 		(unsigned long long)pj_profile_stat(p, "lost", 0));
 	fprintf(out, KEY "%u\n", "Threads", r->nthreads);
 	java(out, p);
+	java_warning(out, p);
 	if (*meta(p, "kernel_symbols")) {
 		/* the source; unless kallsyms, why (kernel frames ...) */
 		fprintf(out, KEY, "Kernel symbols");

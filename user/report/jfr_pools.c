@@ -17,8 +17,8 @@
 
 /* The JFR names of the report's states (running, sleep, io, ...). */
 static const char *const state_names[REPORT_NSTATES] = {
-	"STATE_RUNNABLE", "STATE_SLEEPING",  "STATE_IO",
-	"STATE_LOCK",	  "STATE_PREEMPTED", "STATE_BLOCKED",
+	"STATE_RUNNABLE",  "STATE_SLEEPING", "STATE_IO",      "STATE_LOCK",
+	"STATE_PREEMPTED", "STATE_BLOCKED",  "STATE_WAITING",
 };
 
 int jfr_pools_init(struct jfr_pools *pl, const struct report *r)

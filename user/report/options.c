@@ -32,7 +32,9 @@ static const char usage[] =
     "  --event NAME       samples of this event (default the first recorded;\n"
     "                     for --wall recordings wall: on-CPU and off-CPU)\n"
     "  --state S[,S...]   off-CPU/wall: only samples in these states: running,\n"
-    "                     sleep, io, lock, runnable (preempted), blocked\n"
+    "                     sleep, io, lock, runnable (preempted), blocked, wait\n"
+    "                     (a JVM's thread waiting for work: a condition, a\n"
+    "                     queue, Object.wait; lock is a lock's acquire)\n"
     "  --pid N[,N...]     only these processes\n"
     "  --tid N[,N...]     only these threads\n"
     "  --processes        one root frame per process ([java pid=1234]); in\n"
@@ -389,7 +391,7 @@ int report_parse_opts(int argc, char **argv, struct report_opts *o)
 				rc =
 				    bad("--state",
 					"states like sleep,io (running, sleep, "
-					"io, lock, runnable, blocked)",
+					"io, lock, runnable, blocked, wait)",
 					optarg);
 			break;
 		case OPT_TID:

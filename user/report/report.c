@@ -32,30 +32,6 @@ static const struct {
 	{ "heatmap", report_heatmap, false },
 };
 
-/* The one place where samples are chosen; filters go here. */
-bool report_sample_selected(const struct report *r, const struct pj_sample *s)
-{
-	const struct report_opts *o = r->o;
-
-	if (r->event && !r->all_events && s->event != r->event->index)
-		return false;
-	if (o->states && !report_state_selected(r, s))
-		return false;
-	if (o->ntids && !report_has_id(o->tids, o->ntids, s->tid))
-		return false;
-	if (o->npids && !report_has_id(o->pids, o->npids, s->pid))
-		return false;
-	if (!report_filter_pass(r, s))
-		return false;
-	if (o->from > 0 || o->to >= 0) {
-		double t = report_secs(r, s->time);
-
-		if (t < o->from || (o->to >= 0 && t >= o->to))
-			return false;
-	}
-	return true;
-}
-
 /* Time 0 of --from/--to: when recording started, else the first sample. */
 static uint64_t start_time(const struct pj_profile *p)
 {

@@ -124,7 +124,7 @@ struct report {
 #define REPORT_VMERGE 0xffffffffu
 
 /* Off-CPU and wall-clock files (report/wallview.c). */
-#define REPORT_NSTATES 6 /* running, sleep, io, lock, runnable, blocked */
+#define REPORT_NSTATES 7 /* running, sleep, io, lock, runnable, blocked, wait */
 /* "sleep,io" -> bits; -1 for a name that is no state. */
 int report_parse_states(const char *arg, unsigned int *mask);
 /* Chooses the events and weights of an offcpu/wall file, and the states

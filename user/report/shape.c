@@ -9,8 +9,10 @@
  *   $Proxy12 -> $Proxy, GeneratedMethodAccessor7 -> GeneratedMethodAccessor),
  *   so that the same code has the same name from run to run (--raw-names
  *   keeps them);
+ *   an allocated or locked class too (Foo$$Lambda.0x0000000721224c0 ->
+ *   Foo$$Lambda);
  * - --simple drops a Java class's package (java.util.HashMap.get ->
- *   HashMap.get);
+ *   HashMap.get, java.lang.String[] -> String[]);
  * - C++ parameter lists, const and [clone ...] are dropped unless
  *   --signatures (JavaCalls::call_helper(JavaValue*, ...) ->
  *   JavaCalls::call_helper);
@@ -111,6 +113,22 @@ static void java_simple(char *s)
 	}
 	if (cls)
 		memmove(s, cls + 1, strlen(cls + 1) + 1);
+}
+
+/* java.lang.String[] -> String[] (a class frame: the class alone) */
+static void class_simple(char *s)
+{
+	char *dot = strrchr(s, '.');
+
+	if (dot && dot[1] == '0' && dot[2] == 'x') { /* raw hidden class */
+		*dot = 0;
+		char *prev = strrchr(s, '.');
+
+		*dot = '.';
+		dot = prev;
+	}
+	if (dot)
+		memmove(s, dot + 1, strlen(dot + 1) + 1);
 }
 
 /* The ')' matching the '(' at s, or NULL. */
@@ -241,7 +259,7 @@ void report_shape_name(const char *name, enum pj_frame_type type,
 {
 	if (!len)
 		return;
-	if (is_java(type) && !(flags & SHAPE_RAW)) {
+	if ((is_java(type) || type == PJ_FRAME_CLASS) && !(flags & SHAPE_RAW)) {
 		java_normalise(name, out, len);
 	} else {
 		size_t n = strnlen(name, len - 1);
@@ -260,6 +278,11 @@ void report_shape_name(const char *name, enum pj_frame_type type,
 			java_simple(out);
 		if (*desc && (flags & SHAPE_SIGNATURES))
 			java_params(desc, out, len);
+		return;
+	}
+	if (type == PJ_FRAME_CLASS) {
+		if (flags & SHAPE_SIMPLE)
+			class_simple(out);
 		return;
 	}
 	if ((type == PJ_FRAME_NATIVE || type == PJ_FRAME_VM) &&

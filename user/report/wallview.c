@@ -15,7 +15,7 @@
 #include "report/report.h"
 
 static const char *const states[REPORT_NSTATES] = {
-	"running", "sleep", "io", "lock", "runnable", "blocked",
+	"running", "sleep", "io", "lock", "runnable", "blocked", "wait",
 };
 
 int report_parse_states(const char *arg, unsigned int *mask)

@@ -431,11 +431,12 @@ unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 {
 	struct perf_event_mmap_page *pg = r->base;
 	const struct perf_event_header *h;
-	uint64_t head, tail;
+	uint64_t head, tail, start;
 	unsigned int n = 0;
 
 	if (!pg)
 		return 0;
+	start = now_ns(); /* what was written by then is read below */
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail;
 	while (n < max && (h = record_at(r, tail, head))) {
@@ -448,6 +449,8 @@ unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 		n++;
 	}
+	if (n < max)
+		r->drained_ns = start;
 	return n;
 }
 

@@ -82,6 +82,9 @@ struct ring {
 	struct perf_evlist *evlist;
 	void *base; /* the ring's mapping: its control page, then size bytes */
 	uint64_t size;
+	/* when the last drain that left it empty began (CLOCK_MONOTONIC
+	 * ns): every sample written before is read */
+	uint64_t drained_ns;
 };
 
 /* make bench only: what the odd periods of PJA_BENCH_ALT_NS of

@@ -16,6 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * far, so that a test takes the truth over the window it recorded: the
  * phase's first moments (threads starting, all on one monitor at once) are
  * unlike the rest, and a recording that starts later never sees them.
+ * With -Dstop.file=PATH the measured phase ends early, as after MS, once
+ * PATH exists (Stop: a test that needs its end after a slow attach).
  * The locks are held for hundreds of microseconds: HotSpot spins before it
  * posts a contended enter, and a monitor acquired while spinning posts
  * nothing (no JVMTI profiler sees that time); held this long, the spins
@@ -64,11 +66,11 @@ public class JvmEvents {
 		return b;
 	}
 
-	static void allocLoop(long end, boolean count) {
+	static void allocLoop(boolean count) {
 		long[] by = new long[3];
 		boolean own = allocated() >= 0;
 		long loops = 0;
-		while (System.nanoTime() < end) {
+		while (Stop.on()) {
 			loops++;
 			long b0 = allocated();
 			for (int i = 0; i < 1000; i++) allocSmall();
@@ -89,9 +91,9 @@ public class JvmEvents {
 			ops.addAndGet(loops);
 	}
 
-	static void lockLoop(long end, boolean count) {
+	static void lockLoop(boolean count) {
 		long n = 0;
-		while (System.nanoTime() < end) {
+		while (Stop.on()) {
 			lockMonitor(count);
 			lockReentrant(count);
 			work(50000);
@@ -123,14 +125,14 @@ public class JvmEvents {
 	}
 
 	static void phase(String what, int n, long ms, boolean virt, boolean count) throws Exception {
-		long end = System.nanoTime() + ms * 1000000L;
+		Stop.at(System.nanoTime() + ms * 1000000L);
 		int sites = what.equals("alloc") ? SITES.length : LOCKS.length;
 		Thread line = null;
 		if (count) {
 			cum(sites);
 			line = new Thread(() -> {
 				try {
-					while (System.nanoTime() < end) {
+					while (Stop.on()) {
 						Thread.sleep(50);
 						cum(sites);
 					}
@@ -143,7 +145,7 @@ public class JvmEvents {
 		Thread[] ts = new Thread[n];
 		for (int i = 0; i < n; i++)
 			ts[i] = start(virt, (virt ? "vt-" : "pt-") + i, what.equals("alloc")
-				? () -> allocLoop(end, count) : () -> lockLoop(end, count));
+				? () -> allocLoop(count) : () -> lockLoop(count));
 		for (Thread t : ts)
 			t.join();
 		if (line != null) {

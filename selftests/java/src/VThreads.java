@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * virtual threads as fast as they start, counted ("started N"). Without
  * churn, the time the virtual threads spend computing (vtMiddle) and
  * napping (nap: unmount to mount, and waiting for a carrier) so far, every
- * 50 ms: "cum NANOTIME WORK NAP".
+ * 50 ms: "cum NANOTIME WORK NAP". -Dstop.file=PATH ends the MS early, once
+ * PATH exists (Stop).
  * Built for release 17: virtual threads by reflection (JDK 21+).
  */
 public class VThreads {
@@ -19,8 +20,8 @@ public class VThreads {
 
 	static void vtComputeA(int n) { long s = sink; for (int i = 0; i < n; i++) s = s * 31 + i; sink = s; }
 	static void vtMiddleA(int n) { vtComputeA(n); }
-	static void vtEntryA(long end) {
-		while (System.nanoTime() < end) {
+	static void vtEntryA() {
+		while (Stop.on()) {
 			long t0 = System.nanoTime();
 			vtMiddleA(2000000);
 			long t1 = System.nanoTime();
@@ -32,8 +33,8 @@ public class VThreads {
 
 	static void vtComputeB(int n) { long s = sink; for (int i = 0; i < n; i++) s = s * 17 + i; sink = s; }
 	static void vtMiddleB(int n) { vtComputeB(n); }
-	static void vtEntryB(long end) {
-		while (System.nanoTime() < end) {
+	static void vtEntryB() {
+		while (Stop.on()) {
 			long t0 = System.nanoTime();
 			vtMiddleB(2000000);
 			long t1 = System.nanoTime();
@@ -65,9 +66,9 @@ public class VThreads {
 		boolean churn = a.length > 2 && a[2].equals("churn");
 		System.out.println("ready " + ProcessHandle.current().pid());
 		System.out.flush();
-		long end = System.nanoTime() + ms * 1000000L;
+		Stop.at(System.nanoTime() + ms * 1000000L);
 		if (churn) {
-			while (System.nanoTime() < end) {
+			while (Stop.on()) {
 				Thread[] ts = new Thread[1000];
 				for (int i = 0; i < ts.length; i++)
 					ts[i] = start(null, () -> { vtComputeA(200); started.incrementAndGet(); });
@@ -80,7 +81,7 @@ public class VThreads {
 		}
 		Thread line = new Thread(() -> {
 			try {
-				while (System.nanoTime() < end) {
+				while (Stop.on()) {
 					System.out.println("cum " + System.nanoTime() + " " + work.get() + " " + napped.get());
 					System.out.flush();
 					Thread.sleep(50);
@@ -92,8 +93,8 @@ public class VThreads {
 		line.start();
 		Thread[] ts = new Thread[2 * n];
 		for (int i = 0; i < n; i++) {
-			ts[2 * i] = start("vt-a-" + i, () -> vtEntryA(end));
-			ts[2 * i + 1] = start(null, () -> vtEntryB(end));
+			ts[2 * i] = start("vt-a-" + i, VThreads::vtEntryA);
+			ts[2 * i + 1] = start(null, VThreads::vtEntryB);
 		}
 		for (Thread t : ts)
 			t.join();

@@ -14,7 +14,8 @@ import java.net.Socket;
  * spent blocked), like selftests/progs/waits.c. A fourth thread, idler,
  * sleeps for the whole run in Waits.idle; the program prints "idler TID V0
  * V1": its voluntary context switches once it was asleep and at the end (a
- * profiler that woke it would move them).
+ * profiler that woke it would move them), and "asleep NS" once it is
+ * (System.nanoTime, CLOCK_MONOTONIC).
  *
  * Usage: Waits SECONDS
  */
@@ -101,6 +102,7 @@ public class Waits {
 			nap(1);
 		}
 		String v0 = itid == null ? "?" : status(itid, "voluntary_ctxt_switches");
+		System.out.println("asleep " + System.nanoTime());
 		System.out.println("ready " + ProcessHandle.current().pid());
 		System.out.flush();
 		end = System.nanoTime() + (long) (secs * 1e9);

@@ -63,7 +63,7 @@ public class Walkable {
 	}
 
 	public static void main(String[] args) throws Exception {
-		long end = System.nanoTime() + Long.parseLong(args[0]) * 1000000000L;
+		Stop.at(System.nanoTime() + Long.parseLong(args[0]) * 1000000000L);
 		String prefix = "x".repeat(200);
 		Key[] keys = new Key[512];
 
@@ -71,7 +71,7 @@ public class Walkable {
 			keys[i] = new Key(prefix + (i * 7919 % 1000));
 		Comparator<Key> a = new ByString(), b = new Reversed();
 		Thread t = new Thread(() -> {
-			while (System.nanoTime() < end) {
+			while (Stop.on()) {
 				sink += compare(a, keys, 4);
 				sink += compare(b, keys, 4);
 			}
@@ -80,9 +80,9 @@ public class Walkable {
 					   "walkable-interp");
 		Thread warm = new Thread(() -> {
 			/* a late interp thread would enter outer compiled */
-			while (!entered && System.nanoTime() < end)
+			while (!entered && Stop.on())
 				Thread.onSpinWait();
-			while (System.nanoTime() < end)
+			while (Stop.on())
 				sink += outer(20);
 		}, "walkable-warm");
 		t.start();

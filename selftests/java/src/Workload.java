@@ -14,7 +14,9 @@ import java.util.zip.Deflater;
  * starts once that file exists (bounded wait); with "ticks", it prints
  * "tick <System.nanoTime()> <rounds so far> <the workers' CPU ns so far>"
  * every 100 ms, so that a benchmark can compare the rate of rounds, and the
- * rounds per CPU second of the workers, inside and outside windows.
+ * rounds per CPU second of the workers, inside and outside windows. With
+ * -Dstop.file=PATH the work ends early, as after SECONDS, once PATH exists
+ * (Stop).
  */
 public class Workload {
 	static volatile long sink;
@@ -45,13 +47,13 @@ public class Workload {
 		return n;
 	}
 
-	static void work(long end) {
+	static void work() {
 		long x = Thread.currentThread().getId(), n = 0;
 		Deflater d = new Deflater(6);
 		byte[] in = new byte[24 * 1024], out = new byte[64 * 1024];
 		for (int i = 0; i < in.length; i++)
 			in[i] = (byte) ((i * 31) ^ (i >> 5) ^ (i % 251));
-		while (System.nanoTime() < end) {
+		while (Stop.on()) {
 			long t0 = MX.getCurrentThreadCpuTime();
 			x = methodA(x);
 			long t1 = MX.getCurrentThreadCpuTime();
@@ -82,13 +84,13 @@ public class Workload {
 			for (int i = 0; i < 6000 && !go.exists(); i++)
 				Thread.sleep(5);
 		}
-		long end = System.nanoTime() + (long) (secs * 1e9);
+		Stop.at(System.nanoTime() + (long) (secs * 1e9));
 		Thread[] t = new Thread[threads];
 		for (int i = 0; i < threads; i++)
-			t[i] = new Thread(() -> work(end), "worker-" + i);
+			t[i] = new Thread(Workload::work, "worker-" + i);
 		if (args.length > 3 && args[3].equals("ticks")) {
 			Thread ticker = new Thread(() -> {
-				while (System.nanoTime() < end) {
+				while (Stop.on()) {
 					long cpu = 0;
 					for (Thread w : t)
 						cpu += Math.max(0, MX.getThreadCpuTime(w.getId()));

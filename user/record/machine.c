@@ -423,9 +423,14 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 	if (!p)
 		return;
 	if (exec) { /* another program: its names and command line */
+		bool unw = p->unw != NULL;
 		uid_t uid;
 
 		procs_exec(&rec->procs, p);
+		if (unw && !p->unw) { /* its uid's unwinders: one less */
+			uid_count(rec->mach, rproc(p)->uid, -1, true);
+			uid_count(rec->mach, rproc(p)->uid, 1, false);
+		}
 		rproc(p)->named = false;
 		/* its program's path, when it is gone by then */
 		rproc(p)->name_by_exe = true;

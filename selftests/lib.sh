@@ -324,3 +324,50 @@ need_go() {
 	command -v go >/dev/null || return 1
 	export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
 }
+# perf_can_record: perf is installed and may record here; PERF_WHY says why
+# not otherwise (the side-by-side checks skip with it)
+perf_can_record() {
+	PERF_WHY=
+	if ! command -v perf >/dev/null; then
+		PERF_WHY="perf is not installed"
+		return 1
+	fi
+	if ! perf record -q -e cpu-clock -o "$TMP/perf-probe.data" -- true >"$TMP/perf-probe.err" 2>&1; then
+		PERF_WHY="perf cannot record here: $(head -c 160 "$TMP/perf-probe.err" | tr '\n' ' ')"
+		return 1
+	fi
+}
+# beside_perf DATA CMD...: CMD (a perfjava record -- ...) under perf
+# record -F 100 -g into DATA, the two on one run, when the caller's PERF
+# is not empty (it sets it, from perf_can_record); CMD alone otherwise.
+# CMD's status.
+beside_perf() {
+	local data=$1
+	shift
+	if [ -n "$PERF" ]; then
+		perf record -q -F 100 -g -o "$data" -- "$@"
+	else
+		"$@"
+	fi
+}
+# perf_with DATA FUNC [PID]: perf record -g's samples (of process PID, or
+# any) whose call chain holds the function FUNC
+perf_with() {
+	perf script -i "$1" -F pid,ip,sym 2>/dev/null | awk -v f="$2" -v p="${3:-}" '
+	BEGIN { RS = "" }
+	{ if (p != "" && $1 != p) next
+	  for (i = 2; i <= NF; i++) if ($i == f) { n++; break } }
+	END { print n + 0 }'
+}
+# perf_of DATA PID: perf's samples of process PID
+perf_of() { perf script -i "$1" -F pid 2>/dev/null | awk -v p="$2" '$1 == p { n++ } END { print n + 0 }'; }
+# pj_with FOLDED FUNC: samples of a collapsed report whose stack holds FUNC
+# (any _[x] type suffix)
+pj_with() {
+	awk -v f="$2" '{ n = $NF; $NF = ""; k = split($0, fr, ";")
+		for (i = 1; i <= k; i++) { g = fr[i]; sub(/ +$/, "", g); sub(/_\[[0-9a-z]\]$/, "", g)
+			if (g == f) { c += n; break } } } END { print c + 0 }' "$1"
+}
+# at_least_of A B R: A is at least R times B, within three standard errors
+# of B counted (sqrt B): a count taken beside another of the same events
+at_least_of() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { exit !(b > 0 && a >= r * b - 3 * sqrt(b)) }'; }

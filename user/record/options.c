@@ -18,15 +18,21 @@ static void usage(FILE *f)
 	    "                       [-g fp|lbr|dwarf[,SIZE]] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
 	    "       perfjava record [options] -t TID[,TID...] | -a | -C CPU[,CPU...]\n"
 	    "       perfjava record [options] [--] CMD [ARGS...]\n"
-	    "  -p PID[,PID...]  processes to profile (all their threads, and threads\n"
-	    "              they start); each JVM among them gets its own agent\n"
+	    "  -p PID[,PID...]  processes to profile (all their threads, and the\n"
+	    "              threads and processes they start); each JVM among them\n"
+	    "              gets its own agent\n"
 	    "  -t TID[,TID...]  these threads alone (not those they start)\n"
 	    "  -a          every process on the machine, those that start too;\n"
 	    "              every JVM found gets Java frames (unless --no-java)\n"
 	    "  -C CPU[,CPU...]  as -a, on these CPUs only (ranges: 0-3)\n"
-	    "  CMD ARGS    run CMD and profile it from its first instruction; its exit\n"
+	    "  CMD ARGS    run CMD and profile it from its first instruction, and the\n"
+	    "              threads and processes it starts from theirs; its exit\n"
 	    "              status is perfjava's, Ctrl-C reaches it; a JVM started as\n"
-	    "              java ... has the agent from its start (-agentpath)\n"
+	    "              java ... has the agent from its start (-agentpath), one a\n"
+	    "              script or a build tool starts once it has loaded libjvm\n"
+	    "  -i, --no-inherit  with -p or CMD: not the threads and processes the\n"
+	    "              targets start (each new thread of a target is then\n"
+	    "              recorded once the reader has seen it start)\n"
 	    "  -e EVENT    event(s) to sample, comma-separated or -e repeated (default\n"
 	    "              cycles, or cpu-clock without a hardware PMU; see perfjava list):\n"
 	    "                cpu-clock task-clock page-faults context-switches ...\n"
@@ -308,6 +314,9 @@ int record_opt(struct record_opts *o, int c, const char *arg)
 	case 'J':
 		o->no_java = true;
 		break;
+	case 'i':
+		o->no_inherit = true;
+		break;
 	case 'N':
 		o->native_base = true;
 		break;
@@ -371,6 +380,7 @@ const struct option record_long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "no-java", no_argument, NULL, 'J' },
+	{ "no-inherit", no_argument, NULL, 'i' },
 	{ "native-base", no_argument, NULL, 'N' },
 	{ "self", no_argument, NULL, 'S' },
 	{ "wall", no_argument, NULL, 'W' },
@@ -389,7 +399,7 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 	record_opts_init(o);
 	optind = 1;
 	opterr = 0; /* one line of our own for a wrong option */
-	while ((c = getopt_long(argc, argv, "+:p:t:aC:e:F:c:g:d:o:m:qh",
+	while ((c = getopt_long(argc, argv, "+:p:t:aC:e:F:c:g:d:o:m:iqh",
 				record_long_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':

@@ -42,6 +42,9 @@ struct record_opts {
 	bool pages_given;
 	const char *agent_path;
 	bool no_java;
+	/* --no-inherit: the tasks the targets start are not recorded from
+	 * their start (their threads are, once seen: record/family.h) */
+	bool no_inherit;
 	bool native_base; /* --native-base: Java stacks keep their thread's */
 	bool self; /* --self: perfjava's own threads and code stay in */
 	bool quiet;

@@ -170,6 +170,9 @@ static void opts_for(void *ctx, pid_t pid, struct ring_opts *o)
 
 	o->wakeup_events = java ? 1 : 0;
 	o->sigtrap = p && p->agent ? ksig_traps(&p->ks, p->agent) : 0;
+	/* its signal, when not SIGTRAP, goes to one thread (F_SETOWN_EX) */
+	if (p && p->agent && !o->sigtrap)
+		o->inherit = false;
 }
 
 /*
@@ -365,6 +368,7 @@ static int open_threads(struct recorder *rec)
 	t->opts_for = opts_for;
 	t->ctx = rec;
 	t->opts.mmaps = rec->mach != NULL; /* -a: JVMs that start */
+	family_setup(rec); /* what the targets start: inherited */
 	err = open_rings(rec, &bad, &pid);
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
@@ -455,6 +459,8 @@ static int start(struct recorder *rec, bool java, const bool *java_of)
 		if (launch_exec(rec))
 			return -127; /* as a shell says "cannot run" */
 		target_rebase(&rproc(p)->tgt); /* it runs the command now */
+		/* rings opened from now on count at once (and may SIGTRAP) */
+		rec->th.opts.enable_on_exec = false;
 		/* nothing was named with the parent's yet */
 		if (symbolizer_reload_user(&p->sym, p->pid)) {
 			fprintf(stderr, "perfjava: out of memory\n");

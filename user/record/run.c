@@ -23,6 +23,7 @@
 #include "pipeline/jevents.h"
 #include "pipeline/wall.h"
 #include "record/agents.h"
+#include "record/family.h"
 #include "record/header.h"
 #include "record/hotpath.h"
 #include "record/launch.h"
@@ -40,6 +41,7 @@
 #define DRAIN_NS 10000000ULL
 #define DRAIN_MAX_NS 200000000ULL
 #define DRAIN_PERIODS 50
+#define FAMILY_DRAIN_NS 20000000ULL
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
 #define SCAN_SOON_NS 10000000ULL /* a JVM's new thread: thread_started */
@@ -66,7 +68,8 @@ static void progress(struct recorder *rec, uint64_t now)
  * thread need: every DRAIN_PERIODS sampling periods (a new thread's first
  * samples wait as long for its creator's FORK record), within DRAIN_NS and
  * DRAIN_MAX_NS, and before a thread sampled at every period fills half its
- * ring with samples as large as the largest seen yet (DRAIN_MIN_NS at the
+ * ring with samples as large as the largest seen yet, written by as many
+ * threads at once as it carries, up to the CPUs (DRAIN_MIN_NS at the
  * least). With clock events alone (timer_paced), or samples that signal
  * the thread, the rings are not polled: their half-full wake-up would come
  * each time half a ring was written, read or not, one thread's after
@@ -96,8 +99,16 @@ static uint64_t drain_interval(const struct recorder *rec)
 			ns = period * DRAIN_PERIODS;
 		rate += (double)rec->sample_max / (double)period;
 	}
+	/* a ring that carries tasks (rings/threads.h) takes their samples
+	 * too, as many at once as there are CPUs */
+	rate *= 1 + (rec->th.carried.n < rec->cpus ? rec->th.carried.n
+						   : rec->cpus - 1);
 	if (ns < DRAIN_NS)
 		ns = DRAIN_NS;
+	/* the processes the targets start are named from /proc while they
+	 * live (record/family.h): read their records soon */
+	if (rec->fam.live && ns > FAMILY_DRAIN_NS)
+		ns = FAMILY_DRAIN_NS;
 	fill =
 	    (uint64_t)((double)rec->th.opts.pages * getpagesize() / 2 / rate);
 	if (fill < ns) /* past 1 ms, the rings are too small: -m */
@@ -135,6 +146,12 @@ static bool drain_all(struct recorder *rec, uint64_t until)
 {
 	unsigned int n = rec->th.n;
 
+	/* -a: what each task is (its exec, its maps), from every CPU's ring,
+	 * before its samples, read from each ring in turn (rings/ring.h) */
+	for (unsigned int i = 0; rec->mach && i < n; i++)
+		if (ring_is_cpu(rec->th.v[i]))
+			ring_peek(rec->th.v[i], record_on_record, rec);
+
 	for (unsigned int k = 0; k < n && k < rec->th.n; k++) {
 		unsigned int i = (rec->drain_at + k) % rec->th.n;
 
@@ -158,8 +175,9 @@ static void count_not_drained(void *ctx, struct ring *r,
 		rec->lost++;
 }
 
-/* Closes the rings of threads that have exited, after draining them (in
- * this pass's time: a ring not emptied waits for the next). */
+/* Closes the rings of threads that have exited, and those replaced, after
+ * draining them (in this pass's time: a ring not emptied waits for the
+ * next); the tasks one still carries get rings of their own first. */
 static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 {
 	for (unsigned int i = 0; i < rec->th.n;) {
@@ -167,9 +185,13 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 
 		if (check_proc && !r->exited && !ring_is_cpu(r))
 			r->exited = !proc_exists(r->pid, r->tid);
-		if (r->exited && drain_ring(rec, r, until)) {
-			jnames_forget(&rec->em.names, (uint32_t)r->tid);
-			switchcost_thread_gone(&rec->sc, (uint32_t)r->tid);
+		if ((r->exited || r->retired) && drain_ring(rec, r, until)) {
+			family_ring_gone(rec, r);
+			if (!r->retired) { /* (its successor's otherwise) */
+				jnames_forget(&rec->em.names, (uint32_t)r->tid);
+				switchcost_thread_gone(&rec->sc,
+						       (uint32_t)r->tid);
+			}
 			threads_remove(&rec->th, r);
 			continue;
 		}
@@ -186,7 +208,8 @@ static void scan_threads(struct recorder *rec, struct proc *p)
 {
 	unsigned int bad, before = rec->th.n;
 
-	if (!rproc(p)->follow || rproc(p)->ended || target_gone(&rproc(p)->tgt))
+	if (!rproc(p)->follow || rproc(p)->ended ||
+	    target_gone(&rproc(p)->tgt) || family_inherits(rec, p))
 		return;
 	threads_scan(&rec->th, p->pid, &bad);
 	if (!target_gone(&rproc(p)->tgt))
@@ -363,8 +386,12 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		struct proc *p = procs_get(&rec->procs, r->pid);
 
 		/* paced by the timer, or walked at the sample by F_SETSIG
-		 * (a wake-up at each sample): read on the timer */
-		if (paced || (p && ksig_quiet(&p->ks, r)))
+		 * (a wake-up at each sample): read on the timer; but a ring
+		 * that carries the tasks its thread started takes theirs
+		 * too, as many as they are: read when half full, as perf
+		 * reads its rings, and at its thread's end (POLLHUP), when
+		 * they need rings of their own (family_ring_gone) */
+		if ((paced || (p && ksig_quiet(&p->ks, r))) && !r->carrier)
 			continue;
 		ADD(r->fd, r, NULL, NULL, 0);
 	}
@@ -419,7 +446,7 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 	if (w->target) {
 		target_ended(rec, w->target, tty, "target exited");
 	} else if (w->attach) {
-		agents_attach_done(rec, w->attach - 1);
+		family_agent_in(rec, agents_attach_done(rec, w->attach - 1));
 	} else if (fd == sigfd) {
 		if (read(sigfd, &si, sizeof(si)) > 0 &&
 		    !(rec->launch && launch_signal(rec, &si))) {
@@ -456,6 +483,7 @@ int run_loop(struct recorder *rec, int sigfd)
 	bool tty = isatty(2) && !rec->o.quiet && !rec->launch && !rec->hook;
 	bool busy = false; /* records left in the rings by the last pass */
 	unsigned int ready; /* the hook's fds that are readable */
+	bool reap = false; /* a thread carrying others ended (POLLHUP) */
 	unsigned int rot = 0;
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
@@ -498,9 +526,16 @@ int run_loop(struct recorder *rec, int sigfd)
 				on_polled(rec, &what[i], pfd[i].fd, sigfd, tty);
 			} else if (!busy) {
 				busy = !drain_ring(rec, what[i].ring, pass_end);
-				if (pfd[i].revents & (POLLHUP | POLLERR))
+				if (pfd[i].revents & (POLLHUP | POLLERR)) {
 					what[i].ring->exited = true;
+					reap |= what[i].ring->carrier;
+				}
 			}
+		}
+		if (reap || rec->reap_soon) { /* a carrier's end, or rings
+						* replaced: their tasks' now */
+			reap = rec->reap_soon = false;
+			reap_threads(rec, false, pass_end);
 		}
 		now = now_ns();
 		next_soon = scan_due(rec, now);
@@ -542,6 +577,7 @@ int run_loop(struct recorder *rec, int sigfd)
 			tend_agents(rec, now, rescan);
 			agents_tick(rec, now); /* attaches due, or late */
 			machine_tick(rec, now); /* processes gone */
+			family_tick(rec, now);
 			reap_threads(rec, rescan, pass_end);
 			if (rescan) {
 				next_scan = now + RESCAN_NS;

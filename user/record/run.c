@@ -30,6 +30,7 @@
 #include "record/loop.h"
 #include "record/machine.h"
 #include "record/recorder.h"
+#include "record/rescan.h"
 #include "record/run.h"
 #include "record/summary.h"
 
@@ -44,7 +45,6 @@
 #define FAMILY_DRAIN_NS 20000000ULL
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
-#define SCAN_SOON_NS 10000000ULL /* a JVM's new thread: thread_started */
 /* A pass of the loop drains for at most PASS_NS before it looks at the
  * signals, -d and the target again, whatever the target makes the rings
  * cost; the last drain after the stop takes at most STOP_DRAIN_NS. */
@@ -197,69 +197,6 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 		}
 		i++;
 	}
-}
-
-/*
- * p's new threads from /proc/PID/task, only while the pid is still the
- * target's: rings opened by a scan that raced with its exit (whose pid may
- * name another process by then) are closed unread.
- */
-static void scan_threads(struct recorder *rec, struct proc *p)
-{
-	unsigned int bad, before = rec->th.n;
-
-	if (!rproc(p)->follow || rproc(p)->ended ||
-	    target_gone(&rproc(p)->tgt) || family_inherits(rec, p))
-		return;
-	threads_scan(&rec->th, p->pid, &bad);
-	if (!target_gone(&rproc(p)->tgt))
-		return;
-	while (rec->th.n > before)
-		threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
-}
-
-static void rescan_threads(struct recorder *rec)
-{
-	for (unsigned int i = 0; i < rec->procs.n; i++)
-		scan_threads(rec, rec->procs.v[i]);
-}
-
-/*
- * A JVM's agent said a thread started (JVMTI ThreadStart, on the new
- * thread): its events open now, from /proc/PID/task (the kernel's word,
- * not the agent's), rather than at its creator's next drain, up to
- * DRAIN_MAX_NS later. A process's threads are listed so at most every
- * SCAN_SOON_NS: a start sooner waits for that.
- */
-static void thread_started(struct proc *p, uint64_t now)
-{
-	if (!rproc(p)->scan_due)
-		rproc(p)->scan_due = rproc(p)->scanned_at + SCAN_SOON_NS > now
-					 ? rproc(p)->scanned_at + SCAN_SOON_NS
-					 : now;
-}
-
-/* Lists the threads of the processes due; when the next is (UINT64_MAX:
- * none). */
-static uint64_t scan_due(struct recorder *rec, uint64_t now)
-{
-	uint64_t next = UINT64_MAX;
-
-	for (unsigned int i = 0; i < rec->procs.n; i++) {
-		struct proc *p = rec->procs.v[i];
-
-		if (!rproc(p)->scan_due)
-			continue;
-		if (rproc(p)->scan_due > now) {
-			next = rproc(p)->scan_due < next ? rproc(p)->scan_due
-							 : next;
-			continue;
-		}
-		rproc(p)->scan_due = 0;
-		rproc(p)->scanned_at = now;
-		scan_threads(rec, p);
-	}
-	return next;
 }
 
 /* Whether p has no ring left. */
@@ -465,7 +402,7 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 				rec->procs.n > 1 ? " from a JVM" : "");
 		agents_stopped(rec, p, "the agent disconnected");
 	} else if (agent_thread_started(p->agent)) {
-		thread_started(p, now_ns());
+		rescan_soon(p, now_ns());
 	}
 }
 
@@ -487,7 +424,7 @@ int run_loop(struct recorder *rec, int sigfd)
 	unsigned int rot = 0;
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
-	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: scan_due */
+	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: rescan_due */
 
 	rec->th.changed = true;
 	while (!rec->stop) {
@@ -538,7 +475,7 @@ int run_loop(struct recorder *rec, int sigfd)
 			reap_threads(rec, false, pass_end);
 		}
 		now = now_ns();
-		next_soon = scan_due(rec, now);
+		next_soon = rescan_due(rec, now);
 		if (now >= next_alt) {
 			threads_alternate(&rec->th, now / PJA_BENCH_ALT_NS & 1);
 			next_alt =
@@ -581,7 +518,7 @@ int run_loop(struct recorder *rec, int sigfd)
 			reap_threads(rec, rescan, pass_end);
 			if (rescan) {
 				next_scan = now + RESCAN_NS;
-				rescan_threads(rec);
+				rescan_all(rec);
 			}
 			if (tty)
 				progress(rec, now);

@@ -244,11 +244,53 @@ int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
 	return pos == UINT64_MAX ? -1 : 0;
 }
 
+/* Tests and benchmarks (testhooks.c): NULL in a user's JVM. */
+static void (*sample_hook)(int fd, void *uc, uint64_t start);
+
+void ksig_hook(void (*fn)(int fd, void *uc, uint64_t start))
+{
+	sample_hook = fn;
+}
+
+static inline void walk_sample(int fd, void *uc, uint64_t start, int twin)
+{
+	struct pja_walk w = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < NBUF; i++) {
+		int free_buf = 0;
+
+		if (atomic_compare_exchange_strong(&bufs[i].used, &free_buf, 1))
+			break;
+	}
+	if (i == NBUF) {
+		atomic_fetch_add(&n_busy, 1);
+		return;
+	}
+	w.frames = bufs[i].frames;
+	w.depth = pja.depth;
+	w.slots = PJA_MAX_SLOTS;
+	stackwalk_here(uc, &w);
+	append(&w, fd, start, 0);
+	if (twin && w.raw) {
+		uint64_t t = w.time;
+
+		w.asgct_only = 1;
+		stackwalk_here(uc, &w);
+		w.time = t; /* the twin's key: its thread and time */
+		append(&w, fd, start, PJA_WALK_CHECK);
+	}
+	atomic_store(&bufs[i].used, 0);
+}
+
+void ksig_walk(int fd, void *uc, uint64_t start, int twin)
+{
+	walk_sample(fd, uc, start, twin);
+}
+
 int ksig_on_sample(int fd, void *uc)
 {
 	uint64_t start = pja_ticks();
-	struct pja_walk w = { 0 };
-	unsigned int i;
 	int saved = errno, ret = 0;
 
 	atomic_fetch_add(&inflight, 1);
@@ -258,33 +300,10 @@ int ksig_on_sample(int fd, void *uc)
 		goto out;
 	}
 	atomic_fetch_add(&n_taken, 1);
-	if (pja.bench == PJA_BENCH_SIGNAL ||
-	    (pja.bench == PJA_BENCH_ALT && pja_now() / PJA_BENCH_ALT_NS & 1))
-		goto out;
-	for (i = 0; i < NBUF; i++) {
-		int free_buf = 0;
-
-		if (atomic_compare_exchange_strong(&bufs[i].used, &free_buf, 1))
-			break;
-	}
-	if (i == NBUF) {
-		atomic_fetch_add(&n_busy, 1);
-		goto out;
-	}
-	w.frames = bufs[i].frames;
-	w.depth = pja.depth;
-	w.slots = PJA_MAX_SLOTS;
-	stackwalk_here(uc, &w);
-	append(&w, fd, start, 0);
-	if (pja.walkcheck && w.raw) { /* tests: AsyncGetCallTrace's too */
-		uint64_t t = w.time;
-
-		w.asgct_only = 1;
-		stackwalk_here(uc, &w);
-		w.time = t; /* the twin's key: its thread and time */
-		append(&w, fd, start, PJA_WALK_CHECK);
-	}
-	atomic_store(&bufs[i].used, 0);
+	if (sample_hook) /* tests and benchmarks only */
+		sample_hook(fd, uc, start);
+	else
+		walk_sample(fd, uc, start, 0);
 out:
 	atomic_fetch_sub(&inflight, 1);
 	errno = saved;

@@ -58,32 +58,11 @@ struct pja {
 	int wake_fd; /* eventfd: the outgoing queue has data */
 	unsigned int depth;
 	unsigned int timeout_us;
-	int testfault; /* every Nth walk reads a bad address (tests) */
-	int testreplay; /* the replay takes at least this many ms (tests) */
-	int walkcheck; /* each walk at the sample twice: ours and
-			  AsyncGetCallTrace's, compared (tests) */
-	int asgct_only; /* no walk of our own (tests) */
-	int bench; /* benchmarks (bench=): PJA_BENCH_*, or 0 */
 	int signo; /* our real-time signal (ksig.c), chosen once */
 	int traps; /* our SIGTRAP handler is installed (ksig.c) */
 	uint64_t restorer; /* the signal frames' return (glibc's restorer) */
 	jvmtiEventCallbacks callbacks; /* set at load (jvmti.c) */
 };
-
-/* bench=signal: the handler returns at once (the kernel's signal alone);
- * bench=walk: walks are taken, then dropped by the pump (nothing moved to
- * the reader). For make bench's split of the walk's cost, never otherwise. */
-#define PJA_BENCH_SIGNAL 1
-#define PJA_BENCH_WALK 2
-/* bench=alt: as shipped in the even periods of PJA_BENCH_ALT_NS of
- * CLOCK_MONOTONIC (the JVM's System.nanoTime), as bench=signal in the odd
- * ones: the walk's cost in a program that alternates faster than the
- * host's drift. */
-#define PJA_BENCH_ALT 3
-/* bench=alt-all: the session thread sleeps through the odd periods of
- * PJA_BENCH_ALT_NS, where the reader samples nothing (PERFJAVA_BENCH=
- * alt-all): its wake-ups count as perfjava's, in the even ones only. */
-#define PJA_BENCH_ALT_ALL 4
 
 extern struct pja pja;
 
@@ -102,6 +81,13 @@ int events_init(JavaVM *vm);
 void events_callbacks(jvmtiEventCallbacks *cb);
 int events_start(JNIEnv *env); /* enable events, replay code and threads */
 void events_stop(void);
+/* Tests (testhooks.c), NULL otherwise: after the replay of the code map,
+ * and inside the protected read of a compiled method's level. */
+struct events_hooks {
+	void (*replay)(void);
+	void (*level)(void);
+};
+void events_hook(const struct events_hooks *h);
 /* Sends PJA_METHOD for m unless sent in this session. */
 void method_send(jmethodID m);
 /* A walk's frames as they go on the wire: typed by the code map from the
@@ -120,7 +106,9 @@ unsigned int walk_top(uint64_t pc, uint32_t how, struct asgct_frame *raw,
  * the count in out. On the session thread. */
 unsigned int walk_frames(uint64_t pc, uint32_t *flags, struct asgct_frame *raw,
 			 unsigned int n, struct pja_frame *out);
-void methods_reset(void);
+/* The methods sent forgotten, at a session's start (env: the session
+ * thread's) and its end (NULL). */
+void methods_reset(JNIEnv *env);
 /* "java.util.zip.Deflater.deflate([BIII)I" into buf (without the
  * signature when it would not fit); 0 on success. */
 int method_full_name(jmethodID m, char *buf, size_t len);
@@ -352,6 +340,9 @@ struct pja_walk {
 };
 /* Installs the SIGSEGV/SIGBUS fault protection (once). */
 int stackwalk_init(void);
+/* Tests (testhooks.c): fn called inside each walk's fault protection, 1
+ * when the walk is left to AsyncGetCallTrace (NULL in a user's JVM). */
+void stackwalk_hook(int (*fn)(void));
 /* Walks the calling thread's Java stack from uc, the ucontext of a signal
  * handler running on that thread. Async-signal-safe; faults are survived. */
 void stackwalk_here(void *uc, struct pja_walk *w);
@@ -387,6 +378,13 @@ int ksig_trap_first(char *owner, size_t len);
 /* Walks at the sample are taken from ksig_start until ksig_stop (which
  * waits, bounded, for handlers in flight and drops what is left). */
 void ksig_start(void);
+/* Tests and benchmarks (testhooks.c): fn takes the walk at each sample in
+ * the handler's place (NULL: the handler's own, in a user's JVM). */
+void ksig_hook(void (*fn)(int fd, void *uc, uint64_t start));
+/* The handler's walk at a sample into the private ring; twin: when it was
+ * the agent's own walk, AsyncGetCallTrace's of the same moment follows it,
+ * flagged PJA_WALK_CHECK (walkcheck.c). */
+void ksig_walk(int fd, void *uc, uint64_t start, int twin);
 void ksig_stop(void);
 /* The next record of the private ring: 1 and *r, the handler's time by
  * part (ticks[PJW_PARTS]), its extension (*extlen bytes, at most
@@ -448,6 +446,21 @@ int wring_interval_ms(void);
  * walks at the sample when they are due, as its loop would. */
 void wring_tick(void);
 void wring_detach(void);
+/* Tests and benchmarks (testhooks.c), NULL in a user's JVM: take sees each
+ * record the pump takes, before it is named (1: it goes no further);
+ * interval gives the wait before the next pump from the pump's own. */
+struct wring_hooks {
+	int (*take)(const struct pjw_rec *r, const struct asgct_frame *raw,
+		    struct pjw_head *hd);
+	int (*interval)(int ms);
+};
+void wring_hook(const struct wring_hooks *h);
+
+/* testhooks.c: the benchmark and test switches of a session (bench=, and
+ * PERFJAVA_AGENT_* in the JVM's environment) read, each production file's
+ * hook set where one is on. Whether PERFJAVA_AGENT_TESTFAULT is. */
+void testhooks_session(const char *bench);
+int testhooks_testfault(void);
 
 /* walk.c: walks requested by the session thread through directed signals. */
 int walk_init(void);

@@ -29,7 +29,22 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "blocked.h"
+#include "clock.h"
+#include "copies.h"
+#include "copywalk.h"
+#include "events.h"
 #include "input.h"
+#include "jevents.h"
+#include "ksig.h"
+#include "methods.h"
+#include "out.h"
+#include "park.h"
+#include "stackwalk.h"
+#include "testhooks.h"
+#include "vmstructs.h"
+#include "walk.h"
+#include "wring.h"
 
 struct pja pja = { .fd = -1, .wake_fd = -1 };
 
@@ -210,7 +225,7 @@ static int on_message(void *ctx, uint32_t type, const char *p, uint32_t len)
 	if (len >= sizeof(req) && ring_fd >= 0) {
 		memcpy(&req, p, sizeof(req));
 		if (!wring_attach(ring_fd, &req))
-			rr.signo = pja.signo;
+			rr.signo = ksig_signo();
 	}
 	if (ring_fd >= 0)
 		close(ring_fd);

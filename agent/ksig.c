@@ -37,6 +37,11 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "ksig.h"
+#include "mounted.h"
+#include "stackwalk.h"
+#include "vmwalk.h"
 #include "perfjava/walk_ring.h"
 
 #define NBUF 32 /* walks at once (one per running thread) */
@@ -57,6 +62,8 @@ static _Atomic uint64_t n_full, n_busy;
 static _Atomic uint64_t n_taken, n_off, n_passed;
 /* the private ring's oldest record, unpublished since (session thread) */
 static uint64_t stuck_pos = UINT64_MAX, stuck_since;
+static int signo; /* our real-time signal, chosen once */
+static int traps; /* our SIGTRAP handler is installed */
 static atomic_int kicked; /* the session thread was woken, has not taken */
 
 /* Searched from the top: SIGRTMIN and the ones just above it are the ones
@@ -94,12 +101,17 @@ static void sigio_net(void)
 	sigaction(SIGIO, &sa, NULL);
 }
 
+int ksig_signo(void)
+{
+	return signo;
+}
+
 int ksig_init(void)
 {
 	unsigned int i;
 
-	pja.signo = pick();
-	if (pja.signo < 0)
+	signo = pick();
+	if (signo < 0)
 		return -1;
 	sigio_net();
 	/* its pages mapped now: one the handlers touched first would fault
@@ -377,7 +389,7 @@ int ksig_trap_first(char *owner, size_t len)
 
 	if (len)
 		owner[0] = 0;
-	if (!pja.traps || sigaction(SIGTRAP, NULL, &sa))
+	if (!traps || sigaction(SIGTRAP, NULL, &sa))
 		return 0;
 	if ((sa.sa_flags & SA_SIGINFO) && sa.sa_sigaction == on_trap)
 		return 1;
@@ -404,10 +416,11 @@ int ksig_trap_init(void)
 
 	if (pja_install(SIGTRAP, on_trap, &prev_trap))
 		return -1;
+	traps = 1;
 	/* the return of every handler glibc installed: a signal frame's
 	 * mark on the stack (vmwalk.c) */
 	if (!sigaction(SIGTRAP, NULL, &sa) && (sa.sa_flags & SA_RESTORER))
-		pja.restorer = (uintptr_t)sa.sa_restorer;
+		vmwalk_restorer((uintptr_t)sa.sa_restorer);
 	return 0;
 }
 

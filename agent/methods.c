@@ -12,6 +12,9 @@
 
 #include "perfjava/profile.h"
 #include "pja.h"
+#include "codemap.h"
+#include "methods.h"
+#include "out.h"
 
 static void dealloc(void *p)
 {

@@ -28,6 +28,13 @@
 #include <ucontext.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "codemap.h"
+#include "curenv.h"
+#include "frametype.h"
+#include "stackwalk.h"
+#include "vmstructs.h"
+#include "vmwalk.h"
 
 /* Walks protected at once; a walk that finds no free entry is refused. */
 #define NPROT 64

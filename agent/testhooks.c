@@ -17,14 +17,14 @@
  *   only (bench_walk_alt.sh). ksig.c, wring.c.
  * - PERFJAVA_AGENT_TESTFAULT=N: every Nth walk reads a bad address inside
  *   the walk's fault protection (stackwalk.c), and so does each read of a
- *   compiled method's level (jvmti.c): both must be survived.
+ *   compiled method's level (events.c): both must be survived.
  * - PERFJAVA_AGENT_WALKER=asgct: every walk left to AsyncGetCallTrace and
  *   its recoveries (stackwalk.c).
  * - PERFJAVA_AGENT_WALKCHECK: each walk the agent takes itself is taken
  *   again by AsyncGetCallTrace at the same signal (ksig.c) and the two are
  *   compared once named (wring.c's pump, walkcheck.c).
  * - PERFJAVA_AGENT_TESTREPLAY=MS: the session's replay of the code map and
- *   the threads lasts at least MS ms, the walks moved meanwhile (jvmti.c).
+ *   the threads lasts at least MS ms, the walks moved meanwhile (events.c).
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -32,6 +32,14 @@
 #include <time.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "events.h"
+#include "ksig.h"
+#include "methods.h"
+#include "stackwalk.h"
+#include "testhooks.h"
+#include "walkcheck.h"
+#include "wring.h"
 
 #define BENCH_SIGNAL 1
 #define BENCH_WALK 2
@@ -115,7 +123,7 @@ static int on_interval(int ms)
 	return ms;
 }
 
-/* jvmti.c, after the replay of the code map: a replay as long as a big
+/* events.c, after the replay of the code map: a replay as long as a big
  * code cache's on a loaded machine, the walks moved meanwhile as they
  * are. */
 static void on_replay(void)
@@ -129,7 +137,7 @@ static void on_replay(void)
 	}
 }
 
-/* jvmti.c, inside the protected read of a compiled method's level */
+/* events.c, inside the protected read of a compiled method's level */
 static void on_level(void)
 {
 	if (testfault)

@@ -17,6 +17,13 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "cost.h"
+#include "jevents.h"
+#include "ksig.h"
+#include "methods.h"
+#include "out.h"
+#include "wring.h"
 #include "perfjava/walk_ring.h"
 
 _Static_assert(sizeof(struct asgct_frame) == 16, "walk record frame size");

@@ -25,6 +25,17 @@
 
 #include "perfjava/profile.h"
 #include "pja.h"
+#include "clock.h"
+#include "codemap.h"
+#include "events.h"
+#include "jevents.h"
+#include "jthreads.h"
+#include "methods.h"
+#include "out.h"
+#include "stackwalk.h"
+#include "vmstructs.h"
+#include "walk.h"
+#include "wring.h"
 
 static jvmtiEnv *jv;
 static JNIEnv *sess_env; /* the session thread's */

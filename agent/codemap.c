@@ -322,7 +322,8 @@ unsigned int codemap_retop(uint64_t pc, struct asgct_frame *frames,
 	e = &ents[i];
 	r0 = inlinerec_at(&e->rec, e->m, pc);
 	r1 = inlinerec_ge(&e->rec, pc + 1);
-	if (r0 < 0 || r1 < 0 || r0 == r1 || e->rec.roff[r1 + 1] == e->rec.roff[r1])
+	if (r0 < 0 || r1 < 0 || r0 == r1 ||
+	    e->rec.roff[r1 + 1] == e->rec.roff[r1])
 		goto out;
 	l0 = e->rec.roff[r0 + 1] - e->rec.roff[r0];
 	l1 = e->rec.roff[r1 + 1] - e->rec.roff[r1];

@@ -58,10 +58,11 @@ check_sites() {
 	for s in "$@"; do
 		truth=$(awk -v f="LockIdle.$s" '$1 == f { print $2 }' "$d/$name.truth")
 		got=$(awk -v f="LockIdle.$s" '$1 == f { print $2 }' "$d/$name.share")
-		tol=$(pct_tolerance "${truth:-0}" "$n" 5)
+		tol=$(share_tol "${truth:-0}" "$n" 5)
 		echo "# $label $s truth ${truth:-?}% perfjava ${got:-?}% ($n samples, window $win)"
 		check "$label: $s within $tol pp of the program's own (truth $truth, got $got)" \
-			pct_within "${truth:-0}" "${got:-100}" "$tol"
+			awk -v a="${truth:-0}" -v b="${got:-100}" -v t="$tol" \
+				'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
 	done
 }
 

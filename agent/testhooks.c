@@ -26,6 +26,7 @@
  * - PERFJAVA_AGENT_TESTREPLAY=MS: the session's replay of the code map and
  *   the threads lasts at least MS ms, the walks moved meanwhile (events.c).
  */
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,9 @@ static struct pjw_rec copy;
 static struct asgct_frame copy_raw[PJA_MAX_SLOTS];
 static struct pja_frame copy_named[PJA_MAX_DEPTH];
 
-static int env_int(const char *name, int max)
+/* A number from the environment, 0 when unset or out of 0..max. */
+static int env_int(const char *v, int max)
 {
-	const char *v = getenv(name);
 	int n = v ? atoi(v) : 0;
 
 	return n < 0 || n > max ? 0 : n;
@@ -156,8 +157,8 @@ void testhooks_session(const char *bench_opt)
 		: !strcmp(bench_opt, "alt")	? BENCH_ALT
 		: !strcmp(bench_opt, "alt-all") ? BENCH_ALT_ALL
 						: 0;
-	testfault = env_int("PERFJAVA_AGENT_TESTFAULT", 0x7fffffff);
-	testreplay = env_int("PERFJAVA_AGENT_TESTREPLAY", 60000);
+	testfault = env_int(getenv("PERFJAVA_AGENT_TESTFAULT"), INT_MAX);
+	testreplay = env_int(getenv("PERFJAVA_AGENT_TESTREPLAY"), 60000);
 	walkcheck = getenv("PERFJAVA_AGENT_WALKCHECK") != NULL;
 	asgct_only = wk && !strcmp(wk, "asgct");
 	walkcheck_reset();

@@ -8,4 +8,5 @@
 /* The callback of SampledObjectAlloc (a sampled allocation into jrec.c). */
 void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 			   jclass k, jlong size);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* blocked.c: the Java stacks of blocked threads. */
 #ifndef PJ_AGENT_BLOCKED_H
 #define PJ_AGENT_BLOCKED_H
 
@@ -9,4 +8,5 @@
  * GetStackTrace on the session thread. */
 /* Answers the requests of a PJA_STACK message; -1 when the socket failed. */
 int blocked_answer(JNIEnv *env, const char *p, uint32_t len);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* clock.c: the monotonic clock, the TSC and the thread id. */
 #ifndef PJ_AGENT_CLOCK_H
 #define PJ_AGENT_CLOCK_H
 
@@ -14,4 +13,5 @@ uint64_t pja_now(void);
 uint64_t pja_ticks(void);
 uint64_t pja_ticks_ns(uint64_t ticks);
 pid_t pja_gettid(void);
+
 #endif

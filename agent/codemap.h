@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* codemap.c: compiled code with its inlining records, stubs, the interpreter. */
 #ifndef PJ_AGENT_CODEMAP_H
 #define PJ_AGENT_CODEMAP_H
 
@@ -42,4 +41,5 @@ unsigned int codemap_expand(const struct asgct_frame *raw, unsigned int n,
 /* Sets pja_frame types for frames[0..n-1] given the top frame's pc. */
 void codemap_classify(uint64_t pc, struct asgct_frame *frames,
 		      struct pja_frame *out, unsigned int n);
+
 #endif

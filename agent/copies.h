@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* copies.c: the library pinned, and one session among the copies of the agent. */
 #ifndef PJ_AGENT_COPIES_H
 #define PJ_AGENT_COPIES_H
 
@@ -12,4 +11,5 @@
 int copies_pin(void);
 int copies_lock(void);
 void copies_unlock(void);
+
 #endif

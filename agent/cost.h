@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* cost.c: the agent's own cost. */
 #ifndef PJ_AGENT_COST_H
 #define PJ_AGENT_COST_H
 
@@ -13,4 +12,5 @@ void cost_reset(void);
 void cost_walk(const uint32_t *ticks, int own);
 void cost_pump(uint64_t cpu_ns, uint64_t walks);
 void cost_put(struct pjw_head *hd);
+
 #endif

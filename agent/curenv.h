@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* curenv.c: the calling thread's JNIEnv, from HotSpot's own key. */
 #ifndef PJ_AGENT_CURENV_H
 #define PJ_AGENT_CURENV_H
 
@@ -11,4 +10,5 @@ void curenv_init(const void *self);
 /* The calling thread's JNIEnv, NULL when it is no Java thread; safe in a
  * signal handler (GetEnv when the key or the thread's class is unknown). */
 JNIEnv *curenv(void);
+
 #endif

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* events.c: JVMTI set up once, and each session's events and replay. */
 #ifndef PJ_AGENT_EVENTS_H
 #define PJ_AGENT_EVENTS_H
 
 #include "pja.h"
 
-/* jvmti.c: JVMTI */
+/* events.c: JVMTI set up once (capabilities, callbacks); per session its
+ * events enabled, the code map and the threads replayed and streamed. */
 int events_init(JavaVM *vm);
 void events_callbacks(jvmtiEventCallbacks *cb);
 int events_start(JNIEnv *env); /* enable events, replay code and threads */
@@ -17,4 +17,5 @@ struct events_hooks {
 	void (*level)(void);
 };
 void events_hook(const struct events_hooks *h);
+
 #endif

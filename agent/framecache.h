@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* framecache.c: a caller's frame as the walk steps over it. */
 #ifndef PJ_AGENT_FRAMECACHE_H
 #define PJ_AGENT_FRAMECACHE_H
 
@@ -20,4 +19,5 @@ struct pja_step {
 int framecache_get(uint64_t pc, struct pja_step *e);
 /* Remembers *e for pc, unless another writer holds its entry. */
 void framecache_put(uint64_t pc, const struct pja_step *e);
+
 #endif

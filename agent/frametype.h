@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* frametype.c: the physical Java frames on a stack. */
 #ifndef PJ_AGENT_FRAMETYPE_H
 #define PJ_AGENT_FRAMETYPE_H
 
@@ -42,4 +41,5 @@ struct pja_stackview {
 int frametype_walk_view(struct pja_stackview *v, struct asgct_frame *f,
 			uint64_t *pcs, int depth, uint64_t pc, uint64_t sp,
 			uint64_t fp);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* jevents.c: the JVM's own events, turned on and off per session. */
 #ifndef PJ_AGENT_JEVENTS_H
 #define PJ_AGENT_JEVENTS_H
 
@@ -25,4 +24,5 @@ int jevents_name(const void *ext, uint32_t extlen, struct pjw_event *out);
  * bound, no free stack buffer) when they changed; -1 when the queue is
  * full. */
 int jevents_report(void);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* jrec.c: one of the JVM's events recorded on its own thread. */
 #ifndef PJ_AGENT_JREC_H
 #define PJ_AGENT_JREC_H
 
@@ -42,4 +41,5 @@ int jrec_wait_kept(uint64_t waited, uint64_t *weight);
  * ReentrantReadWriteLock, StampedLock and Semaphore (a condition's await,
  * a queue's take, a latch or a future is no lock: off-CPU/wall time). */
 int jrec_lock_class(jclass k);
+
 #endif

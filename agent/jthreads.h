@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* jthreads.c: the JVM's threads by tid. */
 #ifndef PJ_AGENT_JTHREADS_H
 #define PJ_AGENT_JTHREADS_H
 
 #include "pja.h"
 
 /* jthreads.c: the JVM's threads by tid (thread objects for JVMTI calls),
- * kept from ThreadStart and the replay of the threads at attach (jvmti.c). */
+ * kept from ThreadStart and the replay of the threads at attach (events.c). */
 void jthreads_start(JNIEnv *env, jthread t, pid_t tid);
 void jthreads_end(JNIEnv *env, pid_t tid);
 /* The session's start (before ThreadStart is enabled) and its end: threads
@@ -19,4 +18,5 @@ int jthreads_known(pid_t tid);
 jthread jthreads_ref(JNIEnv *env, pid_t tid);
 /* The tids known now, at most max into tids; how many. */
 size_t jthreads_tids(pid_t *tids, size_t max);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* ksig.c: the walk at the kernel's per-sample signal, into a private ring. */
 #ifndef PJ_AGENT_KSIG_H
 #define PJ_AGENT_KSIG_H
 
@@ -57,4 +56,5 @@ void ksig_signals(uint64_t *taken, uint64_t *off, uint64_t *passed);
 /* How long the private ring's oldest record has waited unpublished (a
  * handler stopped between its reservation and its record): 0 normally. */
 uint64_t ksig_stuck_ns(void);
+
 #endif

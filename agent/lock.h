@@ -22,4 +22,5 @@ void JNICALL lock_entered(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o);
 /* Rebinds Unsafe.park to the hook (it stays, inert, when no session
  * records locks), again if another agent bound it since. 0 when in place. */
 int lock_park_hook(JNIEnv *env);
+
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* methods.c: the methods a session names, and a walk's frames as they go on the wire. */
+/* methods.c: the methods a session names, and a walk's frames as they go
+ * on the wire. */
 #ifndef PJ_AGENT_METHODS_H
 #define PJ_AGENT_METHODS_H
 
@@ -29,4 +30,5 @@ void methods_reset(JNIEnv *env);
 /* "java.util.zip.Deflater.deflate([BIII)I" into buf (without the
  * signature when it would not fit); 0 on success. */
 int method_full_name(jmethodID m, char *buf, size_t len);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* mounted.c: each carrier's mounted virtual thread. */
 #ifndef PJ_AGENT_MOUNTED_H
 #define PJ_AGENT_MOUNTED_H
 
@@ -17,4 +16,5 @@ int mounted_first(pid_t tid, uint64_t id);
 /* The table read (on) or not and emptied (off). */
 void mounted_on(void);
 void mounted_off(void);
+
 #endif

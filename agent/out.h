@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* out.c: the outgoing message queue. */
 #ifndef PJ_AGENT_OUT_H
 #define PJ_AGENT_OUT_H
 
@@ -14,4 +13,5 @@ int out_msg(uint32_t type, const void *a, size_t alen, const void *b,
 	    size_t blen, const void *c, size_t clen);
 /* Writes what is queued to pja.fd. -1 when the socket failed. */
 int out_flush(void);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* park.c: Unsafe.park bound to a hook of the agent's. */
 #ifndef PJ_AGENT_PARK_H
 #define PJ_AGENT_PARK_H
 
@@ -17,4 +16,5 @@ void park_check(JNIEnv *env);
 void park_call(JNIEnv *env, jobject u, jboolean abs, jlong time);
 int park_nested(void);
 int park_announce(void);
+
 #endif

@@ -47,7 +47,8 @@ enum asgct_error {
 };
 #define ASGCT_NATIVE_BCI (-3)
 
-/* Global state: set up once, the session part restarted per attach. */
+/* Global state: set up once at load (agent.c, events.c), the session part
+ * restarted per attach by agent.c alone; the others only read it. */
 struct pja {
 	JavaVM *vm;
 	jvmtiEnv *jvmti;
@@ -60,7 +61,7 @@ struct pja {
 	int wake_fd; /* eventfd: the outgoing queue has data */
 	unsigned int depth;
 	unsigned int timeout_us;
-	jvmtiEventCallbacks callbacks; /* set at load (jvmti.c) */
+	jvmtiEventCallbacks callbacks; /* set at load (events.c) */
 };
 
 extern struct pja pja;
@@ -68,7 +69,7 @@ extern struct pja pja;
 /* A walk buffer's slots: a raw walk of depth frames may take twice. */
 #define PJA_MAX_SLOTS (2 * PJA_MAX_DEPTH)
 /* A walk's flags in the private ring (never in the reader's): raw slots;
- * AsyncGetCallTrace's twin of the walk before it (pja.walkcheck). */
+ * AsyncGetCallTrace's twin of the walk before it (walkcheck.c). */
 #define PJA_WALK_RAW (1u << 30)
 #define PJA_WALK_CHECK (1u << 29)
 

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* stackwalk.c: the walk of the calling thread from its signal context, and its fault protection. */
 #ifndef PJ_AGENT_STACKWALK_H
 #define PJ_AGENT_STACKWALK_H
 
@@ -50,4 +49,5 @@ int pja_install(int sig, void (*fn)(int, siginfo_t *, void *),
  * profiling signal is not applied). */
 void pja_chain(const struct sigaction *prev, int sig, siginfo_t *si, void *uc);
 uint64_t pja_context_pc(const void *ucontext);
+
 #endif

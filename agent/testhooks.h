@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* testhooks.c: the benchmark and test switches, in one place. */
 #ifndef PJ_AGENT_TESTHOOKS_H
 #define PJ_AGENT_TESTHOOKS_H
 
@@ -10,4 +9,5 @@
  * hook set where one is on. Whether PERFJAVA_AGENT_TESTFAULT is. */
 void testhooks_session(const char *bench);
 int testhooks_testfault(void);
+
 #endif

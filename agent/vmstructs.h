@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* vmstructs.c: HotSpot's structures, from gHotSpotVMStructs. */
 #ifndef PJ_AGENT_VMSTRUCTS_H
 #define PJ_AGENT_VMSTRUCTS_H
 
@@ -85,4 +84,5 @@ int vmstructs_nmethod_frame(uint64_t pc, int *complete);
  * frameless), and in *method the Method* of an nmethod (NULL for stubs).
  * Only reads, as above. */
 int vmstructs_code_frame(uint64_t pc, const void **method);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* vmwalk.c: the agent's own walk. */
 #ifndef PJ_AGENT_VMWALK_H
 #define PJ_AGENT_VMWALK_H
 
@@ -23,4 +22,5 @@ int vmwalk(JNIEnv *env, void *uc, struct asgct_frame *f, unsigned int cap,
  * frame's mark on the stack, which the walk steps over (ksig.c tells it
  * once, not in a handler). */
 void vmwalk_restorer(uint64_t pc);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* vthread.c: virtual threads (JDK 21+). */
 #ifndef PJ_AGENT_VTHREAD_H
 #define PJ_AGENT_VTHREAD_H
 
@@ -15,4 +14,5 @@ void vthread_stop(void);
 void vthread_name(JNIEnv *env, jthread t, uint64_t id);
 /* The session thread: forgets the names sent. */
 void vthread_reset(void);
+
 #endif

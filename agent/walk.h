@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* walk.c: walks requested by the session thread through directed signals. */
 #ifndef PJ_AGENT_WALK_H
 #define PJ_AGENT_WALK_H
 
@@ -23,4 +22,5 @@ int walk_end(void *walk, struct pja_walk *out);
 JNIEnv *walk_probe_env(pid_t tid);
 /* Waits (bounded) until no handler is running in our slots. */
 void walk_quiesce(void);
+
 #endif

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* wring.c: the reader's shared walk ring, fed by the session thread. */
 #ifndef PJ_AGENT_WRING_H
 #define PJ_AGENT_WRING_H
 
@@ -27,4 +26,5 @@ struct wring_hooks {
 	int (*interval)(int ms);
 };
 void wring_hook(const struct wring_hooks *h);
+
 #endif

@@ -103,7 +103,7 @@ $(BUILD)/selftests/test_jthreads: selftests/unit/test_jthreads.c agent/jthreads.
 	$(CC) $(CFLAGS) $(AGENT_CFLAGS) $(SANITIZE) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
 
 # The agent's code map, with inlining records built by the test.
-$(BUILD)/selftests/test_codemap_top: selftests/unit/test_codemap_top.c agent/codemap.c
+$(BUILD)/selftests/test_codemap_top: selftests/unit/test_codemap_top.c agent/codemap.c agent/inlinerec.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(AGENT_CFLAGS) $(SANITIZE) -Iselftests/unit -o $@ $(filter %.c,$^) -lpthread
 

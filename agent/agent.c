@@ -10,19 +10,9 @@
  *
  * Options (comma separated): sock=PATH (required; as the JVM sees it),
  * depth=N (frames per walk, default 2048, at most 8192), timeout_us=N (how
- * long a thread may take to answer, default 5000). Tests only: the
- * environment variable PERFJAVA_AGENT_TESTFAULT=N makes every Nth walk read a
- * bad address inside the protected region; PERFJAVA_AGENT_WALKCHECK makes
- * every walk at the sample also walk by AsyncGetCallTrace, and compares;
- * PERFJAVA_AGENT_TESTREPLAY=MS makes the session's replay of the code map
- * last at least MS ms, as a big code cache on a loaded machine does;
- * PERFJAVA_AGENT_WALKER=asgct leaves every walk to AsyncGetCallTrace and its
- * recoveries. Benchmarks only: bench=signal (the handler of a walk at the
- * sample returns at once) and bench=walk (walks taken, none moved to the
- * reader) split the walk's cost (selftests/bench/bench_walk_parts.sh);
- * bench=alt walks only in every other PJA_BENCH_ALT_NS of the monotonic
- * clock, the handler returning at once in between, and bench=alt-all sleeps
- * through the odd ones (bench_walk_alt.sh).
+ * long a thread may take to answer, default 5000). Benchmarks only:
+ * bench=signal, walk, alt, alt-all; tests only: PERFJAVA_AGENT_* in the
+ * JVM's environment: both read by testhooks.c, which says what they do.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -39,7 +29,22 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "blocked.h"
+#include "clock.h"
+#include "copies.h"
+#include "copywalk.h"
+#include "events.h"
 #include "input.h"
+#include "jevents.h"
+#include "ksig.h"
+#include "methods.h"
+#include "out.h"
+#include "park.h"
+#include "stackwalk.h"
+#include "testhooks.h"
+#include "vmstructs.h"
+#include "walk.h"
+#include "wring.h"
 
 struct pja pja = { .fd = -1, .wake_fd = -1 };
 
@@ -220,7 +225,7 @@ static int on_message(void *ctx, uint32_t type, const char *p, uint32_t len)
 	if (len >= sizeof(req) && ring_fd >= 0) {
 		memcpy(&req, p, sizeof(req));
 		if (!wring_attach(ring_fd, &req))
-			rr.signo = pja.signo;
+			rr.signo = ksig_signo();
 	}
 	if (ring_fd >= 0)
 		close(ring_fd);
@@ -462,7 +467,6 @@ static int start_session(const char *options)
 	struct timeval tv = { 2, 0 };
 	struct pja_hello hello = { PJA_MAGIC, PJA_VERSION };
 	char v[sizeof(sa.sun_path)];
-	const char *tf = getenv("PERFJAVA_AGENT_TESTFAULT"), *wk;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
 	int fd;
@@ -495,22 +499,8 @@ static int start_session(const char *options)
 	pja.timeout_us = v[0] ? atoi(v) : 5000;
 	if (pja.timeout_us < 100 || pja.timeout_us > 1000000)
 		pja.timeout_us = 5000;
-	pja.testfault = tf ? atoi(tf) : 0;
-	if (pja.testfault < 0)
-		pja.testfault = 0;
-	tf = getenv("PERFJAVA_AGENT_TESTREPLAY");
-	pja.testreplay = tf ? atoi(tf) : 0;
-	if (pja.testreplay < 0 || pja.testreplay > 60000)
-		pja.testreplay = 0;
-	pja.walkcheck = getenv("PERFJAVA_AGENT_WALKCHECK") != NULL;
-	wk = getenv("PERFJAVA_AGENT_WALKER");
-	pja.asgct_only = wk && !strcmp(wk, "asgct");
 	opt_value(options, "bench", v, sizeof(v));
-	pja.bench = !strcmp(v, "signal")    ? PJA_BENCH_SIGNAL
-		    : !strcmp(v, "walk")    ? PJA_BENCH_WALK
-		    : !strcmp(v, "alt")	    ? PJA_BENCH_ALT
-		    : !strcmp(v, "alt-all") ? PJA_BENCH_ALT_ALL
-					    : 0;
+	testhooks_session(v);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		fprintf(stderr, "perfjava agent: cannot connect to %s: %s\n",
@@ -528,7 +518,7 @@ static int start_session(const char *options)
 	pja.fd = fd;
 	hello.pid = getpid();
 	hello.depth = pja.depth;
-	hello.flags = (pja.testfault ? PJA_HELLO_TESTFAULT : 0) |
+	hello.flags = (testhooks_testfault() ? PJA_HELLO_TESTFAULT : 0) |
 		      PJA_HELLO_RING | PJA_HELLO_STACKS | PJA_HELLO_EVENTS |
 		      PJA_HELLO_COPY | PJA_HELLO_CHAIN |
 		      (ksig_trap_first(NULL, 0) ? PJA_HELLO_SIGTRAP : 0);

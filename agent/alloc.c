@@ -7,7 +7,10 @@
  * size; the reader weighs it (pipeline/jevents.c).
  */
 #include "perfjava/walk_ring.h"
-#include "pja.h"
+#include "alloc.h"
+#include "clock.h"
+#include "jrec.h"
+#include "vthread.h"
 
 void JNICALL alloc_sampled(jvmtiEnv *j, JNIEnv *env, jthread t, jobject o,
 			   jclass k, jlong size)

@@ -14,7 +14,12 @@
 #include <string.h>
 
 #include "pja.h"
+#include "blocked.h"
+#include "clock.h"
 #include "input.h"
+#include "jthreads.h"
+#include "methods.h"
+#include "out.h"
 
 static jvmtiFrameInfo jframes[PJA_MAX_DEPTH];
 static struct asgct_frame raw[PJA_MAX_DEPTH];

@@ -14,7 +14,7 @@
 #include <x86intrin.h>
 #endif
 
-#include "pja.h"
+#include "clock.h"
 
 uint64_t pja_now(void)
 {

@@ -19,7 +19,10 @@
 
 #include "perfjava/profile.h"
 #include "pja.h"
-#include <jvmticmlr.h>
+#include "codemap.h"
+#include "inlinerec.h"
+#include "frametype.h"
+#include "vmwalk.h"
 
 #define NBUCKETS 4096
 #define MAX_INLINE 16 /* deeper than HotSpot's MaxInlineLevel (15) */
@@ -32,11 +35,7 @@ struct centry {
 	int mnext; /* next entry of the same method, -1 */
 	int used;
 	uint32_t uid; /* this entry's, never reused (0 when free) */
-	uint32_t nrec;
-	uint32_t *roff; /* nrec + 1 offsets into rm/rb */
-	jmethodID *rm; /* innermost first, the root last */
-	jint *rb;
-	uint64_t *rpc; /* each record's last pc (of its run of duplicates) */
+	struct inlinerec rec; /* what it inlined, by pc */
 };
 
 static pthread_mutex_t cm_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -80,10 +79,7 @@ static unsigned int hash_m(jmethodID m)
 
 static void entry_free(struct centry *e)
 {
-	free(e->roff);
-	free(e->rm);
-	free(e->rb);
-	free(e->rpc);
+	inlinerec_free(&e->rec);
 	memset(e, 0, sizeof(*e));
 	e->mnext = -1;
 }
@@ -178,63 +174,6 @@ static int span_insert(uint64_t start, uint64_t end, int i)
 	return 0;
 }
 
-/* Copies the inlining records, dropping consecutive duplicates. */
-static void copy_records(struct centry *e, const void *compile_info)
-{
-	const jvmtiCompiledMethodLoadRecordHeader *h = compile_info;
-	uint32_t total = 0, n = 0, k = 0;
-	jint i, j;
-
-	for (; h; h = h->next) {
-		const jvmtiCompiledMethodLoadInlineRecord *r;
-
-		if (h->kind != JVMTI_CMLR_INLINE_INFO)
-			continue;
-		r = (const void *)h;
-		for (i = 0; i < r->numpcs; i++)
-			total += r->pcinfo[i].numstackframes;
-		e->roff = malloc((r->numpcs + 1) * sizeof(uint32_t));
-		e->rm = malloc((total ? total : 1) * sizeof(jmethodID));
-		e->rb = malloc((total ? total : 1) * sizeof(jint));
-		e->rpc = malloc((r->numpcs ? r->numpcs : 1) * sizeof(uint64_t));
-		if (!e->roff || !e->rm || !e->rb || !e->rpc) {
-			free(e->roff);
-			free(e->rm);
-			free(e->rb);
-			free(e->rpc);
-			e->roff = NULL;
-			e->rm = NULL;
-			e->rb = NULL;
-			e->rpc = NULL;
-			return;
-		}
-		for (i = 0; i < r->numpcs; i++) {
-			const PCStackInfo *p = &r->pcinfo[i];
-			uint32_t d = p->numstackframes;
-
-			if (n && d == e->roff[n] - e->roff[n - 1] &&
-			    !memcmp(e->rm + e->roff[n - 1], p->methods,
-				    d * sizeof(jmethodID)) &&
-			    !memcmp(e->rb + e->roff[n - 1], p->bcis,
-				    d * sizeof(jint))) {
-				e->rpc[n - 1] = (uintptr_t)p->pc;
-				continue;
-			}
-			e->roff[n] = k;
-			e->rpc[n] = (uintptr_t)p->pc;
-			for (j = 0; j < p->numstackframes; j++) {
-				e->rm[k] = p->methods[j];
-				e->rb[k] = p->bcis[j];
-				k++;
-			}
-			n++;
-			e->roff[n] = k;
-		}
-		e->nrec = n;
-		return;
-	}
-}
-
 void codemap_add(const void *start, size_t size, jmethodID m,
 		 const void *records, const char *stub_name, int c1)
 {
@@ -281,7 +220,7 @@ void codemap_add(const void *start, size_t size, jmethodID m,
 	if (m) {
 		unsigned int b = hash_m(m);
 
-		copy_records(&ents[i], records);
+		inlinerec_copy(&ents[i].rec, records);
 		ents[i].mnext = buckets[b];
 		buckets[b] = i;
 	}
@@ -342,30 +281,6 @@ static int live_code(jmethodID m)
 	return 0;
 }
 
-/* Whether entry e has a record whose tail is the chain frames[j..m]. */
-static int has_chain(const struct centry *e, const struct asgct_frame *f,
-		     unsigned int j, unsigned int m)
-{
-	uint32_t len = m - j + 1, r, t;
-
-	for (r = 0; r < e->nrec; r++) {
-		uint32_t a = e->roff[r], b = e->roff[r + 1];
-
-		if (b - a < len)
-			continue;
-		a = b - len; /* the chain ends at the root */
-		for (t = 0; t < len; t++) {
-			if (e->rm[a + t] != f[j + t].method)
-				break;
-			if (t && e->rb[a + t] != f[j + t].lineno)
-				break;
-		}
-		if (t == len)
-			return 1;
-	}
-	return 0;
-}
-
 static int inlined(const struct asgct_frame *f, unsigned int j, unsigned int n)
 {
 	unsigned int m;
@@ -376,49 +291,10 @@ static int inlined(const struct asgct_frame *f, unsigned int j, unsigned int n)
 		for (i = buckets[hash_m(f[m].method)]; i >= 0;
 		     i = ents[i].mnext)
 			if (ents[i].m == f[m].method &&
-			    has_chain(&ents[i], f, j, m))
+			    inlinerec_chain(&ents[i].rec, f, j, m))
 				return 1;
 	}
 	return 0;
-}
-
-/* The first record whose pc is at or after pc, or -1: the records' pcs
- * only grow (HotSpot's PcDescs are in code order). */
-static int record_ge(const struct centry *e, uint64_t pc)
-{
-	uint32_t lo = 0, hi = e->nrec;
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (e->rpc[mid] < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < e->nrec ? (int)lo : -1;
-}
-
-/*
- * The inlining record that stands for pc: the first at or after it, -1 when
- * none is or its chain does not end at the compiled method itself. C2 puts a
- * record where an instruction ends (output.cpp: observe_instruction after
- * the emit), so the record at pc is the instruction just completed: at a
- * return address, the call; at an interrupted pc, the instruction the
- * sample's time went to, as async-profiler takes it. AsyncGetCallTrace takes
- * the record after pc + 1 (pc_desc_near) instead: a loop inlined before a
- * call then gives the time of its last instruction to the call site after
- * it (the Workload on Temurin 25: 10 % of the samples moved from methodA and
- * methodB to the getCurrentThreadCpuTime that follows them).
- */
-static int record_at(const struct centry *e, uint64_t pc)
-{
-	int r = e->rpc ? record_ge(e, pc) : -1;
-
-	if (r >= 0 &&
-	    (e->roff[r + 1] == e->roff[r] || e->rm[e->roff[r + 1] - 1] != e->m))
-		return -1;
-	return r;
 }
 
 /* The bci of a frame of a walk, without the walk's marks (frametype.c). */
@@ -441,21 +317,22 @@ unsigned int codemap_retop(uint64_t pc, struct asgct_frame *frames,
 		return n;
 	pthread_mutex_lock(&cm_lock);
 	i = find_pc(pc);
-	if (i < 0 || !ents[i].m || !ents[i].rpc)
+	if (i < 0 || !ents[i].m || !ents[i].rec.rpc)
 		goto out;
 	e = &ents[i];
-	r0 = record_at(e, pc);
-	r1 = record_ge(e, pc + 1);
-	if (r0 < 0 || r1 < 0 || r0 == r1 || e->roff[r1 + 1] == e->roff[r1])
+	r0 = inlinerec_at(&e->rec, e->m, pc);
+	r1 = inlinerec_ge(&e->rec, pc + 1);
+	if (r0 < 0 || r1 < 0 || r0 == r1 ||
+	    e->rec.roff[r1 + 1] == e->rec.roff[r1])
 		goto out;
-	l0 = e->roff[r0 + 1] - e->roff[r0];
-	l1 = e->roff[r1 + 1] - e->roff[r1];
+	l0 = e->rec.roff[r0 + 1] - e->rec.roff[r0];
+	l1 = e->rec.roff[r1 + 1] - e->rec.roff[r1];
 	if (l1 > n || l0 > cap)
 		goto out;
 	/* only the frames AsyncGetCallTrace named from that record */
 	for (k = 0; k < l1; k++)
-		if (frames[k].method != e->rm[e->roff[r1] + k] ||
-		    bci_of(&frames[k]) != e->rb[e->roff[r1] + k])
+		if (frames[k].method != e->rec.rm[e->rec.roff[r1] + k] ||
+		    bci_of(&frames[k]) != e->rec.rb[e->rec.roff[r1] + k])
 			goto out;
 	mark = frames[l1 - 1].lineno - bci_of(&frames[l1 - 1]);
 	keep = n - l1;
@@ -463,8 +340,8 @@ unsigned int codemap_retop(uint64_t pc, struct asgct_frame *frames,
 		keep = cap - l0;
 	memmove(frames + l0, frames + l1, keep * sizeof(*frames));
 	for (k = 0; k < l0; k++) {
-		frames[k].method = e->rm[e->roff[r0] + k];
-		frames[k].lineno = e->rb[e->roff[r0] + k];
+		frames[k].method = e->rec.rm[e->rec.roff[r0] + k];
+		frames[k].lineno = e->rec.rb[e->rec.roff[r0] + k];
 	}
 	frames[l0 - 1].lineno += mark; /* the compiled method's, kept */
 	n = l0 + keep;
@@ -491,9 +368,9 @@ unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 		memmove(frames, frames + 1, (n - 1) * sizeof(*frames));
 		return n - 1;
 	}
-	r = record_at(e, pc);
+	r = inlinerec_at(&e->rec, e->m, pc);
 	if (r >= 0)
-		len = e->roff[r + 1] - e->roff[r];
+		len = e->rec.roff[r + 1] - e->rec.roff[r];
 	if (len > cap)
 		len = cap;
 	/* the callers move up by what the top frame inlined; the deepest
@@ -506,8 +383,8 @@ unsigned int codemap_top(uint64_t pc, struct asgct_frame *frames,
 		frames[0].lineno = 0;
 	} else {
 		for (k = 0; k < len; k++) {
-			frames[k].method = e->rm[e->roff[r] + k];
-			frames[k].lineno = e->rb[e->roff[r] + k];
+			frames[k].method = e->rec.rm[e->rec.roff[r] + k];
+			frames[k].lineno = e->rec.rb[e->rec.roff[r] + k];
 		}
 	}
 	pthread_mutex_unlock(&cm_lock);
@@ -593,7 +470,7 @@ static unsigned int expand_code(jmethodID m, uint64_t pc,
 	} else {
 		i = find_pc(pc);
 		if (i >= 0 && ents[i].m == m)
-			r = record_at(&ents[i], pc);
+			r = inlinerec_at(&ents[i].rec, ents[i].m, pc);
 		else
 			i = -1;
 		*x = (struct xcache){ key, m, i < 0 ? gen : ents[i].uid, i, r };
@@ -606,10 +483,10 @@ static unsigned int expand_code(jmethodID m, uint64_t pc,
 		types[0] = type;
 		return 1;
 	}
-	len = e->roff[r + 1] - e->roff[r];
+	len = e->rec.roff[r + 1] - e->rec.roff[r];
 	for (k = 0; k < len && k < cap; k++) {
-		out[k].method = e->rm[e->roff[r] + k];
-		out[k].lineno = e->rb[e->roff[r] + k];
+		out[k].method = e->rec.rm[e->rec.roff[r] + k];
+		out[k].lineno = e->rec.rb[e->rec.roff[r] + k];
 		types[k] = k + 1 < len ? PJ_FRAME_INLINED : type;
 	}
 	return k;

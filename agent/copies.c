@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "pja.h"
+#include "copies.h"
 
 /*
  * The library stays loaded for the JVM's life: its handlers, JVMTI

@@ -21,6 +21,13 @@
 #include <string.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "codemap.h"
+#include "copywalk.h"
+#include "frametype.h"
+#include "methods.h"
+#include "out.h"
+#include "stackwalk.h"
 
 static struct asgct_frame phys[PJA_MAX_DEPTH], raw[PJA_MAX_DEPTH];
 static uint64_t pcs[PJA_MAX_DEPTH];

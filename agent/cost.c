@@ -10,7 +10,8 @@
  */
 #include <string.h>
 
-#include "pja.h"
+#include "clock.h"
+#include "cost.h"
 
 /* log-linear buckets: exact under 8 ticks, then 8 per doubling (medians
  * within 12 %) */

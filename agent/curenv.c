@@ -26,6 +26,8 @@
 #include <pthread.h>
 
 #include "pja.h"
+#include "curenv.h"
+#include "vmstructs.h"
 
 #define NCLASS 32 /* thread classes of each kind: a JVM has a dozen */
 

@@ -17,7 +17,7 @@
  * it alone. A reader keeps a copy only when the count was even and the same
  * before and after it.
  */
-#include "pja.h"
+#include "framecache.h"
 
 #define FC_N 256 /* entries: a power of two */
 

@@ -34,6 +34,9 @@
 #include <string.h>
 
 #include "pja.h"
+#include "codemap.h"
+#include "frametype.h"
+#include "vmstructs.h"
 
 #define FT_MAX_INLINE 16
 #define FT_MAX_FRAME (1u << 20) /* bytes between a frame's sp and fp */

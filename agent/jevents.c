@@ -15,7 +15,13 @@
 #include <string.h>
 
 #include "pja.h"
-#include "input.h"
+#include "alloc.h"
+#include "jevents.h"
+#include "jrec.h"
+#include "lock.h"
+#include "out.h"
+#include "park.h"
+#include "vthread.h"
 #include "perfjava/walk_ring.h"
 
 #define HOTSPOT_INTERVAL (512 * 1024)
@@ -178,7 +184,7 @@ int jevents_start(JNIEnv *env, const char *p, uint32_t len)
 			: HOTSPOT_INTERVAL))
 		got &= ~PJA_EV_ALLOC;
 	if (got & PJA_EV_LOCK)
-		jrec_threshold_ns = req.lock_ns;
+		jrec_threshold(req.lock_ns);
 	if ((got & PJA_EV_LOCK) && lock_park_hook(env))
 		rr.failed |= PJA_EV_LOCK; /* monitors only: said */
 	if ((want & PJA_EV_VTHREADS) && !vthread_start(env))

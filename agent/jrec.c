@@ -19,6 +19,10 @@
 #include <string.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "frametype.h"
+#include "jrec.h"
+#include "ksig.h"
 #include "perfjava/walk_ring.h"
 
 #define NPOOL 32 /* events recorded at once */
@@ -33,7 +37,7 @@ static struct {
 static atomic_uint on; /* PJA_EV_* */
 static _Atomic uint64_t window, in_window, n_rate, n_busy, n_stray;
 static _Atomic uint64_t since; /* the session's start (pja_now) */
-uint64_t jrec_threshold_ns;
+static uint64_t threshold_ns;
 
 void jrec_stray(void)
 {
@@ -101,9 +105,14 @@ static int within_rate(uint64_t now)
 	return 0;
 }
 
+void jrec_threshold(uint64_t ns)
+{
+	threshold_ns = ns;
+}
+
 int jrec_wait_kept(uint64_t waited, uint64_t *weight)
 {
-	uint64_t t = jrec_threshold_ns, x;
+	uint64_t t = threshold_ns, x;
 
 	*weight = waited;
 	if (waited >= t)

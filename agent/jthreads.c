@@ -3,7 +3,7 @@
  * The JVM's threads by tid, for JVMTI calls that take a thread object
  * (blocked.c's GetStackTrace): tid -> global reference, kept from
  * ThreadStart (which runs on the new thread) and from the replay of the
- * threads that existed at attach (jvmti.c), dropped at ThreadEnd and at the
+ * threads that existed at attach (events.c), dropped at ThreadEnd and at the
  * end of the session. The lock is never held across a JVMTI call that may
  * wait for another thread. The table is open from the session's start to
  * its end: a ThreadStart callback that checked the session was on just
@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "pja.h"
+#include "jthreads.h"
 
 #define BT_MAX 65536 /* threads known at once, at most */
 

@@ -37,6 +37,11 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "ksig.h"
+#include "mounted.h"
+#include "stackwalk.h"
+#include "vmwalk.h"
 #include "perfjava/walk_ring.h"
 
 #define NBUF 32 /* walks at once (one per running thread) */
@@ -57,6 +62,8 @@ static _Atomic uint64_t n_full, n_busy;
 static _Atomic uint64_t n_taken, n_off, n_passed;
 /* the private ring's oldest record, unpublished since (session thread) */
 static uint64_t stuck_pos = UINT64_MAX, stuck_since;
+static int signo; /* our real-time signal, chosen once */
+static int traps; /* our SIGTRAP handler is installed */
 static atomic_int kicked; /* the session thread was woken, has not taken */
 
 /* Searched from the top: SIGRTMIN and the ones just above it are the ones
@@ -94,12 +101,17 @@ static void sigio_net(void)
 	sigaction(SIGIO, &sa, NULL);
 }
 
+int ksig_signo(void)
+{
+	return signo;
+}
+
 int ksig_init(void)
 {
 	unsigned int i;
 
-	pja.signo = pick();
-	if (pja.signo < 0)
+	signo = pick();
+	if (signo < 0)
 		return -1;
 	sigio_net();
 	/* its pages mapped now: one the handlers touched first would fault
@@ -244,11 +256,53 @@ int ksig_put_event(const struct pjw_rec *r, const void *ext, uint32_t extlen,
 	return pos == UINT64_MAX ? -1 : 0;
 }
 
+/* Tests and benchmarks (testhooks.c): NULL in a user's JVM. */
+static void (*sample_hook)(int fd, void *uc, uint64_t start);
+
+void ksig_hook(void (*fn)(int fd, void *uc, uint64_t start))
+{
+	sample_hook = fn;
+}
+
+static inline void walk_sample(int fd, void *uc, uint64_t start, int twin)
+{
+	struct pja_walk w = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < NBUF; i++) {
+		int free_buf = 0;
+
+		if (atomic_compare_exchange_strong(&bufs[i].used, &free_buf, 1))
+			break;
+	}
+	if (i == NBUF) {
+		atomic_fetch_add(&n_busy, 1);
+		return;
+	}
+	w.frames = bufs[i].frames;
+	w.depth = pja.depth;
+	w.slots = PJA_MAX_SLOTS;
+	stackwalk_here(uc, &w);
+	append(&w, fd, start, 0);
+	if (twin && w.raw) {
+		uint64_t t = w.time;
+
+		w.asgct_only = 1;
+		stackwalk_here(uc, &w);
+		w.time = t; /* the twin's key: its thread and time */
+		append(&w, fd, start, PJA_WALK_CHECK);
+	}
+	atomic_store(&bufs[i].used, 0);
+}
+
+void ksig_walk(int fd, void *uc, uint64_t start, int twin)
+{
+	walk_sample(fd, uc, start, twin);
+}
+
 int ksig_on_sample(int fd, void *uc)
 {
 	uint64_t start = pja_ticks();
-	struct pja_walk w = { 0 };
-	unsigned int i;
 	int saved = errno, ret = 0;
 
 	atomic_fetch_add(&inflight, 1);
@@ -258,33 +312,10 @@ int ksig_on_sample(int fd, void *uc)
 		goto out;
 	}
 	atomic_fetch_add(&n_taken, 1);
-	if (pja.bench == PJA_BENCH_SIGNAL ||
-	    (pja.bench == PJA_BENCH_ALT && pja_now() / PJA_BENCH_ALT_NS & 1))
-		goto out;
-	for (i = 0; i < NBUF; i++) {
-		int free_buf = 0;
-
-		if (atomic_compare_exchange_strong(&bufs[i].used, &free_buf, 1))
-			break;
-	}
-	if (i == NBUF) {
-		atomic_fetch_add(&n_busy, 1);
-		goto out;
-	}
-	w.frames = bufs[i].frames;
-	w.depth = pja.depth;
-	w.slots = PJA_MAX_SLOTS;
-	stackwalk_here(uc, &w);
-	append(&w, fd, start, 0);
-	if (pja.walkcheck && w.raw) { /* tests: AsyncGetCallTrace's too */
-		uint64_t t = w.time;
-
-		w.asgct_only = 1;
-		stackwalk_here(uc, &w);
-		w.time = t; /* the twin's key: its thread and time */
-		append(&w, fd, start, PJA_WALK_CHECK);
-	}
-	atomic_store(&bufs[i].used, 0);
+	if (sample_hook) /* tests and benchmarks only */
+		sample_hook(fd, uc, start);
+	else
+		walk_sample(fd, uc, start, 0);
 out:
 	atomic_fetch_sub(&inflight, 1);
 	errno = saved;
@@ -358,7 +389,7 @@ int ksig_trap_first(char *owner, size_t len)
 
 	if (len)
 		owner[0] = 0;
-	if (!pja.traps || sigaction(SIGTRAP, NULL, &sa))
+	if (!traps || sigaction(SIGTRAP, NULL, &sa))
 		return 0;
 	if ((sa.sa_flags & SA_SIGINFO) && sa.sa_sigaction == on_trap)
 		return 1;
@@ -385,10 +416,11 @@ int ksig_trap_init(void)
 
 	if (pja_install(SIGTRAP, on_trap, &prev_trap))
 		return -1;
+	traps = 1;
 	/* the return of every handler glibc installed: a signal frame's
 	 * mark on the stack (vmwalk.c) */
 	if (!sigaction(SIGTRAP, NULL, &sa) && (sa.sa_flags & SA_RESTORER))
-		pja.restorer = (uintptr_t)sa.sa_restorer;
+		vmwalk_restorer((uintptr_t)sa.sa_restorer);
 	return 0;
 }
 

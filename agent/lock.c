@@ -28,6 +28,11 @@
 #include <stdio.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "jrec.h"
+#include "lock.h"
+#include "park.h"
+#include "vthread.h"
 #include "perfjava/walk_ring.h"
 
 #define OWNER_CHARS 48 /* of the owner's name, at most (UTF-16 units) */

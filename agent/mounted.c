@@ -6,7 +6,8 @@
  * allocation, one slot per carrier, cleared at unmount and end, so nothing
  * outlives a virtual thread.
  */
-#include "pja.h"
+#include "clock.h"
+#include "mounted.h"
 
 #define NSLOT 4096 /* carriers at once, at most */
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "out.h"
 
 #define OUT_LIMIT (64u << 20)
 

@@ -33,6 +33,10 @@
 #include <string.h>
 
 #include "pja.h"
+#include "out.h"
+#include "park.h"
+#include "stackwalk.h"
+#include "vmstructs.h"
 
 typedef jint(JNICALL *regnat_fn)(JNIEnv *, jclass, const JNINativeMethod *,
 				 jint);

@@ -18,7 +18,7 @@
  */
 #include <jni.h>
 
-#include "pja.h"
+#include "vmstructs.h"
 
 __attribute__((constructor)) static void quiet_attach(void)
 {

@@ -11,6 +11,10 @@
 #include <string.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "curenv.h"
+#include "framecache.h"
+#include "vmstructs.h"
 
 struct pja_vmm pja_vmm = { -1, -1, -1, -1, -1, -1, -1, -1 };
 

@@ -31,6 +31,11 @@
 #include <ucontext.h>
 
 #include "pja.h"
+#include "codemap.h"
+#include "framecache.h"
+#include "frametype.h"
+#include "vmstructs.h"
+#include "vmwalk.h"
 
 #define VW_MAX_FRAME (1u << 20) /* bytes between a frame's sp and fp */
 
@@ -41,6 +46,14 @@ struct vw {
 	uint64_t lo, hi; /* the thread's stack */
 	int full; /* the depth was reached */
 };
+
+/* the signal frames' return (glibc's restorer), 0 unknown */
+static uint64_t restorer;
+
+void vmwalk_restorer(uint64_t pc)
+{
+	restorer = pc;
+}
 
 static int on_stack(const struct vw *v, uint64_t a)
 {
@@ -200,7 +213,7 @@ static int leaf_call(struct vw *v, uint64_t *pc, uint64_t *sp, uint64_t *fp)
  * The context of a signal whose handler is running on the thread: the
  * kernel pushed its frame (the restorer's address, then the ucontext) on
  * the interrupted stack, above the handler's frames. Searched up from sp
- * for the restorer (glibc's, pja.restorer) over a bounded stretch, and
+ * for the restorer (glibc's, restorer) over a bounded stretch, and
  * taken only when its saved stack pointer lies above it and its saved
  * floating-point state inside it, as the kernel lays it out.
  */
@@ -209,7 +222,7 @@ static const ucontext_t *signal_frame(const struct vw *v, const ucontext_t *uc)
 {
 	uint64_t a = uc->uc_mcontext.gregs[REG_RSP], end;
 
-	if (!pja.restorer || !on_stack(v, a))
+	if (!restorer || !on_stack(v, a))
 		return NULL;
 	end = a + 8 * VW_SIGFRAME_SEARCH;
 	if (end > v->hi - sizeof(ucontext_t))
@@ -218,7 +231,7 @@ static const ucontext_t *signal_frame(const struct vw *v, const ucontext_t *uc)
 		const ucontext_t *in = (const ucontext_t *)(a + 8);
 		uint64_t isp, fpregs;
 
-		if (*(const uint64_t *)a != pja.restorer)
+		if (*(const uint64_t *)a != restorer)
 			continue;
 		isp = in->uc_mcontext.gregs[REG_RSP];
 		fpregs = (uintptr_t)in->uc_mcontext.fpregs;

@@ -22,6 +22,13 @@
 #include <string.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "jrec.h"
+#include "jthreads.h"
+#include "lock.h"
+#include "mounted.h"
+#include "out.h"
+#include "vthread.h"
 #include "perfjava/walk_ring.h"
 
 #define NTIDS 4096 /* carriers scanned at the start, at most */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The walk: the session thread sends our real-time signal (pja.signo, see
+ * The walk: the session thread sends our real-time signal (ksig_signo, see
  * ksig.c) to one thread with tgkill; that
  * thread's handler runs AsyncGetCallTrace on its own ucontext into a
  * preallocated slot and publishes the result with an atomic store and a futex
@@ -18,7 +18,7 @@
  * taken back (PENDING to FREE); the signal still in flight is remembered and
  * swallowed when it arrives.
  *
- * Signals: ours are pja.signo with si_code SI_TKILL from our own pid, for a
+ * Signals: ours are ksig_signo's with si_code SI_TKILL from our own pid, for a
  * thread that has a pending slot or an outstanding stale signal. Everything
  * else goes to the handler that was installed before (SIG_DFL and SIG_IGN are
  * not applied: a stray signal must not end the JVM). SIGPROF is left alone.
@@ -38,6 +38,10 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "ksig.h"
+#include "stackwalk.h"
+#include "walk.h"
 
 #define NSLOTS PJA_WALK_SLOTS
 #define NSTALE 16
@@ -139,9 +143,9 @@ int walk_init(void)
 			return -1;
 	}
 	if (ksig_init() || stackwalk_init() ||
-	    pja_install(pja.signo, on_signal, &prev_sig))
+	    pja_install(ksig_signo(), on_signal, &prev_sig))
 		return -1;
-	pja.traps = !ksig_trap_init(); /* without it, the real-time signal */
+	ksig_trap_init(); /* without it, the real-time signal */
 	return 0;
 }
 
@@ -216,7 +220,7 @@ static struct slot *start(pid_t tid, int kind, unsigned int depth, int *status)
 						   : pja.timeout_us * 1000ull);
 	w = token << 2 | S_PENDING;
 	atomic_store(&s->word, w);
-	if (syscall(SYS_tgkill, getpid(), tid, pja.signo)) {
+	if (syscall(SYS_tgkill, getpid(), tid, ksig_signo())) {
 		atomic_store(&s->word, token << 2 | S_FREE);
 		*status = PJA_WALK_GONE;
 		return NULL;

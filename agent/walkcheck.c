@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pja.h"
+#include "methods.h"
+#include "walkcheck.h"
 
 #define LOGGED 5
 #define KEPT 8 /* walks of threads whose twins interleave */

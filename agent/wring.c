@@ -17,6 +17,13 @@
 #include <unistd.h>
 
 #include "pja.h"
+#include "clock.h"
+#include "cost.h"
+#include "jevents.h"
+#include "ksig.h"
+#include "methods.h"
+#include "out.h"
+#include "wring.h"
 #include "perfjava/walk_ring.h"
 
 _Static_assert(sizeof(struct asgct_frame) == 16, "walk record frame size");
@@ -51,6 +58,13 @@ static uint64_t last_cpu; /* the session thread's CPU at the last pump */
 static uint64_t last_ns, last_taken;
 static int interval_ms;
 static uint32_t extlen;
+/* Tests and benchmarks (testhooks.c): NULL in a user's JVM. */
+static const struct wring_hooks *hooks;
+
+void wring_hook(const struct wring_hooks *h)
+{
+	hooks = h;
+}
 
 int wring_attach(int fd, const struct pja_ring *req)
 {
@@ -80,7 +94,6 @@ int wring_attach(int fd, const struct pja_ring *req)
 	whead = __atomic_load_n(&hd->head, __ATOMIC_ACQUIRE);
 	stage_len = 0;
 	cost_reset();
-	walkcheck_reset();
 	last_cpu = 0;
 	last_ns = 0;
 	interval_ms = PUMP_MIN_MS;
@@ -91,16 +104,9 @@ int wring_attach(int fd, const struct pja_ring *req)
 
 int wring_interval_ms(void)
 {
-	uint64_t now;
-
 	if (!shm)
 		return 1000;
-	now = pja_now();
-	if (pja.bench == PJA_BENCH_ALT_ALL && now / PJA_BENCH_ALT_NS & 1)
-		return (int)((PJA_BENCH_ALT_NS - now % PJA_BENCH_ALT_NS) /
-			     1000000) +
-		       1;
-	return interval_ms;
+	return hooks ? hooks->interval(interval_ms) : interval_ms;
 }
 
 static void next_interval(uint64_t recs)
@@ -220,14 +226,8 @@ int wring_pump(void)
 		uint64_t len;
 
 		moved++;
-		if (pja.bench == PJA_BENCH_WALK)
-			continue; /* make bench: taken, not moved */
-		if (r.flags & PJA_WALK_CHECK) { /* tests: compared, not sent */
-			r.flags &= ~PJA_WALK_CHECK;
-			n = walk_frames(r.pc, &r.flags, raw, r.nframes, named);
-			walkcheck_twin(&r, named, n);
-			continue;
-		}
+		if (hooks && hooks->take(&r, raw, hd))
+			continue; /* tests and benchmarks: taken, not moved */
 		/* an event's class named first (PJA_CLASS) */
 		if (!(r.flags & PJW_REC_EVENT) ||
 		    jevents_name(ext, extlen, &ev))
@@ -240,8 +240,6 @@ int wring_pump(void)
 		n = r.nframes =
 		    walk_frames(r.pc, &r.flags, raw, r.nframes, named);
 		len = pjw_rec_len_ext(n, r.flags);
-		if (pja.walkcheck && own)
-			walkcheck_keep(&r, named, n);
 		memcpy(stage + stage_len, &r, sizeof(r));
 		if (r.flags & PJW_REC_EVENT)
 			memcpy(stage + stage_len + sizeof(r), &ev, sizeof(ev));
@@ -270,8 +268,6 @@ int wring_pump(void)
 	next_interval(moved);
 	cost_put(hd);
 	put_signals();
-	if (pja.walkcheck)
-		walkcheck_put(hd);
 	return ret;
 }
 

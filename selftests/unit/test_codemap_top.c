@@ -12,7 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pja.h"
+#include "codemap.h"
+#include "frametype.h"
 #include <jvmticmlr.h>
 #include "perfjava/profile.h"
 #include "tap.h"

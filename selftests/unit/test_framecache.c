@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "pja.h"
+#include "framecache.h"
 #include "tap.h"
 
 /* An entry made from its pc alone, so that a reader can check it. */

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "pja.h"
+#include "jthreads.h"
 #include "tap.h"
 
 static int globals; /* global references held */

@@ -194,6 +194,54 @@ window_truth() {
 	}' "$out"
 }
 
+# wait_window DATA REGEX: "FIRST LAST END", the waits in DATA (a lock
+# recording, each sample weighing its wait in ns) with a frame matching
+# REGEX: the first and the last one's start, the last end (start plus
+# weight), seconds of CLOCK_MONOTONIC
+wait_window() {
+	"$PJ_BIN" report -i "$1" --format script 2>/dev/null | awk -v re="$2" '
+	function end() {
+		if (hit) { if (first == "") first = t; last = t; if (t + w / 1e9 > e) e = t + w / 1e9 }
+		hit = 0 }
+	/^[^\t]/ { end(); for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; w = $(i + 1) + 0 } }
+	/^\t/ && $0 ~ re { hit = 1 }
+	END { end(); if (first != "") printf "%.6f %.6f %.6f\n", first, last, e }'
+}
+
+# wait_truth OUT FIRST LAST END CLASS SITE...: the program's own waits per
+# site, as a profiler of waits sees them over a recording whose waits
+# began in FIRST..LAST and ended by END (wait_window), as "CLASS.SITE
+# percent" lines. OUT has a line "wait I T0 T1 ..." for each long wait
+# (site I, nanoTime at its start and end: LockIdle.java), counted whole
+# when it began in FIRST..LAST and ended by END, else not at all, as a
+# profiler that times each wait (a wait begun before the recording is not
+# in it); 1 ms of slack at the start (the program reads its clock before
+# the wait, the profiler at it), 20 ms at the end (the program reads its
+# clock after the acquire, a loaded machine's delays after the wake-up);
+# and "cum NS V..." lines every few ms with the sums of the shorter waits,
+# taken from FIRST to LAST (interpolated between the lines around each)
+wait_truth() {
+	local out=$1 first=$2 last=$3 end=$4 cls=$5; shift 5
+	awk -v a="$first" -v b="$last" -v e="$end" -v cls="$cls" -v names="$*" '
+	function at(x, v,   i, k, f) { # the sums at time x, into v
+		for (i = 1; i <= nc; i++) if (ct[i] >= x) break
+		if (i > nc) i = nc
+		if (i == 1 || ct[i] <= x) { for (k = 3; k <= nf; k++) v[k] = cv[i, k]; return }
+		f = (x - ct[i - 1]) / (ct[i] - ct[i - 1])
+		for (k = 3; k <= nf; k++) v[k] = cv[i - 1, k] + f * (cv[i, k] - cv[i - 1, k])
+	}
+	$1 == "cum" { ct[++nc] = $2 / 1e9; for (k = 3; k <= NF; k++) cv[nc, k] = $k; nf = NF }
+	$1 == "wait" && $3 / 1e9 >= a - 0.001 && $3 / 1e9 <= b + 0.001 && $4 / 1e9 <= e + 0.02 {
+		lw[$2 + 3] += $4 - $3 }
+	END {
+		n = split(names, nm, " ")
+		if (nc) { at(a, lo); at(b, hi) }
+		for (k = 3; k < n + 3; k++) { s[k] = (nc ? hi[k] - lo[k] : 0) + lw[k]; tot += s[k] }
+		for (i = 1; i <= n; i++)
+			printf "%s.%s %.2f\n", cls, nm[i], (tot > 0 ? 100 * s[i + 2] / tot : 0)
+	}' "$out"
+}
+
 # native_split LABEL OUT FOLDED PP [DATA]: cpusplit's work_a/b/c each
 # attributed (in the collapsed FOLDED) within PP pp, or three standard
 # errors when fewer samples make that wider (check_share), of the truth in
@@ -276,3 +324,50 @@ need_go() {
 	command -v go >/dev/null || return 1
 	export PPROF_TMPDIR=$TMP GOCACHE=$TMP/gocache GOFLAGS=-mod=mod GOTOOLCHAIN=local
 }
+# perf_can_record: perf is installed and may record here; PERF_WHY says why
+# not otherwise (the side-by-side checks skip with it)
+perf_can_record() {
+	PERF_WHY=
+	if ! command -v perf >/dev/null; then
+		PERF_WHY="perf is not installed"
+		return 1
+	fi
+	if ! perf record -q -e cpu-clock -o "$TMP/perf-probe.data" -- true >"$TMP/perf-probe.err" 2>&1; then
+		PERF_WHY="perf cannot record here: $(head -c 160 "$TMP/perf-probe.err" | tr '\n' ' ')"
+		return 1
+	fi
+}
+# beside_perf DATA CMD...: CMD (a perfjava record -- ...) under perf
+# record -F 100 -g into DATA, the two on one run, when the caller's PERF
+# is not empty (it sets it, from perf_can_record); CMD alone otherwise.
+# CMD's status.
+beside_perf() {
+	local data=$1
+	shift
+	if [ -n "$PERF" ]; then
+		perf record -q -F 100 -g -o "$data" -- "$@"
+	else
+		"$@"
+	fi
+}
+# perf_with DATA FUNC [PID]: perf record -g's samples (of process PID, or
+# any) whose call chain holds the function FUNC
+perf_with() {
+	perf script -i "$1" -F pid,ip,sym 2>/dev/null | awk -v f="$2" -v p="${3:-}" '
+	BEGIN { RS = "" }
+	{ if (p != "" && $1 != p) next
+	  for (i = 2; i <= NF; i++) if ($i == f) { n++; break } }
+	END { print n + 0 }'
+}
+# perf_of DATA PID: perf's samples of process PID
+perf_of() { perf script -i "$1" -F pid 2>/dev/null | awk -v p="$2" '$1 == p { n++ } END { print n + 0 }'; }
+# pj_with FOLDED FUNC: samples of a collapsed report whose stack holds FUNC
+# (any _[x] type suffix)
+pj_with() {
+	awk -v f="$2" '{ n = $NF; $NF = ""; k = split($0, fr, ";")
+		for (i = 1; i <= k; i++) { g = fr[i]; sub(/ +$/, "", g); sub(/_\[[0-9a-z]\]$/, "", g)
+			if (g == f) { c += n; break } } } END { print c + 0 }' "$1"
+}
+# at_least_of A B R: A is at least R times B, within three standard errors
+# of B counted (sqrt B): a count taken beside another of the same events
+at_least_of() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { exit !(b > 0 && a >= r * b - 3 * sqrt(b)) }'; }

@@ -6,6 +6,7 @@
 #include "events/list.h"
 #include "record/record.h"
 #include "report/report.h"
+#include "top/top.h"
 
 static void usage(FILE *f)
 {
@@ -18,6 +19,8 @@ static void usage(FILE *f)
 	    "                      run CMD and profile it from its first instruction\n"
 	    "  report [-i FILE] [--format text|collapsed|...] [-o OUT]\n"
 	    "                      turn a recording into a report\n"
+	    "  top -p PID | -a [-e EVENT] [-F HZ] [-w SECONDS]\n"
+	    "                      the hottest frames now, refreshed every second\n"
 	    "  list [KIND]         the events this machine can sample, probed\n"
 	    "                      (with offcpu and wall: time off CPU, whole timeline)\n"
 	    "  version             print the version\n"
@@ -38,6 +41,8 @@ int main(int argc, char **argv)
 		return cmd_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "top"))
+		return cmd_top(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {

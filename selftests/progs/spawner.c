@@ -3,7 +3,8 @@
  * Starts threads while it runs: it prints "ready PID", waits until the file
  * given as argv[1] exists (the test creates it once the recorder runs), then
  * starts N threads one after another, each named "late-K" and spinning in
- * late_worker for 200 ms of CPU, and exits.
+ * late_worker for MS ms of CPU (default 200), and exits.
+ * Usage: spawner GOFILE [N [MS]]
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -22,9 +23,11 @@ static double thread_cpu(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double spin_s = 0.2;
+
 __attribute__((noinline)) void late_worker(void)
 {
-	double end = thread_cpu() + 0.2;
+	double end = thread_cpu() + spin_s;
 
 	while (thread_cpu() < end)
 		for (int i = 0; i < 100000; i++)
@@ -44,6 +47,9 @@ static void *run(void *arg)
 int main(int argc, char **argv)
 {
 	int n = argc > 2 ? atoi(argv[2]) : 4;
+
+	if (argc > 3)
+		spin_s = atoi(argv[3]) / 1000.0;
 
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The profile file: round trip of every chunk and field, interning, write
- * errors, and the size of a sample on a long recording. Damaged files:
+ * errors, a writer in memory and its tap, and the size of a sample on a
+ * long recording. Damaged files:
  * test_profile_damage.c.
  */
 #include <errno.h>
@@ -206,6 +207,88 @@ static void test_interning(void)
 	ok(pj_writer_close(w) == 0, "close");
 }
 
+/* --- a writer in memory (perfjava top) --- */
+
+struct tapped {
+	unsigned int samples, threads, procs;
+	struct pj_sample last;
+	char thread[64], cmdline[64];
+};
+
+static void tap_sample(void *ctx, const struct pj_sample *s)
+{
+	struct tapped *t = ctx;
+
+	t->samples++;
+	t->last = *s;
+}
+
+static void tap_thread(void *ctx, uint32_t tid, uint32_t pid, const char *n)
+{
+	struct tapped *t = ctx;
+
+	t->threads++;
+	snprintf(t->thread, sizeof(t->thread), "%u/%u %s", pid, tid, n);
+}
+
+static void tap_process(void *ctx, uint32_t pid, enum pj_process_kind kind,
+			const char *comm, const char *cmdline)
+{
+	struct tapped *t = ctx;
+
+	t->procs++;
+	snprintf(t->cmdline, sizeof(t->cmdline), "%u %d %s %s", pid, kind, comm,
+		 cmdline);
+}
+
+static void test_mem_writer(void)
+{
+	struct tapped t = { 0 };
+	struct pj_writer_tap tap = { tap_sample, tap_thread, tap_process, &t };
+	struct pj_writer *w = pj_writer_open_mem(&tap);
+	struct pj_sample s = { .time = 7, .period = 1, .tid = 12, .pid = 10 };
+	uint32_t fr[2], st;
+	const uint32_t *got;
+	struct pj_frame f;
+	unsigned int n;
+
+	if (!ok(w != NULL, "a writer in memory opens"))
+		return;
+	fr[0] = pj_writer_frame(w, PJ_FRAME_JIT, "A.leaf", "", "A.java", 3);
+	fr[1] = pj_writer_frame(w, PJ_FRAME_KERNEL, "", "vmlinux", "", 0);
+	st = pj_writer_stack(w, fr, 2);
+	got = pj_writer_stack_frames(w, st, &n);
+	ok(n == 2 && got && got[0] == fr[0] && got[1] == fr[1],
+	   "a stack's frames are read back, leaf first");
+	ok(!pj_writer_frame_get(w, fr[0], &f) && f.type == PJ_FRAME_JIT &&
+	       !strcmp(pj_writer_str(w, f.name), "A.leaf") && f.line == 3 &&
+	       !strcmp(pj_writer_str(w, f.file), "A.java"),
+	   "a frame is read back: type, name, file, line");
+	ok(!pj_writer_frame_get(w, fr[1], &f) && !*pj_writer_str(w, f.name) &&
+	       !strcmp(pj_writer_str(w, f.module), "vmlinux"),
+	   "... a frame of a module alone");
+	ok(pj_writer_frame_get(w, 999, &f) == -1 &&
+	       !pj_writer_stack_frames(w, 999, &n) && n == 0 &&
+	       !strcmp(pj_writer_str(w, 99999), ""),
+	   "unknown ids are refused");
+	s.stack = st;
+	pj_writer_thread(w, 12, 10, "work\033[2Jer");
+	pj_writer_process(w, 10, PJ_PROC_JVM, 0, "java", "java -cp x\nY", "");
+	ok(pj_writer_sample(w, &s) == 0 && t.samples == 1 &&
+	       t.last.stack == st && t.last.tid == 12 && t.last.time == 7,
+	   "the tap gets each sample as written");
+	ok(t.threads == 1 && !strcmp(t.thread, "10/12 work?[2Jer"),
+	   "... each thread's name, made safe for a terminal (%s)", t.thread);
+	ok(t.procs == 1 && !strcmp(t.cmdline, "10 1 java java -cp x?Y"),
+	   "... each process's name and command line (%s)", t.cmdline);
+	ok(pj_writer_flush(w) == 0 && pj_writer_bytes(w) == 0 &&
+	       pj_writer_pending(w) == 0,
+	   "its chunks are dropped at a flush: nothing written, nothing kept");
+	ok(pj_writer_frame(w, PJ_FRAME_JIT, "A.leaf", "", "A.java", 3) == fr[0],
+	   "... its frames are still known after it");
+	ok(pj_writer_close(w) == 0, "a writer in memory closes");
+}
+
 /* A write error (here: the file size limit) is kept, not a crash. */
 static void test_write_error(void)
 {
@@ -379,6 +462,7 @@ int main(void)
 	test_varint();
 	test_round_trip();
 	test_interning();
+	test_mem_writer();
 	test_write_error();
 	test_size();
 	tmpdir_remove();

@@ -174,10 +174,15 @@ void *proc_read_mem(pid_t pid, uint64_t addr, size_t len)
 
 int proc_start_time(pid_t pid, uint64_t *ticks)
 {
+	return proc_task_start_time(pid, 0, ticks);
+}
+
+int proc_task_start_time(pid_t pid, pid_t tid, uint64_t *ticks)
+{
 	char buf[1024], *p, *end;
 	int i;
 
-	if (proc_read(pid, 0, "stat", buf, sizeof(buf)))
+	if (proc_read(pid, tid, "stat", buf, sizeof(buf)))
 		return -1;
 	/* after the comm, which may hold anything but ends at the last ')' */
 	p = strrchr(buf, ')');

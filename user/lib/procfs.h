@@ -49,6 +49,8 @@ int proc_gone(pid_t pid);
 /* When pid started (field 22 of /proc/PID/stat, clock ticks since boot):
  * with the pid, who it is. 0, or -1 when it cannot be read. */
 int proc_start_time(pid_t pid, uint64_t *ticks);
+/* The same of its thread tid (0: of pid). */
+int proc_task_start_time(pid_t pid, pid_t tid, uint64_t *ticks);
 /* len bytes of pid's memory at addr (/proc/PID/mem) in a malloc'ed
  * buffer; NULL unless all of them could be read. */
 void *proc_read_mem(pid_t pid, uint64_t addr, size_t len);

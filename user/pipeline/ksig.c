@@ -80,6 +80,11 @@ void ksig_thread_opened(struct ksig *k, struct ring *r)
 
 	if (k->signo <= 0 || r->exited)
 		return;
+	/* a routed signal goes to the event's owner: the tasks the thread
+	 * started, which carry its events, would signal it for theirs */
+	if (r->inherit &&
+	    (k->eligible & ~r->trapped & ((1u << r->nevents) - 1)))
+		return;
 	for (i = 0; i < r->nevents; i++) {
 		if (!(k->eligible & (1u << i)))
 			continue;

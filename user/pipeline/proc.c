@@ -42,6 +42,7 @@ struct proc *procs_add(struct procs *ps, pid_t pid, bool unwind)
 			symbolizer_free(&p->sym);
 			goto fail;
 		}
+		p->unw_tried = true;
 		ps->nunw++;
 	}
 	slot->p = p;
@@ -56,6 +57,16 @@ fail: /* (nothing else made yet) */
 	return NULL;
 }
 
+void procs_unwinder(struct procs *ps, struct proc *p)
+{
+	if (p->unw_tried || !ps->unwind ||
+	    (ps->max_unw && ps->nunw >= ps->max_unw))
+		return;
+	p->unw_tried = true;
+	p->unw = unwinder_new(p->pid);
+	ps->nunw += p->unw != NULL;
+}
+
 void procs_remove(struct procs *ps, struct proc *p)
 {
 	for (unsigned int i = 0; i < ps->n; i++)
@@ -67,6 +78,22 @@ void procs_remove(struct procs *ps, struct proc *p)
 		}
 	u64map_del(&ps->by_pid, (uint64_t)p->pid + 1);
 	proc_free(ps, p);
+}
+
+int procs_exec(struct procs *ps, struct proc *p)
+{
+	if (p->unw) {
+		unwinder_free(p->unw);
+		/* (NULL: its user frames are the kernel's chain) */
+		p->unw = unwinder_new(p->pid);
+		ps->nunw -= p->unw == NULL;
+	}
+	return symbolizer_reload_user(&p->sym, p->pid);
+}
+
+void procs_inherit(struct proc *p, const struct proc *parent)
+{
+	symbolizer_inherit(&p->sym, &parent->sym);
 }
 
 void procs_new_file(struct procs *ps, struct pj_writer *w)

@@ -28,6 +28,7 @@ struct proc {
 	pid_t pid;
 	struct symbolizer sym; /* its user frames */
 	struct unwinder *unw; /* CFI over its stack copies, or NULL */
+	bool unw_tried; /* procs_unwinder made it, or could not */
 	bool java; /* it runs a JVM (libjvm.so mapped) */
 	struct agent *agent; /* its JVM's agent, or NULL */
 	struct ksig ks; /* its walks at the sample */
@@ -59,10 +60,20 @@ static inline struct proc *procs_get(const struct procs *ps, pid_t pid)
 	return pid > 0 ? u64map_ptr(&ps->by_pid, (uint64_t)pid + 1) : NULL;
 }
 /* The process pid, made when new (its names ready, and its unwinder when
- * unwind and the bound allow); NULL when out of memory. */
+ * unwind and the bound allow: else procs_unwinder, later); NULL when out
+ * of memory. */
 struct proc *procs_add(struct procs *ps, pid_t pid, bool unwind);
+/* p's unwinder, made now (-a: at its first sample) when it has none yet
+ * and the bound allows. */
+void procs_unwinder(struct procs *ps, struct proc *p);
 /* Forgets p (its agent stopped before). */
 void procs_remove(struct procs *ps, struct proc *p);
+/* p exec'd another program: its names and its unwinder made anew. 0, or
+ * -1 when out of memory. */
+int procs_exec(struct procs *ps, struct proc *p);
+/* p, first read when already gone, is named as parent (whose fork it is)
+ * until it execs. */
+void procs_inherit(struct proc *p, const struct proc *parent);
 /* A new file: names go into w, named again as they come. */
 void procs_new_file(struct procs *ps, struct pj_writer *w);
 void procs_free(struct procs *ps);

@@ -272,7 +272,7 @@ void wall_switch(struct wall *w, const struct ring *r,
 	const uint8_t *p = (const uint8_t *)(hdr + 1);
 	/* a CPU's (-a): the previous task's pid, tid first */
 	size_t skip = hdr->type == PERF_RECORD_SWITCH_CPU_WIDE ? 8 : 0;
-	uint32_t tid = (uint32_t)r->tid;
+	uint32_t tid;
 	struct wait *wt;
 	uint64_t t;
 
@@ -282,8 +282,9 @@ void wall_switch(struct wall *w, const struct ring *r,
 	    !(r->sample_type & PERF_SAMPLE_TID) ||
 	    !(r->sample_type & PERF_SAMPLE_TIME))
 		return;
-	if (skip) /* the thread switched in: the trailer's */
-		memcpy(&tid, p + skip + 4, sizeof(tid));
+	/* the thread switched in: the trailer's (a thread's ring takes the
+	 * records of the tasks it started too: rings/threads.h, carried) */
+	memcpy(&tid, p + skip + 4, sizeof(tid));
 	memcpy(&t, p + skip + 8, sizeof(t));
 	wt = find(w, tid, true);
 	if (!wt)

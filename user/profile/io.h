@@ -79,6 +79,21 @@ struct pj_kv {
 struct pj_writer;
 
 /*
+ * What a writer in memory hands on as it takes it (perfjava top): each
+ * sample, each thread's name, each process's name and command line (text
+ * already made safe for a terminal, lib/text.h), in the order the file
+ * would have them; a sample's stack and frames are then the writer's
+ * (pj_writer_stack_frames). Any callback may be NULL.
+ */
+struct pj_writer_tap {
+	void (*sample)(void *ctx, const struct pj_sample *s);
+	void (*thread)(void *ctx, uint32_t tid, uint32_t pid, const char *name);
+	void (*process)(void *ctx, uint32_t pid, enum pj_process_kind kind,
+			const char *comm, const char *cmdline);
+	void *ctx;
+};
+
+/*
  * A new file for path (lib/outfile.h: under a temporary name; an existing
  * path that is not a regular file of ours is refused). NULL with a message
  * in err on error, and nothing left behind.
@@ -91,6 +106,9 @@ struct pj_writer *pj_writer_open(const char *path, char *err, size_t errlen);
  * does it when it was not done. 0, or -1 with a message in err.
  */
 int pj_writer_commit(struct pj_writer *w, char *err, size_t errlen);
+/* A writer of no file: its chunks are dropped as they are flushed, what
+ * they hold handed to tap (which must outlive it). NULL out of memory. */
+struct pj_writer *pj_writer_open_mem(const struct pj_writer_tap *tap);
 uint32_t pj_writer_string(struct pj_writer *w, const char *s);
 uint32_t pj_writer_frame(struct pj_writer *w, enum pj_frame_type type,
 			 const char *name, const char *module, const char *file,
@@ -115,6 +133,16 @@ int pj_writer_process(struct pj_writer *w, uint32_t pid,
 		      const char *container);
 int pj_writer_sample(struct pj_writer *w, const struct pj_sample *s);
 int pj_writer_stat(struct pj_writer *w, const char *key, uint64_t value);
+/* What the writer's ids are (for a writer in memory's reader): string id's
+ * text ("" for 0 or an unknown id), valid until the next string is
+ * interned; frame id in *f (0; -1 for an unknown id; addr left 0); stack
+ * id's frames, leaf first (*n of them; NULL and 0 for an unknown id),
+ * valid until the next stack is interned. */
+const char *pj_writer_str(const struct pj_writer *w, uint32_t id);
+int pj_writer_frame_get(const struct pj_writer *w, uint32_t id,
+			struct pj_frame *f);
+const uint32_t *pj_writer_stack_frames(const struct pj_writer *w, uint32_t id,
+				       unsigned int *n);
 /* Bytes buffered but not yet written; callers flush when it grows. */
 size_t pj_writer_pending(const struct pj_writer *w);
 /* Appends everything buffered. -1 with errno on a write error. */

@@ -12,8 +12,10 @@
 #include "rings/threads.h"
 
 /* A JVM that cannot be asked yet (starting) is tried again this often,
- * for this long after it was wanted. */
+ * for this long after it was wanted; one the targets started more often
+ * (its samples have native frames alone until then: record/family.h). */
 #define ATTACH_RETRY_NS 1000000000ULL
+#define CHILD_RETRY_NS 200000000ULL
 #define ATTACH_WINDOW_NS 10000000000ULL
 /* An attach in flight is given up this long after it started (each of
  * its steps has its own bound, 5 s, inside: jvm/client.c). */
@@ -231,22 +233,24 @@ int agents_attach_fd(const struct recorder *rec, unsigned int i)
 							  : -1;
 }
 
-void agents_attach_done(struct recorder *rec, unsigned int i)
+struct proc *agents_attach_done(struct recorder *rec, unsigned int i)
 {
 	struct attacher *at = &rec->ag.v[i];
 	struct proc *p = procs_get(&rec->procs, at->pid);
+	uint64_t retry = p && rproc(p)->java_at ? CHILD_RETRY_NS
+						: ATTACH_RETRY_NS;
 	struct agent *a;
 	char err[512];
 	int r;
 
 	if (agents_attach_fd(rec, i) < 0)
-		return;
+		return NULL;
 	r = attacher_take(at, &a, err, sizeof(err));
 	rec->th.changed = true; /* its fd no more */
 	if (!p) { /* (a JVM is never forgotten: cannot be) */
 		if (!r)
 			agent_stop(a);
-		return;
+		return NULL;
 	}
 	rproc(p)->attaching = false;
 	if (!r && (p->agent || rproc(p)->ended)) {
@@ -255,14 +259,15 @@ void agents_attach_done(struct recorder *rec, unsigned int i)
 	} else if (!r) {
 		rproc(p)->want = false;
 		adopted(rec, p, a);
+		return p;
 	} else if (r == ATTACH_NOT_YET &&
-		   now_ns() + ATTACH_RETRY_NS <
-		       rproc(p)->want_since + ATTACH_WINDOW_NS &&
+		   now_ns() + retry < rproc(p)->want_since + ATTACH_WINDOW_NS &&
 		   !proc_gone(p->pid)) {
-		rproc(p)->attach_at = now_ns() + ATTACH_RETRY_NS;
+		rproc(p)->attach_at = now_ns() + retry;
 	} else {
 		given_up(rec, p, err);
 	}
+	return NULL;
 }
 
 void agents_settle(struct recorder *rec, int sigfd)

@@ -65,8 +65,9 @@ void agents_follow(struct recorder *rec, struct proc *p);
 void agents_tick(struct recorder *rec, uint64_t now);
 /* The fd of attach i (< AGENTS_ATTACHING) to poll for POLLIN, or -1. */
 int agents_attach_fd(const struct recorder *rec, unsigned int i);
-/* Attach i polled readable: its agent in, or its failure said. */
-void agents_attach_done(struct recorder *rec, unsigned int i);
+/* Attach i polled readable: its agent in (its JVM returned), or its
+ * failure said (NULL). */
+struct proc *agents_attach_done(struct recorder *rec, unsigned int i);
 /*
  * Before the events open (-a): lets the attaches started finish, for 3 s
  * at most, so that the JVMs running have their Java frames from the

@@ -88,6 +88,9 @@ void header_describe_events(struct pj_writer *w, const struct pj_event *evs,
 
 void header_threads(struct pj_writer *w, const struct threads *th)
 {
+	union u64map_val *v;
+	uint64_t k;
+
 	for (unsigned int i = 0; i < th->n; i++) {
 		const struct ring *r = th->v[i];
 		char comm[64];
@@ -96,5 +99,14 @@ void header_threads(struct pj_writer *w, const struct threads *th)
 			continue;
 		proc_comm(r->pid, r->tid, comm, sizeof(comm));
 		pj_writer_thread(w, (uint32_t)r->tid, (uint32_t)r->pid, comm);
+	}
+	/* and the tasks they carry (rings/threads.h), alive */
+	for (uint32_t i = 0; u64map_next(&th->carried, &i, &k, &v);) {
+		char comm[64];
+		pid_t pid = (pid_t)(uint32_t)v->u, tid = (pid_t)(k - 1);
+
+		proc_comm(pid, tid, comm, sizeof(comm));
+		if (comm[0])
+			pj_writer_thread(w, (uint32_t)tid, (uint32_t)pid, comm);
 	}
 }

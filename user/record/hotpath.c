@@ -10,6 +10,7 @@
 #include "pipeline/switchcost.h"
 #include "pipeline/userframes.h"
 #include "pipeline/wall.h"
+#include "record/family.h"
 #include "record/hotpath.h"
 #include "record/machine.h"
 #include "record/recorder.h"
@@ -26,7 +27,10 @@ void record_on_sample(struct recorder *rec, struct ring *r,
 	if (decode_sample(&rec->dec, r, hdr, &smp))
 		return;
 	if (!rec->mach) {
-		p = procs_get(&rec->procs, (pid_t)smp.s.pid);
+		/* (a task carried by older rings, its own since: family.h) */
+		if (family_stale(rec, r, &smp.s))
+			return;
+		p = family_proc(rec, (pid_t)smp.s.pid, smp.s.time);
 	} else { /* -a, -C: a process recorded from its first sample */
 		if (machine_elsewhere(rec->mach, r, &smp.s))
 			return;

@@ -24,6 +24,7 @@
 
 #include "perfjava/agent_proto.h"
 #include "lib/clock.h"
+#include "record/family.h"
 #include "record/launch.h"
 #include "record/recorder.h"
 
@@ -264,6 +265,10 @@ void launch_agent_ready(struct recorder *rec)
 	/* walks at the sample, once the agent confirms */
 	if (p)
 		ksig_setup(&p->ks, p->agent);
+	/* its threads, carried by the rings opened before its exec, get
+	 * their own, which signal them (record/family.h) */
+	if (p && p->agent)
+		family_promote(rec, p);
 	rec->th.changed = true;
 }
 

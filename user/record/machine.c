@@ -14,6 +14,7 @@
 #include "lib/u64map.h"
 #include "profile/io.h"
 #include "record/agents.h"
+#include "record/family.h"
 #include "record/header.h"
 #include "record/idlist.h"
 #include "record/machine.h"
@@ -153,13 +154,23 @@ static bool kthread(pid_t pid)
 	return flags & PF_KTHREAD;
 }
 
-/* p into the file: what it is, its command line and container. */
+/* p into the file: what it is, its command line and container; one gone
+ * already (a short one is by its first sample), what its records said
+ * (its comm, its program's path: record/family.h). */
 static void name_proc(struct pj_writer *w, const struct proc *p)
 {
-	char comm[64];
+	char comm[64], cmd[16];
 
 	if (!rproc(p)->kthread) {
-		header_process(w, p->pid, p->java, false, false);
+		proc_cmdline(p->pid, cmd, sizeof(cmd));
+		if (!cmd[0] && (rproc(p)->comm[0] || rproc(p)->cmdline))
+			pj_writer_process(
+			    w, (uint32_t)p->pid,
+			    p->java ? PJ_PROC_JVM : PJ_PROC_USER, 0,
+			    rproc(p)->comm,
+			    rproc(p)->cmdline ? rproc(p)->cmdline : "", "");
+		else
+			header_process(w, p->pid, p->java, false, false);
 		return;
 	}
 	proc_comm(p->pid, 0, comm, sizeof(comm));
@@ -235,7 +246,7 @@ static struct proc *add_proc(struct machine *m, pid_t pid)
 		count_unnamed(m, uid, true);
 		return NULL;
 	}
-	p = procs_add(m->ps, pid, v >> 16 < m->uid_unw);
+	p = procs_add(m->ps, pid, false); /* its unwinder: first_sampled */
 	if (!p)
 		return NULL;
 	m->procs++;
@@ -245,6 +256,23 @@ static struct proc *add_proc(struct machine *m, pid_t pid)
 	rproc(p)->kthread = kthread(pid);
 	m->kthreads += rproc(p)->kthread;
 	return p;
+}
+
+/* p's unwinder, made at its first sample (most processes made, from their
+ * records, are never sampled), within its uid's share of them. */
+static void first_sampled(struct machine *m, struct proc *p)
+{
+	uint32_t v = 0;
+
+	if (p->unw_tried)
+		return;
+	u64map_get(&m->uids, (uint64_t)rproc(p)->uid + 1, &v);
+	if (v >> 16 >= m->uid_unw)
+		return;
+	procs_unwinder(m->ps, p);
+	if (p->unw)
+		u64map_put(&m->uids, (uint64_t)rproc(p)->uid + 1,
+			   v + (1u << 16));
 }
 
 void machine_find_jvms(struct recorder *rec)
@@ -310,6 +338,8 @@ struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid)
 	p = procs_get(m->ps, pid);
 	if (!p)
 		p = add_proc(m, pid);
+	if (p)
+		first_sampled(m, p);
 	if (p && !rproc(p)->named) {
 		name_proc(m->ps->w, p);
 		rproc(p)->named = true;
@@ -381,14 +411,30 @@ static void forget_exited(struct recorder *rec, uint64_t now)
 	}
 }
 
-void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
+void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 		  const char *comm, bool exec)
 {
+	struct proc *p = procs_get(&rec->procs, pid);
+
+	/* a process that execs is made now: gone by its first sample, it
+	 * is named and its samples' frames are by what its records say */
+	if (!p && exec && pid > 0)
+		p = add_proc(rec->mach, pid);
+	if (!p)
+		return;
 	if (exec) { /* another program: its names and command line */
+		bool unw = p->unw != NULL;
 		uid_t uid;
 
-		symbolizer_reload_user(&p->sym, p->pid);
+		procs_exec(&rec->procs, p);
+		if (unw && !p->unw) { /* its uid's unwinders: one less */
+			uid_count(rec->mach, rproc(p)->uid, -1, true);
+			uid_count(rec->mach, rproc(p)->uid, 1, false);
+		}
 		rproc(p)->named = false;
+		/* its program's path, when it is gone by then */
+		rproc(p)->name_by_exe = true;
+		family_names(p, comm, "");
 		/* and maybe another user's (setpriv, su): its share */
 		if (!proc_uid(p->pid, &uid) && uid != rproc(p)->uid) {
 			uid_count(rec->mach, rproc(p)->uid, -1, p->unw != NULL);
@@ -397,9 +443,14 @@ void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
 			rproc(p)->uid_known = true;
 		}
 	}
-	if (u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
-	    !jnames_has(&rec->em.names, tid))
-		pj_writer_thread(rec->w, tid, (uint32_t)p->pid, comm);
+	/* named now: a short thread is gone from /proc by its first
+	 * sample, whose name_thread finds it named */
+	if (jnames_has(&rec->em.names, tid) ||
+	    (!u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
+	     rec->mach->named.n >= MACHINE_MAX_NAMED))
+		return;
+	pj_writer_thread(rec->w, tid, (uint32_t)p->pid, comm);
+	u64map_put(&rec->mach->named, (uint64_t)tid + 1, 1);
 }
 
 void machine_tick(struct recorder *rec, uint64_t now)

@@ -49,9 +49,9 @@ struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid);
 void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr);
 /* Thread tid of pid exited (at now). */
 void machine_exit(struct recorder *rec, pid_t pid, pid_t tid, uint64_t now);
-/* Thread tid of p took the name comm; by an exec of another program when
- * exec. */
-void machine_comm(struct recorder *rec, struct proc *p, uint32_t tid,
+/* Thread tid of process pid took the name comm; by an exec of another
+ * program when exec (a process made then, if new). */
+void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 		  const char *comm, bool exec);
 /* The JVMs found during the recording get their agent when due. */
 void machine_tick(struct recorder *rec, uint64_t now);

@@ -18,15 +18,21 @@ static void usage(FILE *f)
 	    "                       [-g fp|lbr|dwarf[,SIZE]] [-d SECONDS] [-o FILE] [-m PAGES] [--no-java] [-q]\n"
 	    "       perfjava record [options] -t TID[,TID...] | -a | -C CPU[,CPU...]\n"
 	    "       perfjava record [options] [--] CMD [ARGS...]\n"
-	    "  -p PID[,PID...]  processes to profile (all their threads, and threads\n"
-	    "              they start); each JVM among them gets its own agent\n"
+	    "  -p PID[,PID...]  processes to profile (all their threads, and the\n"
+	    "              threads and processes they start); each JVM among them\n"
+	    "              gets its own agent\n"
 	    "  -t TID[,TID...]  these threads alone (not those they start)\n"
 	    "  -a          every process on the machine, those that start too;\n"
 	    "              every JVM found gets Java frames (unless --no-java)\n"
 	    "  -C CPU[,CPU...]  as -a, on these CPUs only (ranges: 0-3)\n"
-	    "  CMD ARGS    run CMD and profile it from its first instruction; its exit\n"
+	    "  CMD ARGS    run CMD and profile it from its first instruction, and the\n"
+	    "              threads and processes it starts from theirs; its exit\n"
 	    "              status is perfjava's, Ctrl-C reaches it; a JVM started as\n"
-	    "              java ... has the agent from its start (-agentpath)\n"
+	    "              java ... has the agent from its start (-agentpath), one a\n"
+	    "              script or a build tool starts once it has loaded libjvm\n"
+	    "  -i, --no-inherit  with -p or CMD: not the threads and processes the\n"
+	    "              targets start (each new thread of a target is then\n"
+	    "              recorded once the reader has seen it start)\n"
 	    "  -e EVENT    event(s) to sample, comma-separated or -e repeated (default\n"
 	    "              cycles, or cpu-clock without a hardware PMU; see perfjava list):\n"
 	    "                cpu-clock task-clock page-faults context-switches ...\n"
@@ -156,8 +162,8 @@ static int check_cpus(const struct idlist *cpus)
 	return ret;
 }
 
-/* One kind of target: processes, threads, CPUs or a command. */
-static int check_targets(const struct record_opts *o)
+/* One kind of target: processes, threads, CPUs or a command (record's). */
+static int check_targets(const struct record_opts *o, const char *cmd)
 {
 	int kinds = (o->pids.n > 0) + (o->tids.n > 0) + o->system_wide +
 		    (o->argv != NULL);
@@ -168,6 +174,13 @@ static int check_targets(const struct record_opts *o)
 			"or a command to run%s%s\n",
 			o->argv ? ", not both; the command is " : "",
 			o->argv ? o->argv[0] : "");
+		return -1;
+	}
+	if (!kinds && strcmp(cmd, "record")) {
+		fprintf(stderr,
+			"perfjava: %s needs -p PID, -t TID or -a (perfjava %s "
+			"--help)\n",
+			cmd, cmd);
 		return -1;
 	}
 	if (!kinds) {
@@ -187,196 +200,150 @@ void record_opts_free(struct record_opts *o)
 	idlist_free(&o->cpus);
 }
 
-int record_parse_args(int argc, char **argv, struct record_opts *o)
+void record_opts_init(struct record_opts *o)
 {
-	static const struct option lo[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "call-graph", required_argument, NULL, 'g' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "no-java", no_argument, NULL, 'J' },
-		{ "native-base", no_argument, NULL, 'N' },
-		{ "self", no_argument, NULL, 'S' },
-		{ "wall", no_argument, NULL, 'W' },
-		{ "loop", required_argument, NULL, 'L' },
-		{ "keep", required_argument, NULL, 'K' },
-		{ "agent", required_argument, NULL, 'A' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	uint64_t v;
-	char *end, err[256];
-	int c;
-
 	memset(o, 0, sizeof(*o));
 	o->output = "perfjava.data";
 	o->pages = 16;
-	optind = 1;
-	opterr = 0; /* one line of our own for a wrong option */
-	while ((c = getopt_long(argc, argv, "+:p:t:aC:e:F:c:g:d:o:m:qh", lo,
-				NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (idlist_add(&o->pids, optarg, false, 0x7fffffff)) {
-				fprintf(stderr,
-					"perfjava: bad pid list '%s' (pids "
-					"like 10,11)\n",
-					optarg);
-				return -1;
-			}
-			o->pid = (pid_t)o->pids.v[0];
-			break;
-		case 't':
-			if (idlist_add(&o->tids, optarg, false, 0x7fffffff)) {
-				fprintf(stderr,
-					"perfjava: bad thread list '%s' "
-					"(thread ids like 12,13)\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'a':
-			o->system_wide = true;
-			break;
-		case 'C':
-			if (idlist_add(&o->cpus, optarg, true,
-				       IDLIST_MAX - 1)) {
-				fprintf(
-				    stderr,
-				    "perfjava: bad CPU list '%s' (CPUs like "
-				    "0,2 or 0-3)\n",
-				    optarg);
-				return -1;
-			}
-			o->system_wide = true;
-			break;
-		case 'e':
-			if (append_events(o, optarg))
-				return -1;
-			break;
-		case 'F':
-			if (parse_u64(optarg, &o->freq) || !o->freq) {
-				fprintf(stderr,
-					"perfjava: bad frequency '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'c':
-			if (parse_period(optarg, &o->period, &o->period_time)) {
-				fprintf(
-				    stderr,
-				    "perfjava: bad period '%s': a count, or "
-				    "a time for cpu-clock and task-clock "
-				    "(1ms, 250us, 1000000ns)\n",
-				    optarg);
-				return -1;
-			}
-			o->period_arg = optarg;
-			break;
-		case 'g':
-			o->callgraph = optarg;
-			break;
-		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->duration > 0)) {
-				fprintf(stderr, "perfjava: bad duration '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'o':
-			o->output = optarg;
-			o->output_set = true;
-			break;
-		case 'L':
-			o->loop = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->loop >= 1) ||
-			    o->loop > 1e7) {
-				fprintf(stderr,
-					"perfjava: --loop wants seconds (at "
-					"least 1), not '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'K':
-			if (parse_u64(optarg, &v) || !v || v > 1000000) {
-				fprintf(stderr,
-					"perfjava: --keep wants a number of "
-					"files, not '%s'\n",
-					optarg);
-				return -1;
-			}
-			o->keep = (unsigned int)v;
-			break;
-		case 'm':
-			if (parse_u64(optarg, &v) || !v || (v & (v - 1)) ||
-			    v > 4096) {
-				fprintf(
-				    stderr,
-				    "perfjava: -m takes a power of two up to 4096, not '%s'\n",
-				    optarg);
-				return -1;
-			}
-			o->pages = (unsigned int)v;
-			o->pages_given = true;
-			break;
-		case 'J':
-			o->no_java = true;
-			break;
-		case 'N':
-			o->native_base = true;
-			break;
-		case 'S':
-			o->self = true;
-			break;
-		case 'W': /* wall-clock: on-CPU and off-CPU time */
-			if (append_events(o, "wall"))
-				return -1;
-			break;
-		case 'A':
-			o->agent_path = optarg;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case ':':
+}
+
+int record_opt(struct record_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+	char *end;
+
+	switch (c) {
+	case 'p':
+		if (idlist_add(&o->pids, arg, false, 0x7fffffff)) {
 			fprintf(stderr,
-				"perfjava record: option '%s' needs a value\n",
-				argv[optind - 1]);
-			return -1;
-		default:
-			if (optopt)
-				fprintf(
-				    stderr,
-				    "perfjava record: unknown option '-%c'; "
-				    "perfjava record --help lists them\n",
-				    optopt);
-			else
-				fprintf(stderr,
-					"perfjava record: unknown option '%s'; "
-					"perfjava record --help lists them\n",
-					argv[optind - 1]);
+				"perfjava: bad pid list '%s' (pids "
+				"like 10,11)\n",
+				arg);
 			return -1;
 		}
+		o->pid = (pid_t)o->pids.v[0];
+		break;
+	case 't':
+		if (idlist_add(&o->tids, arg, false, 0x7fffffff)) {
+			fprintf(stderr,
+				"perfjava: bad thread list '%s' "
+				"(thread ids like 12,13)\n",
+				arg);
+			return -1;
+		}
+		break;
+	case 'a':
+		o->system_wide = true;
+		break;
+	case 'C':
+		if (idlist_add(&o->cpus, arg, true, IDLIST_MAX - 1)) {
+			fprintf(stderr,
+				"perfjava: bad CPU list '%s' (CPUs like "
+				"0,2 or 0-3)\n",
+				arg);
+			return -1;
+		}
+		o->system_wide = true;
+		break;
+	case 'e':
+		if (append_events(o, arg))
+			return -1;
+		break;
+	case 'F':
+		if (parse_u64(arg, &o->freq) || !o->freq) {
+			fprintf(stderr, "perfjava: bad frequency '%s'\n", arg);
+			return -1;
+		}
+		break;
+	case 'c':
+		if (parse_period(arg, &o->period, &o->period_time)) {
+			fprintf(stderr,
+				"perfjava: bad period '%s': a count, or "
+				"a time for cpu-clock and task-clock "
+				"(1ms, 250us, 1000000ns)\n",
+				arg);
+			return -1;
+		}
+		o->period_arg = arg;
+		break;
+	case 'g':
+		o->callgraph = arg;
+		break;
+	case 'd':
+		o->duration = strtod(arg, &end);
+		if (*end || end == arg || !(o->duration > 0)) {
+			fprintf(stderr, "perfjava: bad duration '%s'\n", arg);
+			return -1;
+		}
+		break;
+	case 'o':
+		o->output = arg;
+		o->output_set = true;
+		break;
+	case 'L':
+		o->loop = strtod(arg, &end);
+		if (*end || end == arg || !(o->loop >= 1) || o->loop > 1e7) {
+			fprintf(stderr,
+				"perfjava: --loop wants seconds (at "
+				"least 1), not '%s'\n",
+				arg);
+			return -1;
+		}
+		break;
+	case 'K':
+		if (parse_u64(arg, &v) || !v || v > 1000000) {
+			fprintf(stderr,
+				"perfjava: --keep wants a number of "
+				"files, not '%s'\n",
+				arg);
+			return -1;
+		}
+		o->keep = (unsigned int)v;
+		break;
+	case 'm':
+		if (parse_u64(arg, &v) || !v || (v & (v - 1)) || v > 4096) {
+			fprintf(
+			    stderr,
+			    "perfjava: -m takes a power of two up to 4096, not '%s'\n",
+			    arg);
+			return -1;
+		}
+		o->pages = (unsigned int)v;
+		o->pages_given = true;
+		break;
+	case 'J':
+		o->no_java = true;
+		break;
+	case 'i':
+		o->no_inherit = true;
+		break;
+	case 'N':
+		o->native_base = true;
+		break;
+	case 'S':
+		o->self = true;
+		break;
+	case 'W': /* wall-clock: on-CPU and off-CPU time */
+		if (append_events(o, "wall"))
+			return -1;
+		break;
+	case 'A':
+		o->agent_path = arg;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	default:
+		return 1;
 	}
-	if (optind < argc) { /* the command (getopt stopped at it or "--") */
-		o->argv = argv + optind;
-		o->argc = argc - optind;
-	}
-	if (check_targets(o))
+	return 0;
+}
+
+int record_opts_check(struct record_opts *o, const char *cmd)
+{
+	char err[256];
+
+	if (check_targets(o, cmd))
 		return -1;
 	if (o->freq && o->period) {
 		fprintf(stderr, "perfjava: give -F or -c, not both\n");
@@ -397,4 +364,74 @@ int record_parse_args(int argc, char **argv, struct record_opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* record's long options (getopt_long's), top's among them (record_opt) */
+const struct option record_long_options[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "call-graph", required_argument, NULL, 'g' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "no-java", no_argument, NULL, 'J' },
+	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "native-base", no_argument, NULL, 'N' },
+	{ "self", no_argument, NULL, 'S' },
+	{ "wall", no_argument, NULL, 'W' },
+	{ "loop", required_argument, NULL, 'L' },
+	{ "keep", required_argument, NULL, 'K' },
+	{ "agent", required_argument, NULL, 'A' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+int record_parse_args(int argc, char **argv, struct record_opts *o)
+{
+	int c, r;
+
+	record_opts_init(o);
+	optind = 1;
+	opterr = 0; /* one line of our own for a wrong option */
+	while ((c = getopt_long(argc, argv, "+:p:t:aC:e:F:c:g:d:o:m:iqh",
+				record_long_options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case ':':
+			fprintf(stderr,
+				"perfjava record: option '%s' needs a value\n",
+				argv[optind - 1]);
+			return -1;
+		case '?':
+			if (optopt)
+				fprintf(
+				    stderr,
+				    "perfjava record: unknown option '-%c'; "
+				    "perfjava record --help lists them\n",
+				    optopt);
+			else
+				fprintf(stderr,
+					"perfjava record: unknown option '%s'; "
+					"perfjava record --help lists them\n",
+					argv[optind - 1]);
+			return -1;
+		default:
+			r = record_opt(o, c, optarg);
+			if (r)
+				return -1;
+		}
+	}
+	if (optind < argc) { /* the command (getopt stopped at it or "--") */
+		o->argv = argv + optind;
+		o->argc = argc - optind;
+	}
+	return record_opts_check(o, "record");
 }

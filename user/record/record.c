@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `perfjava record`: check the target, open the output, open one event set per
- * thread, attach the agent to a JVM, then run the poll loop (record/run.c)
- * until -d, Ctrl-C, SIGTERM or the target's exit; write the trailer and print
- * a summary.
+ * A recording's start and stop, for `perfjava record` (record/command.c)
+ * and `perfjava top`: check the targets, open the output, open one event
+ * set per thread, attach the agent to each JVM, enable the events; after
+ * the poll loop (record/run.c), disable, drain, finish the walks and
+ * detach the agents.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,8 +37,6 @@
 #include "record/record.h"
 #include "record/recorder.h"
 #include "record/run.h"
-#include "record/summary.h"
-#include "record/tojfr.h"
 #include "sym/maps.h"
 
 /* Checks the target before anything is changed in it. */
@@ -145,37 +144,6 @@ static int add_targets(struct recorder *rec, const bool *java_of)
 	return 0;
 }
 
-/* "recording 1234 (12 threads, java frames on) into F", or of several. */
-static void say_recording(const struct recorder *rec)
-{
-	unsigned int jvms = 0, cpus = 0;
-
-	for (unsigned int i = 0; i < rec->procs.n; i++)
-		jvms += rec->procs.v[i]->agent != NULL;
-	for (unsigned int i = 0; i < rec->th.n; i++)
-		cpus += ring_is_cpu(rec->th.v[i]);
-	if (rec->mach)
-		fprintf(stderr,
-			"perfjava: recording %s (%u CPU%s, java frames on for "
-			"%u JVM%s) into %s; Ctrl-C to stop\n",
-			rec->o.cpus.n ? "the processes on those CPUs"
-				      : "every process",
-			cpus, cpus == 1 ? "" : "s", jvms, jvms == 1 ? "" : "s",
-			rec->o.output);
-	else if (rec->procs.n == 1)
-		fprintf(stderr,
-			"perfjava: recording %d (%u thread%s%s) into %s; "
-			"Ctrl-C to stop\n",
-			rec->o.pid, rec->th.n, rec->th.n == 1 ? "" : "s",
-			jvms ? ", java frames on" : "", rec->o.output);
-	else
-		fprintf(stderr,
-			"perfjava: recording %u processes (%u threads, java "
-			"frames on for %u JVM%s) into %s; Ctrl-C to stop\n",
-			rec->procs.n, rec->th.n, jvms, jvms == 1 ? "" : "s",
-			rec->o.output);
-}
-
 static void thread_opened(void *ctx, struct ring *r)
 {
 	struct recorder *rec = ctx;
@@ -202,6 +170,9 @@ static void opts_for(void *ctx, pid_t pid, struct ring_opts *o)
 
 	o->wakeup_events = java ? 1 : 0;
 	o->sigtrap = p && p->agent ? ksig_traps(&p->ks, p->agent) : 0;
+	/* its signal, when not SIGTRAP, goes to one thread (F_SETOWN_EX) */
+	if (p && p->agent && !o->sigtrap)
+		o->inherit = false;
 }
 
 /*
@@ -397,6 +368,7 @@ static int open_threads(struct recorder *rec)
 	t->opts_for = opts_for;
 	t->ctx = rec;
 	t->opts.mmaps = rec->mach != NULL; /* -a: JVMs that start */
+	family_setup(rec); /* what the targets start: inherited */
 	err = open_rings(rec, &bad, &pid);
 	if (err == -EACCES || err == -EPERM) {
 		char p[16] = "?";
@@ -447,68 +419,31 @@ static int open_threads(struct recorder *rec)
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+/* Blocks the signals that stop a recording and reads them from
+ * rec->sigfd instead (the poll loop's). */
+static void take_signals(struct recorder *rec)
 {
-	struct recorder *rec = malloc(sizeof(*rec));
-	struct record_opts o;
-	char err[512], data[4096];
 	sigset_t mask;
-	int sigfd, ret = 1;
-	bool java = false, *java_of;
-	const char *jfr = NULL;
-	struct launch *launch = NULL;
-	uint64_t bytes;
 
-	if (!rec)
-		return 1;
-	if (record_parse_args(argc, argv, &o) || loop_setup(&o)) {
-		record_opts_free(&o);
-		free(rec);
-		return 2;
-	}
-	if (tids_processes(&o)) {
-		record_opts_free(&o);
-		free(rec);
-		return 1;
-	}
-	if (tojfr_wanted(o.output)) { /* recorded as ours, converted after */
-		if (o.loop > 0) {
-			fprintf(stderr,
-				"perfjava record: --loop writes perfjava "
-				"files; convert one with perfjava report "
-				"-i FILE -o FILE.jfr\n");
-			record_opts_free(&o);
-			free(rec);
-			return 2;
-		}
-		jfr = o.output;
-		o.output = tojfr_data_path(jfr, data, sizeof(data));
-	}
-	java_of = calloc(o.pids.n + 1, sizeof(*java_of));
-	if (!java_of) {
-		record_opts_free(&o);
-		free(rec);
-		return 1;
-	}
-	if (o.argv ? launch_fork(&o, &java, &launch)
-		   : check_targets(&o, java_of)) {
-		record_opts_free(&o);
-		free(java_of);
-		free(rec);
-		return 1;
-	}
-	if (recorder_init(rec, &o)) {
-		rec->launch = launch;
-		launch_abort(rec); /* a command that never ran */
-		record_opts_free(&o);
-		free(java_of);
-		free(rec);
-		return 1;
-	}
-	rec->launch = launch;
-	if (o.system_wide ? machine_new(rec)
-			  : add_targets(rec, o.argv ? &java : java_of))
-		goto fail_output;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rec->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+/* The recording started: the targets held, the agents attached, the
+ * events open and enabled. 0, or -1 after a message. */
+static int start(struct recorder *rec, bool java, const bool *java_of)
+{
+	char err[512];
+
+	if (rec->o.system_wide
+		? machine_new(rec)
+		: add_targets(rec, rec->o.argv ? &java : java_of))
+		return -1;
 	ring_init();
 	raise_fd_limit(); /* after the fork: the command keeps its own */
 	/*
@@ -520,41 +455,35 @@ int cmd_record(int argc, char **argv)
 		struct proc *p = recorder_first(rec);
 
 		if (open_threads(rec))
-			goto fail_output;
-		if (launch_exec(rec)) {
-			ret = 127; /* as a shell says "cannot run" */
-			goto fail_output;
-		}
+			return -1;
+		if (launch_exec(rec))
+			return -127; /* as a shell says "cannot run" */
 		target_rebase(&rproc(p)->tgt); /* it runs the command now */
+		/* rings opened from now on count at once (and may SIGTRAP) */
+		rec->th.opts.enable_on_exec = false;
 		/* nothing was named with the parent's yet */
 		if (symbolizer_reload_user(&p->sym, p->pid)) {
 			fprintf(stderr, "perfjava: out of memory\n");
-			goto fail_output;
+			return -1;
 		}
 	}
 	recorder_header(rec);
 	if (rec->mach) /* -a: every JVM running gets its agent now */
 		machine_find_jvms(rec);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	take_signals(rec);
 	/* A JVM's agent comes before its events, whose kind depends on it
 	 * (pipeline/ksig.h: the kernel's SIGTRAP at the sample). */
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		agents_start(rec, rec->procs.v[i]);
 	if (rec->mach) /* -a: the JVMs running, attached beside (bounded) */
-		agents_settle(rec, sigfd);
+		agents_settle(rec, rec->sigfd);
 	if (!rec->launch && open_threads(rec))
-		goto fail_output;
+		return -1;
 	/* started: the file takes its name (a failed start left any file
 	 * there as it was), and keeps it whatever happens from now on */
 	if (pj_writer_commit(rec->w, err, sizeof(err))) {
 		fprintf(stderr, "perfjava: %s\n", err);
-		goto fail_output;
+		return -1;
 	}
 	ksymbolizer_write_meta(&rec->ksym);
 	/*
@@ -571,14 +500,48 @@ int cmd_record(int argc, char **argv)
 	for (unsigned int i = 0; i < rec->th.n; i++) /* the clocks start */
 		switchcost_mark(&rec->sc, rec->th.v[i]);
 	wall_start(rec->wall, &rec->th, rec->start_ns);
-	if (!rec->o.quiet)
-		say_recording(rec);
-	run_loop(rec, sigfd);
-	agents_abandon(rec); /* attaches in flight: given up, said */
-	if (!rec->w) { /* --loop could not start the next file (said so) */
-		close(sigfd);
-		goto out;
+	return 0;
+}
+
+int record_start(struct recorder *rec, struct record_opts *o)
+{
+	struct launch *launch = NULL;
+	bool java = false, *java_of;
+	int ret;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->sigfd = -1;
+	if (tids_processes(o))
+		return 1;
+	java_of = calloc(o->pids.n + 1, sizeof(*java_of));
+	if (!java_of)
+		return 1;
+	if (o->argv ? launch_fork(o, &java, &launch)
+		    : check_targets(o, java_of)) {
+		free(java_of);
+		return 1;
 	}
+	if (recorder_init(rec, o)) {
+		rec->launch = launch;
+		launch_abort(rec); /* a command that never ran */
+		rec->sigfd = -1;
+		free(java_of);
+		return 1;
+	}
+	rec->launch = launch;
+	ret = start(rec, java, java_of);
+	free(java_of);
+	if (!ret)
+		return 0;
+	pj_writer_abort(rec->w); /* and its file, when never committed */
+	rec->w = NULL;
+	record_free(rec);
+	return ret == -127 ? 127 : 1;
+}
+
+void record_stop(struct recorder *rec)
+{
+	agents_abandon(rec); /* attaches in flight: given up, said */
 	switchcost_take(&rec->sc, &rec->th, true); /* while the events run */
 	threads_disable(&rec->th);
 	run_collect_walks(rec);
@@ -594,44 +557,22 @@ int cmd_record(int argc, char **argv)
 	for (unsigned int i = 0; i < rec->procs.n; i++)
 		if (rec->procs.v[i]->agent)
 			agents_stopped(rec, rec->procs.v[i], NULL);
-	close(sigfd);
-	record_write_stats(rec);
-	bytes = pj_writer_bytes(rec->w) + pj_writer_pending(rec->w);
-	if (rec->write_failed) {
-		pj_writer_abort(rec->w);
-		rec->w = NULL;
-		goto out;
-	}
-	if (pj_writer_close(rec->w)) { /* it freed the writer; errno says why */
-		fprintf(stderr, "perfjava: cannot write %s: %s\n",
-			rec->o.output, strerror(errno));
-		rec->w = NULL;
-		goto out;
-	}
-	rec->w = NULL;
-	record_summary(rec, bytes);
-	ret = jfr && tojfr_convert(rec->o.output, jfr, rec->o.quiet) ? 1 : 0;
-	if (rec->launch) { /* its exit status is perfjava's */
-		if (!rec->o.quiet && rec->th.n)
-			fprintf(stderr,
-				"perfjava: waiting for %s (pid %d) to exit\n",
-				rec->o.argv[0], rec->o.pid);
-		ret = launch_wait(rec);
-	}
-	goto out;
-fail_output:
-	pj_writer_abort(rec->w); /* and its file, when never committed */
-	rec->w = NULL;
-out:
+	if (rec->sigfd >= 0)
+		close(rec->sigfd);
+	rec->sigfd = -1;
+}
+
+void record_free(struct recorder *rec)
+{
 	if (rec->w)
 		pj_writer_abort(rec->w);
+	rec->w = NULL;
 	launch_abort(rec); /* a command not waited for: perfjava failed */
 	loop_free(rec);
 	machine_free(rec->mach); /* -a, -C: made by this command */
 	rec->mach = NULL;
-	recorder_free(rec);
-	free(java_of);
-	record_opts_free(&o);
-	free(rec);
-	return ret;
+	recorder_free(rec); /* the agents stopped */
+	if (rec->sigfd >= 0)
+		close(rec->sigfd);
+	rec->sigfd = -1;
 }

@@ -24,6 +24,8 @@ static void rproc_made(struct proc *p)
 static void rproc_drop(struct proc *p)
 {
 	target_close(&rproc(p)->tgt);
+	free(rproc(p)->cmdline);
+	rproc(p)->cmdline = NULL;
 }
 
 /* freq, or kernel.perf_event_max_sample_rate with a warning when above it. */
@@ -249,6 +251,10 @@ void recorder_header(struct recorder *rec)
 
 		if (rec->mach) /* -a: named as they come (record/machine.h) */
 			continue;
+		if (rproc(p)->child) { /* as it was named (it may be gone) */
+			family_write(rec, p);
+			continue;
+		}
 		header_process(rec->w, p->pid, p->java, rproc(p)->target,
 			       rproc(p)->target && first);
 		first &= !rproc(p)->target;
@@ -270,9 +276,16 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->o = *o;
+	rec->cpus = sysconf(_SC_NPROCESSORS_ONLN) > 0
+			? (unsigned int)sysconf(_SC_NPROCESSORS_ONLN)
+			: 1; /* the drain's pace (record/run.c) */
 	if (setup_events(rec))
 		goto fail;
-	rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
+	/* no output: perfjava top, whose tap takes what the file would */
+	if (rec->o.output)
+		rec->w = pj_writer_open(rec->o.output, err, sizeof(err));
+	else if (!(rec->w = pj_writer_open_mem(rec->o.tap)))
+		snprintf(err, sizeof(err), "out of memory");
 	if (!rec->w) {
 		fprintf(stderr, "perfjava: %s\n", err);
 		goto fail;

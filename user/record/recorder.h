@@ -25,6 +25,7 @@
 #include "pipeline/proc.h"
 #include "pipeline/switchcost.h"
 #include "record/agents.h"
+#include "record/family.h"
 #include "record/options.h"
 #include "record/rproc.h"
 #include "rings/threads.h"
@@ -34,6 +35,7 @@ struct jevents;
 struct launch;
 struct loop;
 struct machine;
+struct run_hook;
 struct tp_decoder;
 struct wall;
 
@@ -62,13 +64,18 @@ struct recorder {
 	struct offstate os; /* why it waited */
 	struct jevents *jev; /* -e alloc, -e lock: the JVM's own events */
 	struct emitter em; /* merged, named and written */
+	struct family fam; /* the tasks the targets start (record/family.h) */
+	bool reap_soon; /* rings retired: closed on the loop's next pass */
 	uint64_t lost; /* sample records lost */
 	unsigned int drain_at; /* the ring the next drain starts at */
 	uint32_t sample_max; /* bytes of the largest sample record yet */
+	unsigned int cpus; /* online: the most writers of one ring at once */
 	uint64_t start_ns, end_ns;
 	bool stop;
 	const char *stop_reason;
 	bool write_failed;
+	int sigfd; /* SIGINT, SIGTERM, SIGHUP: the poll loop's stop */
+	struct run_hook *hook; /* perfjava top's view (record/run.h) */
 };
 
 /*

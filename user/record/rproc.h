@@ -47,7 +47,23 @@ struct rproc {
 	uid_t uid;
 	/* -a, -C (record/machine.h): a kernel thread; named in this file */
 	bool kthread, named;
-	uint64_t exited_at; /* its leader's exit record came then (-a) */
+	/* its leader's exit record came then (-a, and the processes the
+	 * targets started) */
+	uint64_t exited_at;
+	/* a process the targets started (record/family.h): its parent; its
+	 * comm and command line as last named (its forks are named so when
+	 * they are gone before they are read); named by its program's path
+	 * once its first mapping comes (it exec'd and was gone) */
+	bool child;
+	pid_t ppid;
+	char comm[16];
+	char *cmdline;
+	bool name_by_exe;
+	bool gone; /* it was, when first named */
+	/* its threads' own rings since then (record/family.h): its samples
+	 * in other rings are duplicates from then on */
+	uint64_t own_since;
+	uint64_t java_at; /* its libjvm.so mapping read then (family_mmap) */
 };
 
 /* The command's view of p, a process of rec->procs. */

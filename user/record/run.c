@@ -23,12 +23,14 @@
 #include "pipeline/jevents.h"
 #include "pipeline/wall.h"
 #include "record/agents.h"
+#include "record/family.h"
 #include "record/header.h"
 #include "record/hotpath.h"
 #include "record/launch.h"
 #include "record/loop.h"
 #include "record/machine.h"
 #include "record/recorder.h"
+#include "record/rescan.h"
 #include "record/run.h"
 #include "record/summary.h"
 
@@ -40,9 +42,9 @@
 #define DRAIN_NS 10000000ULL
 #define DRAIN_MAX_NS 200000000ULL
 #define DRAIN_PERIODS 50
+#define FAMILY_DRAIN_NS 20000000ULL
 #define TICK_NS 100000000ULL /* progress, flush, expiry */
 #define RESCAN_NS 500000000ULL
-#define SCAN_SOON_NS 10000000ULL /* a JVM's new thread: thread_started */
 /* A pass of the loop drains for at most PASS_NS before it looks at the
  * signals, -d and the target again, whatever the target makes the rings
  * cost; the last drain after the stop takes at most STOP_DRAIN_NS. */
@@ -66,7 +68,8 @@ static void progress(struct recorder *rec, uint64_t now)
  * thread need: every DRAIN_PERIODS sampling periods (a new thread's first
  * samples wait as long for its creator's FORK record), within DRAIN_NS and
  * DRAIN_MAX_NS, and before a thread sampled at every period fills half its
- * ring with samples as large as the largest seen yet (DRAIN_MIN_NS at the
+ * ring with samples as large as the largest seen yet, written by as many
+ * threads at once as it carries, up to the CPUs (DRAIN_MIN_NS at the
  * least). With clock events alone (timer_paced), or samples that signal
  * the thread, the rings are not polled: their half-full wake-up would come
  * each time half a ring was written, read or not, one thread's after
@@ -96,8 +99,16 @@ static uint64_t drain_interval(const struct recorder *rec)
 			ns = period * DRAIN_PERIODS;
 		rate += (double)rec->sample_max / (double)period;
 	}
+	/* a ring that carries tasks (rings/threads.h) takes their samples
+	 * too, as many at once as there are CPUs */
+	rate *= 1 + (rec->th.carried.n < rec->cpus ? rec->th.carried.n
+						   : rec->cpus - 1);
 	if (ns < DRAIN_NS)
 		ns = DRAIN_NS;
+	/* the processes the targets start are named from /proc while they
+	 * live (record/family.h): read their records soon */
+	if (rec->fam.live && ns > FAMILY_DRAIN_NS)
+		ns = FAMILY_DRAIN_NS;
 	fill =
 	    (uint64_t)((double)rec->th.opts.pages * getpagesize() / 2 / rate);
 	if (fill < ns) /* past 1 ms, the rings are too small: -m */
@@ -135,6 +146,12 @@ static bool drain_all(struct recorder *rec, uint64_t until)
 {
 	unsigned int n = rec->th.n;
 
+	/* -a: what each task is (its exec, its maps), from every CPU's ring,
+	 * before its samples, read from each ring in turn (rings/ring.h) */
+	for (unsigned int i = 0; rec->mach && i < n; i++)
+		if (ring_is_cpu(rec->th.v[i]))
+			ring_peek(rec->th.v[i], record_on_record, rec);
+
 	for (unsigned int k = 0; k < n && k < rec->th.n; k++) {
 		unsigned int i = (rec->drain_at + k) % rec->th.n;
 
@@ -158,8 +175,9 @@ static void count_not_drained(void *ctx, struct ring *r,
 		rec->lost++;
 }
 
-/* Closes the rings of threads that have exited, after draining them (in
- * this pass's time: a ring not emptied waits for the next). */
+/* Closes the rings of threads that have exited, and those replaced, after
+ * draining them (in this pass's time: a ring not emptied waits for the
+ * next); the tasks one still carries get rings of their own first. */
 static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 {
 	for (unsigned int i = 0; i < rec->th.n;) {
@@ -167,76 +185,18 @@ static void reap_threads(struct recorder *rec, bool check_proc, uint64_t until)
 
 		if (check_proc && !r->exited && !ring_is_cpu(r))
 			r->exited = !proc_exists(r->pid, r->tid);
-		if (r->exited && drain_ring(rec, r, until)) {
-			jnames_forget(&rec->em.names, (uint32_t)r->tid);
-			switchcost_thread_gone(&rec->sc, (uint32_t)r->tid);
+		if ((r->exited || r->retired) && drain_ring(rec, r, until)) {
+			family_ring_gone(rec, r);
+			if (!r->retired) { /* (its successor's otherwise) */
+				jnames_forget(&rec->em.names, (uint32_t)r->tid);
+				switchcost_thread_gone(&rec->sc,
+						       (uint32_t)r->tid);
+			}
 			threads_remove(&rec->th, r);
 			continue;
 		}
 		i++;
 	}
-}
-
-/*
- * p's new threads from /proc/PID/task, only while the pid is still the
- * target's: rings opened by a scan that raced with its exit (whose pid may
- * name another process by then) are closed unread.
- */
-static void scan_threads(struct recorder *rec, struct proc *p)
-{
-	unsigned int bad, before = rec->th.n;
-
-	if (!rproc(p)->follow || rproc(p)->ended || target_gone(&rproc(p)->tgt))
-		return;
-	threads_scan(&rec->th, p->pid, &bad);
-	if (!target_gone(&rproc(p)->tgt))
-		return;
-	while (rec->th.n > before)
-		threads_remove(&rec->th, rec->th.v[rec->th.n - 1]);
-}
-
-static void rescan_threads(struct recorder *rec)
-{
-	for (unsigned int i = 0; i < rec->procs.n; i++)
-		scan_threads(rec, rec->procs.v[i]);
-}
-
-/*
- * A JVM's agent said a thread started (JVMTI ThreadStart, on the new
- * thread): its events open now, from /proc/PID/task (the kernel's word,
- * not the agent's), rather than at its creator's next drain, up to
- * DRAIN_MAX_NS later. A process's threads are listed so at most every
- * SCAN_SOON_NS: a start sooner waits for that.
- */
-static void thread_started(struct proc *p, uint64_t now)
-{
-	if (!rproc(p)->scan_due)
-		rproc(p)->scan_due = rproc(p)->scanned_at + SCAN_SOON_NS > now
-					 ? rproc(p)->scanned_at + SCAN_SOON_NS
-					 : now;
-}
-
-/* Lists the threads of the processes due; when the next is (UINT64_MAX:
- * none). */
-static uint64_t scan_due(struct recorder *rec, uint64_t now)
-{
-	uint64_t next = UINT64_MAX;
-
-	for (unsigned int i = 0; i < rec->procs.n; i++) {
-		struct proc *p = rec->procs.v[i];
-
-		if (!rproc(p)->scan_due)
-			continue;
-		if (rproc(p)->scan_due > now) {
-			next = rproc(p)->scan_due < next ? rproc(p)->scan_due
-							 : next;
-			continue;
-		}
-		rproc(p)->scan_due = 0;
-		rproc(p)->scanned_at = now;
-		scan_threads(rec, p);
-	}
-	return next;
 }
 
 /* Whether p has no ring left. */
@@ -301,11 +261,11 @@ static int flush_output(struct recorder *rec)
 }
 
 /* What a polled fd is: a ring, a target's pidfd, an agent's socket, an
- * attach in flight (its place + 1). */
+ * attach in flight (its place + 1), one of the hook's fds (1 + its index). */
 struct polled {
 	struct ring *ring;
 	struct proc *target, *agent;
-	unsigned int attach;
+	unsigned int attach, hook;
 };
 
 /* The fds to poll: signals, each target's pidfd, a launched JVM's agent to
@@ -313,7 +273,8 @@ struct polled {
 static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		    struct polled **what, unsigned int *cap, unsigned int *n)
 {
-	unsigned int need = rec->th.n + 2 * rec->procs.n + 2 + AGENTS_ATTACHING;
+	unsigned int need =
+	    rec->th.n + 2 * rec->procs.n + 2 + AGENTS_ATTACHING + RUN_HOOK_FDS;
 	int lfd = launch_agent_fd(rec->launch);
 	bool paced = timer_paced(rec);
 
@@ -330,12 +291,18 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		*cap = need;
 	}
 	*n = 0;
-#define ADD(f, r, t, a, at)                                               \
-	do {                                                              \
-		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };           \
-		(*what)[(*n)++] = (struct polled){ (r), (t), (a), (at) }; \
+#define ADD(f, r, t, a, at)                                                  \
+	do {                                                                 \
+		(*pfd)[*n] = (struct pollfd){ (f), POLLIN, 0 };              \
+		(*what)[(*n)++] = (struct polled){ (r), (t), (a), (at), 0 }; \
 	} while (0)
 	ADD(sigfd, NULL, NULL, NULL, 0);
+	for (unsigned int i = 0; rec->hook && i < RUN_HOOK_FDS; i++) {
+		if (rec->hook->fd[i] < 0)
+			continue;
+		ADD(rec->hook->fd[i], NULL, NULL, NULL, 0);
+		(*what)[*n - 1].hook = i + 1;
+	}
 	if (lfd >= 0) /* a launched JVM's agent, to come */
 		ADD(lfd, NULL, NULL, NULL, 0);
 	for (unsigned int i = 0; i < AGENTS_ATTACHING; i++)
@@ -356,8 +323,12 @@ static int poll_set(struct recorder *rec, int sigfd, struct pollfd **pfd,
 		struct proc *p = procs_get(&rec->procs, r->pid);
 
 		/* paced by the timer, or walked at the sample by F_SETSIG
-		 * (a wake-up at each sample): read on the timer */
-		if (paced || (p && ksig_quiet(&p->ks, r)))
+		 * (a wake-up at each sample): read on the timer; but a ring
+		 * that carries the tasks its thread started takes theirs
+		 * too, as many as they are: read when half full, as perf
+		 * reads its rings, and at its thread's end (POLLHUP), when
+		 * they need rings of their own (family_ring_gone) */
+		if ((paced || (p && ksig_quiet(&p->ks, r))) && !r->carrier)
 			continue;
 		ADD(r->fd, r, NULL, NULL, 0);
 	}
@@ -412,7 +383,7 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 	if (w->target) {
 		target_ended(rec, w->target, tty, "target exited");
 	} else if (w->attach) {
-		agents_attach_done(rec, w->attach - 1);
+		family_agent_in(rec, agents_attach_done(rec, w->attach - 1));
 	} else if (fd == sigfd) {
 		if (read(sigfd, &si, sizeof(si)) > 0 &&
 		    !(rec->launch && launch_signal(rec, &si))) {
@@ -431,7 +402,7 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 				rec->procs.n > 1 ? " from a JVM" : "");
 		agents_stopped(rec, p, "the agent disconnected");
 	} else if (agent_thread_started(p->agent)) {
-		thread_started(p, now_ns());
+		rescan_soon(p, now_ns());
 	}
 }
 
@@ -446,12 +417,14 @@ int run_loop(struct recorder *rec, int sigfd)
 	uint64_t next_tick = rec->start_ns + TICK_NS,
 		 next_scan = rec->start_ns + RESCAN_NS,
 		 next_drain = rec->start_ns + drain_interval(rec);
-	bool tty = isatty(2) && !rec->o.quiet && !rec->launch;
+	bool tty = isatty(2) && !rec->o.quiet && !rec->launch && !rec->hook;
 	bool busy = false; /* records left in the rings by the last pass */
+	unsigned int ready; /* the hook's fds that are readable */
+	bool reap = false; /* a thread carrying others ended (POLLHUP) */
 	unsigned int rot = 0;
 	/* make bench (ring.h: alt): the next turn of the twins */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
-	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: scan_due */
+	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: rescan_due */
 
 	rec->th.changed = true;
 	while (!rec->stop) {
@@ -467,6 +440,8 @@ int run_loop(struct recorder *rec, int sigfd)
 		wake = next_drain < end ? next_drain : end;
 		wake = next_alt < wake ? next_alt : wake;
 		wake = next_soon < wake ? next_soon : wake;
+		if (rec->hook && rec->hook->due < wake)
+			wake = rec->hook->due;
 		timeout = (int)((wake > now ? wake - now : 0) / 1000000);
 		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
@@ -476,21 +451,31 @@ int run_loop(struct recorder *rec, int sigfd)
 		/* from a place that moves, so that a ring that fills as fast
 		 * as it is read does not keep the others waiting */
 		rot = npfd ? (rot + 1) % npfd : 0;
+		ready = 0;
 		for (unsigned int k = 0; n > 0 && k < npfd; k++) {
 			unsigned int i = (k + rot) % npfd;
 
 			if (!pfd[i].revents)
 				continue;
-			if (!what[i].ring) {
+			if (what[i].hook) {
+				ready |= 1u << (what[i].hook - 1);
+			} else if (!what[i].ring) {
 				on_polled(rec, &what[i], pfd[i].fd, sigfd, tty);
 			} else if (!busy) {
 				busy = !drain_ring(rec, what[i].ring, pass_end);
-				if (pfd[i].revents & (POLLHUP | POLLERR))
+				if (pfd[i].revents & (POLLHUP | POLLERR)) {
 					what[i].ring->exited = true;
+					reap |= what[i].ring->carrier;
+				}
 			}
 		}
+		if (reap || rec->reap_soon) { /* a carrier's end, or rings
+						* replaced: their tasks' now */
+			reap = rec->reap_soon = false;
+			reap_threads(rec, false, pass_end);
+		}
 		now = now_ns();
-		next_soon = scan_due(rec, now);
+		next_soon = rescan_due(rec, now);
 		if (now >= next_alt) {
 			threads_alternate(&rec->th, now / PJA_BENCH_ALT_NS & 1);
 			next_alt =
@@ -529,10 +514,11 @@ int run_loop(struct recorder *rec, int sigfd)
 			tend_agents(rec, now, rescan);
 			agents_tick(rec, now); /* attaches due, or late */
 			machine_tick(rec, now); /* processes gone */
+			family_tick(rec, now);
 			reap_threads(rec, rescan, pass_end);
 			if (rescan) {
 				next_scan = now + RESCAN_NS;
-				rescan_threads(rec);
+				rescan_all(rec);
 			}
 			if (tty)
 				progress(rec, now);
@@ -546,6 +532,8 @@ int run_loop(struct recorder *rec, int sigfd)
 			rec->stop = true;
 			rec->stop_reason = "duration reached";
 		}
+		if (rec->hook && !rec->stop && (ready || now >= rec->hook->due))
+			rec->hook->call(rec->hook->ctx, ready, now);
 	}
 	if (tty)
 		fprintf(stderr, "\n");

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The records beside the samples; see record/sideband.h. */
+#include <stddef.h>
+#include <string.h>
+
 #include <perf/event.h>
 
 #include "lib/clock.h"
 #include "pipeline/switchcost.h"
 #include "pipeline/wall.h"
+#include "record/agents.h"
+#include "record/family.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/sideband.h"
@@ -16,11 +21,16 @@ void record_on_sideband(struct recorder *rec, struct ring *r,
 	const struct perf_record_comm *comm;
 	struct proc *p;
 	unsigned int bad;
+	bool exec;
 
 	switch (hdr->type) {
 	case PERF_RECORD_FORK:
 		fk = (const void *)hdr;
-		/* a new thread of a process followed */
+		if (!rec->mach) { /* a new task of a target's (family.h) */
+			family_fork(rec, r, hdr);
+			break;
+		}
+		/* -a: a new thread of a JVM followed */
 		p = procs_get(&rec->procs, (pid_t)fk->pid);
 		if (p && rproc(p)->follow && !rproc(p)->ended &&
 		    !threads_find(&rec->th, fk->tid))
@@ -29,11 +39,14 @@ void record_on_sideband(struct recorder *rec, struct ring *r,
 	case PERF_RECORD_EXIT:
 		fk = (const void *)hdr;
 		machine_exit(rec, (pid_t)fk->pid, (pid_t)fk->tid, now_ns());
+		family_exit(rec, hdr);
 		if ((pid_t)fk->tid == r->tid)
 			r->exited = true;
 		break;
 	case PERF_RECORD_MMAP2:
 		machine_mmap(rec, hdr);
+		if ((p = family_mmap(rec, hdr)) != NULL)
+			agents_want(rec, p);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
@@ -54,19 +67,25 @@ void record_on_sideband(struct recorder *rec, struct ring *r,
 		break;
 	case PERF_RECORD_COMM:
 		comm = (const void *)hdr;
-		p = procs_get(&rec->procs, (pid_t)comm->pid);
-		if (!p)
-			break;
+		exec = hdr->misc & PERF_RECORD_MISC_COMM_EXEC;
+		if (hdr->size < sizeof(comm->header) + 8 + 1 ||
+		    !memchr(comm->comm, 0,
+			    hdr->size -
+				offsetof(struct perf_record_comm, comm)))
+			break; /* (the kernel's: never) */
 		if (rec->mach) {
-			machine_comm(rec, p, comm->tid, comm->comm,
-				     hdr->misc & PERF_RECORD_MISC_COMM_EXEC);
+			machine_comm(rec, (pid_t)comm->pid, comm->tid,
+				     comm->comm, exec);
 			break;
 		}
+		p = family_proc(rec, (pid_t)comm->pid, 0);
+		if (!p)
+			break;
 		/* a -p target that exec'd runs another program: its end (a
 		 * launched command's execs are its own: followed) */
-		if ((hdr->misc & PERF_RECORD_MISC_COMM_EXEC) &&
-		    rproc(p)->target && !rec->launch)
+		if (exec && rproc(p)->target && !rec->launch)
 			rproc(p)->exec = true;
+		family_comm(rec, p, comm->tid, comm->comm, exec);
 		if (!jnames_has(&rec->em.names, comm->tid))
 			pj_writer_thread(rec->w, comm->tid, comm->pid,
 					 comm->comm);

@@ -11,6 +11,7 @@
 #include "pipeline/wall.h"
 #include "profile/io.h"
 #include "profile/javaloss.h"
+#include "record/family.h"
 #include "record/machine.h"
 #include "record/recorder.h"
 #include "record/summary.h"
@@ -112,6 +113,7 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "duration_ns", rec->end_ns - rec->start_ns);
 	offjava_write_stats(&rec->oj, rec->w);
 	switchcost_write_stats(&rec->sc, rec->w);
+	family_write_stats(rec);
 	machine_write_stats(rec); /* -a: the processes not named, whose */
 	if (rec->o.cg.stack_size) {
 		pj_writer_stat(rec->w, "unwind_complete",
@@ -322,6 +324,7 @@ void record_summary(struct recorder *rec, uint64_t bytes)
 		rec->mach ? "CPU" : "thread", from == 1 ? "" : "s",
 		(unsigned long long)rec->lost, rec->stop_reason);
 	machine_summary(rec); /* -a: the processes seen */
+	family_summary(rec); /* -p, CMD: the processes they started */
 	if (!stat(rec->o.output, &sb)) /* the final size, END chunk included */
 		bytes = (uint64_t)sb.st_size;
 	fprintf(stderr, "perfjava: wrote %s: %llu bytes, %.1f bytes/sample\n",

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* How a report names a frame (see report_frame_name() in report/report.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -28,12 +29,58 @@ static void put(char *buf, size_t len, size_t *at, const char *s,
 	buf[*at] = 0;
 }
 
+/* The SHAPE_* flags of --raw-names, --simple, --signatures. */
+static unsigned int report_shape_flags(const struct report_opts *o)
+{
+	return (o->raw_names ? SHAPE_RAW : 0) | (o->simple ? SHAPE_SIMPLE : 0) |
+	       (o->signatures ? SHAPE_SIGNATURES : 0);
+}
+
+const char *report_name_frame(const struct pj_frame *fr, const char *name,
+			      const char *module, unsigned int shape,
+			      bool lines, enum report_style style, char *buf,
+			      size_t len)
+{
+	const char *sfx;
+	size_t at = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = 0;
+	if (*name) {
+		char shaped[4096];
+
+		report_shape_name(name, (enum pj_frame_type)fr->type, shape,
+				  shaped, sizeof(shaped));
+		put(buf, len, &at, shaped, style);
+	} else if (*module) {
+		const char *slash = strrchr(module, '/');
+
+		put(buf, len, &at, "[", style);
+		put(buf, len, &at, slash && slash[1] ? slash + 1 : module,
+		    style);
+		put(buf, len, &at, "]", style);
+	} else {
+		put(buf, len, &at, "[unknown]", style);
+	}
+	if (lines && fr->line && style != REPORT_BARE) {
+		char num[16];
+
+		snprintf(num, sizeof(num), ":%u", fr->line);
+		put(buf, len, &at, num, style);
+	}
+	sfx = fr->type < PJ_FRAME_TYPE_MAX ? suffix[fr->type] : NULL;
+	if (sfx && style != REPORT_BARE &&
+	    (style == REPORT_FOLDED || fr->type == PJ_FRAME_KERNEL))
+		put(buf, len, &at, sfx, style);
+	return buf;
+}
+
 const char *report_frame_name(const struct report *r, uint32_t f,
 			      enum report_style style, char *buf, size_t len)
 {
 	const struct pj_profile *p = r->p;
 	const struct pj_frame *fr;
-	const char *name, *sfx;
 	size_t at = 0;
 
 	if (!len)
@@ -46,35 +93,7 @@ const char *report_frame_name(const struct report *r, uint32_t f,
 		return buf;
 	}
 	fr = &p->frames[f];
-	name = pj_str(p, fr->name);
-	if (*name) {
-		char shaped[4096];
-		unsigned int flags = (r->o->raw_names ? SHAPE_RAW : 0) |
-				     (r->o->simple ? SHAPE_SIMPLE : 0) |
-				     (r->o->signatures ? SHAPE_SIGNATURES : 0);
-
-		report_shape_name(name, (enum pj_frame_type)fr->type, flags,
-				  shaped, sizeof(shaped));
-		put(buf, len, &at, shaped, style);
-	} else if (*pj_str(p, fr->module)) {
-		const char *m = pj_str(p, fr->module);
-		const char *slash = strrchr(m, '/');
-
-		put(buf, len, &at, "[", style);
-		put(buf, len, &at, slash && slash[1] ? slash + 1 : m, style);
-		put(buf, len, &at, "]", style);
-	} else {
-		put(buf, len, &at, "[unknown]", style);
-	}
-	if (r->o->lines && fr->line && style != REPORT_BARE) {
-		char num[16];
-
-		snprintf(num, sizeof(num), ":%u", fr->line);
-		put(buf, len, &at, num, style);
-	}
-	sfx = fr->type < PJ_FRAME_TYPE_MAX ? suffix[fr->type] : NULL;
-	if (sfx && style != REPORT_BARE &&
-	    (style == REPORT_FOLDED || fr->type == PJ_FRAME_KERNEL))
-		put(buf, len, &at, sfx, style);
-	return buf;
+	return report_name_frame(fr, pj_str(p, fr->name), pj_str(p, fr->module),
+				 report_shape_flags(r->o), r->o->lines, style,
+				 buf, len);
 }

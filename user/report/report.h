@@ -228,6 +228,13 @@ enum report_style {
  */
 const char *report_frame_name(const struct report *r, uint32_t f,
 			      enum report_style style, char *buf, size_t len);
+/* The same for a frame fr whose name and module are those strings (a
+ * writer's, perfjava top): shape its SHAPE_* flags (report/shape.h),
+ * lines whether ":line" follows. */
+const char *report_name_frame(const struct pj_frame *fr, const char *name,
+			      const char *module, unsigned int shape,
+			      bool lines, enum report_style style, char *buf,
+			      size_t len);
 
 int report_text(FILE *out, const struct report *r);
 /* s on one line, control characters replaced, at most max bytes ("..."

@@ -43,7 +43,7 @@ void ring_init(void)
  * while it does. Kernel mode is where switches happen: a counter that
  * excludes it reads 0, so none is opened when the kernel is excluded.
  */
-static int open_switch_counter(pid_t tid, int leader)
+static int open_switch_counter(pid_t tid, int leader, const struct ring *r)
 {
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -52,6 +52,9 @@ static int open_switch_counter(pid_t tid, int leader)
 		.read_format = PERF_FORMAT_GROUP,
 		.use_clockid = 1, /* a group has one clock */
 		.clockid = CLOCK_MONOTONIC,
+		/* a group is inherited whole, or not */
+		.inherit = r->inherit,
+		.inherit_thread = r->inherit && !r->inherit_procs,
 	};
 
 	return (int)syscall(SYS_perf_event_open, &a, tid, -1, leader,
@@ -85,7 +88,28 @@ static int open_twin(struct ring *r, const struct perf_event_attr *first)
 	return 0;
 }
 
-/* The first event's ring mapped, the others' records redirected to it. */
+/*
+ * The owner of an inherited thread's ring: an event of the thread alone
+ * (the kernel maps no inherited per-thread event: perf_mmap), that never
+ * samples, on the events' clock (PERF_EVENT_IOC_SET_OUTPUT wants one).
+ */
+static int open_owner(pid_t tid)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_DUMMY,
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1,
+			      PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* The ring mapped (by its owner, or the first event), every event's
+ * records redirected to it. */
 static int map_ring(struct ring *r, unsigned int pages)
 {
 	size_t page = (size_t)getpagesize();
@@ -97,7 +121,7 @@ static int map_ring(struct ring *r, unsigned int pages)
 	if (p == MAP_FAILED)
 		return -errno;
 	r->base = p;
-	for (unsigned int i = 1; i < r->nevents; i++)
+	for (unsigned int i = r->owner_fd >= 0 ? 0 : 1; i < r->nevents; i++)
 		if (ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0)
 			return -errno;
 	if (r->twin_fd >= 0 &&
@@ -129,8 +153,14 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	r->pid = cpu >= 0 ? -1 : 0;
 	r->cpu = cpu >= 0 ? cpu : 0;
 	r->fd = -1;
+	r->owner_fd = -1;
 	r->sw_fd = -1;
 	r->twin_fd = -1;
+	r->opened_ns = now_ns();
+	r->inherit = o->inherit && cpu < 0;
+	/* a child process would meet the signal at its exec, or once its
+	 * handlers are reset (posix_spawn): threads alone then */
+	r->inherit_procs = r->inherit && !o->inherit_thread && !o->sigtrap;
 	r->sample_type = o->sample_type;
 	if (o->count_switches && n == 1 && !o->exclude_kernel && cpu < 0 &&
 	    event_is_clock(&evs[0]) && !o->alt)
@@ -152,6 +182,12 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	r->evlist = perf_evlist__new();
 	if (!threads || !cpus || !r->evlist)
 		goto fail;
+	if (r->inherit) {
+		err = open_owner(tid);
+		if (err < 0)
+			goto fail;
+		r->owner_fd = err;
+	}
 	for (i = 0; i < n; i++) {
 		struct perf_event_attr attr = evs[i].attr;
 
@@ -182,6 +218,8 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 			attr.exclude_callchain_kernel = 1;
 		if (o->no_user_callchain)
 			attr.exclude_callchain_user = 1;
+		attr.inherit = r->inherit;
+		attr.inherit_thread = r->inherit && !r->inherit_procs;
 		if (i == 0 && o->track) {
 			attr.task = 1;
 			attr.comm = 1;
@@ -232,7 +270,7 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 			goto fail;
 		}
 		if (i == 0) {
-			r->fd = fd;
+			r->fd = r->owner_fd >= 0 ? r->owner_fd : fd;
 			first = perf_evsel__attr(evsel);
 		}
 		r->fds[i] = fd;
@@ -245,7 +283,8 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	r->nevents = n;
 	r->trapped = o->sigtrap & ((1u << n) - 1);
 	if (r->sample_type & PERF_SAMPLE_READ)
-		r->sw_fd = open_switch_counter(tid, r->fd); /* -1: none */
+		r->sw_fd =
+		    open_switch_counter(tid, r->fds[0], r); /* -1: none */
 	/* (a twin that cannot open: the first event samples throughout,
 	 * which the bench's odd periods show) */
 	if (o->alt == RING_ALT_SIGNAL && (r->trapped & 1) && first && cpu < 0 &&
@@ -273,6 +312,9 @@ fail:
 	if (r->evlist)
 		perf_evlist__delete(r->evlist);
 	r->evlist = NULL;
+	if (r->owner_fd >= 0)
+		close(r->owner_fd);
+	r->owner_fd = -1;
 	r->fd = -1;
 	perf_thread_map__put(threads);
 	perf_cpu_map__put(cpus);
@@ -283,16 +325,29 @@ int ring_open(struct ring *r, pid_t tid, const struct pj_event *evs,
 	      unsigned int n, const struct ring_opts *o,
 	      unsigned int *bad_event)
 {
-	struct ring_opts plain;
-	int err = ring_open_once(r, tid, -1, evs, n, o, bad_event);
+	struct ring_opts less = *o;
+	int err;
 
-	/* a kernel before 5.13, or one that wants ptrace rights for it */
-	if (err >= 0 || !o->sigtrap || err == -ESRCH || err == -EMFILE ||
-	    err == -ENFILE || *bad_event == RING_BAD_MMAP)
-		return err;
-	plain = *o;
-	plain.sigtrap = 0;
-	return ring_open_once(r, tid, -1, evs, n, &plain, bad_event);
+	for (;;) {
+		err = ring_open_once(r, tid, -1, evs, n, &less, bad_event);
+		if (err >= 0 || err == -ESRCH || err == -EMFILE ||
+		    err == -ENFILE || *bad_event == RING_BAD_MMAP)
+			return err;
+		if (less.inherit && less.count_switches) {
+			/* inherited events read at the sample: Linux 6.12 */
+			less.count_switches = false;
+		} else if (less.sigtrap) {
+			/* a kernel before 5.13, or one that wants ptrace
+			 * rights for it; the signal is then routed to the
+			 * thread by its fd, which its children do not share */
+			less.sigtrap = 0;
+			less.inherit = false;
+		} else if (less.inherit) {
+			less.inherit = false;
+		} else {
+			return err;
+		}
+	}
 }
 
 int ring_open_cpu(struct ring *r, int cpu, const struct pj_event *evs,
@@ -328,48 +383,68 @@ void ring_alternate(struct ring *r, bool odd)
 	if (r->fd < 0 || r->alt == RING_ALT_NONE)
 		return;
 	if (r->alt == RING_ALT_ALL) {
-		ioctl(r->fd,
+		ioctl(r->fds[0],
 		      odd ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
 		return;
 	}
 	/* never both at once: the one leaving first */
-	ioctl(odd ? r->fd : r->twin_fd, PERF_EVENT_IOC_DISABLE, 0);
-	ioctl(odd ? r->twin_fd : r->fd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(odd ? r->fds[0] : r->twin_fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(odd ? r->twin_fd : r->fds[0], PERF_EVENT_IOC_ENABLE, 0);
+}
+
+/* A record that wraps around the ring's end, made whole. */
+static uint64_t whole[65536 / 8];
+
+/* What ring_peek takes ahead of the samples: what a task is (its start,
+ * its name and program, its maps), not what happens in time (switches,
+ * exits), which keeps its place among them. */
+static bool peeked_type(uint32_t type)
+{
+	return type == PERF_RECORD_FORK || type == PERF_RECORD_COMM ||
+	       type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
+}
+
+/* The record of r at pos, whole (in whole when it wraps): NULL past head,
+ * or when it is not the kernel's (then the ring is read no further). */
+static const struct perf_event_header *record_at(const struct ring *r,
+						 uint64_t pos, uint64_t head)
+{
+	const uint8_t *data = (const uint8_t *)r->base + getpagesize();
+	uint64_t off = pos & (r->size - 1), first;
+	/* records are 8-byte aligned: a header never wraps */
+	const struct perf_event_header *h = (const void *)(data + off);
+
+	if (head - pos < sizeof(*h) || h->size < sizeof(*h) ||
+	    h->size > head - pos)
+		return NULL;
+	if (off + h->size > r->size) {
+		first = r->size - off;
+		memcpy(whole, data + off, first);
+		memcpy((uint8_t *)whole + first, data, h->size - first);
+		h = (const void *)whole;
+	}
+	return h;
 }
 
 unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 			    unsigned int max)
 {
-	/* a record that wraps around the ring's end, made whole */
-	static uint64_t whole[65536 / 8];
 	struct perf_event_mmap_page *pg = r->base;
-	const uint8_t *data;
-	uint64_t head, tail, mask, start;
+	const struct perf_event_header *h;
+	uint64_t head, tail, start;
 	unsigned int n = 0;
 
 	if (!pg)
 		return 0;
-	data = (const uint8_t *)r->base + getpagesize();
-	mask = r->size - 1;
 	start = now_ns(); /* what was written by then is read below */
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail;
-	while (n < max && head - tail >= sizeof(struct perf_event_header)) {
-		/* records are 8-byte aligned: a header never wraps */
-		const struct perf_event_header *h =
-		    (const void *)(data + (tail & mask));
-		uint64_t off = tail & mask, first;
+	while (n < max && (h = record_at(r, tail, head))) {
+		bool seen = tail < r->peeked && peeked_type(h->type);
 
-		if (h->size < sizeof(*h) || h->size > head - tail)
-			break; /* not the kernel's: stop reading this ring */
-		if (off + h->size > r->size) {
-			first = r->size - off;
-			memcpy(whole, data + off, first);
-			memcpy((uint8_t *)whole + first, data, h->size - first);
-			h = (const void *)whole;
-		}
 		tail += h->size;
-		cb(ctx, r, h);
+		if (!seen) /* (ring_peek's already) */
+			cb(ctx, r, h);
 		/* the kernel may write over it from now on */
 		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 		n++;
@@ -377,6 +452,22 @@ unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 	if (n < max)
 		r->drained_ns = start;
 	return n;
+}
+
+void ring_peek(struct ring *r, ring_record_cb cb, void *ctx)
+{
+	struct perf_event_mmap_page *pg = r->base;
+	const struct perf_event_header *h;
+	uint64_t head, pos;
+
+	if (!pg)
+		return;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	pos = pg->data_tail > r->peeked ? pg->data_tail : r->peeked;
+	for (; (h = record_at(r, pos, head)); pos += h->size)
+		if (peeked_type(h->type))
+			cb(ctx, r, h);
+	r->peeked = pos;
 }
 
 unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
@@ -393,6 +484,9 @@ void ring_close(struct ring *r)
 		close(r->twin_fd);
 	r->twin_fd = -1;
 	unmap_ring(r);
+	if (r->owner_fd >= 0)
+		close(r->owner_fd);
+	r->owner_fd = -1;
 	if (!r->evlist)
 		return;
 	perf_evlist__delete(r->evlist);
@@ -430,9 +524,10 @@ int ring_read_clocks(const struct ring *r, struct ring_clocks *c)
 	char path[64], buf[128], *end;
 	ssize_t n;
 
-	if (r->sw_fd < 0 || r->exited)
+	/* an inherited event counts its thread's children too */
+	if (r->sw_fd < 0 || r->exited || r->carrier)
 		return -1;
-	n = read(r->fd, v, sizeof(v));
+	n = read(r->fds[0], v, sizeof(v));
 	if (n != (ssize_t)sizeof(v) || v[0] != 2)
 		return -1;
 	/* the first field: time on a CPU, ns (CONFIG_SCHED_INFO) */

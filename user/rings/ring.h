@@ -40,7 +40,27 @@ struct ring {
 	pid_t pid; /* its process; -1 for a CPU's ring */
 	pid_t tid; /* its thread; -1 for a CPU's ring */
 	int cpu; /* a CPU's ring (ring_is_cpu): every thread on this CPU */
-	int fd; /* the first event's fd: poll it */
+	/* the fd that maps the ring: poll it (POLLHUP: its thread exited);
+	 * the first event's, or the owner's when the events are inherited */
+	int fd;
+	/* ring_opts.inherit: a dummy event of the thread alone that owns
+	 * the mapping (the kernel maps no inherited per-thread event, so
+	 * the inherited ones write here through PERF_EVENT_IOC_SET_OUTPUT);
+	 * -1 otherwise */
+	int owner_fd;
+	/* its events are inherited by the tasks its thread starts: their
+	 * samples and records land here, from their first instruction,
+	 * while its thread lives (the kernel drops them after) */
+	bool inherit;
+	bool inherit_procs; /* ... processes too, not only threads */
+	bool carrier; /* a task it started carried them: its counts hold
+		       * that task's too */
+	uint64_t opened_ns; /* when it was opened (CLOCK_MONOTONIC) */
+	uint32_t serial; /* which ring it is (rings/threads.c), never reused */
+	uint64_t peeked; /* the records before it were peeked (ring_peek) */
+	/* replaced by a newer ring of its thread (threads_replace): drained,
+	 * then closed; no longer found by its tid */
+	bool retired;
 	unsigned int nevents;
 	int fds[RING_MAX_EVENTS]; /* each event's fd */
 	/* what a walk at the sample names each event by: its fd (the si_fd
@@ -96,6 +116,12 @@ struct ring_opts {
 	bool track; /* fork/exit/comm records from this event */
 	bool mmaps; /* and mmap2 records of executable mappings */
 	bool enable_on_exec; /* enabled by the thread's exec (a launch) */
+	/* The events are inherited (attr.inherit) by the threads the thread
+	 * starts, and by its child processes unless inherit_thread (always
+	 * so when an event SIGTRAPs: a child's exec or its cleared handlers
+	 * must not meet that signal); see struct ring. */
+	bool inherit;
+	bool inherit_thread;
 	/* With a single clock event: a context-switch counter in its group,
 	 * both read into every sample (PERF_SAMPLE_READ, PERF_FORMAT_GROUP). */
 	bool count_switches;
@@ -146,6 +172,12 @@ unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx);
  * is read cannot hold the caller. The rest stays for the next. */
 unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 			    unsigned int max);
+/* Calls cb for the records that say what a task is (FORK, COMM, MMAP2)
+ * not peeked yet, leaving them in the ring, whose drain passes over them:
+ * at -a, a task's records and its samples are in as many rings as it ran
+ * on CPUs, and its exec and maps, peeked in every ring first, come before
+ * its samples read next. */
+void ring_peek(struct ring *r, ring_record_cb cb, void *ctx);
 void ring_close(struct ring *r);
 /*
  * Makes every sample of event i signal signo to the ring's thread itself

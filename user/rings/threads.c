@@ -28,10 +28,46 @@ struct ring *threads_find(struct threads *t, pid_t tid)
 	return t->v[pos - 1];
 }
 
+/* A new ring for tid of pid, with the options of pid; NULL with *err. */
+static struct ring *open_thread(struct threads *t, pid_t pid, pid_t tid,
+				unsigned int *bad_event, int *err)
+{
+	struct ring_opts o;
+	struct ring *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	o = t->opts;
+	if (t->opts_for) /* what this process's rings differ by */
+		t->opts_for(t->ctx, pid, &o);
+	*err = ring_open(r, tid, t->evs, t->nevents, &o, bad_event);
+	if (*err) {
+		free(r);
+		return NULL;
+	}
+	r->pid = pid;
+	if (t->enabled)
+		ring_enable(r);
+	return r;
+}
+
+/* r into v, found by its tid from now on. */
+static void put_ring(struct threads *t, struct ring *r)
+{
+	r->serial = ++t->serials;
+	t->v[t->n++] = r;
+	u64map_put(&t->index, (uint64_t)r->tid, t->n);
+	t->changed = true;
+	t->opened++;
+	if (t->on_open)
+		t->on_open(t->ctx, r);
+}
+
 int threads_add(struct threads *t, pid_t pid, pid_t tid,
 		unsigned int *bad_event)
 {
-	struct ring_opts o;
 	struct ring *r;
 	int err;
 
@@ -39,27 +75,29 @@ int threads_add(struct threads *t, pid_t pid, pid_t tid,
 		return 0;
 	if (GROW(t->v, t->cap, t->n + 1))
 		return -ENOMEM;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	o = t->opts;
-	if (t->opts_for) /* what this process's rings differ by */
-		t->opts_for(t->ctx, pid, &o);
-	err = ring_open(r, tid, t->evs, t->nevents, &o, bad_event);
-	if (err) {
-		free(r);
-		/* A thread that exited between listing and opening. */
+	r = open_thread(t, pid, tid, bad_event, &err);
+	if (!r) /* A thread that exited between listing and opening. */
 		return err == -ESRCH ? 0 : err;
-	}
-	r->pid = pid;
-	if (t->enabled)
-		ring_enable(r);
-	t->v[t->n++] = r;
-	u64map_put(&t->index, (uint64_t)tid, t->n);
-	t->changed = true;
-	t->opened++;
-	if (t->on_open)
-		t->on_open(t->ctx, r);
+	threads_uncarry(t, tid); /* its own now */
+	put_ring(t, r);
+	return 0;
+}
+
+int threads_replace(struct threads *t, struct ring *old,
+		    unsigned int *bad_event)
+{
+	struct ring *r;
+	int err;
+
+	if (old->retired || ring_is_cpu(old))
+		return 0;
+	if (GROW(t->v, t->cap, t->n + 1))
+		return -ENOMEM;
+	r = open_thread(t, old->pid, old->tid, bad_event, &err);
+	if (!r)
+		return err;
+	old->retired = true; /* no longer its tid's (put_ring) */
+	put_ring(t, r);
 	return 0;
 }
 
@@ -100,7 +138,8 @@ int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event)
 		pid_t tid = (pid_t)atoi(de->d_name);
 		unsigned int before = t->opened;
 
-		if (tid <= 0 || threads_find(t, tid))
+		if (tid <= 0 || threads_find(t, tid) ||
+		    threads_is_carried(t, tid))
 			continue;
 		err = threads_add(t, pid, tid, bad_event);
 		if (err)
@@ -111,17 +150,95 @@ int threads_scan(struct threads *t, pid_t pid, unsigned int *bad_event)
 	return err ? err : added;
 }
 
+int threads_carry(struct threads *t, const struct ring *r, pid_t pid, pid_t tid)
+{
+	unsigned int max = t->carried_max ? t->carried_max
+					  : THREADS_CARRIED_MAX;
+	union u64map_val *v;
+
+	if (tid <= 0 || pid <= 0 || ring_is_cpu(r) || !r->serial)
+		return -1;
+	if (!u64map_find(&t->carried, (uint64_t)tid + 1) &&
+	    t->carried.n >= max) {
+		t->carried_over++;
+		return -1;
+	}
+	v = u64map_slot(&t->carried, (uint64_t)tid + 1);
+	if (!v)
+		return -1;
+	v->u = (uint64_t)r->serial << 32 | (uint32_t)pid;
+	return 0;
+}
+
+bool threads_is_carried(const struct threads *t, pid_t tid)
+{
+	return tid > 0 && u64map_find(&t->carried, (uint64_t)tid + 1);
+}
+
+struct ring *threads_carrier(const struct threads *t, pid_t tid)
+{
+	const union u64map_val *v =
+	    tid > 0 ? u64map_find(&t->carried, (uint64_t)tid + 1) : NULL;
+
+	for (unsigned int i = 0; v && i < t->n; i++)
+		if (t->v[i]->serial == (uint32_t)(v->u >> 32))
+			return t->v[i];
+	return NULL;
+}
+
+void threads_uncarry(struct threads *t, pid_t tid)
+{
+	if (tid > 0)
+		u64map_del(&t->carried, (uint64_t)tid + 1);
+}
+
+unsigned int threads_adopt(struct threads *t, const struct ring *r)
+{
+	struct task {
+		pid_t pid, tid;
+	} *v = NULL;
+	size_t cnt = 0, cap = 0;
+	unsigned int n = 0, bad;
+	uint32_t i = 0;
+	uint64_t k;
+	union u64map_val *val;
+
+	/* collected first: threads_add takes each out of the map */
+	while (u64map_next(&t->carried, &i, &k, &val)) {
+		if ((uint32_t)(val->u >> 32) != r->serial)
+			continue;
+		if (GROW(v, cap, cnt + 1))
+			break;
+		v[cnt++] =
+		    (struct task){ (pid_t)(uint32_t)val->u, (pid_t)(k - 1) };
+	}
+	for (size_t j = 0; j < cnt; j++) {
+		threads_uncarry(t, v[j].tid);
+		n += !threads_add(t, v[j].pid, v[j].tid, &bad) &&
+		     threads_find(t, v[j].tid);
+	}
+	free(v);
+	return n;
+}
+
 void threads_remove(struct threads *t, struct ring *r)
 {
-	uint32_t pos;
+	uint32_t pos = 0;
 
-	if (!u64map_get(&t->index, key_of(r), &pos) || !pos)
-		return;
-	u64map_del(&t->index, key_of(r)); /* flat over thread churn */
+	if (!r->retired) {
+		if (!u64map_get(&t->index, key_of(r), &pos) || !pos)
+			return;
+		u64map_del(&t->index, key_of(r)); /* flat over churn */
+	} else { /* its tid is its successor's */
+		for (uint32_t i = 0; i < t->n && !pos; i++)
+			pos = t->v[i] == r ? i + 1 : 0;
+		if (!pos)
+			return;
+	}
 	ring_close(r);
 	free(r);
 	t->v[pos - 1] = t->v[--t->n];
-	if (pos - 1 < t->n)
+	if (pos - 1 < t->n && !t->v[pos - 1]->retired)
 		u64map_put(&t->index, key_of(t->v[pos - 1]), pos);
 	t->changed = true;
 }
@@ -156,5 +273,6 @@ void threads_free(struct threads *t)
 	}
 	free(t->v);
 	u64map_free(&t->index);
+	u64map_free(&t->carried);
 	memset(t, 0, sizeof(*t));
 }

@@ -231,9 +231,24 @@ void symbolizer_new_file(struct symbolizer *s, struct pj_writer *w)
 
 int symbolizer_reload_user(struct symbolizer *s, pid_t pid)
 {
-	usym_free(s->usym);
+	struct usym *old = s->usym;
+
 	u64map_free(&s->ucache);
 	s->nusers = 0;
 	s->usym = usym_new(pid);
+	usym_keep_root(s->usym, old);
+	usym_free(old);
 	return s->usym ? 0 : -1;
+}
+
+void symbolizer_add_map(struct symbolizer *s, const struct pj_map *m)
+{
+	if (s->usym)
+		usym_add_map(s->usym, m);
+}
+
+void symbolizer_inherit(struct symbolizer *s, const struct symbolizer *parent)
+{
+	if (s->usym && parent->usym)
+		usym_inherit(s->usym, parent->usym);
 }

@@ -17,6 +17,7 @@
 #include "lib/u64map.h"
 #include "sym/ksource.h"
 
+struct pj_map;
 struct pj_writer;
 struct usym;
 
@@ -82,8 +83,13 @@ uint32_t symbolize_user(struct symbolizer *s, uint64_t ip, bool leaf,
 bool sym_is_thread_entry(const char *name);
 /* A new file (w): frame ids are the file's, named again as they come. */
 void symbolizer_new_file(struct symbolizer *s, struct pj_writer *w);
-/* The process exec'd another program: its user addresses are read anew.
- * 0, or -1 when out of memory. */
+/* The process exec'd another program: its user addresses are read anew
+ * (its root kept when it is gone already). 0, or -1 when out of memory. */
 int symbolizer_reload_user(struct symbolizer *s, pid_t pid);
+/* A mapping the kernel announced (sym/usym.h usym_add_map). */
+void symbolizer_add_map(struct symbolizer *s, const struct pj_map *m);
+/* A process gone when first read: its parent's maps and root (a fork
+ * shares them until an exec). */
+void symbolizer_inherit(struct symbolizer *s, const struct symbolizer *parent);
 
 #endif

@@ -403,3 +403,78 @@ unsigned int usym_reloads(const struct usym *u)
 {
 	return u->reloads;
 }
+
+int usym_add_map(struct usym *u, const struct pj_map *m)
+{
+	unsigned int n = u->maps.n, k = 0, i;
+	struct pj_map *v;
+	struct tab_entry **t;
+	bool *tried, put = false;
+	char *path;
+
+	if (m->end <= m->start || n >= USYM_MAX_MAPS)
+		return -1;
+	path = strdup(m->path ? m->path : "");
+	v = malloc((n + 1) * sizeof(*v));
+	t = calloc(n + 1, sizeof(*t));
+	tried = calloc(n + 1, sizeof(*tried));
+	if (!path || !v || !t || !tried) {
+		free(path);
+		free(v);
+		free(t);
+		free(tried);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const struct pj_map *o = &u->maps.v[i];
+
+		if (o->start < m->end && m->start < o->end) {
+			free(o->path); /* what m maps now */
+			continue;
+		}
+		if (!put && o->start >= m->end) {
+			v[k] = *m;
+			v[k++].path = path;
+			put = true;
+		}
+		t[k] = u->map_tab[i];
+		tried[k] = u->map_tried[i];
+		v[k++] = *o;
+	}
+	if (!put) {
+		v[k] = *m;
+		v[k++].path = path;
+	}
+	free(u->maps.v);
+	free(u->map_tab);
+	free(u->map_tried);
+	u->maps.v = v;
+	u->maps.n = k;
+	u->map_tab = t;
+	u->map_tried = tried;
+	return 0;
+}
+
+int usym_inherit(struct usym *u, const struct usym *parent)
+{
+	unsigned int n = parent->maps.n;
+
+	if (u->rootfd < 0 && parent->rootfd >= 0)
+		u->rootfd = fcntl(parent->rootfd, F_DUPFD_CLOEXEC, 0);
+	if (u->maps.n || !n)
+		return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		struct pj_map m = parent->maps.v[i];
+
+		/* (its symbol tables are found again in the shared cache) */
+		if (usym_add_map(u, &m))
+			return -1;
+	}
+	return 0;
+}
+
+void usym_keep_root(struct usym *u, const struct usym *old)
+{
+	if (u && old && u->rootfd < 0 && old->rootfd >= 0)
+		u->rootfd = fcntl(old->rootfd, F_DUPFD_CLOEXEC, 0);
+}

@@ -12,7 +12,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct pj_map;
 struct usym;
+
+/* Mappings a usym holds at most from records (usym_add_map). */
+#define USYM_MAX_MAPS 65536
 
 struct usym_result {
 	const char *name; /* function, or "[unknown]" */
@@ -35,5 +39,18 @@ void usym_free(struct usym *u);
 void usym_resolve(struct usym *u, uint64_t addr, struct usym_result *res);
 /* How many times the maps were read (for statistics and tests). */
 unsigned int usym_reloads(const struct usym *u);
+/*
+ * A mapping the kernel announced (PERF_RECORD_MMAP2, m->path copied): it
+ * replaces what it overlaps. A process's records are read after it ran,
+ * often after it exited: these name its addresses when its maps can no
+ * longer be read. 0, or -1 (out of memory, or USYM_MAX_MAPS held).
+ */
+int usym_add_map(struct usym *u, const struct pj_map *m);
+/* u had no maps (its process was gone when first read): parent's, which a
+ * fork shares until an exec, and its root. 0, or -1 when out of memory. */
+int usym_inherit(struct usym *u, const struct usym *parent);
+/* u's root, when it has none (its process exec'd and then exited before
+ * it was read again): old's. */
+void usym_keep_root(struct usym *u, const struct usym *old);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -30,9 +31,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * held for hundreds of microseconds (HotSpot's spins then fail, so the
  * JVM's events see the whole wait: JvmEvents.java), and allocate a little
  * (so that -e alloc has samples). Each site's time to acquire is measured
- * (System.nanoTime around the acquire) and printed as "cum NANOTIME M R S"
- * every 50 ms, the truth so far (a test takes it over the window it
- * recorded); at the end "truth SITE PERCENT" for each and "done". After a
+ * (System.nanoTime around the acquire). A wait of 1 ms or more is printed
+ * whole, "wait SITE T0 T1 THREAD" (SITE 0, 1, 2; nanoTime at its start and
+ * end): a profiler sees a wait that begins and ends within its recording,
+ * and a loaded machine makes waits of seconds, which a sum by the time
+ * they end would count whole in a window they mostly precede. Shorter ones
+ * are summed per site, printed as "cum NANOTIME M R S" every 50 ms (a test
+ * takes both over the window it recorded: selftests/lib.sh wait_truth);
+ * at the end "truth SITE PERCENT" for each (all waits) and "done". After a
  * warm-up of the same work (not counted) it prints "ready PID".
  */
 public class LockIdle {
@@ -43,14 +49,32 @@ public class LockIdle {
 	static final Semaphore sem = new Semaphore(1);
 	static final String[] SITES = { "lockMonitor", "lockReentrant", "lockSemaphore" };
 	static final AtomicLong[] truth = { new AtomicLong(), new AtomicLong(), new AtomicLong() };
+	static final AtomicLong[] all = { new AtomicLong(), new AtomicLong(), new AtomicLong() };
+	/* the long waits, printed by cum() (a lock-free queue: printing here
+	 * would make System.out's lock a contended site of its own) */
+	static final ConcurrentLinkedQueue<String> waits = new ConcurrentLinkedQueue<>();
+	static final long LONG_NS = 1000000L;
 	static volatile boolean counting;
 
 	static void work(int n) { long s = spin; for (int i = 0; i < n; i++) s = s * 31 + i; spin = s; }
 
+	/* site's wait from t0 to now, counted */
+	static void waited(int site, long t0) {
+		long t1 = System.nanoTime();
+
+		if (!counting)
+			return;
+		all[site].addAndGet(t1 - t0);
+		if (t1 - t0 < LONG_NS)
+			truth[site].addAndGet(t1 - t0);
+		else
+			waits.add("wait " + site + " " + t0 + " " + t1 + " " + Thread.currentThread().getName());
+	}
+
 	static void lockMonitor() {
 		long t0 = System.nanoTime();
 		synchronized (mon) {
-			if (counting) truth[0].addAndGet(System.nanoTime() - t0);
+			waited(0, t0);
 			work(150000);
 		}
 	}
@@ -59,7 +83,7 @@ public class LockIdle {
 		long t0 = System.nanoTime();
 		rl.lock();
 		try {
-			if (counting) truth[1].addAndGet(System.nanoTime() - t0);
+			waited(1, t0);
 			work(150000);
 		} finally {
 			rl.unlock();
@@ -70,7 +94,7 @@ public class LockIdle {
 		long t0 = System.nanoTime();
 		sem.acquireUninterruptibly();
 		try {
-			if (counting) truth[2].addAndGet(System.nanoTime() - t0);
+			waited(2, t0);
 			work(150000);
 		} finally {
 			sem.release();
@@ -139,8 +163,11 @@ public class LockIdle {
 		idle("idle-handoff", () -> sq.poll(20, TimeUnit.MILLISECONDS));
 	}
 
-	/* "cum NANOTIME V..." with each site's truth so far */
+	/* the long waits so far, then "cum NANOTIME V..." with each site's sum
+	 * of the shorter ones so far */
 	static synchronized void cum() {
+		for (String w; (w = waits.poll()) != null;)
+			System.out.println(w);
 		StringBuilder b = new StringBuilder("cum ").append(System.nanoTime());
 		for (AtomicLong t : truth) b.append(' ').append(t.get());
 		System.out.println(b);
@@ -175,9 +202,9 @@ public class LockIdle {
 		counting = false;
 		cum();
 		long tot = 0;
-		for (AtomicLong t : truth) tot += t.get();
+		for (AtomicLong t : all) tot += t.get();
 		for (int i = 0; i < SITES.length; i++)
-			System.out.printf("truth %s %.2f%n", SITES[i], tot > 0 ? 100.0 * truth[i].get() / tot : 0);
+			System.out.printf("truth %s %.2f%n", SITES[i], tot > 0 ? 100.0 * all[i].get() / tot : 0);
 		System.out.println("done");
 	}
 }

@@ -4,20 +4,21 @@
 # ../shared/peers), the jfr tool of both JDKs (summary, print --json; view
 # on JDK 21+).
 #
-# Recordings: CPU (Workload), -e alloc and -e lock (JvmEvents), --wall
+# Recordings: CPU and -e alloc, and -e lock (JvmEvents), --wall
 # (Blocking), virtual threads (VThreads, JDK 21+), and a real application:
 # the H2 database used by four client threads at once (H2Threads, Debian's
 # libh2-java) with -e alloc,lock --wall, and by four virtual threads.
 # Each becomes a JFR file (report -o F.jfr) that:
-#   - jfrconv converts to collapsed stacks (and three to HTML); its collapsed
+#   - jfrconv converts to collapsed stacks (and two to HTML); its collapsed
 #     stacks give each method the share perfjava's own report gives it
 #     (selftests/report/jfr_methods.py), within 2 percentage points: CPU
 #     samples, allocations and lock waits by their weight (--total), waits
 #     by time;
-#   - jfr summary of each JDK counts as many events of each JDK type as
-#     perfjava has samples; jfr print --json reads the allocations' bytes
-#     and the lock waits' time perfjava reports, and a virtual thread's
-#     samples name it (virtual, its Java name);
+#   - jfr print --json of each JDK counts as many events of each JDK type
+#     as perfjava has samples, reads the allocations' bytes and the lock
+#     waits' time perfjava reports, and a virtual thread's samples name it
+#     (virtual, its Java name); jfr summary of each JDK counts the events
+#     of the file with most kinds (h2, else alloc) alike;
 #   - jfr view (JDK 21+) shows the expected top rows: allocation-by-class
 #     and allocation-by-site the class and site perfjava weighs most,
 #     contention-by-class and contention-by-site the class and site of the
@@ -35,6 +36,10 @@ for j in "${JDKS[@]}"; do
 done
 [ -n "$JV" ] && JDK=$JV # virtual threads need it too
 H2JAR=/usr/share/java/h2.jar
+# the consumers' JVMs lean: they read one file and exit (C1 alone, one GC
+# thread); jfr and jfrconv pass -J options on
+LEAN=(-J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -J-XX:-UsePerfData)
+jfr() { local jdk=$1; shift; "$jdk/bin/jfr" "${LEAN[@]}" "$@"; }
 
 # rec NAME ARGS... -- JVM-ARGS...: perfjava record ARGS into NAME.data,
 # then NAME.jfr; NAMES gets NAME when both worked
@@ -57,7 +62,6 @@ nsamples() { "$PJ_BIN" report -i "$TMP/$1.data" --format script --event "$2" 2>/
 # pj NAME ARGS...: perfjava's collapsed stacks of NAME.data
 pj() { local n=$1; shift; "$PJ_BIN" report -i "$TMP/$n.data" --format collapsed --raw-names "$@" 2>/dev/null; }
 
-rec cpu -e cpu-clock -- Workload 2 2
 rec alloc -e cpu-clock,alloc -- JvmEvents alloc 2 1500
 rec lock -e lock -- JvmEvents lock 3 1500
 rec wall --wall -- Blocking 3
@@ -65,8 +69,8 @@ if [ "$JDK" = "$JV" ]; then
 	rec vt -e cpu-clock -- VThreads 4 3000
 fi
 if [ -f "$H2JAR" ]; then
-	rec h2 -e alloc,lock --wall -- H2Threads 4 6
-	[ "$JDK" = "$JV" ] && rec h2vt -e cpu-clock,alloc,lock -- H2Threads 4 6 virtual
+	rec h2 -e alloc,lock --wall -- H2Threads 4 3
+	[ "$JDK" = "$JV" ] && rec h2vt -e cpu-clock,alloc,lock -- H2Threads 4 3 virtual
 else
 	skip "H2, a real application" "no $H2JAR (Debian's libh2-java)"
 fi
@@ -75,11 +79,11 @@ fi
 if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 	CONV=${ASPROF%/asprof}/jfrconv
 	export JAVA_HOME=$JDK
-	for n in lock h2 h2vt; do
+	for n in lock h2; do
 		[ -s "$TMP/$n.jfr" ] || continue
 		opt=()
 		[ "$n" = lock ] && opt=(--lock) # its only event
-		"$CONV" -o html "${opt[@]}" "$TMP/$n.jfr" "$TMP/$n.html" >"$TMP/$n.html.log" 2>&1
+		"$CONV" "${LEAN[@]}" -o html "${opt[@]}" "$TMP/$n.jfr" "$TMP/$n.html" >"$TMP/$n.html.log" 2>&1
 		rc=$?
 		check "jfrconv $n.jfr to HTML" eval '[ $rc -eq 0 ] && grep -q "</html>" "$TMP/$n.html"'
 	done
@@ -97,7 +101,7 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 			pj "$n" ${pja//,/ } >"$TMP/$n.$kind.pj"
 		fi
 		# shellcheck disable=SC2086
-		"$CONV" --dot -o collapsed ${conva//,/ } "$TMP/$n.jfr" "$TMP/$n.$kind.cv" >"$TMP/$n.$kind.log" 2>&1
+		"$CONV" "${LEAN[@]}" --dot -o collapsed ${conva//,/ } "$TMP/$n.jfr" "$TMP/$n.$kind.cv" >"$TMP/$n.$kind.log" 2>&1
 		rc=$?
 		check "jfrconv reads $n.jfr (${conva:-CPU samples}): exit 0, $(wc -l <"$TMP/$n.$kind.cv") stacks" \
 			eval '[ $rc -eq 0 ] && [ -s "$TMP/$n.$kind.cv" ]'
@@ -106,7 +110,6 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 		check "jfrconv's $n $kind stacks: every method's share as perfjava's within 2 pp (max $d: $worst)" \
 			awk -v d="$d" 'BEGIN { exit !(d <= 2) }'
 	done <<-EOF
-	cpu cpu --event,cpu-clock -
 	alloc alloc --event,alloc,--total --alloc,--total
 	alloc cpu --event,cpu-clock --cpu
 	lock lock --event,lock,--total --lock,--total
@@ -125,17 +128,30 @@ else
 	skip "async-profiler's converter on perfjava's JFR" "${ASPROF_WHY:-no jfrconv in the async-profiler build}"
 fi
 
-# the JDK's jfr tool: summary, print --json
-# sum J NAME TYPE: the count jfr summary of JDK J gives TYPE in NAME.jfr
-sum() { awk -v t="$3" '$1 == t { print $2 }' "$TMP/$1.$2.sum"; }
+# the JDK's jfr tool: print --json of every file, summary of the richest
+# count J NAME TYPE: the count of TYPE in NAME.jfr, by JDK J's jfr summary
+# (in NAME.sum) and else by its print --json
+count() {
+	if [ -s "$TMP/$1.$2.sum" ]; then
+		awk -v t="$3" '$1 == t { print $2 }' "$TMP/$1.$2.sum"
+	else
+		awk -v t="$3" '$1 == "count" && $2 == t { print $3 }' "$TMP/$1.$2.ev"
+	fi
+}
+SUMMED=alloc
+[ -s "$TMP/h2.jfr" ] && SUMMED=h2
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	for n in "${NAMES[@]}"; do
-		"$jdk/bin/jfr" summary "$TMP/$n.jfr" >"$TMP/$J.$n.sum" 2>&1
+		how="print --json"
+		if [ "$n" = "$SUMMED" ]; then
+			jfr "$jdk" summary "$TMP/$n.jfr" >"$TMP/$J.$n.sum" 2>&1
+			how=summary
+		fi
 		# the virtual threads' whole stacks: which samples ran their code
 		depth=1 re=
 		case $n in vt | h2vt) depth=4096 re='vtCompute|H2Threads\.client' ;; esac
-		"$jdk/bin/jfr" print --json --stack-depth $depth "$TMP/$n.jfr" 2>"$TMP/$J.$n.json.err" |
+		jfr "$jdk" print --json --stack-depth $depth "$TMP/$n.jfr" 2>"$TMP/$J.$n.json.err" |
 			python3 "$H" json ${re:+"$re"} >"$TMP/$J.$n.ev"
 		rc=${PIPESTATUS[0]}
 		check "$J jfr print --json $n.jfr: exit 0, nothing on stderr" \
@@ -144,14 +160,14 @@ for jdk in "${JDKS[@]}"; do
 			IFS=: read -r ev type <<<"$x"
 			want=$(nsamples "$n" "$ev")
 			[ "$want" -gt 0 ] || continue
-			got=$(sum "$J" "$n" "$type")
-			check "$J jfr summary $n.jfr: $got $type for perfjava's $want $ev samples" [ "${got:-0}" = "$want" ]
+			got=$(count "$J" "$n" "$type")
+			check "$J jfr $how $n.jfr: $got $type for perfjava's $want $ev samples" [ "${got:-0}" = "$want" ]
 		done
 		want=$(nsamples "$n" lock)
 		if [ "$want" -gt 0 ]; then
-			a=$(sum "$J" "$n" jdk.JavaMonitorEnter) b=$(sum "$J" "$n" jdk.ThreadPark)
+			a=$(count "$J" "$n" jdk.JavaMonitorEnter) b=$(count "$J" "$n" jdk.ThreadPark)
 			got=$((${a:-0} + ${b:-0}))
-			check "$J jfr summary $n.jfr: $got jdk.JavaMonitorEnter and jdk.ThreadPark for perfjava's $want lock samples" [ "$got" = "$want" ]
+			check "$J jfr $how $n.jfr: $got jdk.JavaMonitorEnter and jdk.ThreadPark for perfjava's $want lock samples" [ "$got" = "$want" ]
 			want=$(pj "$n" --event lock --total | awk '{ s += $NF } END { print s }')
 			got=$(awk '$1 == "duration" && ($2 == "jdk.JavaMonitorEnter" || $2 == "jdk.ThreadPark") { s += $3 } END { print s + 0 }' "$TMP/$J.$n.ev")
 			check "$J jfr print --json $n.jfr: the lock events' durations add up to perfjava's $want ns ($got)" [ "$got" = "$want" ]
@@ -174,7 +190,7 @@ for jdk in "${JDKS[@]}"; do
 done
 # the named virtual threads by their names: VThreads names the A chain's
 if [ -s "$TMP/vt.jfr" ]; then
-	"$JDK/bin/jfr" print --json --stack-depth 64 --events ExecutionSample "$TMP/vt.jfr" |
+	jfr "$JDK" print --json --stack-depth 64 --events ExecutionSample "$TMP/vt.jfr" |
 		python3 -c 'import json, sys
 n = m = 0
 for e in json.load(sys.stdin)["recording"]["events"]:
@@ -188,7 +204,7 @@ print(n, m)' >"$TMP/vt.named"
 	check "vt.jfr: the named virtual threads' samples carry their names ($m of $n vtComputeA samples)" \
 		eval '[ "$n" -gt 0 ] && [ "$n" = "$m" ]'
 	check "vt.jfr: the JVM's name and version (jfr view jvm-information)" \
-		eval '"$JDK/bin/jfr" view jvm-information "$TMP/vt.jfr" | grep -q "Version: [0-9][0-9]"'
+		eval 'jfr "$JDK" view jvm-information "$TMP/vt.jfr" | grep -q "Version: [0-9][0-9]"'
 fi
 
 # jfr view: the expected top rows
@@ -197,7 +213,7 @@ if [ -z "$JV" ]; then
 	echo "1..$_tap_n"
 	exit 0
 fi
-view() { "$JV/bin/jfr" view --width 1000 "$1" "$TMP/$2.jfr" 2>&1 | python3 "$H" view; }
+view() { jfr "$JV" view --width 1000 "$1" "$TMP/$2.jfr" 2>&1 | python3 "$H" view; }
 # near_top ROWS NAME: NAME's row (name, tab, percentage) is the top one,
 # or within the view's rounding of it (it prints percentages to 0.01,
 # which a sum of overloads adds up): prints "PCT TOP"
@@ -213,7 +229,7 @@ for n in alloc h2 h2vt; do
 	check "jfr view allocation-by-class $n.jfr: perfjava's heaviest class $cls on top ($(near_top "$TMP/$n.abc" "$cls") %, top row $(head -1 "$TMP/$n.abc" | cut -f1))" \
 		near_top "$TMP/$n.abc" "$cls"
 	# by method name, as perfjava's site (one method's overloads together)
-	"$JV/bin/jfr" view --width 1000 allocation-by-site "$TMP/$n.jfr" 2>&1 | python3 "$H" view by-name >"$TMP/$n.abs"
+	jfr "$JV" view --width 1000 allocation-by-site "$TMP/$n.jfr" 2>&1 | python3 "$H" view by-name >"$TMP/$n.abs"
 	check "jfr view allocation-by-site $n.jfr: perfjava's heaviest site $site on top ($(near_top "$TMP/$n.abs" "$site") %, top row $(head -1 "$TMP/$n.abs" | cut -f1))" \
 		near_top "$TMP/$n.abs" "$site"
 done
@@ -230,7 +246,7 @@ for n in lock h2 h2vt; do
 	got=$(view contention-by-site "$n" | head -1 | cut -f1)
 	check "jfr view contention-by-site $n.jfr: $got on top, the site of perfjava's longest monitor wait $site" [ "${got%%(*}" = "$site" ]
 done
-for n in cpu h2; do
+for n in h2; do
 	[ -s "$TMP/$n.jfr" ] || continue
 	read -r _ leaf < <(pj "$n" --event cpu-clock | python3 "$H" top | grep '^leaf')
 	view hot-methods "$n" >"$TMP/$n.hot"

@@ -138,6 +138,7 @@ static pid_t find_thread(pid_t pid, const char *comm)
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	d = opendir(path);
+	/* (a thread names itself once it runs: after the JVM said ready) */
 	while (d && !found && (de = readdir(d))) {
 		FILE *f;
 
@@ -296,6 +297,27 @@ static int code_named(struct agent *a, const char *want, int type,
 	return 0;
 }
 
+/* find_thread, waited for (bounded: 30 s) */
+static pid_t wait_thread(pid_t pid, const char *comm)
+{
+	uint64_t end = now_ns() + 30000000000ull;
+	pid_t t;
+
+	while (!(t = find_thread(pid, comm)) && now_ns() < end)
+		usleep(20000);
+	return t;
+}
+
+/* Reads the agent's messages until it named both threads (at most 15 s). */
+static void names_arrive(struct agent *a, pid_t t1, pid_t t2)
+{
+	uint64_t end = now_ns() + 15000000000ull;
+
+	while (now_ns() < end &&
+	       !(agent_thread_name(a, t1) && agent_thread_name(a, t2)))
+		pump(a, 50);
+}
+
 /* Lets the JVM's threads start working and waits (bounded) until the spin
  * code is compiled (after the attach, so with non-safepoint debug info). */
 static int go_and_warm(struct agent *a, struct jvm *j, int compiled)
@@ -338,15 +360,15 @@ static void test_main_jvm(const char *jdk, const char *tag)
 		ok(0, "%s: JVM starts", tag);
 		return;
 	}
-	spin = find_thread(j.pid, "pj-spin");
-	deep = find_thread(j.pid, "pj-deep");
+	spin = wait_thread(j.pid, "pj-spin");
+	deep = wait_thread(j.pid, "pj-deep");
 	r = agent_start(j.pid, agent_so, &a, err, sizeof(err));
 	if (!ok(r == 0, "%s: attach to a JVM started without flags", tag))
 		printf("# %s\n", err);
 	if (r == 0) {
 		ok(go_and_warm(a, &j, 1) == 0,
 		   "%s: the spin code gets compiled after the attach", tag);
-		pump(a, 200);
+		names_arrive(a, spin, deep);
 		ok(agent_thread_name(a, spin) &&
 		       !strcmp(agent_thread_name(a, spin), "pj-spin") &&
 		       agent_thread_name(a, deep) &&
@@ -388,7 +410,9 @@ static void test_main_jvm(const char *jdk, const char *tag)
 		ok(jit * 2 >= ok,
 		   "%s: spinning code is typed JIT/inlined (%u of %u)", tag,
 		   jit, ok);
-		ok(deep_ok >= 50 && deep_ok * 10 >= hist[1][0] * 9,
+		/* of the deep walks answered (a loaded machine times many
+		 * out: 16 of 200 at load 100), nine in ten whole */
+		ok(deep_ok >= 10 && deep_ok * 10 >= hist[1][0] * 9,
 		   "%s: 1500-deep recursion is walked whole (%d of %u walks)",
 		   tag, deep_ok, hist[1][0]);
 		for (k = 0; k < 2; k++)
@@ -431,25 +455,29 @@ static void test_main_jvm(const char *jdk, const char *tag)
 	}
 	/* ten attaches in a row */
 	for (i = 0; i < 10; i++) {
+		/* a busy machine times walks out (5 ms): tries, for at
+		 * most 30 s */
+		uint64_t end = now_ns() + 30000000000ull;
+		int walked = 0;
+
 		if (agent_start(j.pid, agent_so, &a, err, sizeof(err))) {
 			printf("# attach %u: %s\n", i, err);
 			continue;
 		}
-		for (k = 0; k < 50;
-		     k++) { /* a busy machine may time some out */
+		for (k = 0; !walked && now_ns() < end; k++) {
 			/*
 			 * Each attach must walk the target: the exact chain of
 			 * inlined frames is asserted above. (On JDK 25 a session
 			 * now and then names only the outer compiled method.)
 			 */
-			if (!walk_one(a, spin, &w, NULL) &&
-			    w.status == AGENT_WALK_OK && in_target(&w))
-				break;
-			printf(
-			    "# attach %u: walk status %d, %u frames, top %s\n",
-			    i, w.status, w.n, w.n ? w.names[0] : "-");
+			walked = !walk_one(a, spin, &w, NULL) &&
+				 w.status == AGENT_WALK_OK && in_target(&w);
+			if (!walked && k < 5)
+				printf(
+				    "# attach %u: walk status %d, %u frames, top %s\n",
+				    i, w.status, w.n, w.n ? w.names[0] : "-");
 		}
-		cycles_ok += k < 50;
+		cycles_ok += walked;
 		agent_stop(a);
 	}
 	ok(cycles_ok == 10, "%s: ten attaches in a row each walk (%d)", tag,
@@ -483,8 +511,11 @@ static void test_main_jvm(const char *jdk, const char *tag)
 		r = killed &&
 		    !agent_start(j.pid, agent_so, &a, err, sizeof(err));
 		if (r) {
-			/* a busy machine may time a walk out: some tries */
-			for (r = 0, k = 0; !r && k < 50; k++)
+			/* a busy machine times walks out (5 ms): tries, for
+			 * at most 30 s */
+			uint64_t end = now_ns() + 30000000000ull;
+
+			for (r = 0; !r && now_ns() < end;)
 				r = !walk_one(a, spin, &w, NULL) &&
 				    w.status == AGENT_WALK_OK && in_target(&w);
 			agent_stop(a);
@@ -514,7 +545,7 @@ static void test_xint(const char *jdk, const char *tag)
 		return;
 	}
 	if (!agent_start(j.pid, agent_so, &a, err, sizeof(err))) {
-		pid_t spin = find_thread(j.pid, "pj-spin");
+		pid_t spin = wait_thread(j.pid, "pj-spin");
 
 		touch(j.go);
 		for (i = 0; i < 500 && n < 50; i++) {
@@ -550,7 +581,7 @@ static void test_fault(const char *jdk, const char *tag)
 		return;
 	}
 	if (!agent_start(j.pid, agent_so, &a, err, sizeof(err))) {
-		pid_t spin = find_thread(j.pid, "pj-spin");
+		pid_t spin = wait_thread(j.pid, "pj-spin");
 
 		go_and_warm(a, &j, 1);
 		/* 60 answered walks; a loaded machine times some out */

@@ -241,6 +241,12 @@ static uint32_t reader_tid(const struct jevents *j, struct agent *a, pid_t pid,
 		if (t == ttid || agent_target_tid(a, t) == ttid)
 			return (uint32_t)t;
 	}
+	/* a task carried by a ring opened before it started (record/family.h:
+	 * a launched JVM's threads until it is promoted), its tid the
+	 * reader's when the JVM shares our pid namespace */
+	if (agent_target_tid(a, ttid) == ttid &&
+	    threads_is_carried(j->th, ttid))
+		return (uint32_t)ttid;
 	return 0;
 }
 

@@ -19,7 +19,7 @@ java_suite "the methods at a sample's pc in C2 code"
 # work() compiled by C2 (its loop, on stack): in the JVM's code list
 compiled() {
 	"$jdk/bin/jcmd" "$JPID" Compiler.codelist 2>/dev/null |
-		grep -q 'Workload\.work(J)V'
+		grep -q 'Workload\.work('
 }
 
 for jdk in "${JDKS[@]}"; do

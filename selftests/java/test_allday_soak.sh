@@ -13,7 +13,7 @@ java_suite "perfjava and async-profiler taking turns on one JVM"
 asprof_build >/dev/null 2>&1 || echo "# async-profiler: $ASPROF_WHY; perfjava alone"
 jdk=${JDKS[0]}
 J=$(jdk_name "$jdk")
-export SOAK_SECS=1
+export SOAK_SECS=2
 start_jvm "$jdk" "$TMP/jvm.out" -Xmx256m -XX:+UseSerialGC -- AllDay 600 2 || {
 	not_ok "$J: the JVM starts"
 	exit 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Java method signatures, recorded from a real JVM (JDK 17 and 25): the
 # default report names a method without its signature, --sig shows its
-# parameters as Java types (Workload.work(long)), --simple shortens them
+# parameters as Java types (Workload.methodA(long)), --simple shortens them
 # too (Workload.methodC(Deflater, byte[], byte[])); no JVM descriptor
 # syntax reaches the report.
 . "$(dirname "$0")/../lib.sh"
@@ -25,8 +25,8 @@ for jdk in "${JDKS[@]}"; do
 	java_frame='_\[[ji01]\]$'
 	check "$v: by default Java frames carry no signature ($(grep -c "$java_frame" "$D/plain") Java frames)" \
 		eval '[ "$(grep "$java_frame" "$D/plain" | grep -c "(")" -eq 0 ] && grep -q "^Workload.work_\[" "$D/plain"'
-	check "$v: --sig: Workload.work(long), java.lang.Thread.run()" \
-		eval 'grep -q "^Workload.work(long)_\[" "$D/sig" && grep -q "^java.lang.Thread.run()_\[" "$D/sig"'
+	check "$v: --sig: Workload.methodA(long), java.lang.Thread.run()" \
+		eval 'grep -q "^Workload.methodA(long)_\[" "$D/sig" && grep -q "^java.lang.Thread.run()_\[" "$D/sig"'
 	check "$v: --sig: no JVM descriptor syntax (java/lang/, [B, a return type) in any Java frame" \
 		eval '! grep "$java_frame" "$D/sig" | grep -qE "\\([^)]*(/|\\[[A-Z])|\\)[A-Z[]"'
 	check "$v: --sig --simple: Thread.run(), parameters simple" \

@@ -67,8 +67,8 @@ static void test_causes(void)
 	   "the handler replaced (%s)", line);
 	l.ok = 20;
 	l.matched = 20;
-	ok(says(&l, "became libjvm.so's"),
-	   "... after some walks came (%s)", line);
+	ok(says(&l, "became libjvm.so's"), "... after some walks came (%s)",
+	   line);
 
 	evidence_known(&l);
 	l.blocking = 40;

@@ -337,7 +337,7 @@ int rdv_agent_copies(pid_t pid, const char *lib)
 	struct {
 		char dev[32];
 		unsigned long inode;
-	} seen[MAX_COPIES];
+	} seen[MAX_COPIES] = { 0 };
 	unsigned int n = 0, lines = 0, i;
 	unsigned long inode;
 	bool whole = true;

@@ -31,7 +31,6 @@
 #include "profile/jfr.h"
 #include "profile/jfr_event.h"
 
-
 static const struct {
 	const char *name;
 	uint8_t role;

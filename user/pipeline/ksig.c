@@ -68,25 +68,36 @@ static bool sig_in(pid_t pid, pid_t tid, const char *key, int signo)
 	return (strtoull(buf, NULL, 16) >> (signo - 1)) & 1;
 }
 
+/*
+ * SIGTRAP is no real-time signal: while one is pending for a thread the
+ * kernel drops the next (legacy_queue), so of two events that overflow
+ * together (-e cpu-clock --wall: two clocks) one would signal, and the
+ * other's sample lose its walk. One event sends it, the lowest eligible;
+ * the others are routed a queued signal of their own, or on an inherited
+ * ring (whose routed signal goes to its owner) walked on request.
+ */
 uint32_t ksig_traps(const struct ksig *k, const struct agent *a)
 {
-	return !k->why && agent_ring_traps(a) ? k->eligible : 0;
+	return !k->why && agent_ring_traps(a) ? k->eligible & -k->eligible : 0;
 }
 
 void ksig_thread_opened(struct ksig *k, struct ring *r)
 {
+	uint32_t want = k->eligible;
 	unsigned int i;
 	int err;
 
 	if (k->signo <= 0 || r->exited)
 		return;
 	/* a routed signal goes to the event's owner: the tasks the thread
-	 * started, which carry its events, would signal it for theirs */
-	if (r->inherit &&
-	    (k->eligible & ~r->trapped & ((1u << r->nevents) - 1)))
+	 * started, which carry its events, would signal it for theirs (the
+	 * events without SIGTRAP then walk on request) */
+	if (r->inherit)
+		want &= r->trapped;
+	if (!want)
 		return;
 	for (i = 0; i < r->nevents; i++) {
-		if (!(k->eligible & (1u << i)))
+		if (!(want & (1u << i)))
 			continue;
 		if (r->trapped & (1u << i)) { /* signals since its open */
 			if (!r->routed)
@@ -107,6 +118,7 @@ void ksig_thread_opened(struct ksig *k, struct ring *r)
 	}
 	k->routed++;
 	k->trapped += r->trapped != 0;
+	k->one_trap += want != k->eligible;
 }
 
 void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
@@ -348,6 +360,7 @@ void ksig_add(struct ksig *sum, const struct ksig *k)
 	sum->routed += k->routed;
 	sum->refused += k->refused;
 	sum->trapped += k->trapped;
+	sum->one_trap += k->one_trap;
 	sum->matched += k->matched;
 	sum->missed += k->missed;
 	sum->orphans += k->orphans;
@@ -438,6 +451,11 @@ void ksig_summary(const struct ksig *k, bool agent, pid_t pid)
 	if (k->trapped)
 		fprintf(stderr, ", %llu of them by SIGTRAP from the sample",
 			(unsigned long long)k->trapped);
+	if (k->one_trap) /* ksig_traps */
+		fprintf(stderr,
+			", %llu by it for one event alone (SIGTRAP is not "
+			"queued): the others on request",
+			(unsigned long long)k->one_trap);
 	else if (k->copies > 1) /* jvm/walkring.c: agent_ring_traps */
 		fprintf(stderr,
 			"; the JVM holds %llu perfjava agents: no SIGTRAP",

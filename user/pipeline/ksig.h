@@ -59,6 +59,7 @@ struct ksig {
 	uint32_t eligible; /* events that sample running threads (bit i) */
 	uint64_t routed, refused; /* threads whose events signal, or not */
 	uint64_t trapped; /* of the routed: by SIGTRAP from the open */
+	uint64_t one_trap; /* of those, inherited: other events on request */
 	uint64_t *wait; /* cookies of samples waiting for their walk */
 	size_t nwait, capwait;
 	struct ksig_walk *walks; /* walks read in this drain */

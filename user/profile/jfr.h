@@ -152,7 +152,7 @@ enum jfr_pool {
 	JFR_P_STRING, /* the string */
 	JFR_P_SYMBOL, /* string */
 	JFR_P_CLASS, /* name (a Symbol key) */
-	JFR_P_METHOD, /* type (a Class key), name, descriptor (Symbols), modifiers */
+	JFR_P_METHOD, /* type (a Class key), name, descriptor (Symbols) */
 	JFR_P_THREAD, /* osName, osThreadId, javaName, javaThreadId */
 	JFR_P_STACK, /* frames (where the array is, its bytes) */
 	JFR_P_FTYPE, /* description */

@@ -28,10 +28,7 @@ struct method {
 	uint32_t name, module;
 	uint8_t type; /* not Java: the frame type it forces */
 	bool java;
-	bool native; /* a Java method declared native (ACC_NATIVE) */
 };
-
-#define ACC_NATIVE 0x100
 
 struct jfr_stacks {
 	const struct jfr_meta *m;
@@ -196,10 +193,6 @@ static uint8_t frame_type(struct jfr_stacks *st, uint64_t key,
 		return me->type == PJ_FRAME_NATIVE && t == PJ_FRAME_KERNEL
 			   ? PJ_FRAME_KERNEL
 			   : me->type;
-	/* a native method's frame, typed as compiled code by async-profiler
-	 * and perfjava's writer: its modifiers say what it is */
-	if (me->native && t == PJ_FRAME_JIT)
-		return PJ_FRAME_JAVA_NATIVE;
 	return t;
 }
 
@@ -237,7 +230,6 @@ static const struct method *method(struct jfr_stacks *st, struct jfr_build *b,
 				cls[n] = 0;
 			me.name = jfr_intern(b, cls, strlen(cls));
 			me.java = true;
-			me.native = v[3].set && (v[3].u & ACC_NATIVE);
 		}
 	}
 	if (me.name == UINT32_MAX || me.module == UINT32_MAX ||

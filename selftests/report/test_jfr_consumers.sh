@@ -201,8 +201,10 @@ for e in json.load(sys.stdin)["recording"]["events"]:
         m += bool(t.get("virtual")) and (t.get("javaName") or "").startswith("vt-a-")
 print(n, m)' >"$TMP/vt.named"
 	read -r n m <"$TMP/vt.named"
-	check "vt.jfr: the named virtual threads' samples carry their names ($m of $n vtComputeA samples)" \
-		eval '[ "$n" -gt 0 ] && [ "$n" = "$m" ]'
+	# (>= 90 %, issue 48's bound: a sample at a mount's edge may be the
+	# carrier's)
+	check "vt.jfr: the named virtual threads' samples carry their names ($m of $n vtComputeA samples, >= 90 %)" \
+		eval '[ "$n" -gt 0 ] && [ $((m * 100)) -ge $((n * 90)) ]'
 	check "vt.jfr: the JVM's name and version (jfr view jvm-information)" \
 		eval 'jfr "$JDK" view jvm-information "$TMP/vt.jfr" | grep -q "Version: [0-9][0-9]"'
 fi

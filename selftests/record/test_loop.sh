@@ -48,7 +48,7 @@ java_suite "--loop on a JVM"
 jdk=${JDKS[$((${#JDKS[@]} - 1))]}
 J=$(jdk_name "$jdk")
 mkdir -p "$TMP/j"
-start_jvm "$jdk" "$TMP/w.out" -- Workload 6 2
+start_jvm "$jdk" "$TMP/w.out" -- Workload 60 2
 "$PJ_BIN" record -q -p "$JPID" --loop 1 -d 3.5 -o "$TMP/j/w-%t.data" 2>"$TMP/j.err"
 check "$J: record -p --loop 1 -d 3.5: exit 0" [ $? -eq 0 ]
 withjava=0 files=0
@@ -60,5 +60,6 @@ check "$J: Java frames in every full file ($withjava of $files)" \
 	eval '[ "$files" -ge 3 ] && [ "$withjava" -ge $((files - 1)) ]'
 # each attach maps a copy of the agent of its own (jvm/rendezvous.c)
 copies=$(grep -oE '[^ /]*perfjava-agent[^ /]*\.so' "/proc/$JPID/maps" 2>/dev/null | sort -u | wc -l)
-wait "$JWAIT"
+kill "$JPID" 2>/dev/null
+wait "$JWAIT" 2>/dev/null
 check "$J: the agent was attached once ($copies copies mapped)" [ "$copies" -eq 1 ]

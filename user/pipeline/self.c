@@ -20,12 +20,20 @@ void self_find(struct self *s, pid_t pid, uint64_t now)
 	s->next_ns = now + s->every_ns;
 	if (maps_load(pid, &maps))
 		return;
+	/* one library's code: a JVM may map several copies of the agent
+	 * (other builds, other paths), and the span from one to another
+	 * holds the JVM's own code; the first one's, then */
+	const char *path = NULL;
+
 	for (unsigned int i = 0; i < maps.n; i++) {
 		const struct pj_map *m = &maps.v[i];
 		const char *base = strrchr(m->path, '/');
 
 		if (!m->exec || !base || !strstr(base, "perfjava-agent"))
 			continue;
+		if (path && strcmp(path, m->path))
+			continue;
+		path = m->path;
 		if (!s->hi || m->start < s->lo)
 			s->lo = m->start;
 		if (m->end > s->hi)

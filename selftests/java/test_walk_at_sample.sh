@@ -35,7 +35,7 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/w.out" -- Workload 40 2 # killed at the end
+	start_jvm "$jdk" "$D/w.out" -- Workload 300 2 # killed at the end
 	if [ -z "$JPID" ]; then
 		not_ok "$J: the JVM starts"
 		continue

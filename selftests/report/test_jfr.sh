@@ -56,7 +56,8 @@ for jdk in "${JDKS[@]}"; do
 	for f in c w; do
 		"$jdk/bin/jfr" print --json --stack-depth 100000 --events ExecutionSample,WallClockSample \
 			"$TMP/$f.jfr" >"$TMP/$J.$f.json" 2>"$TMP/$J.$f.json.err"
-		check "$J jfr print --json $f.jfr: exit 0, nothing on stderr" eval '[ $? -eq 0 ] && [ ! -s "$TMP/$J.$f.json.err" ]'
+		rc=$?
+		check "$J jfr print --json $f.jfr: exit 0, nothing on stderr" eval '[ $rc -eq 0 ] && [ ! -s "$TMP/$J.$f.json.err" ]'
 	done
 	python3 "$JSON" jdk.ExecutionSample <"$TMP/$J.c.json" 2>/dev/null | sort >"$TMP/$J.c.cpu"
 	python3 "$JSON" profiler.WallClockSample time <"$TMP/$J.w.json" 2>/dev/null | sort >"$TMP/$J.w.off"
@@ -75,11 +76,13 @@ for jdk in "${JDKS[@]}"; do
 		eval '[ "$(awk "/^events/ { printf \"%s \", \$2 }" "$TMP/$J.rf.err")" = "$nc $nw $nwc " ]'
 	if "$jdk/bin/jfr" help view >/dev/null 2>&1; then
 		"$jdk/bin/jfr" view hot-methods "$TMP/c.jfr" >"$TMP/$J.view" 2>&1
+		rc=$?
 		check "$J jfr view hot-methods: Workload's methods on top" \
-			eval '[ $? -eq 0 ] && head -12 "$TMP/$J.view" | grep -q "Workload.method[AB]"'
+			eval '[ $rc -eq 0 ] && head -12 "$TMP/$J.view" | grep -q "Workload.method[AB]"'
 		"$jdk/bin/jfr" view jvm-information "$TMP/c.jfr" >"$TMP/$J.jvm" 2>&1
+		rc=$?
 		check "$J jfr view jvm-information: the JVM's command line" \
-			eval '[ $? -eq 0 ] && grep -q "Workload 2 2" "$TMP/$J.jvm"'
+			eval '[ $rc -eq 0 ] && grep -q "Workload 2 2" "$TMP/$J.jvm"'
 	else
 		skip "$J jfr view" "no jfr view before JDK 21"
 	fi
@@ -99,8 +102,9 @@ check "page-faults samples read back: the same stacks" cmp -s "$TMP/pf.a" "$TMP/
 
 # record -o FILE.jfr: recorded as perfjava's file, converted at the end
 "$PJ_BIN" record -q -o "$TMP/r.jfr" -- "$JDK/bin/java" -cp "$CLASSES" Workload 1 1 >/dev/null 2>"$TMP/r.err"
+rc=$?
 check "record -o r.jfr: exit 0, a JFR file the JDK reads, no r.jfr.data left" \
-	eval '[ $? -eq 0 ] && [ ! -e "$TMP/r.jfr.data" ] && [ "$(summary_count "$JDK" "$TMP/r.jfr" jdk.ExecutionSample)" -gt 0 ]'
+	eval '[ $rc -eq 0 ] && [ ! -e "$TMP/r.jfr.data" ] && [ "$(summary_count "$JDK" "$TMP/r.jfr" jdk.ExecutionSample)" -gt 0 ]'
 start_jvm "$JDK" "$TMP/k.out" -- Workload 30 1
 "$PJ_BIN" record -q -p "$JPID" -o "$TMP/k.jfr" 2>"$TMP/k.err" &
 rec=$!
@@ -159,10 +163,12 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 		eval 'grep -q "_\[k\]" "$TMP/ap.pjs" && grep -qE "(^|;)(Java_java_util_zip_Deflater|deflate)" "$TMP/ap.pjs"'
 	for fmt in text collapsed flame tree heatmap pprof script meta; do
 		"$PJ_BIN" report -i "$TMP/ap.jfr" --format "$fmt" -o "$TMP/ap.$fmt" 2>"$TMP/ap.$fmt.err"
-		check "async-profiler's JFR: --format $fmt" eval '[ $? -eq 0 ] && [ -s "$TMP/ap.$fmt" ]'
+		rc=$?
+		check "async-profiler's JFR: --format $fmt" eval '[ $rc -eq 0 ] && [ -s "$TMP/ap.$fmt" ]'
 	done
 	"$PJ_BIN" report -i "$TMP/c.data" --diff "$TMP/ap.jfr" >"$TMP/diff.txt" 2>&1
-	check "--diff perfjava's file against async-profiler's JFR" eval '[ $? -eq 0 ] && grep -q "Workload" "$TMP/diff.txt"'
+	rc=$?
+	check "--diff perfjava's file against async-profiler's JFR" eval '[ $rc -eq 0 ] && grep -q "Workload" "$TMP/diff.txt"'
 	"$PJ_BIN" report -i "$TMP/c.data" --diff "$TMP/ap.jfr" --format flame -o "$TMP/diff.html"
 	check "--diff flame graph against a JFR" [ -s "$TMP/diff.html" ]
 	for jdk in "${JDKS[@]}"; do

@@ -168,12 +168,12 @@ for jdk in "${JDKS[@]}"; do
 			a=$(count "$J" "$n" jdk.JavaMonitorEnter) b=$(count "$J" "$n" jdk.ThreadPark)
 			got=$((${a:-0} + ${b:-0}))
 			check "$J jfr $how $n.jfr: $got jdk.JavaMonitorEnter and jdk.ThreadPark for perfjava's $want lock samples" [ "$got" = "$want" ]
-			want=$(pj "$n" --event lock --total | awk '{ s += $NF } END { print s }')
-			got=$(awk '$1 == "duration" && ($2 == "jdk.JavaMonitorEnter" || $2 == "jdk.ThreadPark") { s += $3 } END { print s + 0 }' "$TMP/$J.$n.ev")
+			want=$(pj "$n" --event lock --total | awk '{ s += $NF } END { printf "%.0f\n", s }')
+			got=$(awk '$1 == "duration" && ($2 == "jdk.JavaMonitorEnter" || $2 == "jdk.ThreadPark") { s += $3 } END { printf "%.0f\n", s }' "$TMP/$J.$n.ev")
 			check "$J jfr print --json $n.jfr: the lock events' durations add up to perfjava's $want ns ($got)" [ "$got" = "$want" ]
 		fi
 		if [ "$(nsamples "$n" alloc)" -gt 0 ]; then
-			want=$(pj "$n" --event alloc --total | awk '{ s += $NF } END { print s }')
+			want=$(pj "$n" --event alloc --total | awk '{ s += $NF } END { printf "%.0f\n", s }')
 			got=$(awk '$1 == "weight" && $2 == "jdk.ObjectAllocationSample" { print $3 }' "$TMP/$J.$n.ev")
 			check "$J jfr print --json $n.jfr: the allocation samples weigh perfjava's $want bytes ($got)" [ "$got" = "$want" ]
 		fi

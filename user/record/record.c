@@ -25,7 +25,6 @@
 #include "lib/file.h"
 #include "lib/grow.h"
 #include "lib/procfs.h"
-#include "perfjava/agent_proto.h"
 #include "pipeline/jevents.h"
 #include "pipeline/wall.h"
 #include "record/agents.h"
@@ -37,6 +36,7 @@
 #include "record/record.h"
 #include "record/recorder.h"
 #include "record/run.h"
+#include "rings/benchturn.h"
 #include "sym/maps.h"
 
 /* Checks the target before anything is changed in it. */
@@ -274,26 +274,6 @@ static int open_rings(struct recorder *rec, unsigned int *bad, pid_t *pid)
 	return err;
 }
 
-/* make bench's turns (rings/ring.h), said: never a user's recording */
-static enum ring_alt bench_alt(void)
-{
-	const char *v = getenv("PERFJAVA_BENCH");
-	enum ring_alt a = !v			  ? RING_ALT_NONE
-			  : !strcmp(v, "alt")	  ? RING_ALT_SIGNAL
-			  : !strcmp(v, "alt-all") ? RING_ALT_ALL
-						  : RING_ALT_NONE;
-
-	if (a != RING_ALT_NONE)
-		fprintf(stderr,
-			"perfjava: PERFJAVA_BENCH=%s: a benchmark's recording, "
-			"%s in every other %llu ms only\n",
-			v,
-			a == RING_ALT_SIGNAL ? "the Java walk"
-					     : "samples and wake-ups",
-			PJA_BENCH_ALT_NS / 1000000);
-	return a;
-}
-
 static int open_threads(struct recorder *rec)
 {
 	bool java_copy;
@@ -360,7 +340,7 @@ static int open_threads(struct recorder *rec)
 	t->opts.track = true;
 	/* the time a clock event cannot sample (pipeline/switchcost.h) */
 	t->opts.count_switches = rec->nevents == 1 && !rec->wall;
-	t->opts.alt = bench_alt();
+	t->opts.alt = bench_from_env();
 	if (t->opts.alt) /* its weights would mix the turns */
 		t->opts.count_switches = false;
 	t->opts.enable_on_exec = rec->launch != NULL; /* counts from the exec */

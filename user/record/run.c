@@ -19,7 +19,6 @@
 #include "lib/clock.h"
 #include "lib/grow.h"
 #include "lib/procfs.h"
-#include "perfjava/agent_proto.h"
 #include "pipeline/jevents.h"
 #include "pipeline/wall.h"
 #include "record/agents.h"
@@ -33,6 +32,7 @@
 #include "record/rescan.h"
 #include "record/run.h"
 #include "record/summary.h"
+#include "rings/benchturn.h"
 
 /* Rings in watermark mode hold FORK records (a new thread's events open
  * when its creator's ring is drained) and the samples waiting for their
@@ -422,7 +422,7 @@ int run_loop(struct recorder *rec, int sigfd)
 	unsigned int ready; /* the hook's fds that are readable */
 	bool reap = false; /* a thread carrying others ended (POLLHUP) */
 	unsigned int rot = 0;
-	/* make bench (ring.h: alt): the next turn of the twins */
+	/* make bench (rings/benchturn.h): the rings' next turn */
 	uint64_t next_alt = rec->th.opts.alt ? 0 : UINT64_MAX;
 	uint64_t next_soon = UINT64_MAX; /* a JVM's new thread: rescan_due */
 
@@ -476,15 +476,9 @@ int run_loop(struct recorder *rec, int sigfd)
 		}
 		now = now_ns();
 		next_soon = rescan_due(rec, now);
-		if (now >= next_alt) {
-			threads_alternate(&rec->th, now / PJA_BENCH_ALT_NS & 1);
-			next_alt =
-			    (now / PJA_BENCH_ALT_NS + 1) * PJA_BENCH_ALT_NS;
-		}
-		/* make bench (alt-all): nothing is sampled in the odd
-		 * periods, nor drained: the reader sleeps through them */
-		if (now >= next_drain && rec->th.opts.alt == RING_ALT_ALL &&
-		    now / PJA_BENCH_ALT_NS & 1)
+		/* make bench (rings/benchturn.h): alt-all's reader sleeps
+		 * through the odd periods */
+		if (bench_turn(&rec->th, now, &next_alt) && now >= next_drain)
 			next_drain = next_alt;
 		if (now >= next_drain) {
 			next_drain = now + drain_interval(rec);

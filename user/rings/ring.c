@@ -22,6 +22,7 @@
 #include "lib/clock.h"
 #include "lib/file.h"
 #include "perfjava/agent_proto.h"
+#include "rings/benchturn.h"
 #include "rings/ring.h"
 
 static int quiet_print(enum libperf_print_level level, const char *fmt,
@@ -62,33 +63,6 @@ static int open_switch_counter(pid_t tid, int leader, const struct ring *r)
 }
 
 /*
- * The first event again, without its signal, its records and what tracks
- * the thread (make bench: ring_opts.alt); its samples are the first
- * event's, and the reader takes them as --no-java does (pipeline/decode.h).
- */
-static int open_twin(struct ring *r, const struct perf_event_attr *first)
-{
-	struct perf_event_attr a = *first;
-	int fd;
-
-	a.sigtrap = a.remove_on_exec = 0;
-	a.sig_data = 0;
-	a.task = a.comm = a.comm_exec = a.mmap = a.mmap2 = 0;
-	a.disabled = 1;
-	a.enable_on_exec = 0;
-	fd = (int)syscall(SYS_perf_event_open, &a, r->tid, -1, -1,
-			  PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->twin_id) < 0) {
-		close(fd);
-		return -EINVAL;
-	}
-	r->twin_fd = fd;
-	return 0;
-}
-
-/*
  * The owner of an inherited thread's ring: an event of the thread alone
  * (the kernel maps no inherited per-thread event: perf_mmap), that never
  * samples, on the events' clock (PERF_EVENT_IOC_SET_OUTPUT wants one).
@@ -124,9 +98,6 @@ static int map_ring(struct ring *r, unsigned int pages)
 	for (unsigned int i = r->owner_fd >= 0 ? 0 : 1; i < r->nevents; i++)
 		if (ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0)
 			return -errno;
-	if (r->twin_fd >= 0 &&
-	    ioctl(r->twin_fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0)
-		return -errno;
 	return 0;
 }
 
@@ -285,18 +256,12 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	if (r->sample_type & PERF_SAMPLE_READ)
 		r->sw_fd =
 		    open_switch_counter(tid, r->fds[0], r); /* -1: none */
-	/* (a twin that cannot open: the first event samples throughout,
-	 * which the bench's odd periods show) */
-	if (o->alt == RING_ALT_SIGNAL && (r->trapped & 1) && first && cpu < 0 &&
-	    !o->enable_on_exec && !open_twin(r, first))
-		r->alt = RING_ALT_SIGNAL;
-	if (o->alt == RING_ALT_ALL && cpu < 0 && !o->enable_on_exec)
-		r->alt = RING_ALT_ALL;
 	err = map_ring(r, o->pages);
 	if (err < 0) {
 		i = RING_BAD_MMAP;
 		goto fail;
 	}
+	bench_ring_opened(r, first, o, cpu);
 	perf_thread_map__put(threads);
 	perf_cpu_map__put(cpus);
 	return 0;
@@ -306,9 +271,6 @@ fail:
 	if (r->sw_fd >= 0)
 		close(r->sw_fd);
 	r->sw_fd = -1;
-	if (r->twin_fd >= 0)
-		close(r->twin_fd);
-	r->twin_fd = -1;
 	if (r->evlist)
 		perf_evlist__delete(r->evlist);
 	r->evlist = NULL;
@@ -366,30 +328,14 @@ void ring_enable(struct ring *r)
 {
 	if (r->evlist)
 		perf_evlist__enable(r->evlist);
-	if (r->alt != RING_ALT_NONE)
-		ring_alternate(r, now_ns() / PJA_BENCH_ALT_NS & 1);
+	bench_ring_enable(r);
 }
 
 void ring_disable(struct ring *r)
 {
 	if (r->evlist)
 		perf_evlist__disable(r->evlist);
-	if (r->twin_fd >= 0)
-		ioctl(r->twin_fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
-void ring_alternate(struct ring *r, bool odd)
-{
-	if (r->fd < 0 || r->alt == RING_ALT_NONE)
-		return;
-	if (r->alt == RING_ALT_ALL) {
-		ioctl(r->fds[0],
-		      odd ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
-		return;
-	}
-	/* never both at once: the one leaving first */
-	ioctl(odd ? r->fds[0] : r->twin_fd, PERF_EVENT_IOC_DISABLE, 0);
-	ioctl(odd ? r->twin_fd : r->fds[0], PERF_EVENT_IOC_ENABLE, 0);
+	bench_ring_disable(r);
 }
 
 /* A record that wraps around the ring's end, made whole. */
@@ -480,9 +426,7 @@ void ring_close(struct ring *r)
 	if (r->sw_fd >= 0)
 		close(r->sw_fd);
 	r->sw_fd = -1;
-	if (r->twin_fd >= 0)
-		close(r->twin_fd);
-	r->twin_fd = -1;
+	bench_ring_close(r);
 	unmap_ring(r);
 	if (r->owner_fd >= 0)
 		close(r->owner_fd);

@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "events/spec.h"
+#include "rings/benchturn.h"
 
 struct perf_evlist;
 
@@ -74,7 +75,7 @@ struct ring {
 	uint64_t regs_user; /* sample_regs_user (PERF_SAMPLE_REGS_USER) */
 	bool exited; /* PERF_RECORD_EXIT seen, or the thread is gone */
 	int sw_fd; /* context-switch counter in the clock event's group, or -1 */
-	/* make bench (ring_opts.alt): the first event's twin without its
+	/* make bench (rings/benchturn.h): the first event's twin without its
 	 * signal, writing into this ring; -1: none */
 	int twin_fd;
 	uint64_t twin_id;
@@ -85,22 +86,6 @@ struct ring {
 	/* when the last drain that left it empty began (CLOCK_MONOTONIC
 	 * ns): every sample written before is read */
 	uint64_t drained_ns;
-};
-
-/* make bench only: what the odd periods of PJA_BENCH_ALT_NS of
- * CLOCK_MONOTONIC leave out, so that one recording holds perfjava as shipped
- * (the even periods) and without (the odd): the cost of what is left out,
- * read faster than the host drifts (selftests/bench/bench_walk_alt.sh). */
-enum ring_alt {
-	RING_ALT_NONE,
-	/* the signal: a thread's first event, when it SIGTRAPs, has a twin
-	 * without, whose samples are taken as --no-java takes them
-	 * (PERFJAVA_BENCH=alt) */
-	RING_ALT_SIGNAL,
-	/* all of it: a thread's first event samples in the even periods only
-	 * (PERFJAVA_BENCH=alt-all), and the reader and the agent's thread
-	 * sleep through the odd ones (record/run.c, agent/wring.c) */
-	RING_ALT_ALL,
 };
 
 struct ring_opts {
@@ -129,7 +114,7 @@ struct ring_opts {
 	 * sig_data PJA_TRAP_DATA(key)), woken by watermark: where the kernel
 	 * refuses, they open without (ring.trapped says which did). */
 	uint32_t sigtrap;
-	enum ring_alt alt; /* make bench only */
+	enum ring_alt alt; /* make bench only: rings/benchturn.h */
 };
 
 /* Whether r is a CPU's ring (-a, -C), not a thread's. */
@@ -159,10 +144,6 @@ int ring_open_cpu(struct ring *r, int cpu, const struct pj_event *evs,
 /* Enables r's events (of a twin, the one whose turn it is). */
 void ring_enable(struct ring *r);
 void ring_disable(struct ring *r);
-/* An enabled ring of ring_opts.alt takes its turn: the first event
- * samples in the even periods of PJA_BENCH_ALT_NS (odd false), its twin
- * (if any) in the odd ones. */
-void ring_alternate(struct ring *r, bool odd);
 typedef void (*ring_record_cb)(void *ctx, struct ring *r,
 			       const struct perf_event_header *hdr);
 /* Calls cb for every record in the ring, whole (hdr valid during the call

@@ -257,14 +257,6 @@ void threads_disable(struct threads *t)
 		ring_disable(t->v[i]);
 }
 
-void threads_alternate(struct threads *t, bool odd)
-{
-	if (!t->enabled || !t->opts.alt)
-		return;
-	for (unsigned int i = 0; i < t->n; i++)
-		ring_alternate(t->v[i], odd);
-}
-
 void threads_free(struct threads *t)
 {
 	for (unsigned int i = 0; i < t->n; i++) {

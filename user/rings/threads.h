@@ -82,8 +82,6 @@ struct ring *threads_find(struct threads *t, pid_t tid);
 void threads_remove(struct threads *t, struct ring *r);
 void threads_enable(struct threads *t);
 void threads_disable(struct threads *t);
-/* make bench (opts.alt): the rings' twins take their turn (ring.h). */
-void threads_alternate(struct threads *t, bool odd);
 void threads_free(struct threads *t);
 
 #endif

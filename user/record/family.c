@@ -141,20 +141,14 @@ static void describe(struct recorder *rec, struct proc *p, const char *comm,
 	write_proc(rec, p, ct);
 }
 
-/* A process the targets started, made when new (pid ppid's child, seen at
+/* A process the targets started, not known yet (pid ppid's child, seen at
  * time); NULL beyond FAMILY_MAX_PROCS or out of memory. */
-static struct proc *child_new(struct recorder *rec, pid_t pid, pid_t ppid,
+static struct proc *child_add(struct recorder *rec, pid_t pid, pid_t ppid,
 			      uint64_t time)
 {
-	struct proc *p = procs_get(&rec->procs, pid);
 	const struct proc *parent;
+	struct proc *p;
 
-	if (p && rproc(p)->child && rproc(p)->exited_at && !p->agent) {
-		procs_remove(&rec->procs, p); /* its pid, used again */
-		p = NULL;
-	}
-	if (p)
-		return p;
 	if (rec->fam.live >= FAMILY_MAX_PROCS) {
 		rec->fam.over++;
 		return NULL;
@@ -171,6 +165,21 @@ static struct proc *child_new(struct recorder *rec, pid_t pid, pid_t ppid,
 		procs_inherit(p, parent); /* gone: its parent's maps */
 	describe(rec, p, parent ? rproc(parent)->comm : "", time, false);
 	return p;
+}
+
+/* The process a FORK record starts: a known one, or a new one (a child's
+ * that ended before, its pid used again: freed here, on the sideband's
+ * way, never on a sample's). */
+static struct proc *child_new(struct recorder *rec, pid_t pid, pid_t ppid,
+			      uint64_t time)
+{
+	struct proc *p = procs_get(&rec->procs, pid);
+
+	if (p && rproc(p)->child && rproc(p)->exited_at && !p->agent) {
+		procs_remove(&rec->procs, p); /* its pid, used again */
+		p = NULL;
+	}
+	return p ? p : child_add(rec, pid, ppid, time);
 }
 
 /* Thread tid of p (started by ptid) into the file, named as it is now, or
@@ -360,7 +369,7 @@ struct proc *family_proc(struct recorder *rec, pid_t pid, uint64_t time)
 
 	if (p || !family_on(rec) || pid <= 0)
 		return p;
-	return child_new(rec, pid, 0, time);
+	return child_add(rec, pid, 0, time);
 }
 
 bool family_stale(struct recorder *rec, const struct ring *r,

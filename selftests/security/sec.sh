@@ -28,6 +28,14 @@ _sec_cleanup() {
 	for u in "${SEC_USERS[@]}"; do userdel "$u" 2>/dev/null; done
 	[ ${#SEC_FILES[@]} -eq 0 ] || rm -rf "${SEC_FILES[@]}"
 }
+# sec_classes: SEC_CLASSES, a copy of the test classes every user can read,
+# where a private /tmp cannot hide them (the checkout may be under /tmp),
+# removed at exit
+sec_classes() {
+	SEC_CLASSES=$(mktemp -d /var/tmp/pj-classes.XXXXXX) || return 1
+	SEC_FILES+=("$SEC_CLASSES")
+	cp -r "$CLASSES"/. "$SEC_CLASSES/" && chmod -R a+rX "$SEC_CLASSES"
+}
 # as_user USER CMD...: CMD as USER (group nogroup, no privileges)
 as_user() { local u=$1; shift; setpriv --reuid="$u" --regid=nogroup --clear-groups --no-new-privs "$@"; }
 # fingerprint FILE: what must not change of a file (owner, mode, size,

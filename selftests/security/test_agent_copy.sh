@@ -24,9 +24,8 @@ if ! sec_users "$OWNER" "$THIRD"; then
 	exit 0
 fi
 compile_java || { not_ok "javac"; exit 1; }
-classes=$(mktemp -d /var/tmp/pj-classes.XXXXXX)
-SEC_FILES+=("$classes")
-cp -r "$CLASSES"/. "$classes/"; chmod -R a+rX "$classes"
+sec_classes || { not_ok "the test classes copied to /var/tmp"; exit 1; }
+classes=$SEC_CLASSES
 # our library where the JVM's user cannot reach it: a copy is made
 lib=$TMP/agentdir/libperfjava-agent.so
 mkdir -m 700 "$TMP/agentdir"; cp "$PJ_BUILD/libperfjava-agent.so" "$lib"

@@ -19,11 +19,8 @@ if ! sec_users "$OWNER"; then
 	exit 0
 fi
 compile_java || { not_ok "javac"; exit 1; }
-# the classes where a private /tmp cannot hide them (the checkout may be
-# under /tmp)
-classes=$(mktemp -d /var/tmp/pj-classes.XXXXXX)
-SEC_FILES+=("$classes")
-cp -r "$CLASSES"/. "$classes/"; chmod -R a+rX "$classes"
+sec_classes || { not_ok "the test classes copied to /var/tmp"; exit 1; }
+classes=$SEC_CLASSES
 lib=$TMP/agentdir/libperfjava-agent.so
 mkdir -m 755 "$TMP/agentdir"; cp "$PJ_BUILD/libperfjava-agent.so" "$lib"; chmod 644 "$lib"
 jdk=${JDKS[0]}

@@ -8,7 +8,7 @@
 # (-e lock --lock 10000). Each profiler's time waited is summed by the
 # lock's class (the leaf of --total collapsed stacks), and its top five
 # classes are printed beside the other's with their shares; the line
-# "agree" says whether both name the same top classes (those over 5 % of
+# "agree" says whether both rank the same top classes (those over 5 % of
 # either) in the same order, and the largest difference of share.
 # Figures only: it never fails. PJ_BENCH_TC_SECONDS (5), PJ_BENCH_TC_ROUNDS
 # (3), PJ_BENCH_TC_CONC (32).
@@ -58,7 +58,7 @@ for jdk in "${JDKS[@]}"; do
 		kill "$JPID" 2>/dev/null
 		continue
 	fi
-	ab -k -c "$conc" -t 3600 -n 1000000000 "http://127.0.0.1:$port/" >"$D/ab.out" 2>&1 &
+	ab -k -c "$conc" -t 3600 -n 3000000 "http://127.0.0.1:$port/" >"$D/ab.out" 2>&1 &
 	AB=$!
 	track "$AB"
 	sleep 5 # warm: the JIT and the pools settle
@@ -86,8 +86,9 @@ for jdk in "${JDKS[@]}"; do
 	awk 'FNR == 1 { f++ } { s[f, $2] = $1; if ($1 >= 5) big[$2] = 1 }
 		END { for (c in big) { d = s[1, c] - s[2, c]; if (d < 0) d = -d; if (d > m) { m = d; mc = c } }
 			printf "%.2f %s\n", m, mc }' "$D/pj.classes" "$D/ap.classes" >"$D/diff"
-	o1=$(awk '$1 >= 5 { print $2 }' "$D/pj.classes" | tr '\n' ' ')
-	o2=$(awk '$1 >= 5 { print $2 }' "$D/ap.classes" | tr '\n' ' ')
+	big=$(awk '$1 >= 5 { print $2 }' "$D/pj.classes" "$D/ap.classes" | sort -u | tr '\n' ' ')
+	o1=$(awk -v b=" $big" 'index(b, " " $2 " ") { print $2 }' "$D/pj.classes" | tr '\n' ' ')
+	o2=$(awk -v b=" $big" 'index(b, " " $2 " ") { print $2 }' "$D/ap.classes" | tr '\n' ' ')
 	read -r m mc <"$D/diff"
 	if [ "$o1" = "$o2" ]; then agree="the same top classes in the same order"; else agree="top classes differ: perfjava $o1/ async-profiler $o2"; fi
 	echo "# $J: agree: $agree; largest difference of share ${m:-?} pp (${mc:-none})"

@@ -18,7 +18,8 @@
 # threads over the window its samples cover; the seconds waited a second),
 # and, per phase, the rates. Figures only: it never fails on a timing.
 # PJ_BENCH_H2EV_SECONDS (5), PJ_BENCH_H2EV_ROUNDS (3),
-# PJ_BENCH_H2EV_THREADS (4).
+# PJ_BENCH_H2EV_THREADS (4), PJ_BENCH_H2EV_EVENTS ("alloc lock"),
+# PJ_BENCH_JDKS (one JDK's home; both JDKs without it).
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
@@ -112,9 +113,9 @@ seen() {
 		else if (s > 0) printf "%.2f s waited a second", w / 1e9 / s; else print "-" }'
 }
 
-for jdk in "${JDKS[@]}"; do
+for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	J=$(jdk_name "$jdk")
-	for what in alloc lock; do
+	for what in ${PJ_BENCH_H2EV_EVENTS:-alloc lock}; do
 		D=$TMP/$J-$what
 		mkdir -p "$D"
 		# allocations: each thread on its own connection; locks: on one

@@ -6,6 +6,7 @@
 #include "lib/grow.h"
 #include "lib/hash.h"
 #include "report/calltree.h"
+#include "report/names.h"
 
 #define NAME_LEN 4096
 

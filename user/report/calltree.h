@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "lib/idtable.h"
-#include "report/report.h"
+#include "report/model.h"
 
 /* Kinds of titles, in async-profiler's palette order (see report/flame.c). */
 enum ct_kind {

@@ -13,6 +13,7 @@
 
 #include "lib/grow.h"
 #include "report/calltree.h"
+#include "report/report.h"
 
 #define NAME_LEN 4096
 

@@ -13,7 +13,10 @@
  */
 #include <stdlib.h>
 
-#include "report/report.h"
+#include "report/filter.h"
+#include "report/names.h"
+#include "report/procs.h"
+#include "report/wallview.h"
 
 #define NAME_LEN 4096
 

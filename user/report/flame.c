@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/report.h"
 
 int report_flame(FILE *out, const struct report *r)
 {

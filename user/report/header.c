@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "profile/javaloss.h"
-#include "report/report.h"
+#include "report/header.h"
 
 #define KEY "%-20s: "
 #define CMDLINE_MAX 100 /* the command line is shortened beyond this */

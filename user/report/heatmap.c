@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/heatmap.h"
 #include "report/html.h"
+#include "report/wallview.h"
 
 #define DEFAULT_ROWS 10 /* cells in a column */
 #define MAX_ROWS 1000

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/filter.h"
 #include "report/jfr_emit.h"
 
 #define WALL_BATCH 65536 /* samples of one event */

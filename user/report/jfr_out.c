@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/filter.h"
 #include "report/jfr_emit.h"
 #include "report/jfr_pools.h"
 #include "report/jfr_types.h"

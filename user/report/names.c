@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/names.h"
 #include "report/shape.h"
 
 /* async-profiler's suffixes of the collapsed format, by frame type. */

@@ -21,6 +21,7 @@
 
 #include "report/calltree.h"
 #include "report/elffile.h"
+#include "report/report.h"
 #include "lib/grow.h"
 #include "lib/u64map.h"
 

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/header.h"
+#include "report/procs.h"
 
 /* The file's one target of older files (META pid), or 0. */
 static uint32_t meta_pid(const struct pj_profile *p)

@@ -12,6 +12,8 @@
 #include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/u64map.h"
+#include "report/filter.h"
+#include "report/heatmap.h"
 #include "report/multi.h"
 #include "report/report.h"
 #include "report/stackfold.h"

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/filter.h"
 #include "report/report.h"
 
 #define NAME_LEN 4096

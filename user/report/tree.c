@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/report.h"
 
 static double pct(uint64_t v, uint64_t total)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/wallview.h"
 
 static const char *const states[REPORT_NSTATES] = {
 	"running", "sleep", "io", "lock", "runnable", "blocked", "wait",

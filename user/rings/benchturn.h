@@ -9,7 +9,7 @@
  * (selftests/bench/bench_walk_alt.sh). It is said on stderr, never a
  * user's recording.
  *
- * The production code calls in at five places, each a no-op without the
+ * The production code calls in at six places, each a no-op without the
  * switch (ring_opts.alt RING_ALT_NONE): record.c reads the switch
  * (bench_from_env), ring.c opens, enables, disables and closes a ring
  * (bench_ring_*), and the run loop turns the rings (bench_turn). The

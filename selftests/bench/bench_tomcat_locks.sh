@@ -18,7 +18,8 @@ set -u
 CH=/usr/share/tomcat10
 [ -f "$CH/bin/bootstrap.jar" ] && [ -d /etc/tomcat10 ] ||
 	{ echo "no Tomcat 10 (apt-get install tomcat10): skipped"; exit 0; }
-command -v ab >/dev/null || { echo "no ab (apt-get install apache2-utils): skipped"; exit 0; }
+command -v ab >/dev/null && command -v curl >/dev/null ||
+	{ echo "no ab or curl (apt-get install apache2-utils curl): skipped"; exit 0; }
 asprof_build >/dev/null || echo "# $ASPROF_WHY: perfjava alone"
 secs=${PJ_BENCH_TC_SECONDS:-5}
 rounds=${PJ_BENCH_TC_ROUNDS:-3}

@@ -24,6 +24,7 @@ asprof_build >/dev/null || echo "# $ASPROF_WHY: perfjava alone"
 secs=${PJ_BENCH_TC_SECONDS:-5}
 rounds=${PJ_BENCH_TC_ROUNDS:-3}
 conc=${PJ_BENCH_TC_CONC:-32}
+warm=20000
 
 # by_class FOLDED...: "SHARE CLASS" of the time waited, most first
 by_class() {
@@ -31,6 +32,9 @@ by_class() {
 		c = f[k]; sub(/_\[[a-z0-9]\]$/, "", c); s[c] += w; t += w }
 		END { for (c in s) printf "%.2f %s\n", 100 * s[c] / t, c }' | sort -rn
 }
+
+# served DIR N: whether the Tomcat of base DIR logged N requests or more
+served() { [ "$(cat "$1"/logs/localhost_access_log.* 2>/dev/null | wc -l)" -ge "$2" ]; }
 
 # base DIR PORT: a Tomcat base of its own in DIR, listening on PORT
 base() {
@@ -62,7 +66,10 @@ for jdk in "${JDKS[@]}"; do
 	ab -k -c "$conc" -t 3600 -n 3000000 "http://127.0.0.1:$port/" >"$D/ab.out" 2>&1 &
 	AB=$!
 	track "$AB"
-	sleep 5 # warm: the JIT and the pools settle
+	# warm: the JIT and the pools settle over the first WARM requests
+	# (counted in Tomcat's access log, which it writes as it goes)
+	wait_for 120 served "$D/tc" "$warm" ||
+		echo "# $J: fewer than $warm requests served in 120 s: measured anyway"
 	for r in $(seq "$rounds"); do
 		"$PJ_BIN" record -q -p "$JPID" -e lock/period=10000/ -d "$secs" -o "$D/pj$r.data" 2>"$D/pj$r.err"
 		"$PJ_BIN" report -i "$D/pj$r.data" --total --format collapsed >"$D/pj$r.folded" 2>/dev/null

@@ -4,8 +4,9 @@
 # (skipped where perf cannot record): a program's 20 threads of 50 ms one
 # after another; a script's 20 programs of 0.1 s, each named with its
 # command line, a fork named as its parent, --pid on one of them, the
-# recording ending with the script; -p of a shell that starts them after
-# the recording began; --no-inherit; -a with programs and threads that live
+# recording ending with the script; eight threads switching on every CPU
+# at once, their samples there to the end; -p of a shell that starts them
+# after the recording began; --no-inherit; -a with programs and threads that live
 # a few milliseconds. perfjava's samples in their code are at least 90% of
 # perf's, within three standard errors of perf's count (the machine is
 # shared: both count the same run).
@@ -52,6 +53,27 @@ beside_perf "$TMP/t.perf" "$PJ_BIN" record -q -F 100 -o "$TMP/t.data" -- \
 n=$(roots "$TMP/t.folded" '^\[late-[0-9]+ tid=[0-9]+\];.*late_worker')
 check "20 threads of 50 ms: each is sampled, by its name ($n of 20)" [ "$n" -eq 20 ]
 side "20 threads of 50 ms" late_worker "$TMP/t.folded" "$TMP/t.perf"
+
+# --- eight threads that switch thousands of times a second on every CPU
+# at once: the records of the tasks a thread's events are inherited by keep
+# coming to the end (each CPU writes its own ring: a ring written from two
+# at once lost its head for good, every record gone after 0.1-3 s)
+# halves DATA: the records of each half second of the first 3 s
+halves() {
+	"$PJ_BIN" report -i "$1" --format script | awk '/^[^ \t]/ {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+				t = $i + 0; if (!s) s = t; c[int((t - s) * 2)]++
+			}
+	} END { for (k = 0; k < 6; k++) printf "%d ", c[k] }'
+}
+for ev in offcpu "cpu-clock -F 999"; do
+	"$PJ_BIN" record -q -e $ev -o "$TMP/pp.data" -- "$PROGS/pingpong" 3 \
+		>/dev/null 2>"$TMP/pp.err"
+	h=$(halves "$TMP/pp.data")
+	check "-e $ev, 8 threads switching on every CPU: their samples in each half second of 3 s ($h)" \
+		awk -v h="$h" 'BEGIN { n = split(h, c, " "); for (k = 1; k <= 6; k++) if (c[k] + 0 < 1) exit 1; exit n != 6 }'
+done
 
 # --- a script that runs 20 programs of 0.1 s, then one that forks
 cat >"$TMP/s20.sh" <<EOF

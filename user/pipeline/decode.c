@@ -49,6 +49,7 @@ int decode_sample(struct decoder *d, const struct ring *r,
 	out->fd = out->s.event < r->nevents ? r->keys[out->s.event] : -1;
 	out->offcpu = wall_is_offcpu(d->wall, out->s.event);
 	out->nread = rs.nread < 2 ? rs.nread : 2;
+	out->read_cpu = r->ncpus > 0;
 	memcpy(out->read, rs.read, sizeof(out->read));
 	callchain_iter_init(&it, rs.ips, rs.nr);
 	while (callchain_next(&it, &ip, &ctx)) {

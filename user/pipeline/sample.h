@@ -33,6 +33,7 @@ struct sample {
 	 * sample (its weight: pipeline/switchcost.h) */
 	uint64_t read[2];
 	unsigned int nread;
+	bool read_cpu; /* counts of its CPU's events alone (inherited) */
 	/* an off-CPU sample of a JVM's thread: its stack copy from the first
 	 * frame in the JVM's code (while decoded only; .stack NULL: none) */
 	struct stack_copy jcopy;

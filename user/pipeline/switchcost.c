@@ -11,20 +11,40 @@
 #include "profile/io.h"
 #include "rings/threads.h"
 
-/* Thread tid's counts (made when add), or NULL. */
-static struct swc_thread *thread_of(struct switchcost *sc, uint32_t tid,
+/* The counts of key (a thread's tid + 1; with CPU counts, its events' on
+ * CPU c too: + (c + 1) << 32), made when add, or NULL. */
+static struct swc_thread *counts_of(struct switchcost *sc, uint64_t key,
 				    bool add)
 {
 	uint32_t i;
 
-	if (u64map_get(&sc->index, (uint64_t)tid + 1, &i))
+	if (u64map_get(&sc->index, key, &i))
 		return &sc->v[i - 1];
 	if (!add || GROW(sc->v, sc->cap, sc->n + 1) ||
-	    u64map_put(&sc->index, (uint64_t)tid + 1, (uint32_t)sc->n + 1))
+	    u64map_put(&sc->index, key, (uint32_t)sc->n + 1))
 		return NULL;
 	memset(&sc->v[sc->n], 0, sizeof(sc->v[sc->n]));
-	sc->v[sc->n].tid = tid;
+	sc->v[sc->n].key = key;
 	return &sc->v[sc->n++];
+}
+
+/* Thread tid's counts (made when add), or NULL. */
+static struct swc_thread *thread_of(struct switchcost *sc, uint32_t tid,
+				    bool add)
+{
+	return counts_of(sc, (uint64_t)tid + 1, add);
+}
+
+static void forget(struct switchcost *sc, uint64_t key)
+{
+	uint32_t i;
+
+	if (!u64map_get(&sc->index, key, &i))
+		return;
+	u64map_del(&sc->index, key);
+	sc->v[i - 1] = sc->v[--sc->n];
+	if (i - 1 < sc->n)
+		u64map_put(&sc->index, sc->v[i - 1].key, i);
 }
 
 void switchcost_sample(struct switchcost *sc, struct sample *smp)
@@ -34,7 +54,16 @@ void switchcost_sample(struct switchcost *sc, struct sample *smp)
 	struct swc_thread *t;
 	uint64_t d;
 
-	if (smp->nread < 1 || !(t = thread_of(sc, s->tid, true)))
+	/* an inherited ring's counts are its CPU's events': its deltas
+	 * too (the thread's time on that CPU since its sample there) */
+	if (smp->read_cpu && s->cpu + 1 > sc->cpus)
+		sc->cpus = s->cpu + 1;
+	if (smp->nread < 1 ||
+	    !(t = counts_of(sc,
+			    (uint64_t)s->tid + 1 +
+				(smp->read_cpu ? (uint64_t)(s->cpu + 1) << 32
+					       : 0),
+			    true)))
 		return;
 	c->nominal_ns += s->period;
 	/* after lost records, or sampling throttled by the kernel, the time
@@ -46,6 +75,12 @@ void switchcost_sample(struct switchcost *sc, struct sample *smp)
 	t->lost_since = false;
 	c->sampled_ns += s->period;
 	t->sampled = true;
+	if (smp->read_cpu) { /* its thread's clocks to read (take) */
+		struct swc_thread *th = thread_of(sc, s->tid, true);
+
+		if (th)
+			th->sampled = true;
+	}
 	if (smp->nread < 2 || smp->read[1] < t->last_switches)
 		return;
 	d = smp->read[1] - t->last_switches;
@@ -57,9 +92,14 @@ void switchcost_sample(struct switchcost *sc, struct sample *smp)
 void switchcost_lost(struct switchcost *sc, uint32_t tid)
 {
 	struct swc_thread *t = thread_of(sc, tid, false);
+	union u64map_val *v;
 
 	if (t)
 		t->lost_since = true;
+	for (uint64_t c = 0; c < sc->cpus; c++)
+		if ((v = u64map_find(&sc->index,
+				     (uint64_t)tid + 1 + ((c + 1) << 32))))
+			sc->v[v->u - 1].lost_since = true;
 }
 
 void switchcost_mark(struct switchcost *sc, const struct ring *r)
@@ -115,14 +155,9 @@ void switchcost_take(struct switchcost *sc, const struct threads *th, bool all)
 
 void switchcost_thread_gone(struct switchcost *sc, uint32_t tid)
 {
-	uint32_t i;
-
-	if (!u64map_get(&sc->index, (uint64_t)tid + 1, &i))
-		return;
-	u64map_del(&sc->index, (uint64_t)tid + 1);
-	sc->v[i - 1] = sc->v[--sc->n];
-	if (i - 1 < sc->n)
-		u64map_put(&sc->index, (uint64_t)sc->v[i - 1].tid + 1, i);
+	forget(sc, (uint64_t)tid + 1);
+	for (uint64_t c = 0; c < sc->cpus; c++)
+		forget(sc, (uint64_t)tid + 1 + ((c + 1) << 32));
 }
 
 uint64_t switchcost_ps(const struct switch_cost *c)

@@ -13,7 +13,8 @@
  *
  * With a single clock event, each thread's ring counts its context switches
  * in the event's group, and both counts are read into every sample
- * (PERF_SAMPLE_READ). A sample weighs the event's time since the thread's
+ * (PERF_SAMPLE_READ); an inherited ring's events, one on each CPU, count
+ * the thread's time on their CPU, and so are taken CPU by CPU. A sample weighs the event's time since the thread's
  * previous sample, not the nominal period, and carries the switches since
  * then. Every second, and at each file's end, the sampled threads'
  * scheduler time (/proc/TID/schedstat) is set against their events' time:
@@ -49,7 +50,7 @@ struct switch_cost {
 
 /* A thread's counts as of its latest sample, and its clocks' mark. */
 struct swc_thread {
-	uint32_t tid;
+	uint64_t key; /* its tid + 1 (+ (its CPU + 1) << 32: switchcost.c) */
 	uint64_t last_count; /* the clock event's count in the latest sample */
 	uint64_t last_switches; /* the switch counter's, likewise */
 	struct ring_clocks mark; /* at enable, or at the current file's start */
@@ -62,9 +63,10 @@ struct swc_thread {
 struct switchcost {
 	struct switch_cost c; /* the current file's */
 	uint64_t next; /* when the threads' clocks are read next */
-	struct u64map index; /* tid + 1 -> position in v + 1 */
+	struct u64map index; /* key -> position in v + 1 */
 	struct swc_thread *v;
 	size_t n, cap;
+	uint32_t cpus; /* CPUs whose events' counts came, by number + 1 */
 };
 
 /* Fewer switches than this give no cost: too few to divide by. */

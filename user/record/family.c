@@ -33,8 +33,10 @@ void family_setup(struct recorder *rec)
 {
 	struct ring_opts *o = &rec->th.opts;
 
-	/* as perf, whose -t does not either */
-	o->inherit = !rec->o.no_inherit && !rec->o.tids.n && !rec->mach;
+	/* as perf, whose -t does not either; nor make bench's turns
+	 * (rings/benchturn.h), which turn one thread's events at a time */
+	o->inherit = !rec->o.no_inherit && !rec->o.tids.n && !rec->mach &&
+		     !o->alt;
 	if (!o->inherit)
 		return;
 	rec->procs.max_unw = FAMILY_MAX_UNWINDERS; /* as -a: some live on */
@@ -525,4 +527,6 @@ void family_write_stats(const struct recorder *rec)
 	pj_writer_stat(rec->w, "carried_adopted", f->adopted);
 	pj_writer_stat(rec->w, "carried_stale", f->stale);
 	pj_writer_stat(rec->w, "carried_over", rec->th.carried_over + f->over);
+	/* records of closed rings still in the CPUs' shared rings */
+	pj_writer_stat(rec->w, "carried_orphans", ring_orphans());
 }

@@ -23,6 +23,7 @@
 #include "lib/file.h"
 #include "perfjava/agent_proto.h"
 #include "rings/benchturn.h"
+#include "rings/cpurings.h"
 #include "rings/ring.h"
 
 static int quiet_print(enum libperf_print_level level, const char *fmt,
@@ -44,7 +45,8 @@ void ring_init(void)
  * while it does. Kernel mode is where switches happen: a counter that
  * excludes it reads 0, so none is opened when the kernel is excluded.
  */
-static int open_switch_counter(pid_t tid, int leader, const struct ring *r)
+static int open_switch_counter(pid_t tid, int cpu, int leader,
+			       const struct ring *r)
 {
 	struct perf_event_attr a = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -58,32 +60,61 @@ static int open_switch_counter(pid_t tid, int leader, const struct ring *r)
 		.inherit_thread = r->inherit && !r->inherit_procs,
 	};
 
-	return (int)syscall(SYS_perf_event_open, &a, tid, -1, leader,
+	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, leader,
 			    PERF_FLAG_FD_CLOEXEC);
 }
 
-/*
- * The owner of an inherited thread's ring: an event of the thread alone
- * (the kernel maps no inherited per-thread event: perf_mmap), that never
- * samples, on the events' clock (PERF_EVENT_IOC_SET_OUTPUT wants one).
- */
-static int open_owner(pid_t tid)
+/* The clock event's fd on the kth CPU of an inherited ring. */
+static int first_fd_on(const struct ring *r, int k)
 {
-	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(a),
-		.config = PERF_COUNT_SW_DUMMY,
-		.use_clockid = 1,
-		.clockid = CLOCK_MONOTONIC,
-	};
-	int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1,
-			      PERF_FLAG_FD_CLOEXEC);
+	struct perf_evsel *first = perf_evlist__next(r->evlist, NULL);
 
-	return fd < 0 ? -errno : fd;
+	return first ? perf_evsel__fd(first, k, 0) : -1;
 }
 
-/* The ring mapped (by its owner, or the first event), every event's
- * records redirected to it. */
+/* The switch counters of r (sw_fd, or one per CPU), or none (-1). */
+static void open_switch_counters(struct ring *r,
+				 const struct perf_cpu_map *cpus)
+{
+	int ncpu = r->inherit ? perf_cpu_map__nr(cpus) : 0;
+
+	r->sw_fd = -1;
+	if (!ncpu) {
+		r->sw_fd = open_switch_counter(r->tid, -1, r->fds[0], r);
+		return;
+	}
+	r->sw_fds = malloc((size_t)ncpu * sizeof(*r->sw_fds));
+	for (int k = 0; r->sw_fds && k < ncpu; k++) {
+		r->sw_fds[k] =
+		    open_switch_counter(r->tid, perf_cpu_map__cpu(cpus, k).cpu,
+					first_fd_on(r, k), r);
+		if (r->sw_fds[k] < 0) {
+			while (k-- > 0)
+				close(r->sw_fds[k]);
+			free(r->sw_fds);
+			r->sw_fds = NULL;
+			return;
+		}
+	}
+	if (r->sw_fds)
+		r->sw_fd = r->sw_fds[0];
+}
+
+static void close_switch_counters(struct ring *r)
+{
+	if (r->sw_fds) {
+		for (unsigned int k = 0; k < r->ncpus; k++)
+			close(r->sw_fds[k]);
+		free(r->sw_fds);
+		r->sw_fds = NULL;
+	} else if (r->sw_fd >= 0) {
+		close(r->sw_fd);
+	}
+	r->sw_fd = -1;
+}
+
+/* The ring mapped by the first event, every other event's records
+ * redirected to it. */
 static int map_ring(struct ring *r, unsigned int pages)
 {
 	size_t page = (size_t)getpagesize();
@@ -95,7 +126,7 @@ static int map_ring(struct ring *r, unsigned int pages)
 	if (p == MAP_FAILED)
 		return -errno;
 	r->base = p;
-	for (unsigned int i = r->owner_fd >= 0 ? 0 : 1; i < r->nevents; i++)
+	for (unsigned int i = 1; i < r->nevents; i++)
 		if (ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0)
 			return -errno;
 	return 0;
@@ -124,7 +155,6 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	r->pid = cpu >= 0 ? -1 : 0;
 	r->cpu = cpu >= 0 ? cpu : 0;
 	r->fd = -1;
-	r->owner_fd = -1;
 	r->sw_fd = -1;
 	r->twin_fd = -1;
 	r->opened_ns = now_ns();
@@ -147,18 +177,18 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 
 		snprintf(list, sizeof(list), "%d", cpu);
 		cpus = perf_cpu_map__new(list);
+	} else if (r->inherit) { /* each CPU's, into its shared ring */
+		cpus = perf_cpu_map__new(NULL);
 	} else {
 		cpus = perf_cpu_map__dummy_new(); /* "any CPU": a thread's */
 	}
 	r->evlist = perf_evlist__new();
 	if (!threads || !cpus || !r->evlist)
 		goto fail;
-	if (r->inherit) {
-		err = open_owner(tid);
-		if (err < 0)
-			goto fail;
-		r->owner_fd = err;
-	}
+	/* (without them, ring_open tries again without inheriting) */
+	if (r->inherit && (err = cpu_rings_make(cpus, ring_cpu_pages(o->pages),
+						o->pages)) < 0)
+		goto fail;
 	for (i = 0; i < n; i++) {
 		struct perf_event_attr attr = evs[i].attr;
 
@@ -241,7 +271,7 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 			goto fail;
 		}
 		if (i == 0) {
-			r->fd = r->owner_fd >= 0 ? r->owner_fd : fd;
+			r->fd = fd;
 			first = perf_evsel__attr(evsel);
 		}
 		r->fds[i] = fd;
@@ -253,14 +283,13 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 	}
 	r->nevents = n;
 	r->trapped = o->sigtrap & ((1u << n) - 1);
-	if (r->sample_type & PERF_SAMPLE_READ)
-		r->sw_fd =
-		    open_switch_counter(tid, r->fds[0], r); /* -1: none */
-	err = map_ring(r, o->pages);
+	err = r->inherit ? cpu_rings_share(r, cpus) : map_ring(r, o->pages);
 	if (err < 0) {
 		i = RING_BAD_MMAP;
 		goto fail;
 	}
+	if (r->sample_type & PERF_SAMPLE_READ) /* (after: ncpus) */
+		open_switch_counters(r, cpus);
 	bench_ring_opened(r, first, o, cpu);
 	perf_thread_map__put(threads);
 	perf_cpu_map__put(cpus);
@@ -268,15 +297,11 @@ static int ring_open_once(struct ring *r, pid_t tid, int cpu,
 fail:
 	*bad_event = i < n || i == RING_BAD_MMAP ? i : 0;
 	unmap_ring(r);
-	if (r->sw_fd >= 0)
-		close(r->sw_fd);
-	r->sw_fd = -1;
+	close_switch_counters(r);
+	cpu_rings_unshare(r);
 	if (r->evlist)
 		perf_evlist__delete(r->evlist);
 	r->evlist = NULL;
-	if (r->owner_fd >= 0)
-		close(r->owner_fd);
-	r->owner_fd = -1;
 	r->fd = -1;
 	perf_thread_map__put(threads);
 	perf_cpu_map__put(cpus);
@@ -338,9 +363,6 @@ void ring_disable(struct ring *r)
 	bench_ring_disable(r);
 }
 
-/* A record that wraps around the ring's end, made whole. */
-static uint64_t whole[65536 / 8];
-
 /* What ring_peek takes ahead of the samples: what a task is (its start,
  * its name and program, its maps), not what happens in time (switches,
  * exits), which keeps its place among them. */
@@ -348,28 +370,6 @@ static bool peeked_type(uint32_t type)
 {
 	return type == PERF_RECORD_FORK || type == PERF_RECORD_COMM ||
 	       type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2;
-}
-
-/* The record of r at pos, whole (in whole when it wraps): NULL past head,
- * or when it is not the kernel's (then the ring is read no further). */
-static const struct perf_event_header *record_at(const struct ring *r,
-						 uint64_t pos, uint64_t head)
-{
-	const uint8_t *data = (const uint8_t *)r->base + getpagesize();
-	uint64_t off = pos & (r->size - 1), first;
-	/* records are 8-byte aligned: a header never wraps */
-	const struct perf_event_header *h = (const void *)(data + off);
-
-	if (head - pos < sizeof(*h) || h->size < sizeof(*h) ||
-	    h->size > head - pos)
-		return NULL;
-	if (off + h->size > r->size) {
-		first = r->size - off;
-		memcpy(whole, data + off, first);
-		memcpy((uint8_t *)whole + first, data, h->size - first);
-		h = (const void *)whole;
-	}
-	return h;
 }
 
 unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
@@ -381,11 +381,11 @@ unsigned int ring_drain_max(struct ring *r, ring_record_cb cb, void *ctx,
 	unsigned int n = 0;
 
 	if (!pg)
-		return 0;
+		return r->xids ? cpu_rings_drain(r, cb, ctx, max) : 0;
 	start = now_ns(); /* what was written by then is read below */
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	tail = pg->data_tail;
-	while (n < max && (h = record_at(r, tail, head))) {
+	while (n < max && (h = ring_record_at(r, tail, head))) {
 		bool seen = tail < r->peeked && peeked_type(h->type);
 
 		tail += h->size;
@@ -410,7 +410,7 @@ void ring_peek(struct ring *r, ring_record_cb cb, void *ctx)
 		return;
 	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
 	pos = pg->data_tail > r->peeked ? pg->data_tail : r->peeked;
-	for (; (h = record_at(r, pos, head)); pos += h->size)
+	for (; (h = ring_record_at(r, pos, head)); pos += h->size)
 		if (peeked_type(h->type))
 			cb(ctx, r, h);
 	r->peeked = pos;
@@ -423,14 +423,10 @@ unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx)
 
 void ring_close(struct ring *r)
 {
-	if (r->sw_fd >= 0)
-		close(r->sw_fd);
-	r->sw_fd = -1;
+	close_switch_counters(r);
 	bench_ring_close(r);
 	unmap_ring(r);
-	if (r->owner_fd >= 0)
-		close(r->owner_fd);
-	r->owner_fd = -1;
+	cpu_rings_unshare(r);
 	if (!r->evlist)
 		return;
 	perf_evlist__delete(r->evlist);
@@ -471,9 +467,16 @@ int ring_read_clocks(const struct ring *r, struct ring_clocks *c)
 	/* an inherited event counts its thread's children too */
 	if (r->sw_fd < 0 || r->exited || r->carrier)
 		return -1;
-	n = read(r->fds[0], v, sizeof(v));
-	if (n != (ssize_t)sizeof(v) || v[0] != 2)
-		return -1;
+	c->event_ns = c->switches = 0;
+	/* an inherited ring's, on each CPU */
+	for (unsigned int k = 0; k < (r->sw_fds ? r->ncpus : 1); k++) {
+		n = read(r->sw_fds ? first_fd_on(r, (int)k) : r->fds[0], v,
+			 sizeof(v));
+		if (n != (ssize_t)sizeof(v) || v[0] != 2)
+			return -1;
+		c->event_ns += v[1];
+		c->switches += v[2];
+	}
 	/* the first field: time on a CPU, ns (CONFIG_SCHED_INFO) */
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", r->tid);
 	if (read_small_file(path, buf, sizeof(buf)))
@@ -482,8 +485,6 @@ int ring_read_clocks(const struct ring *r, struct ring_clocks *c)
 	c->thread_ns = strtoull(buf, &end, 10);
 	if (errno || end == buf || *end != ' ')
 		return -1;
-	c->event_ns = v[1];
-	c->switches = v[2];
 	return 0;
 }
 
@@ -492,5 +493,9 @@ unsigned int ring_event_index(const struct ring *r, uint64_t id)
 	for (unsigned int i = 0; i < r->nevents; i++)
 		if (r->ids[i] == id)
 			return i;
+	/* an inherited event's on another CPU */
+	for (unsigned int j = 0; r->xids && j < r->nevents * r->ncpus; j++)
+		if (r->xids[j] == id)
+			return j / r->ncpus;
 	return 0;
 }

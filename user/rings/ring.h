@@ -41,17 +41,16 @@ struct ring {
 	pid_t pid; /* its process; -1 for a CPU's ring */
 	pid_t tid; /* its thread; -1 for a CPU's ring */
 	int cpu; /* a CPU's ring (ring_is_cpu): every thread on this CPU */
-	/* the fd that maps the ring: poll it (POLLHUP: its thread exited);
-	 * the first event's, or the owner's when the events are inherited */
+	/* the fd to poll (POLLHUP: its thread exited): the first event's,
+	 * which maps the ring; of an inherited ring, that event's on the
+	 * first CPU (POLLIN: its CPU's shared ring has records) */
 	int fd;
-	/* ring_opts.inherit: a dummy event of the thread alone that owns
-	 * the mapping (the kernel maps no inherited per-thread event, so
-	 * the inherited ones write here through PERF_EVENT_IOC_SET_OUTPUT);
-	 * -1 otherwise */
-	int owner_fd;
 	/* its events are inherited by the tasks its thread starts: their
-	 * samples and records land here, from their first instruction,
-	 * while its thread lives (the kernel drops them after) */
+	 * samples and records come with its own, from their first
+	 * instruction. An inherited ring maps nothing: its events are opened
+	 * on every CPU, each writing into its CPU's shared ring (the kernel's
+	 * ring takes one writer at a time: see ring.c), whose records come
+	 * to the ring of the event that wrote them (xids) */
 	bool inherit;
 	bool inherit_procs; /* ... processes too, not only threads */
 	bool carrier; /* a task it started carried them: its counts hold
@@ -71,10 +70,14 @@ struct ring {
 	uint32_t trapped; /* events opened to SIGTRAP it at each sample */
 	uint64_t routed_at; /* since when (CLOCK_MONOTONIC ns) */
 	uint64_t ids[RING_MAX_EVENTS]; /* kernel event id of each event */
+	/* inherited: the id of event i on CPU k at i * ncpus + k */
+	uint64_t *xids;
+	unsigned int ncpus;
 	uint64_t sample_type, branch_sample_type;
 	uint64_t regs_user; /* sample_regs_user (PERF_SAMPLE_REGS_USER) */
 	bool exited; /* PERF_RECORD_EXIT seen, or the thread is gone */
 	int sw_fd; /* context-switch counter in the clock event's group, or -1 */
+	int *sw_fds; /* inherited: one in each CPU's group (sw_fd the first) */
 	/* make bench (rings/benchturn.h): the first event's twin without its
 	 * signal, writing into this ring; -1: none */
 	int twin_fd;
@@ -125,6 +128,12 @@ static inline bool ring_is_cpu(const struct ring *r)
 
 /* Must run once before any ring is opened. */
 void ring_init(void);
+/* Closes the CPUs' shared rings (after every ring is closed). */
+void ring_fini(void);
+/* The data pages of each CPU's shared ring, for rings of pages each. */
+unsigned int ring_cpu_pages(unsigned int pages);
+/* Records of the shared rings whose ring was closed (dropped). */
+uint64_t ring_orphans(void);
 /* *bad_event when the events opened but mapping their ring failed */
 #define RING_BAD_MMAP (~0u)
 
@@ -147,7 +156,9 @@ void ring_disable(struct ring *r);
 typedef void (*ring_record_cb)(void *ctx, struct ring *r,
 			       const struct perf_event_header *hdr);
 /* Calls cb for every record in the ring, whole (hdr valid during the call
- * only); returns how many. */
+ * only); returns how many. An inherited ring's drain drains the CPUs'
+ * shared rings, each record given with the ring it belongs to (r or
+ * another). */
 unsigned int ring_drain(struct ring *r, ring_record_cb cb, void *ctx);
 /* The same for at most max records: a ring the target fills as fast as it
  * is read cannot hold the caller. The rest stays for the next. */

@@ -264,6 +264,7 @@ void threads_free(struct threads *t)
 		free(t->v[i]);
 	}
 	free(t->v);
+	ring_fini(); /* the CPUs' shared rings, once no ring writes there */
 	u64map_free(&t->index);
 	u64map_free(&t->carried);
 	memset(t, 0, sizeof(*t));

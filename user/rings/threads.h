@@ -9,9 +9,9 @@
  * ring starts is carried by that ring: the kernel samples it from its
  * first instruction with the events it inherited, into that ring, and it
  * gets no ring of its own (it would be sampled twice). Rescans leave the
- * carried tasks alone. The kernel drops what they write once the ring's
- * own thread has exited: they are adopted then, each given a ring of its
- * own (threads_adopt).
+ * carried tasks alone. Once the ring's own thread has exited, its ring is
+ * closed, which ends what they inherited: they are adopted then, each
+ * given a ring of its own (threads_adopt).
  */
 #ifndef PJ_USER_THREADS_H
 #define PJ_USER_THREADS_H

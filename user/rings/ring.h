@@ -3,7 +3,8 @@
  * One thread's perf events and their ring buffer, through libperf (as
  * scripts/libperf-6.1.patch makes it): one evlist per thread (an open evlist
  * cannot take more threads), every event of the thread writing into the
- * first event's ring, which is mapped and read here
+ * first event's ring, which is mapped and read here; inherited events, one
+ * on each CPU, write into the CPUs' shared rings instead (rings/cpurings.h)
  * (libperf 6.1 copies only the first 4 KiB of a record that wraps around the
  * ring's end: a large stack copy's tail would be another record's bytes).
  */

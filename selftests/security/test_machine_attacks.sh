@@ -155,7 +155,7 @@ if [ ${#JDKS[@]} -gt 0 ] && compile_java; then
 	cp -r "$CLASSES"/. "$classes/"; chmod -R a+rX "$classes"
 	: >"$TMP/victim.out"
 	(cd "$home" && exec setpriv --reuid="$VICTIM" --regid=nogroup --clear-groups \
-		--no-new-privs "${JDKS[0]}/bin/java" "-Dtag=$TMP" -cp "$classes" Workload 60 1) \
+		--no-new-privs "${JDKS[0]}/bin/java" "-Dtag=$TMP" -cp "$classes" Workload 300 1) \
 		>"$TMP/victim.out" 2>&1 &
 	track $!
 	wait_for 60 grep -qs '^ready' "$TMP/victim.out"

@@ -446,6 +446,8 @@ int run_loop(struct recorder *rec, int sigfd)
 		n = poll(pfd, npfd, busy ? 0 : timeout + 1);
 		if (n < 0 && errno != EINTR)
 			break;
+		/* make bench: a turn due, before this pass's drain */
+		bench_turn(&rec->th, now_ns(), &next_alt);
 		pass_end = now_ns() + PASS_NS;
 		busy = false;
 		/* from a place that moves, so that a ring that fills as fast

@@ -9,10 +9,12 @@
  * (selftests/bench/bench_walk_alt.sh). It is said on stderr, never a
  * user's recording.
  *
- * The production code calls in at six places, each a no-op without the
+ * The production code calls in at seven places, each a no-op without the
  * switch (ring_opts.alt RING_ALT_NONE): record.c reads the switch
  * (bench_from_env), ring.c opens, enables, disables and closes a ring
- * (bench_ring_*), and the run loop turns the rings (bench_turn). The
+ * (bench_ring_*), and the run loop turns the rings (bench_turn: as it
+ * wakes, before its drain, and after). With the switch, a target's new
+ * tasks are not inherited (record/family.c): a turn is a thread's. The
  * decoder takes a twin's samples as --no-java's (pipeline/decode.c).
  */
 #ifndef PJ_USER_BENCHTURN_H

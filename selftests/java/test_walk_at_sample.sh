@@ -109,8 +109,9 @@ for jdk in "${JDKS[@]}"; do
 			check "$J: PERFJAVA_AGENT_BENCH=$b: signals routed, no walk matched (${matched:-none})" \
 				[ "${matched:-x}" = 0 ]
 		else
-			check "$J: PERFJAVA_AGENT_BENCH=$b (no such split): walks as usual (${matched:-0} matched)" \
-				[ "${matched:-0}" -ge 200 ]
+			share=$(matched_share "$D/b.err")
+			check "$J: PERFJAVA_AGENT_BENCH=$b (no such split): walks as usual (${share}% of its samples matched)" \
+				[ "$share" -ge 90 ]
 		fi
 	done
 	# bench=alt (bench_walk_alt.sh): walks at the sample in the even 400 ms
@@ -124,24 +125,26 @@ for jdk in "${JDKS[@]}"; do
 	# the reader's (PERFJAVA_BENCH=alt): the signal itself in turns, the
 	# odd periods sampled by its twin without (and no walk requested); it
 	# turns within a few ms of each period's start on a quiet machine, up
-	# to tens of ms late on a loaded one (the first 50 ms of each odd period
-	# are not counted)
+	# to tens of ms late on a loaded one (the first 100 ms of each odd
+	# period are not counted: the CI's run, two tests at a time beside
+	# their JVMs, had the reader turn more than 50 ms late)
 	PERFJAVA_BENCH=alt "$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/b.data" 2>"$D/b.err"
-	read -r even odd nodd < <(period_counts "$D/b.data" 0.05)
+	read -r even odd nodd < <(period_counts "$D/b.data" 0.1)
 	check "$J: PERFJAVA_BENCH=alt: walks in the even periods (${even:-0} samples), under 5% as many in the odd ones (${odd:-?})" \
 		[ "${even:-0}" -ge 200 -a $((${odd:-9999} * 20)) -lt "${even:-0}" ]
 	check "$J: ... whose samples are taken all the same (${nodd:-0})" [ "${nodd:-0}" -ge 200 ]
 	grep -q '^perfjava: PERFJAVA_BENCH=alt: a benchmark' "$D/b.err"
 	check "$J: ... and the recorder says it is a benchmark's recording" [ $? -eq 0 ]
 	# PERFJAVA_BENCH=alt-all: no samples at all in the odd periods (but
-	# their first 50 ms, as above)
+	# their first 100 ms, as above)
 	PERFJAVA_BENCH=alt-all "$PJ_BIN" record -p "$JPID" -c 1000000 -d 2 -o "$D/b.data" 2>"$D/b.err"
-	read -r even _ nodd < <(period_counts "$D/b.data" 0.05)
+	read -r even _ nodd < <(period_counts "$D/b.data" 0.1)
 	check "$J: PERFJAVA_BENCH=alt-all: samples with walks in the even periods (${even:-0}), under 5% as many samples in the odd ones (${nodd:-?})" \
 		[ "${even:-0}" -ge 200 -a $((${nodd:-9999} * 20)) -lt "${even:-0}" ]
+	# (a share: at load 10 the JVM's workers had 199 samples in 1 s)
 	"$PJ_BIN" record -p "$JPID" -c 1000000 -d 1 -o "$D/b.data" 2>"$D/b.err"
-	matched=$(grep -oE '[0-9]+ matched' "$D/b.err" | grep -oE '[0-9]+')
-	check "$J: ... and the next session walks again (${matched:-0} matched)" [ "${matched:-0}" -ge 200 ]
+	share=$(matched_share "$D/b.err")
+	check "$J: ... and the next session walks again (${share}% of its samples matched)" [ "$share" -ge 90 ]
 	kill "$JPID" 2>/dev/null
 	wait "$JWAIT" 2>/dev/null || true
 

@@ -75,18 +75,16 @@ void switchcost_sample(struct switchcost *sc, struct sample *smp)
 	t->lost_since = false;
 	c->sampled_ns += s->period;
 	t->sampled = true;
-	if (smp->read_cpu) { /* its thread's clocks to read (take) */
-		struct swc_thread *th = thread_of(sc, s->tid, true);
-
-		if (th)
-			th->sampled = true;
+	if (smp->nread >= 2 && smp->read[1] >= t->last_switches) {
+		d = smp->read[1] - t->last_switches;
+		t->last_switches = smp->read[1];
+		s->switches = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+		c->sampled_switches += s->switches;
 	}
-	if (smp->nread < 2 || smp->read[1] < t->last_switches)
-		return;
-	d = smp->read[1] - t->last_switches;
-	t->last_switches = smp->read[1];
-	s->switches = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
-	c->sampled_switches += s->switches;
+	/* its thread's clocks to read (take); last, as the counts made may
+	 * move t's */
+	if (smp->read_cpu && (t = thread_of(sc, s->tid, true)))
+		t->sampled = true;
 }
 
 void switchcost_lost(struct switchcost *sc, uint32_t tid)

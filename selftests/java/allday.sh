@@ -72,6 +72,15 @@ java_share() {
 			END { printf "%.1f %.0f\n", t ? 100 * j / t : 0, t }'
 }
 
+# walk_counts DATA: the walks at the sample DATA's statistics say were
+# given to their samples, and those that found none, as "M O"
+walk_counts() {
+	"$PJ_BIN" report -i "$1" --format meta 2>/dev/null |
+		awk '$2 == "walk_at_sample_matched" { m = $3 }
+			$2 == "walk_at_sample_orphans" { o = $3 }
+			END { print m + 0, o + 0 }'
+}
+
 # pj_mode MODE: perfjava's record options for a soak mode
 pj_mode() {
 	case $1 in
@@ -84,8 +93,10 @@ pj_mode() {
 
 # soak_round JDK PID DIR N MODES: perfjava and async-profiler take turns
 # on PID, one session of each per mode; appends to DIR/rounds one line a
-# perfjava session: "N MODE SECONDS RC JAVA% SAMPLES THREADS RSS_KB" (the
-# JVM's after it), and "N ap-MODE SECONDS RC" for async-profiler's
+# perfjava session: "N MODE SECONDS RC JAVA% SAMPLES THREADS RSS_KB MATCHED
+# ORPHANS" (the JVM's after it; the walks at the sample given to their
+# samples, and those that found none), and "N ap-MODE SECONDS RC" for
+# async-profiler's
 soak_round() {
 	local jdk=$1 pid=$2 dir=$3 n=$4 mode t0 t1 rc share
 	shift 4
@@ -98,7 +109,7 @@ soak_round() {
 		t1=$(date +%s%N)
 		wait_for 10 agent_gone "$pid"
 		share=$(java_share "$dir/s.data")
-		echo "$n $mode $(((t1 - t0) / 1000000)) $rc $share $(ls "/proc/$pid/task" | wc -l) $(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")" >>"$dir/rounds"
+		echo "$n $mode $(((t1 - t0) / 1000000)) $rc $share $(ls "/proc/$pid/task" | wc -l) $(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status") $(walk_counts "$dir/s.data")" >>"$dir/rounds"
 		grep -h 'warning\|unavailable\|error' "$dir/s.err" | sed "s/^/# $n $mode: /" >>"$dir/notes"
 		[ -n "${ASPROF:-}" ] || continue
 		t0=$(date +%s%N)

@@ -192,9 +192,16 @@ bool ksig_quiet(const struct ksig *k, const struct ring *r)
 bool ksig_sample_routed(const struct ksig *k, const struct ring *r,
 			const struct pj_sample *s)
 {
+	if (s->event >= r->nevents)
+		return false;
+	/* SIGTRAP signals from the open, and the agent's handler walks from
+	 * its ring's offer on, before the reader reads its answer: a sample
+	 * from then waits (asked for if the ring is refused: ask_waiting) */
+	if ((r->trapped & (1u << s->event)) && (k->signo > 0 || k->offered))
+		return true;
 	/* a sample from before the routing signalled no one */
-	return k->signo > 0 && s->event < r->nevents &&
-	       (r->routed & (1u << s->event)) && s->time > r->routed_at;
+	return k->signo > 0 && (r->routed & (1u << s->event)) &&
+	       s->time > r->routed_at;
 }
 
 void ksig_wait(struct ksig *k, uint64_t cookie)
@@ -242,6 +249,24 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	}
 }
 
+/* The samples of SIGTRAP events that waited for the agent's answer to the
+ * ring's offer, which refused it: no walk was taken for them, asked for. */
+static void ask_waiting(struct ksig *k, struct agent *a)
+{
+	for (size_t i = 0; i < k->nwait; i++) {
+		struct held *h = pending_get(k->pend, k->wait[i]);
+
+		if (!h)
+			continue; /* expired */
+		h->flag = false; /* (not at the sample after all) */
+		if (agent_request(a, (pid_t)h->smp.s.tid, h->smp.s.time,
+				  k->wait[i]) < 0)
+			k->done(k->done_ctx, k->wait[i], AGENT_WALK_LOST, NULL,
+				0, 0);
+	}
+	k->nwait = 0;
+}
+
 void ksig_collect(struct ksig *k, struct agent *a)
 {
 	struct walk_ctx c = { k, a, now_ns() };
@@ -259,6 +284,7 @@ void ksig_collect(struct ksig *k, struct agent *a)
 		} else if (sig < 0 || now_ns() > k->offered) {
 			k->offered = 0;
 			k->why = "the agent did not take the walk ring";
+			ask_waiting(k, a);
 		}
 		return;
 	}

@@ -97,7 +97,9 @@ void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
 		  pid_t pid, agent_walk_cb done, void *ctx);
 /* After the agent a started: offers the ring (or declines). Once the agent
  * confirms it (seen by ksig_collect, bounded), the events of every open
- * thread are routed; until then walks are on request. */
+ * thread are routed; until then walks are on request, but for the samples
+ * of SIGTRAP events, whose walks the agent takes from the offer on: they
+ * wait, and are asked for if the agent refuses the ring. */
 void ksig_setup(struct ksig *k, struct agent *a);
 /* The events (bit i) to open with SIGTRAP at the sample: none unless the
  * agent a is in and handles it. */

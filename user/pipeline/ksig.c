@@ -293,6 +293,25 @@ void ksig_collect(struct ksig *k, struct agent *a)
 	k->copies = (uint64_t)agent_copies(a);
 }
 
+void ksig_await(struct ksig *k, struct agent *a, int ms)
+{
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000;
+	struct pollfd p = { agent_fd(a), POLLIN, 0 };
+
+	while (k->offered && p.fd >= 0) {
+		uint64_t now = now_ns();
+
+		if (now >= end)
+			return;
+		if (poll(&p, 1, (int)((end - now + 999999) / 1000000)) < 0 &&
+		    errno != EINTR)
+			return;
+		ksig_collect(k, a);
+		if (p.revents & (POLLHUP | POLLERR))
+			return; /* gone: the poll loop says so */
+	}
+}
+
 /* The JVM's routed threads that block the signal their events send, one
  * of which waits for them (SigBlk and SigPnd): no walk comes from those. */
 static uint64_t count_blocking(const struct ksig *k)

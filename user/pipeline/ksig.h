@@ -118,6 +118,12 @@ void ksig_wait(struct ksig *k, uint64_t cookie);
  * read (a pass out of time, a loaded reader) waits for the next match,
  * for a second at most: its sample may not be read yet. */
 void ksig_collect(struct ksig *k, struct agent *a);
+/* Waits up to ms for the agent a's answer to the ring's offer (it comes
+ * before the agent's replay of code and threads): a target's events opened
+ * after it are routed at their open, their first samples signalled (-p;
+ * before it, only SIGTRAP's were, and the real-time signal's asked for,
+ * unanswered during that replay). */
+void ksig_await(struct ksig *k, struct agent *a, int ms);
 void ksig_match(struct ksig *k);
 /* The rings are drained for good (the recording's end): every walk read
  * from now on is matched at once. */

@@ -24,6 +24,10 @@
  * events open (a process that claims to be one delays nothing past it;
  * the ones that answer have their Java frames from the start) */
 #define SETTLE_NS 3000000000ULL
+/* -p: how long a JVM's agent may take to answer the walk ring's offer
+ * before its events open (it answers before its replay; a deaf agent
+ * costs this once, its samples' walks then asked for) */
+#define AWAIT_READY_MS 500
 /* Failures said in a line each; beyond, counted in the summary. */
 #define ATTACH_SAID_MAX 16
 
@@ -71,6 +75,8 @@ int agents_attach(struct recorder *rec, struct proc *p, char *err, size_t len)
 	if (agent_start(p->pid, agent_path(rec), &a, err, len))
 		return -1;
 	adopted(rec, p, a);
+	/* (-p: its events open next, routed once the agent has answered) */
+	ksig_await(&p->ks, a, AWAIT_READY_MS);
 	return 0;
 }
 

@@ -7,17 +7,28 @@ PJ_BIN=${PJ_BIN:-$PJ_BUILD/perfjava}
 PROGS=$PJ_BUILD/progs
 _tap_n=0
 TMP=$(mktemp -d /tmp/pj-test.XXXXXX)
+# _pj_started PID: the start time of PID (field 22 of its stat), or nothing
+_pj_started() {
+	local s a
+	read -r s 2>/dev/null </proc/"$1"/stat || return 0
+	read -ra a <<<"${s##*) }"
+	echo "${a[19]}"
+}
 _pj_cleanup() {
-	local p
-	for p in ${_pj_pids:-}; do
+	local e p
+	for e in ${_pj_pids:-}; do
+		# (only the process tracked: the run forks enough for pids to
+		# wrap, and a reused pid may be another test's JVM)
+		p=${e%:*}
+		[ -n "${e#*:}" ] && [ "$(_pj_started "$p")" = "${e#*:}" ] || continue
 		kill -9 "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
 	if [ -n "${PJ_KEEP:-}" ]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi
 }
 trap _pj_cleanup EXIT
 _pj_pids=""
-# track PID: killed at exit
-track() { _pj_pids="$_pj_pids $1"; }
+# track PID: killed at exit, if it is still the process it was
+track() { _pj_pids="$_pj_pids $1:$(_pj_started "$1")"; }
 
 ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
 not_ok() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }

@@ -131,8 +131,8 @@ done
 "$PJ_BIN" record -p "$(IFS=,; echo "${pids[*]}")" -F 99 -o "$TMP/flood.data" 2>"$TMP/flood.err" &
 REC=$!; track "$REC"
 T0=$(date +%s%N)
-all_sent() {
-	peak_until_gone "$REC" >/dev/null
+all_sent() { # (or the recorder gone)
+	peak_until_gone "$REC" >/dev/null && return 0
 	[ "$(grep -l '^hello sent' "${outs[@]}" 2>/dev/null | wc -l)" -eq ${#outs[@]} ]
 }
 HWM=0
@@ -177,6 +177,13 @@ if [ ${#JDKS[@]} -gt 0 ] && compile_java; then
 		all test "$RC" -eq 0 -- grep -q 'Workload\.method' "$TMP/share.col" -- \
 		test "$(stat_of "$TMP/share.data" agent_over_budget)" -gt 0
 	sed 's/^/# /' "$TMP/share.err"
+	if ! grep -q 'Workload\.method' "$TMP/share.col"; then
+		# (why the victim went: its output, a crash file in its cwd)
+		tail -n 20 "$TMP/victim.out" | sed 's/^/# victim: /'
+		for f in "$home"/hs_err_pid*.log; do
+			[ -f "$f" ] && head -n 40 "$f" | sed 's/^/# hs_err: /'
+		done
+	fi
 	kill -9 "${pids[@]}" "$victim" 2>/dev/null
 else
 	skip "2: another user's JVM beside one user's flooding agents" "no JDK, or javac failed"

@@ -25,6 +25,7 @@
 #            and every session of either ended well within its time + 30 s
 #
 #   selftests/stress/run.sh [attach] [soak] [churn] [kill] [jvmkill] [allday]
+#   (STRESS_JDK=17 or 25: that JDK only)
 . "$(dirname "$0")/../lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
 . "$PJ_TOP/selftests/java/allday.sh"
@@ -37,7 +38,14 @@ kills=${STRESS_KILLS:-30}
 allday_rounds=${STRESS_ALLDAY:-100}
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=(attach soak churn kill jvmkill allday)
-[ ${#JDKS[@]} -eq 0 ] && { echo "stress: no JDK 17 or 25 installed"; exit 1; }
+if [ -n "${STRESS_JDK:-}" ]; then
+	only=()
+	for j in "${JDKS[@]}"; do
+		[[ $(jdk_name "$j") == *-"$STRESS_JDK"* ]] && only+=("$j")
+	done
+	JDKS=("${only[@]}")
+fi
+[ ${#JDKS[@]} -eq 0 ] && { echo "stress: no JDK ${STRESS_JDK:-17 or 25} installed"; exit 1; }
 compile_java >/dev/null 2>&1 || { echo "stress: javac failed"; exit 1; }
 failed=0
 verdict() { # verdict PASS|FAIL PART TEXT

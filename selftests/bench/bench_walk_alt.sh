@@ -16,9 +16,9 @@
 #   perf, perf100  perf record -g at 1 kHz, 100 Hz (enabled and disabled
 #            through its --control fifo, selftests/bench/perf_alt.py): the
 #            kernel's floor on this host
-#   ap       async-profiler -e cpu at 1 ms, started and stopped in the JVM
-#            by its Java API (selftests/java/src/ApAlt.java): the peer
-#            against no profiler
+#   ap, ap100  async-profiler -e cpu at 1 ms, 10 ms, started and stopped
+#            in the JVM by its Java API (selftests/java/src/ApAlt.java): the
+#            peer against no profiler
 #   nojava   PERFJAVA_BENCH=alt at 1 kHz: in the odd periods the clock
 #            event's twin samples without the signal, and no walk is asked:
 #            perfjava against its own --no-java
@@ -32,8 +32,8 @@
 # same JVM, each cut 1 s short at both ends; the error is the spread of the
 # chunks' means (periods next to each other are not independent).
 # Figures only: it never fails on a timing. PJ_BENCH_ALT_CHUNKS (3 of each)
-# and PJ_BENCH_ALT_KINDS ("whole whole100 wholefp perf perf100 ap nojava
-# null") change the length: about 9 minutes per JDK.
+# and PJ_BENCH_ALT_KINDS ("whole whole100 nj100 wholefp perf perf100 ap
+# ap100 nojava null") change the length: about 12 minutes per JDK.
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
@@ -43,14 +43,14 @@ chunks=${PJ_BENCH_ALT_CHUNKS:-3}
 period=400000000 # PJA_BENCH_ALT_NS
 kinds=()
 asprof_build >/dev/null || echo "$ASPROF_WHY: no async-profiler figures"
-for k in ${PJ_BENCH_ALT_KINDS:-whole whole100 wholefp perf perf100 ap nojava null}; do
-	[ "$k" = ap ] && [ -z "$ASPROF" ] && continue
+for k in ${PJ_BENCH_ALT_KINDS:-whole whole100 nj100 wholefp perf perf100 ap ap100 nojava null}; do
+	case $k in ap*) [ -z "$ASPROF" ] && continue ;; esac
 	case $k in perf*) command -v perf >/dev/null || { echo "no perf: no $k figures"; continue; } ;; esac
 	kinds+=("$k")
 done
 APLIB=
 case " ${kinds[*]} " in
-*" ap "*) APLIB=$(dirname "$(dirname "$ASPROF")")/lib/libasyncProfiler.so ;;
+*" ap "* | *" ap100 "*) APLIB=$(dirname "$(dirname "$ASPROF")")/lib/libasyncProfiler.so ;;
 esac
 
 # window TAG: one chunk of its kind, its span in $res
@@ -71,7 +71,9 @@ window() {
 	null) opt+=(--no-java) ;;
 	esac
 	if [ "${tag%%.*}" = ap ]; then
-		touch "$D/ap.on"
+		: >"$D/ap.on"
+	elif [ "${tag%%.*}" = ap100 ]; then
+		echo 10000000 >"$D/ap.on"
 	elif [ "${tag%%.*}" = perf ] || [ "${tag%%.*}" = perf100 ]; then
 		rm -f "$D/ctl" "$D/ack"
 		mkfifo "$D/ctl" "$D/ack"
@@ -168,12 +170,13 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			what["perf"] = "perf record -g at 1 kHz against no profiler (the kernel floor)"
 			what["perf100"] = "perf record -g at 100 Hz against no profiler"
 			what["ap"] = "async-profiler -e cpu -i 1ms against no profiler"
+			what["ap100"] = "async-profiler -e cpu -i 10ms against no profiler"
 			what["nojava"] = "perfjava against its --no-java at 1 kHz, the signal and the walk (PERFJAVA_BENCH=alt; goal: within 0.5 pp)"
 			what["nojava100"] = "perfjava against its --no-java at 100 Hz"
 			what["walk100"] = "the walk against the signal alone at 100 Hz"
 			what["walk"] = "the walk against the signal alone (PERFJAVA_AGENT_BENCH=alt)"
 			what["null"] = "the null (--no-java throughout: 0 within its error)"
-			no = split("whole whole100 wholefp nj nj100 nj100fp perf perf100 ap nojava nojava100 walk walk100 null", order, " ")
+			no = split("whole whole100 wholefp nj nj100 nj100fp perf perf100 ap ap100 nojava nojava100 walk walk100 null", order, " ")
 			for (o = 1; o <= no; o++) {
 				x = order[o]
 				if (!(x in cn))
@@ -189,6 +192,12 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			if (("whole" in cn) && ("ap" in cn))
 				printf "%s: perfjava ahead of async-profiler at 1 kHz: %+.2f +- %.2f pp (goal >= 1)\n",
 					J, mm["whole"] - mm["ap"], sqrt(se["whole"] ^ 2 + se["ap"] ^ 2)
+			if (("whole100" in cn) && ("ap100" in cn))
+				printf "%s: perfjava against async-profiler at 100 Hz: %+.2f +- %.2f pp (goal >= 0)\n",
+					J, mm["whole100"] - mm["ap100"], sqrt(se["whole100"] ^ 2 + se["ap100"] ^ 2)
+			if (("whole100" in cn) && ("nj100" in cn))
+				printf "%s: perfjava against its --no-java at 100 Hz: %+.2f +- %.2f pp (goal >= -0.3)\n",
+					J, mm["whole100"] - mm["nj100"], sqrt(se["whole100"] ^ 2 + se["nj100"] ^ 2)
 			# what the agent and the reader add to what the kernel
 			# costs on this host (perf record -g): at 100 Hz a floor
 			# below -0.3 pp leaves the goal nothing

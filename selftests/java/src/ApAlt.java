@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * Usage: ApAlt LIBASYNCPROFILER EVENT INTERVAL_NS ONFILE CLASS ARGS...:
  * runs CLASS.main(ARGS) with the alternation beside it while ONFILE exists
- * (looked at every turn; stopped otherwise); prints "apalt N
+ * (looked at every turn; stopped otherwise; a number in it is the interval
+ * in ns from the next start on); prints "apalt N
  * START_US STOP_US SAMPLES" every 10 turns: the mean time of each call on the
  * toggling thread, so that the bench can say what the turns themselves cost,
  * and the profiler's samples so far.
@@ -46,6 +47,16 @@ public class ApAlt {
 		c.getMethod("main", String[].class).invoke(null, (Object) rest);
 	}
 
+	/* the interval ONFILE holds (ns), or the one given */
+	static long intervalOf(java.io.File onFile, long interval) {
+		try {
+			String s = java.nio.file.Files.readString(onFile.toPath()).trim();
+			return s.isEmpty() ? interval : Long.parseLong(s);
+		} catch (java.io.IOException | NumberFormatException e) {
+			return interval;
+		}
+	}
+
 	void turns(String event, long interval, java.io.File onFile) {
 		boolean on = false;
 		long n = 0, startNs = 0, stopNs = 0;
@@ -56,7 +67,7 @@ public class ApAlt {
 				long t0 = System.nanoTime();
 				try {
 					if (even)
-						start0(event, interval, false);
+						start0(event, intervalOf(onFile, interval), false);
 					else
 						stop0();
 				} catch (IllegalStateException e) {

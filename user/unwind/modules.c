@@ -21,7 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/hash.h"
 #include "lib/procfs.h"
+#include "lib/u64map.h"
 #include "sym/debug_file.h"
 #include "unwind/internal.h"
 
@@ -120,6 +122,63 @@ static int private_copy(const struct elf_file *f)
 	return m;
 }
 
+/*
+ * The unwinder wants a debug file for its .debug_frame only, which x86-64
+ * code seldom has (its CFI is in .eh_frame). Handing libdw one without
+ * costs a copy of the file and the inflating of all its debug sections
+ * (libc6-dbg's: 4 MB read, 15 MB inflated) in every process that maps its
+ * file, for nothing: whether a file's debug file has one is found once in
+ * the recording, by the file and the root it was looked for in.
+ */
+#define FRAMES_KNOWN 4096
+enum { FRAME_NONE = 1, FRAME_SOME = 2 };
+static struct u64map frames_known; /* by frame_key: FRAME_NONE, FRAME_SOME */
+
+static uint64_t frame_key(const struct unwinder *u, const struct stat *self)
+{
+	struct stat root = { 0 };
+	uint64_t v[6];
+
+	if (u->rootfd >= 0 && fstat(u->rootfd, &root))
+		memset(&root, 0, sizeof(root));
+	v[0] = self->st_dev;
+	v[1] = self->st_ino;
+	v[2] = (uint64_t)self->st_size;
+	v[3] = (uint64_t)self->st_mtim.tv_sec << 30 ^
+	       (uint64_t)self->st_mtim.tv_nsec;
+	v[4] = root.st_dev;
+	v[5] = root.st_ino;
+	return hash_bytes(v, sizeof(v), 0) | 1; /* (never 0) */
+}
+
+/* Whether elf has a .debug_frame with contents. */
+static bool has_debug_frame(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && (!strcmp(name, ".debug_frame") ||
+			     !strcmp(name, ".zdebug_frame")))
+			return true;
+	}
+	return false;
+}
+
+static void frames_remember(uint64_t key, uint32_t what)
+{
+	if (frames_known.n < FRAMES_KNOWN)
+		u64map_put(&frames_known, key, what);
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
@@ -129,17 +188,32 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	struct elf_file self, dbg;
 	char build_id[129], *src = NULL;
 	struct stat st;
+	uint64_t key;
+	uint32_t known = 0;
 	int fd;
 
 	if (!u || !strcmp(modname, VDSO) || open_mapped(u, modname, &self, &st))
 		return -1;
+	key = frame_key(u, &st);
+	if (u64map_get(&frames_known, key, &known) && known == FRAME_NONE) {
+		elf_file_close(&self);
+		return -1;
+	}
 	elf_build_id(self.elf, build_id, sizeof(build_id));
 	if (debug_file_find(self.elf, u->rootfd, modname, &st, build_id, &dbg,
 			    &src)) {
 		elf_file_close(&self);
+		frames_remember(key, FRAME_NONE);
 		return -1;
 	}
 	elf_file_close(&self);
+	if (!has_debug_frame(dbg.elf)) {
+		elf_file_close(&dbg);
+		free(src);
+		frames_remember(key, FRAME_NONE);
+		return -1;
+	}
+	frames_remember(key, FRAME_SOME);
 	/* libdw maps the debug file itself from the descriptor. */
 	fd = private_copy(&dbg);
 	elf_file_close(&dbg);

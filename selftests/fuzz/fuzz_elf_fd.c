@@ -4,7 +4,8 @@
  * the path record takes: sym/elf_open.c's checks before libelf reads
  * anything (headers, tables inside the file, on data, under their bounds),
  * then the symbol table, and a debug file looked for by build-id and
- * .gnu_debuglink inside an empty root of its own (sym/debug_file.c).
+ * .gnu_debuglink inside an empty root of its own (sym/debug_file.c); and
+ * the attach's look for an export in its .dynsym (elf_file_defines).
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "sym/elf.h"
+#include "sym/elf_open.h"
 
 static int root = -1;
 
@@ -37,6 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd = memfd_create("elf", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
 		abort();
+	/* as the attach asks a libjvm.so (takes its own descriptor) */
+	sum += elf_file_defines(dup(fd), "AsyncGetCallTrace") > 0;
 	t = elf_symtab_load_fd(fd, root, "/usr/bin/target"); /* takes fd */
 	if (!t)
 		return 0;

@@ -33,7 +33,7 @@
 #include "lib/nspid.h"
 #include "lib/procfs.h"
 #include "lib/text.h"
-#include "sym/elf.h"
+#include "sym/elf_open.h"
 #include "sym/maps.h"
 #include "jvm/tfs.h"
 
@@ -115,8 +115,7 @@ static int args_elsewhere(pid_t pid)
 
 int attach_check(pid_t pid, char *err, size_t errlen)
 {
-	char jvm[128] = "", perfdata[128] = "", jvm_path[4200] = "";
-	struct elf_symtab *syms;
+	char jvm[128] = "", perfdata[128] = "";
 	struct pj_maps maps;
 	int j9 = 0, r, fd;
 
@@ -137,7 +136,6 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		if (!jvm[0] && n > 10 &&
 		    !strcmp(m->path + n - 10, "/libjvm.so")) {
 			maps_file_path(jvm, sizeof(jvm), pid, m);
-			snprintf(jvm_path, sizeof(jvm_path), "%s", m->path);
 		}
 		if (!perfdata[0] && strstr(m->path, "/hsperfdata_"))
 			maps_file_path(perfdata, sizeof(perfdata), pid, m);
@@ -155,12 +153,9 @@ int attach_check(pid_t pid, char *err, size_t errlen)
 		    pid);
 		return -1;
 	}
-	/* the mapped file itself, no debug file (.dynsym has it) */
+	/* the mapped file itself (.dynsym has it) */
 	fd = open_regular(jvm);
-	syms = fd >= 0 ? elf_symtab_load_fd(fd, -1, jvm_path) : NULL;
-	r = elf_symtab_has(syms, "AsyncGetCallTrace");
-	elf_symtab_free(syms);
-	if (syms && !r) {
+	if (fd >= 0 && !elf_file_defines(fd, "AsyncGetCallTrace")) {
 		snprintf(
 		    err, errlen,
 		    "pid %d: its libjvm.so is not HotSpot (no AsyncGetCallTrace)",

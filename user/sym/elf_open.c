@@ -232,3 +232,50 @@ void elf_file_close(struct elf_file *f)
 	f->elf = NULL;
 	f->fd = -1;
 }
+
+/* Whether scn's symbols (a symbol table in elf of nsec sections) define
+ * the function name. */
+static bool scn_defines(Elf *elf, Elf_Scn *scn, size_t nsec, const char *name)
+{
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t count;
+
+	if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+	    !sh.sh_entsize || sh.sh_link >= nsec ||
+	    !(d = elf_getdata(scn, NULL)) || !d->d_buf)
+		return false;
+	count = d->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	for (size_t i = 0; i < count; i++) {
+		const char *n;
+		GElf_Sym sym;
+		int st;
+
+		if (!gelf_getsym(d, i, &sym))
+			break;
+		st = GELF_ST_TYPE(sym.st_info);
+		if ((st == STT_FUNC || st == STT_GNU_IFUNC) &&
+		    sym.st_shndx != SHN_UNDEF &&
+		    (n = elf_strptr(elf, sh.sh_link, sym.st_name)) &&
+		    !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+int elf_file_defines(int fd, const char *name)
+{
+	struct elf_file f;
+	Elf_Scn *scn = NULL;
+	size_t nsec = 0;
+	int r = 0;
+
+	if (elf_file_open_fd(fd, &f))
+		return -1;
+	if (elf_getshdrnum(f.elf, &nsec))
+		r = -1;
+	while (!r && (scn = elf_nextscn(f.elf, scn)))
+		r = scn_defines(f.elf, scn, nsec, name);
+	elf_file_close(&f);
+	return r;
+}

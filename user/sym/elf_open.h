@@ -44,5 +44,9 @@ int elf_file_open_fd(int fd, struct elf_file *f);
 void elf_file_close(struct elf_file *f);
 /* Whether [off, off + len) lies in the file and holds no hole. */
 int elf_file_backed(const struct elf_file *f, uint64_t off, uint64_t len);
+/* Whether the ELF file open on fd (taken, closed) exports the function name
+ * in its .dynsym: 1, 0, or -1 when it cannot be read as ELF. Without
+ * building its table (libjvm.so's: 100 ms of demangling and sorting). */
+int elf_file_defines(int fd, const char *name);
 
 #endif

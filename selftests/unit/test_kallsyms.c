@@ -127,6 +127,44 @@ static void peek_and_source(const char *path)
 	ksource_close(&ks);
 }
 
+/* Read a chunk at a time: lines across reads, a line longer than a read
+ * (dropped, the next ones kept), the last line without its newline. */
+static void long_lines(const char *path)
+{
+	size_t n = 0, cap = 400000;
+	char *t = malloc(cap);
+	struct ksyms *k;
+	unsigned int i;
+
+	if (!ok(t != NULL, "memory for a long file"))
+		return;
+	for (i = 0; i < 3000; i++) /* 3000 x ~40 bytes: across reads */
+		n += (size_t)snprintf(t + n, cap - n, "%016llx t fn_%u\n",
+				      0xffffffff81000000ull + i * 16, i);
+	n += (size_t)snprintf(t + n, cap - n, "ffffffff82000000 t ");
+	memset(t + n, 'x', 100000); /* a name longer than a read */
+	n += 100000;
+	n += (size_t)snprintf(t + n, cap - n,
+			      "\nffffffff83000000 t after_long\n"
+			      "ffffffff83000010 T last_no_newline");
+	write_file(path, t);
+	free(t);
+	k = ksyms_load(path);
+	ok(k && ksyms_count(k) == 3002 &&
+	       is(ksyms_lookup(k, 0xffffffff81000000ull + 2999 * 16 + 1, NULL,
+			       NULL),
+		  "fn_2999") &&
+	       is(ksyms_lookup(k, 0xffffffff83000000, NULL, NULL),
+		  "after_long") &&
+	       is(ksyms_lookup(k, 0xffffffff83000010, NULL, NULL),
+		  "last_no_newline"),
+	   "a file read a chunk at a time: 3000 lines across reads, a 100 KB "
+	   "line dropped, the lines after it and the last without its "
+	   "newline kept (%u)",
+	   k ? ksyms_count(k) : 0);
+	ksyms_free(k);
+}
+
 int main(void)
 {
 	const char *tmp = st_tmpdir(), *mod = NULL, *name;
@@ -199,6 +237,7 @@ int main(void)
 	errno = 0;
 	ok(!ksyms_load("/nonexistent/kallsyms") && errno == ENOENT,
 	   "missing file: NULL with ENOENT");
+	long_lines(path);
 	peek_and_source(path);
 
 	/* The real thing. */

@@ -34,3 +34,11 @@ int grow_array(void **p, size_t *cap, size_t need, size_t elem, size_t max)
 	*cap = n;
 	return 0;
 }
+
+void shrink_array(void **p, size_t bytes)
+{
+	void *q = bytes && *p ? realloc(*p, bytes) : NULL;
+
+	if (q)
+		*p = q;
+}

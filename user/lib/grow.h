@@ -32,4 +32,11 @@ int grow_array(void **p, size_t *cap, size_t need, size_t elem, size_t max);
 		r__;                                                     \
 	})
 
+/*
+ * *p realloc'ed down to bytes (a table built by doubling and then held for
+ * the whole run: its unused half returned); left as it is when bytes is 0
+ * or the realloc fails.
+ */
+void shrink_array(void **p, size_t bytes);
+
 #endif

@@ -281,6 +281,33 @@ static void finalize(struct gather *g)
 	}
 }
 
+/*
+ * The table as it is held, for the whole recording: the kept symbols'
+ * names only (an alias dropped, a name in both .symtab and .dynsym, left
+ * theirs behind), each array at its size. Left as it is when out of memory.
+ */
+static void compact(struct gather *g)
+{
+	struct strpool p = { 0 };
+	size_t need = 0;
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++)
+		need += strlen(g->names.buf + g->v[i].name) + 1;
+	p.buf = need ? malloc(need) : NULL;
+	if (!p.buf)
+		return;
+	p.cap = need;
+	for (i = 0; i < g->n; i++) { /* (in the room made: never fails) */
+		const char *s = g->names.buf + g->v[i].name;
+
+		strpool_add(&p, s, strlen(s), &g->v[i].name);
+	}
+	free(g->names.buf);
+	g->names = p;
+	shrink_array((void **)&g->v, (size_t)g->n * sizeof(*g->v));
+}
+
 static void gather_free(struct gather *g)
 {
 	free(g->v);
@@ -357,6 +384,7 @@ static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
 	if (!t->source || plt_symbols(elf, add_plt, &g))
 		goto fail;
 	finalize(&g);
+	compact(&g);
 	t->syms = g.v;
 	t->n = g.n;
 	t->names = g.names.buf;

@@ -16,17 +16,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/file.h"
 #include "lib/grow.h"
 #include "lib/sorted.h"
 #include "lib/strpool.h"
 #include "sym/kallsyms.h"
 
-struct ksym {
+struct ksym { /* 16 bytes: a distribution's kernel has 120,000 */
 	uint64_t addr;
 	uint32_t name; /* offset into names */
-	uint32_t module; /* offset into names; 0 is "" */
-	bool text;
+	uint32_t module : 31; /* offset into names; 0 is "" */
+	uint32_t text : 1;
 };
 
 struct ksyms {
@@ -41,7 +40,7 @@ struct ksyms {
 
 struct pool {
 	struct strpool s;
-	const char *last_mod; /* modules repeat: reuse the last one */
+	char last_mod[64]; /* modules repeat: reuse the last one ("": none) */
 	uint32_t last_mod_off;
 };
 
@@ -102,52 +101,100 @@ static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
 	if (strpool_add(&p->s, name, strlen(name), &s->name))
 		return -1;
 	if (mod && *mod) {
-		if (p->last_mod && !strcmp(p->last_mod, mod)) {
+		size_t n = strlen(mod);
+
+		uint32_t off;
+
+		if (p->last_mod[0] && !strcmp(p->last_mod, mod)) {
 			s->module = p->last_mod_off;
 		} else {
-			if (strpool_add(&p->s, mod, strlen(mod), &s->module))
+			/* (the file's bound keeps offsets under 2^31) */
+			if (strpool_add(&p->s, mod, n, &off))
 				return -1;
-			p->last_mod = mod;
-			p->last_mod_off = s->module;
+			s->module = off;
+			p->last_mod[0] = '\0';
+			if (n < sizeof(p->last_mod))
+				memcpy(p->last_mod, mod, n + 1);
+			p->last_mod_off = off;
 		}
 	}
 	k->n++;
 	return 0;
 }
 
+/* Lines of one read at a time: the file (5 MB with a distribution's
+ * modules) is never held whole. A line longer than this is dropped. */
+#define CHUNK (64u << 10)
+
+/* fd's lines parsed into k; 0, or -1 with errno. */
+static int parse_file(struct ksyms *k, struct pool *p, int fd, bool *all_zero)
+{
+	char *buf = malloc(CHUNK + 1);
+	unsigned int cap = 0;
+	size_t have = 0, total = 0;
+	bool skip = false; /* the rest of a line too long */
+
+	if (!buf)
+		return -1;
+	for (;;) {
+		ssize_t r = read(fd, buf + have, CHUNK - have);
+		char *line = buf, *end, *nl;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || (total += (size_t)r) > KALLSYMS_MAX) {
+			if (r >= 0)
+				errno = EFBIG;
+			break;
+		}
+		have += (size_t)r;
+		end = buf + have;
+		if (!r && have) /* the last line, without its newline */
+			*end++ = '\n';
+		while ((nl = memchr(line, '\n', (size_t)(end - line)))) {
+			*nl = '\0';
+			if (!skip && parse_line(k, p, &cap, line, all_zero)) {
+				errno = ENOMEM;
+				goto fail;
+			}
+			skip = false;
+			line = nl + 1;
+		}
+		if (!r) {
+			free(buf);
+			return 0;
+		}
+		have = (size_t)(end - line);
+		memmove(buf, line, have);
+		if (have == CHUNK) {
+			have = 0;
+			skip = true;
+		}
+	}
+fail:
+	free(buf);
+	return -1;
+}
+
 struct ksyms *ksyms_load(const char *path)
 {
 	struct ksyms *k = calloc(1, sizeof(*k));
 	struct pool p = { 0 };
-	unsigned int cap = 0, i, o;
+	unsigned int i, o;
 	bool all_zero = true;
 	uint32_t empty;
-	size_t len;
-	char *text, *line;
+	int fd = -1, e;
 
 	if (!k)
 		return NULL;
-	text = read_whole_file(path, 0, KALLSYMS_MAX, &len);
-	if (!text) {
-		free(k);
-		return NULL;
-	}
 	/* Offset 0 of the pool is "", the kernel image's module. */
 	if (strpool_add(&p.s, "", 0, &empty))
 		goto fail;
-	for (line = text; line < text + len;) {
-		char *nl = strchr(line, '\n');
-
-		if (nl)
-			*nl = '\0';
-		if (parse_line(k, &p, &cap, line, &all_zero))
-			goto fail;
-		if (!nl)
-			break;
-		line = nl + 1;
-	}
-	free(text);
-	text = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || parse_file(k, &p, fd, &all_zero))
+		goto fail;
+	close(fd);
+	fd = -1;
 	k->hidden = all_zero && k->n;
 	if (k->n) /* an empty file has no table */
 		qsort(k->v, k->n, sizeof(*k->v), cmp_ksym);
@@ -160,13 +207,18 @@ struct ksyms *ksyms_load(const char *path)
 	}
 	k->n = o;
 	k->names = p.s.buf;
+	/* held all the recording: its room to its size */
+	shrink_array((void **)&k->v, (size_t)k->n * sizeof(*k->v));
+	shrink_array((void **)&k->names, p.s.len);
 	return k;
 fail:
-	free(text);
+	e = errno ? errno : ENOMEM;
+	if (fd >= 0)
+		close(fd);
 	free(p.s.buf);
 	free(k->v);
 	free(k);
-	errno = ENOMEM;
+	errno = e;
 	return NULL;
 }
 

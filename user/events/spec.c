@@ -432,6 +432,17 @@ bool event_is_clock(const struct pj_event *ev)
 		ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 }
 
+uint64_t event_max_rate(const struct pj_event *ev)
+{
+	if (ev->attr.freq)
+		return ev->attr.sample_freq;
+	if (!ev->attr.sample_period)
+		return 0;
+	if (event_is_clock(ev))
+		return 1000000000ull / ev->attr.sample_period + 1;
+	return UINT64_MAX;
+}
+
 bool event_counts_hits(const struct pj_event *ev)
 {
 	return !event_is_clock(ev) &&

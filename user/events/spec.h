@@ -71,6 +71,10 @@ void events_open_error(const struct pj_event *ev, int e, char *buf, size_t len);
 const char *events_default(bool *fallback);
 /* cpu-clock and task-clock: their period is in ns, sampled by a timer. */
 bool event_is_clock(const struct pj_event *ev);
+/* The samples a second ev takes at most on one CPU, as its attr is set: 0
+ * when it never samples, UINT64_MAX when that is not known (a period of
+ * counts: cycles, faults). */
+uint64_t event_max_rate(const struct pj_event *ev);
 /*
  * Software events other than the clocks, tracepoints and breakpoints: the
  * kernel takes every hit as a sample (period 1) whenever PERF_SAMPLE_PERIOD

@@ -17,7 +17,17 @@
 #include "pipeline/pending.h"
 #include "rings/threads.h"
 
-#define RING_BYTES (8u << 20)
+/*
+ * The walk ring: a second of walks (WALK_BYTES each, a deep Java stack's)
+ * at the most the eligible events can sample (each CPU at each event's
+ * rate), a power of two between RING_MIN and RING_MAX: 1 MiB at the
+ * default 100 Hz on a few CPUs, not 8 MiB of the reader's memory for the
+ * walks of 1 kHz on many. An event of counts (cycles, faults) has no
+ * known rate: RING_MAX.
+ */
+#define RING_MIN (1u << 20)
+#define RING_MAX (8u << 20)
+#define WALK_BYTES 2048u
 #define READY_WAIT_NS 20000000000ULL
 
 bool ksig_event_ok(const struct pj_event *ev)
@@ -121,6 +131,26 @@ void ksig_thread_opened(struct ksig *k, struct ring *r)
 	k->one_trap += want != k->eligible;
 }
 
+static uint32_t ring_bytes(const struct pj_event *evs, unsigned int n,
+			   uint32_t eligible)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint64_t rate = 0, want;
+	uint32_t size = RING_MIN;
+
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t r = eligible & (1u << i) ? event_max_rate(&evs[i]) : 0;
+
+		if (r > 1000000000ull)
+			return RING_MAX;
+		rate += r;
+	}
+	want = rate * (uint64_t)(cpus > 0 ? cpus : 1) * WALK_BYTES;
+	while (size < RING_MAX && size < want)
+		size <<= 1;
+	return size;
+}
+
 void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
 		  pid_t pid, agent_walk_cb done, void *ctx)
 {
@@ -134,6 +164,7 @@ void ksig_prepare(struct ksig *k, const struct pj_event *evs, unsigned int n,
 	for (i = 0; i < n; i++)
 		if (ksig_event_ok(&evs[i]))
 			k->eligible |= 1u << i;
+	k->ring_bytes = ring_bytes(evs, n, k->eligible);
 	/* (a why given by the caller stays: -a) */
 	if (!k->why && env && !strcmp(env, "request"))
 		k->why = "PERFJAVA_WALK=request";
@@ -152,7 +183,7 @@ void ksig_setup(struct ksig *k, struct agent *a)
 		return;
 	if (!k->why && agent_flush(a))
 		k->why = "the agent takes no walk ring";
-	else if (!k->why && (r = agent_ring_offer(a, RING_BYTES)))
+	else if (!k->why && (r = agent_ring_offer(a, k->ring_bytes)))
 		k->why = r == -2 ? "the agents' memory budget has no room for "
 				   "its walk ring"
 				 : "the agent takes no walk ring";

@@ -57,6 +57,7 @@ struct ksig {
 	uint64_t offered; /* ring offered, no answer yet: until then (ns) */
 	const char *why; /* when not (or not for every event): why */
 	uint32_t eligible; /* events that sample running threads (bit i) */
+	uint32_t ring_bytes; /* the walk ring offered: by their rates */
 	uint64_t routed, refused; /* threads whose events signal, or not */
 	uint64_t trapped; /* of the routed: by SIGTRAP from the open */
 	uint64_t one_trap; /* of those, inherited: other events on request */

@@ -420,7 +420,10 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 	 * is named and its samples' frames are by what its records say */
 	if (!p && exec && pid > 0)
 		p = add_proc(rec->mach, pid);
-	if (!p)
+	/* a thread named by itself (prctl) before its process is known here:
+	 * its process's exec may be in another CPU's ring, not read yet */
+	if (!p && (exec || pid <= 0 ||
+		   u64map_find(&rec->mach->refused, (uint64_t)pid + 1)))
 		return;
 	if (exec) { /* another program: its names and command line */
 		bool unw = p->unw != NULL;
@@ -449,7 +452,7 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 	    (!u64map_find(&rec->mach->named, (uint64_t)tid + 1) &&
 	     rec->mach->named.n >= MACHINE_MAX_NAMED))
 		return;
-	pj_writer_thread(rec->w, tid, (uint32_t)p->pid, comm);
+	pj_writer_thread(rec->w, tid, (uint32_t)pid, comm);
 	u64map_put(&rec->mach->named, (uint64_t)tid + 1, 1);
 }
 

@@ -2,8 +2,9 @@
 # The reader's cost at -a against perf's own recorder (issues 26, 50), in
 # one run: a JVM (Workload, two threads, its agent attached), 10 native
 # processes of 4 busy threads (progs/cpusplit) and a churn of short
-# processes (about 50 a second) are recorded for PJ_BENCH_MACHINE_SECS (8)
-# seconds at 99 Hz by `perfjava record -a` and by `perf record -a -g`, in
+# processes (about 90 a second: a true and a sleep) are recorded for
+# PJ_BENCH_MACHINE_SECS (8) seconds at 99 Hz by `perfjava record -a` and
+# by `perf record -a -g`, in
 # turn, PJ_BENCH_MACHINE_ROUNDS (3) times each (who goes first alternates).
 # For each: the recorder's CPU time (user + system, from its start to its
 # file written: perf's build-id pass included), per 1000 samples, and its

@@ -168,6 +168,7 @@ static void opts_for(void *ctx, pid_t pid, struct ring_opts *o)
 	struct proc *p = procs_get(&rec->procs, pid);
 	bool java = p && p->java && !rec->o.no_java;
 
+	o->pages = rec->thread_pages; /* (-a: not a CPU's ring's) */
 	o->wakeup_events = java ? 1 : 0;
 	o->sigtrap = p && p->agent ? ksig_traps(&p->ks, p->agent) : 0;
 	/* its signal, when not SIGTRAP, goes to one thread (F_SETOWN_EX) */
@@ -307,11 +308,6 @@ static int open_threads(struct recorder *rec)
 		t->opts.no_user_callchain = true;
 	}
 	t->opts.pages = rec->o.pages;
-	/* -a: a CPU's ring takes every process's samples (and with -e
-	 * offcpu every switch of every thread) */
-	if (rec->mach && !rec->o.pages_given &&
-	    t->opts.pages < (rec->wall ? 1024u : 256u))
-		t->opts.pages = rec->wall ? 1024 : 256;
 	/* 8 KiB stack copies: room for more than a handful per ring (a JVM's
 	 * switch-outs come by the thousand a second) */
 	if (rec->o.cg.mode == CG_DWARF && !rec->o.pages_given &&
@@ -334,6 +330,13 @@ static int open_threads(struct recorder *rec)
 	}
 	if (java_copy && !rec->o.pages_given && t->opts.pages < 128)
 		t->opts.pages = 128;
+	/* a thread's own ring holds its samples alone (opts_for) */
+	rec->thread_pages = t->opts.pages;
+	/* -a: a CPU's ring takes every process's samples (and with -e
+	 * offcpu every switch of every thread) */
+	if (rec->mach && !rec->o.pages_given &&
+	    t->opts.pages < (rec->wall ? 1024u : 256u))
+		t->opts.pages = rec->wall ? 1024 : 256;
 	t->opts.max_stack = 127;
 	/* the drain's first pace (run.c): a sample holds its stack copy */
 	rec->sample_max = t->opts.stack_user + 256;

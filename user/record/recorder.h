@@ -50,6 +50,7 @@ struct recorder {
 	struct launch *launch; /* the command, when record launched it */
 	struct loop *loop; /* --loop: the files written (record/loop.c) */
 	struct machine *mach; /* -a, -C: every process (record/machine.h) */
+	unsigned int thread_pages; /* a thread's own ring's (not a CPU's) */
 	struct agents ag; /* attaches beside the poll loop (record/agents.h) */
 	struct tp_decoder
 	    *tp; /* tracepoint RAW -> sample info (events/tracepoint.h) */

@@ -643,6 +643,58 @@ static void test_plt(void)
 	}
 }
 
+/* A string table of 500 KB, its names of 30 to 500 bytes across every
+ * boundary of the 64 KiB windows it is read through (sym/elf_funcs.h): each
+ * of 2000 functions named as nm names it. */
+static void test_windows(void)
+{
+	static const char *const fns[] = { "main" };
+	char path[512], name[1100];
+	struct elf_symtab *t;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/windows.c", tmp);
+	f = fopen(path, "w");
+	if (!f) {
+		ok(0, "windows.c written");
+		return;
+	}
+	for (i = 0; i < 2000; i++) {
+		int len = 30 + (i * 7919) % 470; /* (st_sym: 511) */
+
+		snprintf(name, sizeof(name), "symtest_window_%04d_", i);
+		memset(name + 20, 'x', (size_t)len - 20);
+		name[len] = 0;
+		fprintf(f,
+			"__attribute__((noinline)) int %s(int x)"
+			" { return x * %d + 1; }\n",
+			name, i + 3);
+	}
+	fputs("int main(void) { return 0; }\n", f);
+	fclose(f);
+	if (!ok(!st_sh("cd %s && gcc -O1 -o windows windows.c", tmp),
+		"a binary of 2000 long names built"))
+		return;
+	snprintf(path, sizeof(path), "%s/windows", tmp);
+	t = elf_symtab_load("", path);
+	check_file("long names", t, path, fns, 1);
+	if (t) {
+		int n = st_nm(path, 0, truth, MAXSYMS), same = 0;
+
+		for (i = 0; i < n; i++) {
+			const char *got =
+			    elf_symtab_lookup(t, truth[i].addr, NULL);
+
+			same +=
+			    !strncmp(truth[i].name, "symtest_window_", 15) &&
+			    got && !strcmp(got, truth[i].name);
+		}
+		ok(same == 2000, "long names: %d of 2000 named in full", same);
+	}
+	elf_symtab_free(t);
+}
+
 int main(void)
 {
 	static const char lib_c[] =
@@ -691,6 +743,7 @@ int main(void)
 	test_cxx();
 	test_damaged();
 	test_plt();
+	test_windows();
 	test_libjvm();
 	return tap_done();
 }

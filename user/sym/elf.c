@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Function symbols of one ELF file, read with libelf into one sorted array.
+ * Function symbols of one ELF file, read into one sorted array.
  *
  * Where the names come from, best first: the file's own .symtab; the .symtab
  * of a separate debug file (by build-id, then by .gnu_debuglink with its CRC
@@ -23,16 +23,14 @@
 
 #include "lib/file.h"
 #include "lib/grow.h"
+#include "lib/sort.h"
 #include "lib/sorted.h"
 #include "lib/strpool.h"
 #include "sym/debug_file.h"
 #include "sym/eh_ranges.h"
 #include "sym/elf.h"
+#include "sym/elf_funcs.h"
 #include "sym/plt.h"
-
-#ifndef STT_GNU_IFUNC
-#define STT_GNU_IFUNC 10
-#endif
 
 /* From libstdc++ (the C++ ABI's demangler); the binary links -lstdc++. */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
@@ -66,6 +64,7 @@ struct gather {
 	struct esym *v;
 	unsigned int n, cap;
 	struct strpool names;
+	size_t dropped; /* bytes of names no longer kept */
 };
 
 #define ZERO_SIZED (1u << 31)
@@ -96,9 +95,11 @@ static uint32_t alias_rank(int bind, const char *name, size_t len)
 	return r << 24 | u << 20 | (len < 0xfffff ? len : 0xfffff);
 }
 
-static int add_sym_len(struct gather *g, uint64_t start, uint64_t size,
+/* (an elf_func_fn: sym/elf_funcs.h) */
+static int add_sym_len(void *ctx, uint64_t start, uint64_t size,
 		       uint64_t sec_end, int bind, const char *name, size_t len)
 {
+	struct gather *g = ctx;
 	struct esym *s;
 
 	if (GROW(g->v, g->cap, g->n + 1))
@@ -127,64 +128,6 @@ static int add_sym(struct gather *g, uint64_t start, uint64_t size,
 static int add_plt(void *ctx, uint64_t start, uint64_t size, const char *name)
 {
 	return add_sym_len(ctx, start, size, 0, STB_LOCAL, name, strlen(name));
-}
-
-/* Adds the function symbols of every section of the given type. Returns the
- * number added, -1 on allocation failure. */
-static int gather_syms(Elf *elf, unsigned int type, struct gather *g)
-{
-	size_t nsec = 0;
-	Elf_Scn *scn = NULL;
-	int added = 0;
-
-	if (elf_getshdrnum(elf, &nsec))
-		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t i, count;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type ||
-		    !sh.sh_entsize || sh.sh_link >= nsec)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			continue;
-		count = d->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
-		for (i = 0; i < count; i++) {
-			GElf_Sym sym;
-			GElf_Shdr ssh;
-			const char *name;
-			int st;
-			uint64_t sec_end = 0;
-
-			if (!gelf_getsym(d, i, &sym))
-				break;
-			st = GELF_ST_TYPE(sym.st_info);
-			if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_value)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			if (sym.st_shndx < SHN_LORESERVE &&
-			    sym.st_shndx < nsec) {
-				Elf_Scn *ss = elf_getscn(elf, sym.st_shndx);
-
-				if (ss && gelf_getshdr(ss, &ssh) &&
-				    sym.st_value >= ssh.sh_addr &&
-				    sym.st_value < ssh.sh_addr + ssh.sh_size)
-					sec_end = ssh.sh_addr + ssh.sh_size;
-			}
-			if (sym.st_value + sym.st_size < sym.st_value)
-				continue;
-			if (add_sym(g, sym.st_value, sym.st_size, sec_end,
-				    GELF_ST_BIND(sym.st_info), name))
-				return -1;
-			added++;
-		}
-	}
-	return added;
 }
 
 /* The end of the executable section holding vaddr, or 0. */
@@ -239,17 +182,18 @@ static int gather_eh_ranges(Elf *elf, const char *path, struct gather *g)
 	return 0;
 }
 
-static int cmp_sym(const void *a, const void *b)
+/* Sized before zero-sized, then the better alias, then the first found
+ * (names are pooled in the order found). */
+static bool sym_less(const struct esym *x, const struct esym *y)
 {
-	const struct esym *x = a, *y = b;
-
 	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	/* Sized before zero-sized, then the better alias. */
+		return x->start < y->start;
 	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return 0;
+		return x->rank < y->rank;
+	return x->name < y->name;
 }
+
+SORT_DEFINE(sort_syms, struct esym, sym_less)
 
 /*
  * Sorts, keeps one symbol per start address, and gives zero-sized symbols
@@ -259,11 +203,12 @@ static void finalize(struct gather *g)
 {
 	unsigned int i, o = 0;
 
-	if (g->n) /* g->v is NULL when no symbol was found */
-		qsort(g->v, g->n, sizeof(*g->v), cmp_sym);
+	sort_syms(g->v, g->n); /* (g->v is NULL when n is 0) */
 	for (i = 0; i < g->n; i++) {
-		if (o && g->v[o - 1].start == g->v[i].start)
+		if (o && g->v[o - 1].start == g->v[i].start) {
+			g->dropped += strlen(g->names.buf + g->v[i].name) + 1;
 			continue;
+		}
 		g->v[o++] = g->v[i];
 	}
 	g->n = o;
@@ -289,11 +234,15 @@ static void finalize(struct gather *g)
 static void compact(struct gather *g)
 {
 	struct strpool p = { 0 };
-	size_t need = 0;
+	size_t need = g->names.len - g->dropped;
 	unsigned int i;
 
-	for (i = 0; i < g->n; i++)
-		need += strlen(g->names.buf + g->v[i].name) + 1;
+	shrink_array((void **)&g->v, (size_t)g->n * sizeof(*g->v));
+	if (need >= g->names.len - g->names.len / 8) { /* little to gain */
+		shrink_array((void **)&g->names.buf, g->names.len);
+		g->names.cap = g->names.len;
+		return;
+	}
 	p.buf = need ? malloc(need) : NULL;
 	if (!p.buf)
 		return;
@@ -305,7 +254,6 @@ static void compact(struct gather *g)
 	}
 	free(g->names.buf);
 	g->names = p;
-	shrink_array((void **)&g->v, (size_t)g->n * sizeof(*g->v));
 }
 
 static void gather_free(struct gather *g)
@@ -341,7 +289,7 @@ static int read_segments(Elf *elf, struct elf_symtab *t)
 
 /* Builds the table from an open ELF; path and self are for finding a debug
  * file inside rootfd (-1: do not look for one). */
-static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
+static struct elf_symtab *build(Elf *elf, int fd, int rootfd, const char *path,
 				const struct stat *self)
 {
 	struct elf_symtab *t = calloc(1, sizeof(*t));
@@ -353,7 +301,7 @@ static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
 	elf_build_id(elf, t->build_id, sizeof(t->build_id));
 	if (read_segments(elf, t))
 		goto fail;
-	r = gather_syms(elf, SHT_SYMTAB, &g);
+	r = elf_funcs(elf, fd, SHT_SYMTAB, add_sym_len, &g);
 	if (r < 0)
 		goto fail;
 	if (r > 0) {
@@ -364,7 +312,8 @@ static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
 
 		if (rootfd != -1 && !debug_file_find(elf, rootfd, path, self,
 						     t->build_id, &dbg, &src)) {
-			r = gather_syms(dbg.elf, SHT_SYMTAB, &g);
+			r = elf_funcs(dbg.elf, dbg.fd, SHT_SYMTAB, add_sym_len,
+				      &g);
 			elf_file_close(&dbg);
 			if (r < 0) {
 				free(src);
@@ -372,7 +321,7 @@ static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
 			}
 			t->source = src;
 		}
-		r = gather_syms(elf, SHT_DYNSYM, &g);
+		r = elf_funcs(elf, fd, SHT_DYNSYM, add_sym_len, &g);
 		if (r < 0)
 			goto fail;
 		if (!t->source) {
@@ -381,7 +330,7 @@ static struct elf_symtab *build(Elf *elf, int rootfd, const char *path,
 				goto fail;
 		}
 	}
-	if (!t->source || plt_symbols(elf, add_plt, &g))
+	if (!t->source || plt_symbols(elf, fd, add_plt, &g))
 		goto fail;
 	finalize(&g);
 	compact(&g);
@@ -407,7 +356,7 @@ struct elf_symtab *elf_symtab_load_fd(int fd, int rootfd, const char *path)
 		elf_file_close(&f);
 		return NULL;
 	}
-	t = build(f.elf, rootfd, path, &st);
+	t = build(f.elf, f.fd, rootfd, path, &st);
 	elf_file_close(&f);
 	if (!t)
 		errno = ENOMEM;
@@ -450,7 +399,7 @@ struct elf_symtab *elf_symtab_load_image(const void *image, size_t size)
 	elf = elf_memory(copy, size);
 	if (elf && elf_kind(elf) == ELF_K_ELF &&
 	    gelf_getclass(elf) != ELFCLASSNONE)
-		t = build(elf, -1, NULL, NULL);
+		t = build(elf, -1, -1, NULL, NULL);
 	if (elf)
 		elf_end(elf);
 	free(copy);

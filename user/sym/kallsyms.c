@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/grow.h"
+#include "lib/sort.h"
 #include "lib/sorted.h"
 #include "lib/strpool.h"
 #include "sym/kallsyms.h"
@@ -44,18 +45,18 @@ struct pool {
 	uint32_t last_mod_off;
 };
 
-static int cmp_ksym(const void *a, const void *b)
+/* Text first at one address, so that it is the one kept; then the first
+ * in the file (names are pooled in file order). */
+static bool ksym_less(const struct ksym *x, const struct ksym *y)
 {
-	const struct ksym *x = a, *y = b;
-
 	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	/* Text first at one address, so that it is the one kept; then the
-	 * first in the file (names are pooled in file order). */
+		return x->addr < y->addr;
 	if (x->text != y->text)
-		return (int)y->text - (int)x->text;
-	return x->name < y->name ? -1 : x->name > y->name;
+		return x->text;
+	return x->name < y->name;
 }
+
+SORT_DEFINE(sort_ksyms, struct ksym, ksym_less)
 
 /* Bound of a kallsyms file (a few MiB with every module). */
 #define KALLSYMS_MAX ((size_t)512 << 20)
@@ -197,7 +198,7 @@ struct ksyms *ksyms_load(const char *path)
 	fd = -1;
 	k->hidden = all_zero && k->n;
 	if (k->n) /* an empty file has no table */
-		qsort(k->v, k->n, sizeof(*k->v), cmp_ksym);
+		sort_ksyms(k->v, k->n);
 	for (i = 0, o = 0; i < k->n; i++) {
 		if (o && k->v[o - 1].addr == k->v[i].addr)
 			continue;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "lib/grow.h"
+#include "sym/elf_funcs.h"
 #include "sym/plt.h"
 
 #define PLT_MAX_SLOTS 65536 /* relocations considered; more is no real file */
@@ -42,52 +43,23 @@ static int cmp_slot(const void *a, const void *b)
 	return x->got < y->got ? -1 : x->got > y->got;
 }
 
-/* The GOT slots that JUMP_SLOT and GLOB_DAT relocations fill, with their
- * symbol names. */
-static int read_slots(Elf *elf, struct slots *s)
+static int add_slot(void *ctx, uint64_t got, const char *name)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh, symsh;
+	struct slots *s = ctx;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Scn *symscn;
-		Elf_Data *d, *syms;
-		size_t i, count;
+	if (GROW(s->v, s->cap, s->n + 1))
+		return -1;
+	s->v[s->n++] = (struct slot){ got, name };
+	return 0;
+}
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
-		    !sh.sh_entsize || !sh.sh_link)
-			continue;
-		symscn = elf_getscn(elf, sh.sh_link);
-		if (!symscn || !gelf_getshdr(symscn, &symsh) ||
-		    symsh.sh_type != SHT_DYNSYM)
-			continue;
-		d = elf_getdata(scn, NULL);
-		syms = elf_getdata(symscn, NULL);
-		if (!d || !d->d_buf || !syms || !syms->d_buf)
-			continue;
-		count = d->d_size / gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
-		for (i = 0; i < count && s->n < PLT_MAX_SLOTS; i++) {
-			GElf_Rela r;
-			GElf_Sym sym;
-			const char *name;
-			unsigned long type;
-
-			if (!gelf_getrela(d, (int)i, &r))
-				break;
-			type = GELF_R_TYPE(r.r_info);
-			if (type != R_X86_64_JUMP_SLOT &&
-			    type != R_X86_64_GLOB_DAT)
-				continue;
-			if (!gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
-				continue;
-			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-			if (!name || !*name)
-				continue;
-			if (GROW(s->v, s->cap, s->n + 1))
-				return -1;
-			s->v[s->n++] = (struct slot){ r.r_offset, name };
-		}
-	}
+/* The GOT slots that JUMP_SLOT and GLOB_DAT relocations fill, with their
+ * symbol names, sorted (the relocations read in pieces: libjvm.so has
+ * 2.4 MB of them, nearly all RELATIVE). */
+static int read_slots(Elf *elf, int fd, struct slots *s)
+{
+	if (elf_slots(elf, fd, PLT_MAX_SLOTS, add_slot, s))
+		return -1;
 	if (s->n)
 		qsort(s->v, s->n, sizeof(*s->v), cmp_slot);
 	return 0;
@@ -122,7 +94,7 @@ static bool is_plt(const char *name)
 			!strcmp(name, ".plt.got"));
 }
 
-int plt_symbols(Elf *elf, plt_add_fn add, void *ctx)
+int plt_symbols(Elf *elf, int fd, plt_add_fn add, void *ctx)
 {
 	struct slots s = { 0 };
 	size_t shstrndx = 0;
@@ -135,7 +107,7 @@ int plt_symbols(Elf *elf, plt_add_fn add, void *ctx)
 	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
 	    elf_getshdrstrndx(elf, &shstrndx) || !shstrndx)
 		return 0;
-	if (read_slots(elf, &s)) {
+	if (read_slots(elf, fd, &s)) {
 		free(s.v);
 		return -1;
 	}

@@ -51,6 +51,11 @@ one() {
 	read -r u s e m <"$TMP/time"
 	[ -n "$n" ] || echo "# $t round $r: no sample count: $(tail -n 1 "$TMP/${t/perfjava/pj}.err")"
 	echo "$u $s $m ${n:-0}" >"$TMP/res.$t.$r"
+	awk -v t="$t" -v r="$r" -v u="$u" -v s="$s" -v m="$m" -v n="${n:-0}" 'BEGIN {
+		printf "#   round %d, %s: CPU %.2f s, peak RSS %.1f MiB, %d samples\n", r + 1, t, u + s, m / 1024, n }'
+	# (an outlier said with its cause)
+	[ "$t" = perfjava ] && [ "$m" -gt 40000 ] && sed 's/^/#     /' "$TMP/pj.err" | tail -n 12
+	return 0
 }
 
 perf_ok=1

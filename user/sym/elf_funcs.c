@@ -37,16 +37,48 @@ static size_t span_read(int fd, const struct span *s, uint64_t at, void *buf,
 	return r > 0 ? (size_t)r : 0;
 }
 
-/* A string table seen through two windows, the least recently used one
- * moved on a miss: names come mostly in table order, with jumps back. */
+/*
+ * A string table seen through two windows, the least recently used one
+ * moved on a miss: names come mostly in table order, some tables' mostly
+ * backwards (libc's debug file), with jumps. A window moved back ends just
+ * past the name, for the names before it. Past READ_BUDGET bytes read by
+ * the windows (an order that defeats them: a hostile file's, one read of a
+ * window per name), the table is read whole, as libelf would.
+ */
+#define TAIL 4096 /* room for a name past its offset, moving back */
+#define READ_BUDGET(size) (8 * (size) + ((uint64_t)16 << 20))
+
 struct strwin {
 	int fd;
 	struct span tab;
 	char *buf[2];
-	uint64_t base[2];
-	size_t len[2];
+	size_t cap[2], len[2];
+	uint64_t base[2], read;
 	unsigned int last;
+	bool whole;
 };
+
+static bool strwin_fill(struct strwin *w, unsigned int i, uint64_t from)
+{
+	w->base[i] = from;
+	w->len[i] = span_read(w->fd, &w->tab, from, w->buf[i], w->cap[i]);
+	w->read += w->len[i];
+	return w->len[i] != 0;
+}
+
+/* The whole table in window 0 from now on (the windows kept as they are
+ * when that cannot be). */
+static void strwin_whole(struct strwin *w)
+{
+	char *b = realloc(w->buf[0], w->tab.size ? w->tab.size : 1);
+
+	w->whole = true;
+	if (!b)
+		return;
+	w->buf[0] = b;
+	w->cap[0] = w->tab.size;
+	strwin_fill(w, 0, 0);
+}
 
 /* The string at offset o, its length in *len; NULL when it is not in the
  * table, not terminated, or longer than a window. */
@@ -54,23 +86,26 @@ static const char *strwin_get(struct strwin *w, uint64_t o, size_t *len)
 {
 	unsigned int i;
 	const char *s, *nul;
+	uint64_t from = o;
 
 	for (i = 0; i < 2; i++)
 		if (o >= w->base[i] && o < w->base[i] + w->len[i])
 			break;
+	if (i == 2 && !w->whole && w->read > READ_BUDGET(w->tab.size)) {
+		strwin_whole(w);
+		i = !w->base[0] && o < w->len[0] ? 0 : 2;
+	}
 	if (i == 2) {
 		i = !w->last;
-		w->base[i] = o;
-		w->len[i] = span_read(w->fd, &w->tab, o, w->buf[i], WINDOW);
-		if (!w->len[i])
+		if (o < w->base[w->last]) /* going back */
+			from = o > WINDOW - TAIL ? o - (WINDOW - TAIL) : 0;
+		if (!strwin_fill(w, i, from))
 			return NULL;
 	}
 	w->last = i;
 	s = w->buf[i] + (o - w->base[i]);
 	nul = memchr(s, 0, w->len[i] - (size_t)(o - w->base[i]));
-	if (!nul && w->base[i] != o) { /* cut by the window: from o */
-		w->base[i] = o;
-		w->len[i] = span_read(w->fd, &w->tab, o, w->buf[i], WINDOW);
+	if (!nul && w->base[i] != o && strwin_fill(w, i, o)) { /* cut */
 		s = w->buf[i];
 		nul = memchr(s, 0, w->len[i]);
 	}
@@ -179,7 +214,7 @@ static int funcs_pieces(Elf *elf, int fd, const GElf_Shdr *sh,
 			const struct secs *secs, elf_func_fn fn, void *ctx)
 {
 	Elf64_Sym *piece = malloc(PIECE);
-	struct strwin w = { .fd = fd };
+	struct strwin w = { .fd = fd, .cap = { WINDOW, WINDOW } };
 	GElf_Shdr strsh;
 	uint64_t at = 0;
 	int added = 0;

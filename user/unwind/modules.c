@@ -74,6 +74,56 @@ static int open_mapped(struct unwinder *u, const char *modname,
 	return 0;
 }
 
+/*
+ * Each file's Elf, shared by the modules of every process that maps it:
+ * libelf counts an Elf's references (elf_begin(-1, ELF_C_READ, e) is e once
+ * more; each dwfl_end lets one go) and keeps what it has read of the file,
+ * so .eh_frame is read once in the recording instead of once per process (a
+ * churn of short processes each mapping libc; each JVM's libjvm.so). Kept
+ * for the first SHARED_MAX files, each with its descriptor open (libelf
+ * reads through it); more are opened per process, as before. A file is
+ * known by its identity as fstat gives it, compared whole.
+ */
+#define SHARED_MAX 128
+struct shared_elf {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtim;
+	Elf *elf;
+};
+static struct shared_elf shared[SHARED_MAX];
+static unsigned int nshared;
+
+static bool same_file(const struct shared_elf *e, const struct stat *st)
+{
+	return e->dev == st->st_dev && e->ino == st->st_ino &&
+	       e->size == st->st_size && e->mtim.tv_sec == st->st_mtim.tv_sec &&
+	       e->mtim.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+/* A reference to the shared Elf of the file f (open, of identity st), f
+ * closed or kept by the table; NULL when f is to be used as it is. */
+static Elf *shared_elf(struct elf_file *f, const struct stat *st)
+{
+	Elf *e;
+
+	for (unsigned int i = 0; i < nshared; i++) {
+		if (!same_file(&shared[i], st))
+			continue;
+		e = elf_begin(-1, ELF_C_READ, shared[i].elf);
+		if (e)
+			elf_file_close(f);
+		return e;
+	}
+	if (nshared >= SHARED_MAX || !(e = elf_begin(-1, ELF_C_READ, f->elf)))
+		return NULL;
+	shared[nshared++] = (struct shared_elf){ st->st_dev, st->st_ino,
+						 st->st_size, st->st_mtim,
+						 f->elf };
+	return e; /* (f's descriptor stays open: the table's) */
+}
+
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		    Dwarf_Addr base, char **file_name, Elf **elfp)
 {
@@ -90,6 +140,9 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		return -1;
 	}
 	if (!u || open_mapped(u, modname, &f, &st))
+		return -1;
+	*elfp = shared_elf(&f, &st);
+	if (*elfp) /* libdw holds a reference, the table the descriptor */
 		return -1;
 	/* libdw owns both now: elf_end and close at dwfl_end. */
 	*elfp = f.elf;

@@ -61,32 +61,55 @@ SORT_DEFINE(sort_ksyms, struct ksym, ksym_less)
 /* Bound of a kallsyms file (a few MiB with every module). */
 #define KALLSYMS_MAX ((size_t)512 << 20)
 
-static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
-		      char *line, bool *all_zero)
+/* The hexadecimal number at *pp (at most 16 digits), *pp moved past it;
+ * false when there is none. */
+static bool parse_hex(const char **pp, uint64_t *v)
 {
-	char *end, *name, *mod = NULL, *q;
-	uint64_t addr = strtoull(line, &end, 16);
+	const char *q = *pp;
+	uint64_t x = 0;
+	unsigned int d = 0;
+
+	for (;; q++, d++) {
+		unsigned int c = (unsigned char)*q, h;
+
+		if (c - '0' < 10)
+			h = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			h = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		if (d == 16)
+			return false;
+		x = x << 4 | h;
+	}
+	*pp = q;
+	*v = x;
+	return d > 0;
+}
+
+/* One line "ADDR TYPE NAME[\t[MODULE]]" of len bytes (its newline cut). */
+static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
+		      const char *line, size_t len, bool *all_zero)
+{
+	const char *end = line + len, *q = line, *name, *mod, *tab, *close;
+	size_t nlen, mlen = 0;
+	uint64_t addr;
 	char type;
 	struct ksym *s;
 
-	if (end == line || *end != ' ')
+	if (!parse_hex(&q, &addr) || end - q < 4 || q[0] != ' ' || q[2] != ' ')
 		return 0;
-	type = end[1];
-	if (!type || end[2] != ' ')
-		return 0;
-	name = end + 3;
-	q = strchr(name, '\t');
-	if (q) {
-		*q = '\0';
-		mod = strchr(q + 1, '[');
-		if (mod) {
-			mod++;
-			q = strchr(mod, ']');
-			if (q)
-				*q = '\0';
-		}
+	type = q[1];
+	name = q + 3;
+	tab = memchr(name, '\t', (size_t)(end - name));
+	nlen = (size_t)((tab ? tab : end) - name);
+	mod = tab ? memchr(tab, '[', (size_t)(end - tab)) : NULL;
+	if (mod) {
+		mod++;
+		close = memchr(mod, ']', (size_t)(end - mod));
+		mlen = (size_t)((close ? close : end) - mod);
 	}
-	if (!*name)
+	if (!nlen || memchr(name, 0, nlen))
 		return 0;
 	if (addr)
 		*all_zero = false;
@@ -97,25 +120,26 @@ static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
 	s = &k->v[k->n];
 	s->addr = addr;
 	s->text = (type == 't' || type == 'T' || type == 'w' || type == 'W') &&
-		  strcmp(name, "_etext");
+		  !(nlen == 6 && !memcmp(name, "_etext", 6));
 	s->module = 0;
-	if (strpool_add(&p->s, name, strlen(name), &s->name))
+	if (strpool_add(&p->s, name, nlen, &s->name))
 		return -1;
-	if (mod && *mod) {
-		size_t n = strlen(mod);
-
+	if (mlen) {
 		uint32_t off;
 
-		if (p->last_mod[0] && !strcmp(p->last_mod, mod)) {
+		if (p->last_mod[0] && strlen(p->last_mod) == mlen &&
+		    !memcmp(p->last_mod, mod, mlen)) {
 			s->module = p->last_mod_off;
 		} else {
 			/* (the file's bound keeps offsets under 2^31) */
-			if (strpool_add(&p->s, mod, n, &off))
+			if (strpool_add(&p->s, mod, mlen, &off))
 				return -1;
 			s->module = off;
 			p->last_mod[0] = '\0';
-			if (n < sizeof(p->last_mod))
-				memcpy(p->last_mod, mod, n + 1);
+			if (mlen < sizeof(p->last_mod)) {
+				memcpy(p->last_mod, mod, mlen);
+				p->last_mod[mlen] = '\0';
+			}
 			p->last_mod_off = off;
 		}
 	}
@@ -131,12 +155,19 @@ static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
 static int parse_file(struct ksyms *k, struct pool *p, int fd, bool *all_zero)
 {
 	char *buf = malloc(CHUNK + 1);
+	/* room for a distribution's kernel (120,000 symbols, 3 MB of names)
+	 * at once: grown by doubling, the tables were copied as they grew, in
+	 * fresh memory each time; what is not used is never touched, and is
+	 * given back (ksyms_load) */
 	unsigned int cap = 0;
 	size_t have = 0, total = 0;
 	bool skip = false; /* the rest of a line too long */
 
-	if (!buf)
+	if (!buf || GROW(k->v, cap, 1u << 18) ||
+	    GROW(p->s.buf, p->s.cap, (size_t)4 << 20)) {
+		free(buf);
 		return -1;
+	}
 	for (;;) {
 		ssize_t r = read(fd, buf + have, CHUNK - have);
 		char *line = buf, *end, *nl;
@@ -153,8 +184,9 @@ static int parse_file(struct ksyms *k, struct pool *p, int fd, bool *all_zero)
 		if (!r && have) /* the last line, without its newline */
 			*end++ = '\n';
 		while ((nl = memchr(line, '\n', (size_t)(end - line)))) {
-			*nl = '\0';
-			if (!skip && parse_line(k, p, &cap, line, all_zero)) {
+			if (!skip &&
+			    parse_line(k, p, &cap, line, (size_t)(nl - line),
+				       all_zero)) {
 				errno = ENOMEM;
 				goto fail;
 			}

@@ -308,6 +308,20 @@ static void test_procfs(void)
 	proc_cmdline(getpid(), buf, sizeof(buf));
 	ok(strstr(buf, "test_lib") && !strchr(buf, '\n'),
 	   "proc_cmdline: the arguments on one line (%s)", buf);
+	{
+		uid_t uid = (uid_t)-2, kuid = (uid_t)-2;
+		int kt = -2, kkt = -2;
+		int r = proc_uid_kthread(getpid(), &uid, &kt);
+		int kr = proc_uid_kthread(2, &kuid, &kkt);
+
+		/* (pid 2, kthreadd, is the kernel's unless in a pid
+		 * namespace, where it may be no one) */
+		ok(!r && uid == getuid() && kt <= 0 && kt >= -1 &&
+		       (kr || kkt == 1 || kkt == -1),
+		   "proc_uid_kthread: our uid %d, not a kernel thread (%d), "
+		   "kthreadd one (%d)",
+		   (int)uid, kt, kkt);
+	}
 	ok(proc_exists(getpid(), getpid()) && !proc_exists(getpid(), 1) &&
 	       proc_contains(getpid(), "cmdline", "test_lib") &&
 	       !proc_contains(getpid(), "cmdline", "no such argument"),

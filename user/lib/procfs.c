@@ -125,6 +125,31 @@ int proc_uid(pid_t pid, uid_t *uid)
 	return 0;
 }
 
+int proc_uid_kthread(pid_t pid, uid_t *uid, int *kthread)
+{
+	char path[96], line[512];
+	unsigned long r;
+	int ret = -1;
+	FILE *f;
+
+	*kthread = -1;
+	f = fopen(proc_path(path, sizeof(path), pid, 0, "status"), "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Uid:", 4) &&
+		    sscanf(line + 4, "%lu", &r) == 1) {
+			*uid = (uid_t)r;
+			ret = 0;
+		} else if (!strncmp(line, "Kthread:", 8)) {
+			*kthread = atoi(line + 8) != 0;
+			break; /* (after Uid:) */
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
 #define PF_EXITING 0x4 /* the kernel's task flag (include/linux/sched.h) */
 
 /* Whether pid is in exit(): flags, field 9 of /proc/PID/stat, after the

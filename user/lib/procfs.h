@@ -42,6 +42,9 @@ int proc_status_field(pid_t pid, pid_t tid, const char *key, char *buf,
 /* The real uid of pid (the user who started it: a set-user-ID program or
  * a non-dumpable process is still its user's). 0, or -1. */
 int proc_uid(pid_t pid, uid_t *uid);
+/* The same, and in *kthread whether pid is a kernel thread as its status
+ * says (Linux 6.0's "Kthread:"; -1 when it does not say), from one read. */
+int proc_uid_kthread(pid_t pid, uid_t *uid, int *kthread);
 /* Whether process pid has exited or is exiting (no /proc entry, a zombie,
  * or in exit()): an error seen while it went away is that, not its own
  * cause. */

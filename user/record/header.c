@@ -19,10 +19,19 @@
 void header_process(struct pj_writer *w, pid_t pid, bool java, bool target,
 		    bool first)
 {
+	header_process_cmd(w, pid, java, target, first, NULL);
+}
+
+void header_process_cmd(struct pj_writer *w, pid_t pid, bool java, bool target,
+			bool first, const char *cmdline)
+{
 	char buf[4096], comm[64], cmd[4096], ct[128];
 
 	proc_comm(pid, 0, comm, sizeof(comm));
-	proc_cmdline(pid, cmd, sizeof(cmd));
+	if (cmdline)
+		snprintf(cmd, sizeof(cmd), "%s", cmdline);
+	else
+		proc_cmdline(pid, cmd, sizeof(cmd));
 	container_of(pid, ct, sizeof(ct));
 	pj_writer_process(w, (uint32_t)pid, java ? PJ_PROC_JVM : PJ_PROC_USER,
 			  target ? PJ_PROC_F_TARGET : 0, comm, cmd, ct);

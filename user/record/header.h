@@ -23,6 +23,9 @@ void header_write(struct pj_writer *w, const char *callgraph, bool java);
  * files of one target had it. */
 void header_process(struct pj_writer *w, pid_t pid, bool java, bool target,
 		    bool first);
+/* The same with its command line read already (NULL: read here). */
+void header_process_cmd(struct pj_writer *w, pid_t pid, bool java, bool target,
+			bool first, const char *cmdline);
 /* Recording starts when the events are enabled (now), after the symbols
  * are read and the agent attached: the one start_ns of the header, the
  * statistics, --duration and report's --from/--to. */

@@ -159,7 +159,7 @@ static bool kthread(pid_t pid)
  * (its comm, its program's path: record/family.h). */
 static void name_proc(struct pj_writer *w, const struct proc *p)
 {
-	char comm[64], cmd[16];
+	char comm[64], cmd[4096];
 
 	if (!rproc(p)->kthread) {
 		proc_cmdline(p->pid, cmd, sizeof(cmd));
@@ -170,7 +170,8 @@ static void name_proc(struct pj_writer *w, const struct proc *p)
 			    rproc(p)->comm,
 			    rproc(p)->cmdline ? rproc(p)->cmdline : "", "");
 		else
-			header_process(w, p->pid, p->java, false, false);
+			header_process_cmd(w, p->pid, p->java, false, false,
+					   cmd);
 		return;
 	}
 	proc_comm(p->pid, 0, comm, sizeof(comm));
@@ -233,12 +234,13 @@ static struct proc *add_proc(struct machine *m, pid_t pid)
 	struct proc *p;
 	uint32_t v = 0;
 	uid_t uid = (uid_t)-1; /* unknown: gone already */
+	int kt;
 
 	if (u64map_get(&m->refused, (uint64_t)pid + 1, &v)) {
 		count_unnamed(m, (uid_t)v, false);
 		return NULL;
 	}
-	proc_uid(pid, &uid);
+	proc_uid_kthread(pid, &uid, &kt);
 	u64map_get(&m->uids, (uint64_t)uid + 1, &v);
 	if (m->ps->n >= m->max_procs || (v & 0xffff) >= m->uid_procs) {
 		if (m->refused.n < MACHINE_MAX_REFUSED)
@@ -253,7 +255,7 @@ static struct proc *add_proc(struct machine *m, pid_t pid)
 	rproc(p)->uid = uid;
 	rproc(p)->uid_known = uid != (uid_t)-1;
 	uid_count(m, uid, 1, p->unw != NULL);
-	rproc(p)->kthread = kthread(pid);
+	rproc(p)->kthread = kt >= 0 ? kt : kthread(pid);
 	m->kthreads += rproc(p)->kthread;
 	return p;
 }

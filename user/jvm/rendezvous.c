@@ -235,19 +235,24 @@ int rdv_agent_lib(const struct tfs *t, const char *path, char *out, size_t len)
 	return 0;
 }
 
+/* Entries of the target's /tmp looked at for stale sockets, each attach: a
+ * directory the target fills by the million costs no more than this. */
+#define CLEAN_MAX 4096
+
 /* Our sockets (".perfjava-<reader pid>-...sock") that nobody listens on. */
 static void clean_stale(const struct tfs *t)
 {
 	struct dirent *d;
 	DIR *dir;
 	int fd = openat(t->tmp, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	unsigned int seen = 0;
 
 	if (fd < 0 || !(dir = fdopendir(fd))) {
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-	while ((d = readdir(dir))) {
+	while (seen++ < CLEAN_MAX && (d = readdir(dir))) {
 		struct sockaddr_un sa = { .sun_family = AF_UNIX };
 		size_t n = strlen(d->d_name);
 		struct stat st;

@@ -170,5 +170,8 @@ int main(void)
 	   kernel_ok);
 	pj_profile_free(p);
 	unlink(data);
+	/* (the writer kept mkstemps' empty file as NAME.old, as perf does) */
+	snprintf(names, sizeof(names), "%s.old", data);
+	unlink(names);
 	return tap_done();
 }

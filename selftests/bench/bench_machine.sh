@@ -7,7 +7,8 @@
 # by `perf record -a -g`, in
 # turn, PJ_BENCH_MACHINE_ROUNDS (3) times each (who goes first alternates).
 # For each: the recorder's CPU time (user + system, from its start to its
-# file written: perf's build-id pass included), per 1000 samples, and its
+# file written: perf's build-id pass included), per 1000 samples the
+# kernel took (each recorder's own included, as perf counts them), and its
 # peak RSS; the median of the rounds with their spread, and perfjava's
 # over perf's. Then the same 10 native processes named with -p A,B,...
 #
@@ -42,7 +43,13 @@ one() {
 	if [ "$t" = perfjava ]; then
 		/usr/bin/time -f '%U %S %e %M' -o "$TMP/time" "$PJ_BIN" record -a -F 99 \
 			-d "$secs" -o "$TMP/pj.data" 2>"$TMP/pj.err"
-		n=$(awk '/^perfjava: [0-9]+ samples/ { print $2; exit }' "$TMP/pj.err")
+		# (the samples the kernel took: perf's count holds its own
+		# too, perfjava's summary leaves its own out and says of how
+		# many)
+		n=$(awk '/^perfjava: [0-9]+ samples/ && !n { n = $2 }
+			/own threads and code: .*left out/ { match($0, /of [0-9]+\)/)
+				n = substr($0, RSTART + 3, RLENGTH - 4) }
+			END { print n }' "$TMP/pj.err")
 	else
 		/usr/bin/time -f '%U %S %e %M' -o "$TMP/time" perf record -a -g -F 99 \
 			-o "$TMP/perf.data" -- sleep "$secs" >/dev/null 2>"$TMP/perf.err"

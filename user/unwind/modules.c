@@ -80,11 +80,14 @@ static int open_mapped(struct unwinder *u, const char *modname,
  * more; each dwfl_end lets one go) and keeps what it has read of the file,
  * so .eh_frame is read once in the recording instead of once per process (a
  * churn of short processes each mapping libc; each JVM's libjvm.so). Kept
- * for the first SHARED_MAX files, each with its descriptor open (libelf
- * reads through it); more are opened per process, as before. A file is
- * known by its identity as fstat gives it, compared whole.
+ * for the whole recording, for the first SHARED_MAX files of SHARED_BYTES
+ * in all (what an Elf keeps is read from its file: the bound of what the
+ * table holds, whatever files the targets map), each with its descriptor
+ * open (libelf reads through it); more are opened per process, as before.
+ * A file is known by its identity as fstat gives it, compared whole.
  */
 #define SHARED_MAX 128
+#define SHARED_BYTES ((off_t)512 << 20)
 struct shared_elf {
 	dev_t dev;
 	ino_t ino;
@@ -94,6 +97,7 @@ struct shared_elf {
 };
 static struct shared_elf shared[SHARED_MAX];
 static unsigned int nshared;
+static off_t shared_bytes;
 
 static bool same_file(const struct shared_elf *e, const struct stat *st)
 {
@@ -116,11 +120,14 @@ static Elf *shared_elf(struct elf_file *f, const struct stat *st)
 			elf_file_close(f);
 		return e;
 	}
-	if (nshared >= SHARED_MAX || !(e = elf_begin(-1, ELF_C_READ, f->elf)))
+	if (nshared >= SHARED_MAX ||
+	    st->st_size > SHARED_BYTES - shared_bytes ||
+	    !(e = elf_begin(-1, ELF_C_READ, f->elf)))
 		return NULL;
 	shared[nshared++] = (struct shared_elf){ st->st_dev, st->st_ino,
 						 st->st_size, st->st_mtim,
 						 f->elf };
+	shared_bytes += st->st_size;
 	return e; /* (f's descriptor stays open: the table's) */
 }
 

@@ -2,14 +2,16 @@
 /*
  * The function symbols of an ELF file's symbol tables, read in pieces.
  *
- * A big table is never held whole: libjvm.so's .symtab and .strtab (4 MB)
+ * A big table is not held whole: libjvm.so's .symtab and .strtab (4 MB)
  * read whole into fresh memory cost more in page faults than everything
  * else its table needs, and made the reader's peak RSS at -a. A 64-bit
  * little-endian file open on an fd is read 48 KiB of symbols at a time, its
- * names through two 64 KiB windows on the string table; any other (a 32-bit
- * file, an image in memory) through libelf as before. Every offset and
- * length is checked against its table: a damaged or shrinking file gives
- * fewer symbols, never a read outside what was checked at open
+ * names through two 64 KiB windows on the string table (read whole only
+ * when its names come in an order the windows cannot follow, past a
+ * budget: sym/elf_funcs.c); any other (a 32-bit file, an image in memory)
+ * through libelf as before. A name longer than a window is dropped. Every
+ * offset and length is checked against its table: a damaged or shrinking
+ * file gives fewer symbols, never a read outside what was checked at open
  * (sym/elf_open.h).
  */
 #ifndef PJ_USER_ELF_FUNCS_H

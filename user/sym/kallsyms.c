@@ -155,14 +155,14 @@ static int parse_line(struct ksyms *k, struct pool *p, unsigned int *cap,
 static int parse_file(struct ksyms *k, struct pool *p, int fd, bool *all_zero)
 {
 	char *buf = malloc(CHUNK + 1);
-	/* room for a distribution's kernel (120,000 symbols, 3 MB of names)
-	 * at once: grown by doubling, the tables were copied as they grew, in
-	 * fresh memory each time; what is not used is never touched, and is
-	 * given back (ksyms_load) */
 	unsigned int cap = 0;
 	size_t have = 0, total = 0;
 	bool skip = false; /* the rest of a line too long */
 
+	/* room for a distribution's kernel (120,000 symbols, 3 MB of names)
+	 * at once: grown by doubling, the tables were copied as they grew, in
+	 * fresh memory each time; what is not used is never touched, and is
+	 * given back (ksyms_load) */
 	if (!buf || GROW(k->v, cap, 1u << 18) ||
 	    GROW(p->s.buf, p->s.cap, (size_t)4 << 20)) {
 		free(buf);

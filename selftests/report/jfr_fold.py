@@ -8,9 +8,10 @@ call path into one node and names its type by majority (inlined if a third
 or more of its samples, else C1 or interpreted if half or more, else JIT).
 This applies that rule to perfjava's output (stdin), so that the two can be
 compared line by line; both sides are printed sorted. A native frame's
-trailing parameter list is dropped on both sides: perfjava's reports drop
-C++ parameter lists ("I2C/C2I adapters(0xb)" is "I2C/C2I adapters"),
-jfrconv prints names as async-profiler wrote them.
+parameter lists are dropped on both sides as perfjava's reports drop
+C++ parameter lists ("I2C/C2I adapters(0xb)" is "I2C/C2I adapters",
+"f()::Local::g(int)" is "f::Local::g"); jfrconv prints names as
+async-profiler wrote them.
 
     jfr_fold.py < perfjava.collapsed    # perfjava's, folded as jfrconv does
     jfr_fold.py < jfrconv.txt           # jfrconv's own: the same, sorted
@@ -27,11 +28,49 @@ import sys
 SUFFIX = {"_[j]": "j", "_[i]": "i", "_[0]": "0", "_[1]": "1", "_[k]": "k"}
 
 
+def drop_params(name):
+    """A C++ name's parameter lists dropped as perfjava's reports drop them
+    (user/report/shape.c): the last one and every one followed by "::"
+    (f()::Local::g(int) is f::Local::g); what is inside <> or {},
+    "(anonymous namespace)" and operator() stay."""
+    out, i, depth = [], 0, 0
+    while i < len(name):
+        c = name[i]
+        if c in "<{":
+            depth += 1
+        elif c in ">}" and depth:
+            depth -= 1
+        if c != "(" or depth:
+            out.append(c)
+            i += 1
+            continue
+        if name.startswith("(anonymous namespace)", i):
+            out.append("(anonymous namespace)")
+            i += len("(anonymous namespace)")
+            continue
+        if "".join(out[-8:]) == "operator" and name.startswith("()", i):
+            out.append("()")
+            i += 2
+            continue
+        level, j = 0, i
+        while j < len(name):
+            level += {"(": 1, ")": -1}.get(name[j], 0)
+            if not level:
+                break
+            j += 1
+        if j == len(name):
+            break
+        i = j + 1
+        if not name.startswith("::", i):
+            break
+    return "".join(out)
+
+
 def split(frame):
     for sfx, t in SUFFIX.items():
         if frame.endswith(sfx):
             return frame[: -len(sfx)], t
-    return re.sub(r"\([^()]*\)$", "", frame), ""
+    return drop_params(frame), ""
 
 
 class Node:

@@ -286,6 +286,7 @@ static void *session_main(void *arg)
 	if ((*pja.vm)->AttachCurrentThreadAsDaemon(pja.vm, (void **)&env,
 						   &aa) != JNI_OK)
 		goto out;
+	out_sender(1);
 	/* walk latency is how long this thread takes to get a cpu after a
 	 * request; ask for a better share where allowed (ignored otherwise) */
 	if (setpriority(PRIO_PROCESS, pja_gettid(), -10)) {
@@ -332,7 +333,7 @@ static void *session_main(void *arg)
 		ssize_t n, used;
 
 		/* walks at the sample are moved to the reader every 10 to
-		 * 200 ms (wring.c) */
+		 * 400 ms (wring.c) */
 		if (poll(p, 2, wring_interval_ms()) < 0 && errno != EINTR)
 			break;
 		if ((p[1].revents & POLLIN) &&
@@ -369,6 +370,7 @@ stop:
 	atomic_store(&pja.sess_tid, 0);
 	(*pja.vm)->DetachCurrentThread(pja.vm);
 out:
+	out_sender(0);
 	atomic_store(&pja.active, 0);
 	close(pja.fd);
 	pja.fd = -1;

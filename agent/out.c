@@ -5,6 +5,14 @@
  * session thread writes them to the socket, so messages keep their order and
  * no JVM thread ever blocks on the reader. The socket has a send timeout, so
  * a reader that stops reading ends the session instead of hanging us.
+ *
+ * The session thread is woken (pja.wake_fd) once per batch, and only for what
+ * the reader is waiting on: code (loads and unloads, one at a time and many a
+ * second while the JIT compiles) goes with its next pump (400 ms at most, wring.c)
+ * unless OUT_WAKE_BYTES are queued; the walks it moves are sent after what is
+ * queued before them, so a walk never comes before its code. What the session
+ * thread queues itself never wakes it: it flushes at the end of each turn of
+ * its loop. A wake-up costs the target a switch to that thread and back.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,15 +25,36 @@
 #include "out.h"
 
 #define OUT_LIMIT (64u << 20)
+#define OUT_WAKE_BYTES (256u << 10)
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *out_buf, *spare;
 static size_t out_len, out_cap, spare_cap;
+static int woken; /* a wake-up is on its way since the last flush */
+static pthread_t sender; /* the session thread, when sending */
+static int has_sender;
+
+void out_sender(int on)
+{
+	pthread_mutex_lock(&out_lock);
+	sender = pthread_self();
+	has_sender = on;
+	pthread_mutex_unlock(&out_lock);
+}
+
+static int wakes(uint32_t type)
+{
+	if (woken || (has_sender && pthread_equal(sender, pthread_self())))
+		return 0;
+	return (type != PJA_CODE_LOAD && type != PJA_CODE_UNLOAD) ||
+	       out_len >= OUT_WAKE_BYTES;
+}
 
 void out_reset(void)
 {
 	pthread_mutex_lock(&out_lock);
 	out_len = 0;
+	woken = 0;
 	pthread_mutex_unlock(&out_lock);
 }
 
@@ -35,7 +64,7 @@ int out_msg(uint32_t type, const void *a, size_t alen, const void *b,
 	struct pja_hdr h = { type, alen + blen + clen };
 	size_t need = sizeof(h) + h.len;
 	uint64_t one = 1;
-	int was_empty;
+	int wake;
 
 	pthread_mutex_lock(&out_lock);
 	if (out_len + need > OUT_LIMIT) {
@@ -56,7 +85,6 @@ int out_msg(uint32_t type, const void *a, size_t alen, const void *b,
 		out_buf = p;
 		out_cap = cap;
 	}
-	was_empty = !out_len;
 	memcpy(out_buf + out_len, &h, sizeof(h));
 	out_len += sizeof(h);
 	if (alen)
@@ -68,8 +96,10 @@ int out_msg(uint32_t type, const void *a, size_t alen, const void *b,
 	if (clen)
 		memcpy(out_buf + out_len, c, clen);
 	out_len += clen;
+	wake = wakes(type);
+	woken |= wake;
 	pthread_mutex_unlock(&out_lock);
-	if (was_empty && pja.wake_fd >= 0 &&
+	if (wake && pja.wake_fd >= 0 &&
 	    write(pja.wake_fd, &one, sizeof(one)) < 0) {
 		/* the counter is full: the session thread is awake anyway */
 	}
@@ -88,6 +118,7 @@ int out_flush(void)
 	out_buf = spare;
 	out_cap = spare_cap;
 	out_len = 0;
+	woken = 0;
 	pthread_mutex_unlock(&out_lock);
 	while (off < len) {
 		ssize_t w = write(pja.fd, buf + off, len - off);

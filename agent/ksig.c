@@ -21,7 +21,7 @@
  * to a private lock-free ring: reserve with a compare-and-swap on head,
  * copy, then publish with a release store of the record's first word. The
  * session thread reads that ring (ksig_take), names the frames and passes
- * them to the reader's shared ring (wring.c) every 10 to 200 ms. Nothing here
+ * them to the reader's shared ring (wring.c) every 10 to 400 ms. Nothing here
  * allocates or locks; the one system call is the write to pja.wake_fd that
  * wakes the session thread early when the ring passes a quarter full (once
  * until it has taken what is there: a burst of walks after a quiet spell).

@@ -40,16 +40,17 @@ static struct asgct_frame raw[PJA_MAX_SLOTS];
 static struct pja_frame named[PJA_MAX_DEPTH];
 static char ext[KSIG_EXT_MAX];
 /*
- * Each pump costs the session thread a wake-up (tens of us under a
- * hypervisor) whatever it moves: with few walks coming it waits longer, up to
- * PUMP_MAX_MS, as long as the records expected meanwhile (at the last pump's
- * rate) fill at most an eighth of the private ring and stay under
- * PUMP_WALKS (the reader holds their samples until they come). A burst
- * that fills a quarter of it sooner wakes the thread from the handler
- * (ksig.c).
+ * Each pump costs the session thread a wake-up (hundreds of us of the
+ * target's CPU under a hypervisor, H2 at 100 Hz) whatever it moves: with few
+ * walks coming it waits longer, up to PUMP_MAX_MS, as long as the records
+ * expected meanwhile (at the last pump's rate) fill at most an eighth of the
+ * private ring and stay under PUMP_WALKS (the reader holds their samples
+ * until they come, a second at most: pipeline/cpuwalk.h; at its end it asks
+ * for the last ones, PJA_PUMP). A burst that fills a quarter of it sooner
+ * wakes the thread from the handler (ksig.c).
  */
 #define PUMP_MIN_MS 10
-#define PUMP_MAX_MS 200
+#define PUMP_MAX_MS 400
 #define PUMP_WALKS 512
 
 static uint64_t last_cpu; /* the session thread's CPU at the last pump */

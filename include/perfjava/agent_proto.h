@@ -89,6 +89,10 @@ enum pja_type {
 	PJA_STACK = 67,
 	PJA_EVENTS = 69,
 	PJA_STACK_COPY = 68,
+	/* no payload: move the walks taken at the sample now, not at the next
+	 * pump (the reader's last wait); an agent that predates it ignores
+	 * it, as any type it does not know */
+	PJA_PUMP = 70,
 };
 
 struct pja_hdr {

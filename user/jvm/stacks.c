@@ -28,6 +28,18 @@ bool agent_has_chain(const struct agent *a)
 	return agent_has_copy(a) && (a->hello.flags & PJA_HELLO_CHAIN);
 }
 
+int agent_ask_pump(struct agent *a)
+{
+	struct pja_hdr h = { PJA_PUMP, 0 };
+
+	if (!a || a->fd < 0 || a->out_len >= AGENT_MAX_OUT ||
+	    agent_grow(a, &a->out, &a->out_cap, a->out_len + sizeof(h)))
+		return -1;
+	memcpy(a->out + a->out_len, &h, sizeof(h));
+	a->out_len += sizeof(h);
+	return 0;
+}
+
 int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,
 		    uint64_t cookie)
 {

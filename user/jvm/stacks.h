@@ -40,6 +40,9 @@ bool agent_has_copy(const struct agent *a);
 bool agent_has_chain(const struct agent *a);
 /* Where answers go (from agent_process). */
 void agent_on_stack(struct agent *a, agent_stack_cb cb, void *ctx);
+/* Asks a's agent to move its walks at the sample now (PJA_PUMP), queued as
+ * agent_ask_stack's requests are; -1 when it cannot be. */
+int agent_ask_pump(struct agent *a);
 /* Queues a request for the stack of tid (the reader's), switched out at
  * switch_time; sent by agent_flush. -1 when it cannot be asked. */
 int agent_ask_stack(struct agent *a, pid_t tid, uint64_t switch_time,

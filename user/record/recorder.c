@@ -396,10 +396,16 @@ void recorder_finish_waits(struct recorder *rec)
 {
 	/* stack copies in flight are the waits' own frames: worth a second
 	 * of an agent that a loaded machine keeps from its CPU; walks at the
-	 * sample come within the agent's pump (200 ms at most, wring.c) */
+	 * sample come at once, asked for (PJA_PUMP), not at the agent's next
+	 * pump (400 ms at most, wring.c) */
 	uint64_t end =
 	    now_ns() + (rec->oj.copies_out ? 1000000000ULL : 500000000ULL);
 
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		if (rec->procs.v[i]->agent && pending_in_flight(&rec->pend) &&
+		    agent_ask_pump(rec->procs.v[i]->agent)) {
+			/* its queue is full: its pump comes anyway */
+		}
 	offjava_ask(&rec->oj, &rec->procs);
 	while (pending_in_flight(&rec->pend) && now_ns() < end &&
 	       agents_round(rec))

@@ -8,11 +8,12 @@
  *
  * The session thread is woken (pja.wake_fd) once per batch, and only for what
  * the reader is waiting on: code (loads and unloads, one at a time and many a
- * second while the JIT compiles) goes with its next pump (400 ms at most, wring.c)
- * unless OUT_WAKE_BYTES are queued; the walks it moves are sent after what is
- * queued before them, so a walk never comes before its code. What the session
- * thread queues itself never wakes it: it flushes at the end of each turn of
- * its loop. A wake-up costs the target a switch to that thread and back.
+ * second while the JIT compiles) goes with its next pump (400 ms at most,
+ * wring.c) unless OUT_WAKE_BYTES are queued; the walks it moves are sent
+ * after what is queued before them, so a walk never comes before its code.
+ * What the session thread queues itself never wakes it: it flushes at the
+ * end of each turn of its loop. A wake-up costs the target a switch to that
+ * thread and back.
  */
 #include <errno.h>
 #include <pthread.h>

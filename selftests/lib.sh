@@ -23,6 +23,12 @@ _pj_cleanup() {
 		[ -n "${e#*:}" ] && [ "$(_pj_started "$p")" = "${e#*:}" ] || continue
 		kill -9 "$p" 2>/dev/null && wait "$p" 2>/dev/null
 	done
+	# what a JVM killed so leaves in /tmp: its attach socket and perf
+	# data file (not another process's: only for a pid that is gone)
+	for e in ${_pj_pids:-}; do
+		p=${e%:*}
+		[ -e /proc/"$p" ] || rm -f /tmp/.java_pid"$p" /tmp/hsperfdata_*/"$p"
+	done
 	if [ -n "${PJ_KEEP:-}" ]; then echo "# kept $TMP" >&2; else rm -rf "$TMP"; fi
 }
 trap _pj_cleanup EXIT

@@ -25,7 +25,10 @@ sec_users() {
 _sec_cleanup() {
 	local u
 	_pj_cleanup # the processes it started, by pid
-	for u in "${SEC_USERS[@]}"; do userdel "$u" 2>/dev/null; done
+	for u in "${SEC_USERS[@]}"; do
+		userdel "$u" 2>/dev/null
+		rm -rf /tmp/hsperfdata_"$u" # its JVMs' perf data
+	done
 	[ ${#SEC_FILES[@]} -eq 0 ] || rm -rf "${SEC_FILES[@]}"
 }
 # sec_classes: SEC_CLASSES, a copy of the test classes every user can read,

@@ -25,6 +25,7 @@ done
 _sec_cleanup() {
 	_pj_cleanup # the processes it started, by pid
 	userdel "$OWNER" 2>/dev/null; userdel "$THIRD" 2>/dev/null
+	rm -rf /tmp/hsperfdata_"$OWNER" /tmp/hsperfdata_"$THIRD"
 	rm -f /etc/pj-sec-victim$$ "$fifo"
 }
 trap _sec_cleanup EXIT

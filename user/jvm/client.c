@@ -36,6 +36,8 @@
 #include "perfjava/profile.h"
 
 #define START_TIMEOUT_MS 5000
+/* how long a loaded agent's connection may lag the JVM's answer */
+#define ACCEPT_AFTER_LOAD_MS 1000
 #define AGENT_MAX_PENDING 65536 /* walks asked and not answered yet */
 
 static void set_err(char *err, size_t len, const char *fmt, const char *a,
@@ -109,9 +111,10 @@ static void busy_error(int fd, pid_t pid, long long deadline, char *err,
 		    pid);
 }
 
-/* The connection of the agent in JVM pid on lfd and its HELLO, checked:
- * the fd, or -1 with err. */
-static int accept_hello(pid_t pid, int lfd, int timeout_ms,
+/* The connection of the agent in JVM pid on lfd (within accept_ms) and its
+ * HELLO (within timeout_ms), checked: the fd, or -1 with err;
+ * ATTACH_NOT_YET (err too) when nothing connected in time. */
+static int accept_hello(pid_t pid, int lfd, int accept_ms, int timeout_ms,
 			struct pja_hello *hello, char *err, size_t errlen)
 {
 	struct ucred cred;
@@ -119,26 +122,30 @@ static int accept_hello(pid_t pid, int lfd, int timeout_ms,
 	struct pja_hdr h;
 	struct pollfd p = { lfd, POLLIN, 0 };
 	long long deadline = now_ms() + timeout_ms;
+	long long until = now_ms() + accept_ms;
 	int fd = -1, r, other = 0;
 
 	/* only the JVM itself is the agent: another peer (the target's user,
 	 * or whoever can reach the socket) is dropped and the wait goes on */
 	for (;;) {
-		long long left = deadline - now_ms();
+		long long left = until - now_ms();
 
 		if (left <= 0 || poll(&p, 1, left) <= 0 ||
 		    (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) < 0) {
-			if (other)
+			if (other) {
 				snprintf(
 				    err, errlen,
 				    "the agent loaded into JVM %d but did not connect back (pid %d did; refused)",
 				    pid, other);
-			else
-				snprintf(
-				    err, errlen,
-				    "the agent loaded into JVM %d but did not connect back",
-				    pid);
-			goto fail;
+				goto fail;
+			}
+			snprintf(
+			    err, errlen,
+			    "the agent loaded into JVM %d but did not connect back",
+			    pid);
+			/* as a JVM still starting: tried again while the
+			 * attach's window lasts (record/agents.c) */
+			return ATTACH_NOT_YET;
 		}
 		if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) &&
 		    cred.pid == pid)
@@ -221,7 +228,8 @@ int agent_accept(pid_t pid, int lfd, int timeout_ms, struct agent **out,
 		 char *err, size_t errlen)
 {
 	struct pja_hello hello;
-	int fd = accept_hello(pid, lfd, timeout_ms, &hello, err, errlen);
+	int fd =
+	    accept_hello(pid, lfd, timeout_ms, timeout_ms, &hello, err, errlen);
 
 	*out = NULL;
 	return fd < 0 ? -1 : agent_adopt(pid, fd, &hello, out, err, errlen);
@@ -298,9 +306,13 @@ int agent_connect(pid_t pid, const char *agent_path, int *fd,
 		 PJA_DEFAULT_DEPTH, offer_ring ? ",ring=1" : "", bench_opt());
 	r = attach_load(pid, lib, opts, START_TIMEOUT_MS, err, errlen);
 	if (!r) {
-		*fd = accept_hello(pid, lfd, START_TIMEOUT_MS, hello, err,
-				   errlen);
-		r = *fd < 0 ? -1 : 0;
+		/* Agent_OnAttach connects before it returns, and the JVM
+		 * answers after: the connection is there, or will not come */
+		*fd = accept_hello(pid, lfd, ACCEPT_AFTER_LOAD_MS,
+				   START_TIMEOUT_MS, hello, err, errlen);
+		r = *fd == ATTACH_NOT_YET ? ATTACH_NOT_YET : *fd < 0 ? -1 : 0;
+		if (*fd < 0)
+			*fd = -1;
 	}
 	close(lfd);
 	tfs_unlink(&t, t.tmp, name);

@@ -34,7 +34,8 @@ struct pja_hello;
  * connect back. 0 on success; -1 with a one-line reason in err (attach
  * disabled, not HotSpot, agent failed to load, ...); ATTACH_NOT_YET
  * (jvm/attach.h), the reason in err too, when the JVM cannot be asked yet
- * (it has no SIGQUIT handler: starting, or -Xrs).
+ * (it has no SIGQUIT handler: starting, or -Xrs), or its agent loaded but
+ * did not connect back in time.
  */
 int agent_start(pid_t pid, const char *agent_path, struct agent **out,
 		char *err, size_t errlen);

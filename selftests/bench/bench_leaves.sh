@@ -18,8 +18,8 @@ set -u
 compile_java >/dev/null || { echo "javac failed"; exit 1; }
 secs=${PJ_BENCH_LEAVES_SECONDS:-15}
 asprof_build || echo "$ASPROF_WHY: perfjava alone"
-H2=/usr/share/java/h2.jar
-[ -f "$H2" ] || echo "no $H2 (apt-get install libh2-java): H2 skipped"
+H2=$H2JAR
+h2_jar || echo "no $H2 (libh2-java: $(tail -1 "$TMP/apt.log")): H2 skipped"
 
 # JVM code that is no Java method, by the names the JVM gives it
 STUB='(^|[ _])stub($|[ _])|[Ss]tub |arraycopy|adapters|^Interpreter$|Blob$|_Java$|^StubRoutines|^call_stub$'

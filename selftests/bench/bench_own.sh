@@ -12,8 +12,8 @@
 set -u
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
-H2=/usr/share/java/h2.jar
-[ -f "$H2" ] || { echo "no $H2 (apt-get install libh2-java): skipped"; exit 0; }
+H2=$H2JAR
+h2_jar || { echo "no $H2 (libh2-java: $(tail -1 "$TMP/apt.log")): skipped"; exit 0; }
 compile_java >/dev/null || { echo "javac failed"; exit 1; }
 secs=${PJ_BENCH_OWN_SECONDS:-15}
 rounds=${PJ_BENCH_OWN_ROUNDS:-3}

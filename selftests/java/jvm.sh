@@ -22,6 +22,15 @@ compile_java() {
 	) 9>"$CLASSES/.lock"
 }
 
+# h2_jar: Debian's H2 database (libh2-java, installed when missing: the
+# real application of the JFR and cost checks) at $H2JAR; false when it
+# cannot be had (why: the last line of $TMP/apt.log)
+H2JAR=/usr/share/java/h2.jar
+h2_jar() {
+	[ -f "$H2JAR" ] || apt_install "$TMP/apt.log" libh2-java
+	[ -f "$H2JAR" ]
+}
+
 # java_suite WHAT: the test (WHAT) is skipped where no JDK is installed, and
 # stops when the suite's Java sources do not compile; they are compiled once
 java_suite() {

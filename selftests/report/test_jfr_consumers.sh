@@ -35,7 +35,6 @@ for j in "${JDKS[@]}"; do
 	"$j/bin/jfr" help view >/dev/null 2>&1 && JV=$j # JDK 21+
 done
 [ -n "$JV" ] && JDK=$JV # virtual threads need it too
-H2JAR=/usr/share/java/h2.jar
 # the consumers' JVMs lean: they read one file and exit (C1 alone, one GC
 # thread); jfr and jfrconv pass -J options on
 LEAN=(-J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -J-XX:-UsePerfData)
@@ -68,11 +67,11 @@ rec wall --wall -- Blocking 3
 if [ "$JDK" = "$JV" ]; then
 	rec vt -e cpu-clock -- VThreads 4 3000
 fi
-if [ -f "$H2JAR" ]; then
+if h2_jar; then
 	rec h2 -e alloc,lock --wall -- H2Threads 4 3
 	[ "$JDK" = "$JV" ] && rec h2vt -e cpu-clock,alloc,lock -- H2Threads 4 3 virtual
 else
-	skip "H2, a real application" "no $H2JAR (Debian's libh2-java)"
+	skip "H2, a real application" "no $H2JAR (Debian's libh2-java: $(tail -1 "$TMP/apt.log"))"
 fi
 
 # async-profiler's converter

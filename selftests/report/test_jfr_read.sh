@@ -18,11 +18,11 @@ java_suite "JFR files of the JDK and async-profiler read as their converter read
 CMP=$PJ_TOP/selftests/report/jfr_compare.py
 JDK=${JDKS[0]}
 export LC_ALL=C JAVA_HOME=$JDK
-if [ -f /usr/share/java/h2.jar ]; then
+if h2_jar; then
 	APP=(H2Loop 4) APPNAME=H2
-else
-	APP=(Workload 2 2) APPNAME=Workload
-	echo "# no /usr/share/java/h2.jar (Debian's libh2-java): Workload instead"
+else # (Workload allocates too little for the alloc checks: Garbage)
+	APP=(Garbage 2) APPNAME=Garbage
+	echo "# no $H2JAR (Debian's libh2-java: $(tail -1 "$TMP/apt.log")): Garbage instead"
 fi
 # total FILE: the sum of the counts of a collapsed file
 total() { awk '{ n += $NF } END { printf "%.0f\n", n }' "$1"; }

@@ -387,6 +387,17 @@ bool family_stale(struct recorder *rec, const struct ring *r,
 	return true;
 }
 
+static struct proc *family_proc_of(struct recorder *rec,
+				   const struct pj_sample *s)
+{
+	return family_proc(rec, (pid_t)s->pid, s->time);
+}
+
+const struct sample_owner family_owner = {
+	.elsewhere = family_stale,
+	.proc_of = family_proc_of,
+};
+
 /* Whether ring r's events are carried by a task of process pid. */
 static bool carries(const struct threads *th, const struct ring *r, pid_t pid)
 {

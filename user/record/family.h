@@ -37,6 +37,7 @@ struct pj_sample;
 struct proc;
 struct recorder;
 struct ring;
+struct sample_owner;
 
 /* Processes the targets started, recorded at most at once (a fork bomb's
  * beyond: their samples are kept, unnamed). */
@@ -81,6 +82,8 @@ struct proc *family_proc(struct recorder *rec, pid_t pid, uint64_t time);
  * ring since before it. */
 bool family_stale(struct recorder *rec, const struct ring *r,
 		  const struct pj_sample *s);
+/* Both, as the recorder's sample owner (record/recorder.h). */
+extern const struct sample_owner family_owner;
 /* p's agent came (NULL: none did): one of those the targets started gets
  * its threads' own rings (family_promote), said. */
 void family_agent_in(struct recorder *rec, struct proc *p);

@@ -10,9 +10,7 @@
 #include "pipeline/switchcost.h"
 #include "pipeline/userframes.h"
 #include "pipeline/wall.h"
-#include "record/family.h"
 #include "record/hotpath.h"
-#include "record/machine.h"
 #include "record/recorder.h"
 #include "record/sideband.h"
 
@@ -26,16 +24,11 @@ void record_on_sample(struct recorder *rec, struct ring *r,
 
 	if (decode_sample(&rec->dec, r, hdr, &smp))
 		return;
-	if (!rec->mach) {
-		/* (a task carried by older rings, its own since: family.h) */
-		if (family_stale(rec, r, &smp.s))
-			return;
-		p = family_proc(rec, (pid_t)smp.s.pid, smp.s.time);
-	} else { /* -a, -C: a process recorded from its first sample */
-		if (machine_elsewhere(rec->mach, r, &smp.s))
-			return;
-		p = machine_proc(rec->mach, (pid_t)smp.s.pid, (pid_t)smp.s.tid);
-	}
+	/* (-p, -- CMD: a task carried by older rings, its own since, is
+	 * dropped: family.h; -a, -C: a process is made at its first sample) */
+	if (rec->owner->elsewhere(rec, r, &smp.s))
+		return;
+	p = rec->owner->proc_of(rec, &smp.s);
 	userframes_of(&rec->dec, p, &smp);
 	switchcost_sample(&rec->sc, &smp);
 	/* perfjava's own (the agent's thread, the agent's code): left out

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A ring record's way through the reader. A sample (record/hotpath.c) is
- * decoded (pipeline/decode.h), finds its process (-a, -C: made on its first
- * sample, record/machine.h), gets its user frames by that process's
+ * decoded (pipeline/decode.h), finds its process by the recorder's sample
+ * owner (record/recorder.h: the targets' family, or -a's machine, where a
+ * process is made at its first sample), gets its user frames by its
  * unwinder (pipeline/userframes.h), and is weighed (pipeline/switchcost.h); a
  * JVM's sample then waits for its Java walk (pipeline/cpuwalk.h), a
  * switch-out for the end of its wait (pipeline/wall.h), both in the pending

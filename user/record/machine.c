@@ -70,6 +70,8 @@ struct machine {
 	unsigned int nby_uid;
 };
 
+static const struct sample_owner machine_owner; /* (below) */
+
 int machine_new(struct recorder *rec)
 {
 	const char *env = getenv("PERFJAVA_MACHINE_PROCS");
@@ -80,6 +82,7 @@ int machine_new(struct recorder *rec)
 		fprintf(stderr, "perfjava: out of memory\n");
 		return -1;
 	}
+	rec->owner = &machine_owner;
 	m->ps = &rec->procs;
 	m->th = &rec->th;
 	m->cpus = &rec->o.cpus;
@@ -318,15 +321,24 @@ static void name_thread(struct machine *m, pid_t pid, pid_t tid)
 	u64map_put(&m->named, (uint64_t)tid + 1, 1);
 }
 
-bool machine_elsewhere(const struct machine *m, const struct ring *r,
-		       const struct pj_sample *s)
+/* Whether sample s of ring r is recorded elsewhere: a thread with a ring
+ * of its own (a JVM's) has its samples there; -C: those on the CPUs given. */
+static bool machine_elsewhere(struct recorder *rec, const struct ring *r,
+			      const struct pj_sample *s)
 {
+	const struct machine *m = rec->mach;
+
 	return ring_is_cpu(r) ? threads_find(m->th, (pid_t)s->tid) != NULL
 			      : m->cpus->n && !idlist_has(m->cpus, (int)s->cpu);
 }
 
-struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid)
+/* The process of sample s, made when first seen and its thread named;
+ * NULL for none (pid 0, out of memory). */
+static struct proc *machine_proc(struct recorder *rec,
+				 const struct pj_sample *s)
 {
+	struct machine *m = rec->mach;
+	pid_t pid = (pid_t)s->pid, tid = (pid_t)s->tid;
 	struct proc *p;
 
 	if (pid <= 0) { /* the CPUs' idle tasks */
@@ -349,6 +361,11 @@ struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid)
 	name_thread(m, pid, tid);
 	return p;
 }
+
+static const struct sample_owner machine_owner = {
+	.elsewhere = machine_elsewhere,
+	.proc_of = machine_proc,
+};
 
 void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 {

@@ -25,26 +25,18 @@
 
 struct perf_event_header;
 struct pj_writer;
-struct pj_sample;
 struct proc;
 struct recorder;
-struct ring;
 struct machine;
 
-/* rec->mach for -a / -C; 0, or -1 with a message. */
+/* rec->mach for -a / -C, and the owner of every sample (record/recorder.h:
+ * each process made at its first); 0, or -1 with a message. */
 int machine_new(struct recorder *rec);
 /* Opens one ring per CPU recorded; 0, or -errno (*bad the event). */
 int machine_open(struct recorder *rec, unsigned int *bad);
 /* Every JVM running now is a process recorded, its agent to come before
  * the events open (agents_start). */
 void machine_find_jvms(struct recorder *rec);
-/* Whether sample s of ring r is recorded elsewhere: a thread with a ring
- * of its own (a JVM's) has its samples there; -C: those on the CPUs given. */
-bool machine_elsewhere(const struct machine *m, const struct ring *r,
-		       const struct pj_sample *s);
-/* The process of a sample of thread tid of pid, made when first seen and
- * the thread named; NULL for none (pid 0, out of memory). */
-struct proc *machine_proc(struct machine *m, pid_t pid, pid_t tid);
 /* A PERF_RECORD_MMAP2 of a CPU's ring: libjvm.so mapped makes a JVM. */
 void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr);
 /* Thread tid of pid exited (at now). */

@@ -276,6 +276,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->o = *o;
+	rec->owner = &family_owner; /* (-a, -C: machine_new's) */
 	rec->cpus = sysconf(_SC_NPROCESSORS_ONLN) > 0
 			? (unsigned int)sysconf(_SC_NPROCESSORS_ONLN)
 			: 1; /* the drain's pace (record/run.c) */

@@ -35,12 +35,28 @@ struct jevents;
 struct launch;
 struct loop;
 struct machine;
+struct pj_sample;
+struct ring;
 struct run_hook;
 struct tp_decoder;
 struct wall;
 
+/* Who a sample belongs to, as the recording was asked: the targets and the
+ * tasks they start (record/family.h: the default), or every process (-a,
+ * -C: record/machine.h, from machine_new). The sample's way (record/hotpath.c)
+ * asks it and knows neither. */
+struct sample_owner {
+	/* whether sample s of ring r is another ring's (dropped here) */
+	bool (*elsewhere)(struct recorder *rec, const struct ring *r,
+			  const struct pj_sample *s);
+	/* s's process, made when first seen; NULL when none is recorded */
+	struct proc *(*proc_of)(struct recorder *rec,
+				const struct pj_sample *s);
+};
+
 struct recorder {
 	struct record_opts o;
+	const struct sample_owner *owner; /* whose a sample is */
 	struct pj_event *evs;
 	unsigned int nevents;
 	struct threads th;

@@ -40,6 +40,12 @@ check "report of the three files merges them: $merged samples = $sum" [ "$merged
 late=$(awk '{ n += $NF } END { print n + 0 }' "$TMP/from.folded")
 check "--from 1 across the files: fewer samples ($late of $merged)" \
 	eval '[ "$late" -gt 0 ] && [ "$late" -lt "$merged" ]'
+# (the files given latest first: --from counts from the earliest start,
+# not from the first path's; two files of one second sort the other way)
+mapfile -t rev < <(ls "$TMP"/l/app-*.data | sort -r)
+late_rev=$("$PJ_BIN" report "${rev[@]}" --from 1 --format collapsed 2>/dev/null | awk '{ n += $NF } END { print n + 0 }')
+check "--from 1 across the files given latest first: the same samples ($late_rev, $late)" \
+	[ "$late_rev" -eq "$late" ]
 "$PJ_BIN" record -q --loop 1 -o "$TMP/l/no-time.data" -- true 2>"$TMP/nt.err"
 rc=$?
 check "--loop without %t in -o: exit 2, says so" eval '[ $rc -eq 2 ] && grep -q "%t" "$TMP/nt.err"'

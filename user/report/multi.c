@@ -4,10 +4,12 @@
  * --loop recording): the later ones are appended to the first, their
  * string, frame, stack and event ids renumbered. Strings stay in the pools
  * of their own profiles, which live as long as the merged one (freed by
- * report_merged_free()). Stats add up (counts, durations; start_ns is the
- * earliest); meta is the first file's; a thread's name and a process's
- * entry are the latest file's.
+ * report_merged_free()), in the order they were recorded (their start).
+ * Stats add up (counts, durations; start_ns is the earliest); meta is the
+ * first file's; a thread's name and a process's entry are the latest
+ * file's.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +238,50 @@ static void add_switch_cost(struct pj_profile *p)
 		p->samples[i].period += p->samples[i].switches * ps / 1000;
 }
 
+/* A file's start: its meta's, else its stats' (0: unknown). */
+static uint64_t file_start(const struct pj_profile *p)
+{
+	const char *m = pj_profile_meta(p, "start_ns");
+	uint64_t t = m && *m ? strtoull(m, NULL, 10) : 0;
+
+	return t ? t : pj_profile_stat(p, "start_ns", 0);
+}
+
+struct by_start {
+	uint64_t start;
+	unsigned int i; /* its place among the paths: ties keep it */
+	struct pj_profile *p;
+};
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct by_start *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* out->all in the order the files were recorded, whatever the order of
+ * their paths (--loop's files of one second are named X and X-1, which a
+ * glob sorts the other way round): the first is the merge's, whose meta
+ * (start_ns: --from, --to) the report takes. */
+static int sort_by_start(struct report_merged *out)
+{
+	struct by_start *v = calloc(out->n ? out->n : 1, sizeof(*v));
+
+	if (!v)
+		return -1;
+	for (unsigned int i = 0; i < out->n; i++)
+		v[i] = (struct by_start){ file_start(out->all[i]), i,
+					  out->all[i] };
+	qsort(v, out->n, sizeof(*v), cmp_start);
+	for (unsigned int i = 0; i < out->n; i++)
+		out->all[i] = v[i].p;
+	free(v);
+	return 0;
+}
+
 int report_load_merged(const char *const *paths, unsigned int n,
 		       struct report_merged *out, char *err, size_t errlen)
 {
@@ -254,14 +300,17 @@ int report_load_merged(const char *const *paths, unsigned int n,
 		}
 		out->n++;
 		add_switch_cost(out->all[i]);
-		if (i && append(out->all[0], out->all[i])) {
-			snprintf(err, errlen, "out of memory merging %s",
-				 paths[i]);
-			report_merged_free(out);
-			return -1;
-		}
 	}
+	if (sort_by_start(out))
+		goto oom;
+	for (unsigned int i = 1; i < n; i++)
+		if (append(out->all[0], out->all[i]))
+			goto oom;
 	return 0;
+oom:
+	snprintf(err, errlen, "out of memory merging %u files", n);
+	report_merged_free(out);
+	return -1;
 }
 
 void report_merged_free(struct report_merged *m)

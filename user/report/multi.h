@@ -12,8 +12,9 @@ struct report_merged {
 	unsigned int n;
 };
 
-/* Loads paths[0..n) and appends the others to the first. 0, or -1 with
- * one line in err. */
+/* Loads paths[0..n) and appends the others to the first recorded (whose
+ * meta is the merge's: the earliest start). 0, or -1 with one line in
+ * err. */
 int report_load_merged(const char *const *paths, unsigned int n,
 		       struct report_merged *out, char *err, size_t errlen);
 void report_merged_free(struct report_merged *m);

@@ -25,6 +25,9 @@ C=$PID
 check "record -p A,B -p C: exit 0" [ $? -eq 0 ]
 check "... three processes, java frames on for both JVMs" \
 	grep -q 'recording 3 processes (.*java frames on for 2 JVMs' "$TMP/m.err"
+# (how the JVMs were walked: at the sample, on request, lost; for a split
+# that misses its truth)
+grep -E 'java walks|stacks walked|lost their walk|no Java frames' "$TMP/m.err" | sed 's/^/# /'
 kill "$A" "$B" "$C" 2>/dev/null
 wait "$AW" "$BW" "$C" 2>/dev/null
 "$PJ_BIN" report -i "$TMP/m.data" --processes >"$TMP/m.txt"

@@ -206,6 +206,9 @@ int pj_profile_index_events(struct pj_profile *p);
 const char *pj_profile_meta(const struct pj_profile *p, const char *key);
 uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
 			 uint64_t def);
+/* The recording's start (CLOCK_MONOTONIC ns): its meta's, else its
+ * stats'; 0 when it has neither. */
+uint64_t pj_profile_start_ns(const struct pj_profile *p);
 /* Name of virtual thread id, NULL when unnamed. */
 const char *pj_profile_vthread_name(const struct pj_profile *p, uint64_t id);
 /* Thread tid of process pid (pid 0: of any process), or NULL. */

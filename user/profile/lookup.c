@@ -94,6 +94,14 @@ uint64_t pj_profile_stat(const struct pj_profile *p, const char *key,
 	return def;
 }
 
+uint64_t pj_profile_start_ns(const struct pj_profile *p)
+{
+	const char *m = pj_profile_meta(p, "start_ns");
+	uint64_t t = m && *m ? strtoull(m, NULL, 10) : 0;
+
+	return t ? t : pj_profile_stat(p, "start_ns", 0);
+}
+
 const char *pj_profile_vthread_name(const struct pj_profile *p, uint64_t id)
 {
 	size_t lo = 0, hi = p->nvthreads;

@@ -226,7 +226,7 @@ int report_jfr(FILE *out, const struct report *r)
 		if (p->samples[i].time < first &&
 		    report_sample_selected(&all, &p->samples[i]))
 			first = p->samples[i].time;
-	start = meta_u64(p, "start_ns") ?: pj_profile_stat(p, "start_ns", 0);
+	start = pj_profile_start_ns(p);
 	if (!start || (first != UINT64_MAX && first < start))
 		start = first != UINT64_MAX ? first : 0;
 	o.start_ticks = o.ev.end_ticks = start;

@@ -238,15 +238,6 @@ static void add_switch_cost(struct pj_profile *p)
 		p->samples[i].period += p->samples[i].switches * ps / 1000;
 }
 
-/* A file's start: its meta's, else its stats' (0: unknown). */
-static uint64_t file_start(const struct pj_profile *p)
-{
-	const char *m = pj_profile_meta(p, "start_ns");
-	uint64_t t = m && *m ? strtoull(m, NULL, 10) : 0;
-
-	return t ? t : pj_profile_stat(p, "start_ns", 0);
-}
-
 struct by_start {
 	uint64_t start;
 	unsigned int i; /* its place among the paths: ties keep it */
@@ -273,7 +264,7 @@ static int sort_by_start(struct report_merged *out)
 	if (!v)
 		return -1;
 	for (unsigned int i = 0; i < out->n; i++)
-		v[i] = (struct by_start){ file_start(out->all[i]), i,
+		v[i] = (struct by_start){ pj_profile_start_ns(out->all[i]), i,
 					  out->all[i] };
 	qsort(v, out->n, sizeof(*v), cmp_start);
 	for (unsigned int i = 0; i < out->n; i++)

@@ -37,11 +37,8 @@ static const struct {
 /* Time 0 of --from/--to: when recording started, else the first sample. */
 static uint64_t start_time(const struct pj_profile *p)
 {
-	const char *m = pj_profile_meta(p, "start_ns");
-	uint64_t t = m && *m ? strtoull(m, NULL, 10) : 0;
+	uint64_t t = pj_profile_start_ns(p);
 
-	if (!t)
-		t = pj_profile_stat(p, "start_ns", 0);
 	if (!t) {
 		t = UINT64_MAX;
 		for (size_t i = 0; i < p->nsamples; i++)

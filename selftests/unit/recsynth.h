@@ -36,6 +36,7 @@ struct synth_sample {
 	uint32_t rawsz;
 	const struct perf_branch_entry *br;
 	unsigned int nbr;
+	uint32_t pid; /* 0: this process */
 };
 
 static inline int synth_open(struct synth *s, const char *path,
@@ -89,7 +90,8 @@ static inline void synth_feed(struct synth *s, struct ring *r,
 	if (st & PERF_SAMPLE_IP)
 		PUT(x->ip);
 	if (st & PERF_SAMPLE_TID) /* threads of the process recorded */
-		PUT((uint64_t)x->tid << 32 | (uint32_t)getpid());
+		PUT((uint64_t)x->tid << 32 |
+		    (x->pid ? x->pid : (uint32_t)getpid()));
 	if (st & PERF_SAMPLE_TIME)
 		PUT(x->time);
 	if (st & PERF_SAMPLE_CPU)

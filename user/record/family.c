@@ -390,7 +390,25 @@ bool family_stale(struct recorder *rec, const struct ring *r,
 static struct proc *family_proc_of(struct recorder *rec,
 				   const struct pj_sample *s)
 {
-	return family_proc(rec, (pid_t)s->pid, s->time);
+	struct proc *p = procs_get(&rec->procs, (pid_t)s->pid);
+	struct family *f = &rec->fam;
+	unsigned int i;
+
+	if (p || !family_on(rec) || (pid_t)s->pid <= 0)
+		return p;
+	if (f->live >= FAMILY_MAX_PROCS) {
+		f->over++;
+		return NULL;
+	}
+	f->late++;
+	for (i = 0; i < f->late_n && f->late_v[i].pid != (pid_t)s->pid; i++)
+		;
+	if (i == f->late_n && i < FAMILY_LATE_MAX) {
+		f->late_v[i].pid = (pid_t)s->pid;
+		f->late_v[i].time = s->time;
+		f->late_n++;
+	}
+	return NULL;
 }
 
 const struct sample_owner family_owner = {
@@ -491,6 +509,10 @@ void family_ring_gone(struct recorder *rec, struct ring *r)
 
 void family_tick(struct recorder *rec, uint64_t now)
 {
+	for (unsigned int i = 0; i < rec->fam.late_n; i++)
+		family_proc(rec, rec->fam.late_v[i].pid,
+			    rec->fam.late_v[i].time);
+	rec->fam.late_n = 0;
 	for (unsigned int i = 0; i < rec->procs.n;) {
 		struct proc *p = rec->procs.v[i];
 
@@ -523,6 +545,11 @@ void family_summary(const struct recorder *rec)
 	if (f->over)
 		fprintf(stderr, "; %llu more not named",
 			(unsigned long long)f->over);
+	if (f->late)
+		fprintf(stderr,
+			"; %llu samples came before their process was "
+			"announced (records lost): kept unnamed",
+			(unsigned long long)f->late);
 	fprintf(stderr, "\n");
 }
 
@@ -537,6 +564,7 @@ void family_write_stats(const struct recorder *rec)
 	pj_writer_stat(rec->w, "children_jvms", f->jvms);
 	pj_writer_stat(rec->w, "carried_adopted", f->adopted);
 	pj_writer_stat(rec->w, "carried_stale", f->stale);
+	pj_writer_stat(rec->w, "children_late", f->late);
 	pj_writer_stat(rec->w, "carried_over", rec->th.carried_over + f->over);
 	/* records of closed rings still in the CPUs' shared rings */
 	pj_writer_stat(rec->w, "carried_orphans", ring_orphans());

@@ -46,6 +46,11 @@ struct sample_owner;
  * beyond, their user frames are the kernel's frame-pointer chain) */
 #define FAMILY_MAX_UNWINDERS 512
 
+/* ... announced by no record yet, seen in a sample (a FORK lost with the
+ * ring's overflow): made on the loop's next tick, at most this many a
+ * tick (their samples until then are kept, unnamed) */
+#define FAMILY_LATE_MAX 16
+
 struct family {
 	uint64_t procs; /* processes started, followed */
 	uint64_t gone; /* ... of which named from their records alone */
@@ -54,6 +59,12 @@ struct family {
 	uint64_t adopted; /* carried tasks given their own ring */
 	uint64_t jvms; /* JVMs found among them */
 	unsigned int live; /* processes started alive now */
+	uint64_t late; /* samples of processes no record had announced */
+	struct { /* ... those processes, to be made (family_tick) */
+		pid_t pid;
+		uint64_t time; /* (of its first such sample) */
+	} late_v[FAMILY_LATE_MAX];
+	unsigned int late_n;
 };
 
 /* The rings' options for it (before they open): inherited events, with
@@ -75,14 +86,17 @@ void family_comm(struct recorder *rec, struct proc *p, uint32_t tid,
  * (its agent then wanted by the caller: agents_want), else NULL. */
 struct proc *family_mmap(struct recorder *rec,
 			 const struct perf_event_header *hdr);
-/* The process of a sample of pid taken at time, made when it is one the
+/* The process of a record of pid taken at time, made when it is one the
  * targets started that no record announced; NULL when not recorded. */
 struct proc *family_proc(struct recorder *rec, pid_t pid, uint64_t time);
 /* Whether sample s of ring r is a duplicate: its thread has had its own
  * ring since before it. */
 bool family_stale(struct recorder *rec, const struct ring *r,
 		  const struct pj_sample *s);
-/* Both, as the recorder's sample owner (record/recorder.h). */
+/* Both, as the recorder's sample owner (record/recorder.h): a sample's
+ * process is one already made (family_proc's on the sideband's way; a
+ * sample's way opens no file: one no record announced waits for the
+ * tick). */
 extern const struct sample_owner family_owner;
 /* p's agent came (NULL: none did): one of those the targets started gets
  * its threads' own rings (family_promote), said. */
@@ -95,7 +109,8 @@ void family_promote(struct recorder *rec, struct proc *p);
  * the listing finds before its creator's record of it would be opened
  * again, and sampled twice). */
 bool family_inherits(const struct recorder *rec, const struct proc *p);
-/* Processes that exited a second ago are forgotten (every tick). */
+/* Processes that exited a second ago are forgotten, those only samples
+ * announced are made (every tick). */
 void family_tick(struct recorder *rec, uint64_t now);
 /* r's thread exited, or r was replaced: the tasks it still carries get
  * rings of their own (the kernel drops their records once its thread is

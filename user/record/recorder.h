@@ -49,7 +49,8 @@ struct sample_owner {
 	/* whether sample s of ring r is another ring's (dropped here) */
 	bool (*elsewhere)(struct recorder *rec, const struct ring *r,
 			  const struct pj_sample *s);
-	/* s's process, made when first seen; NULL when none is recorded */
+	/* s's process (-a: made when first seen); NULL when none is, or
+	 * not yet */
 	struct proc *(*proc_of)(struct recorder *rec,
 				const struct pj_sample *s);
 };

@@ -4,12 +4,12 @@
 # method (Blocking.java: sleeps of 1 and 20 ms, parks, monitor waits and
 # entries, a SynchronousQueue hand-off of microsecond waits, a socket read
 # blocked since before the recording), recorded with -e offcpu and --wall
-# attached with -p. For each waiting thread, at least 99 % of its off-CPU
-# time (weighted) carries its own method; the socket reader blocked from
-# the start shows its user frames under its Java ones; no thread's time
-# exceeds the recording; threads carry their Java names. And a native
-# program's thread blocked since before the recording shows its user
-# frames.
+# attached with -p (the JDKs' JVMs at once). For each waiting thread, at
+# least 99 % of its off-CPU time (weighted) carries its own method; the
+# socket reader blocked from the start shows its user frames under its Java
+# ones; no thread's time exceeds the recording; threads carry their Java
+# names. And a native program's thread blocked since before the recording
+# shows its user frames.
 # alone: spinners on every core
 . "$(dirname "$0")/../lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
@@ -20,8 +20,11 @@ if ! "$PJ_BIN" list tracepoint 2>/dev/null | grep -q 'sched:sched_switch'; then
 fi
 java_suite "waits on a busy machine"
 
-"$PROGS/cpusplit" 600 "$(nproc)" >/dev/null 2>&1 &
-track $!
+# busy: spinners on every core (cpusplit, a thread a core) while the
+# recordings run, stopped between (the JVMs' start and the reports need no
+# busy machine)
+busy() { start_prog "$TMP/spin.out" "$PROGS/cpusplit" 600 "$(nproc)"; SPIN=$PID; }
+idle() { kill "$SPIN" 2>/dev/null; wait "$SPIN" 2>/dev/null || true; }
 
 # own FOLDED MODE: per waiting thread, "NAME PCT MISSING_NS" (its off-CPU
 # time under its own method, in percent), then "longest NS NAME": the
@@ -48,14 +51,41 @@ own() {
 	}' "$1"
 }
 
+# The JVMs (JDK 17, 25) recorded at once, each by a perfjava of its own,
+# on the busy machine (the other JVM and its recorder make it busier
+# still): the spinners' seconds, most of the test's CPU, are halved. Then
+# the JVMs ended (their hand-offs spin too) before the reports.
+declare -A jpid=() jwait=() rc=()
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	start_jvm "$jdk" "$TMP/$J.out" -- Blocking 600 || { not_ok "$J: Blocking started"; continue; }
+	jpid[$J]=$JPID jwait[$J]=$JWAIT
+done
+busy
+for mode in offcpu wall; do
+	flag=(-e offcpu)
+	[ $mode = wall ] && flag=(--wall)
+	recs=()
+	for J in "${!jpid[@]}"; do
+		"$PJ_BIN" record "${flag[@]}" -p "${jpid[$J]}" -d 4 -o "$TMP/$J.$mode.data" 2>"$TMP/$J.$mode.err" &
+		recs+=("$J:$!")
+	done
+	for r in "${recs[@]}"; do
+		wait "${r#*:}"
+		rc[${r%%:*}.$mode]=$?
+	done
+done
+idle
+for J in "${!jwait[@]}"; do
+	kill "${jwait[$J]}" 2>/dev/null
+	wait "${jwait[$J]}" 2>/dev/null
+done
+
+for jdk in "${JDKS[@]}"; do
+	J=$(jdk_name "$jdk")
+	[ -n "${jpid[$J]:-}" ] || continue
 	for mode in offcpu wall; do
-		flag=(-e offcpu)
-		[ $mode = wall ] && flag=(--wall)
-		"$PJ_BIN" record "${flag[@]}" -p "$JPID" -d 4 -o "$TMP/$J.$mode.data" 2>"$TMP/$J.$mode.err"
-		check "$J $mode: record -p exits 0" [ $? -eq 0 ]
+		check "$J $mode: record -p exits 0" [ "${rc[$J.$mode]}" -eq 0 ]
 		"$PJ_BIN" report -i "$TMP/$J.$mode.data" --format collapsed --total --threads >"$TMP/$J.$mode.folded"
 		own "$TMP/$J.$mode.folded" >"$TMP/$J.$mode.own"
 		sed 's/^/# /' "$TMP/$J.$mode.own"
@@ -79,8 +109,6 @@ for jdk in "${JDKS[@]}"; do
 		check "$J $mode: threads blocked all along carry their Java names" \
 			eval 'grep -q "^\[Reference Handler tid=" "$TMP/$J.$mode.folded" && grep -q "^\[main tid=" "$TMP/$J.$mode.folded"'
 	done
-	kill "$JWAIT" 2>/dev/null
-	wait "$JWAIT" 2>/dev/null
 done
 
 # a native thread blocked before the recording (waits' wait_never reads a
@@ -89,6 +117,7 @@ done
 wp=$!
 track $wp
 wait_for 10 eval "grep -qs pipe_read /proc/$wp/task/*/stack || grep -qs anon_pipe_read /proc/$wp/task/*/stack"
+busy
 "$PJ_BIN" record -q -e offcpu -p "$wp" -d 1 -o "$TMP/native.data"
 "$PJ_BIN" report -i "$TMP/native.data" --format collapsed --threads >"$TMP/native.folded"
 check "native: the thread blocked from the start shows its user frames" \
@@ -103,3 +132,4 @@ else
 	check "off-CPU records lost: the summary says the rings filled at so many switch-outs a second, and to give more pages" \
 		grep -qE '^perfjava: [0-9]+ samples lost: the rings \(1 page, 4 KiB a thread\) filled faster than the reader emptied them \([0-9]+ switch-outs a second\); give more pages per thread \(-m 4\)$' "$TMP/lost.err"
 fi
+idle

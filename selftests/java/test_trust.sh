@@ -21,9 +21,12 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D"
+	# 5 s at 997 Hz: thousands of samples, 60 or more in the stubs (the
+	# checks want 10) and 250 in the blocking calls (50) on a machine
+	# loaded sevenfold; the run 1.5 s longer, for the attach
 	start_jvm "$jdk" "$D/t.out" -Dtruth.every=50 -XX:CompileCommand=quiet \
-		-XX:CompileCommand=exclude,Trust::interp -- Trust 9
-	"$PJ_BIN" record -p "$JPID" -F 997 -d 7 -o "$D/t.data" 2>"$D/t.err"
+		-XX:CompileCommand=exclude,Trust::interp -- Trust 6.5
+	"$PJ_BIN" record -p "$JPID" -F 997 -d 5 -o "$D/t.data" 2>"$D/t.err"
 	check "$J: record the Trust workload exits 0" [ $? -eq 0 ]
 	wait "$JWAIT"
 	check "$J: the workload finishes normally while profiled" [ $? -eq 0 ]
@@ -117,10 +120,14 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: the agent's own thread is left out of the profile (record --self keeps it)" \
 		bash -c "! grep -q '^\[perfjava-agent ' '$D/tt.folded'"
 
-	# C1 and C2 told apart: only C1 (_[1]), then only C2 (_[j])
+	# C1 and C2 told apart: only C1 (_[1]), then only C2 (_[j]); 1 s at
+	# 997 Hz (hundreds of samples, where 2 s at the default 100 Hz gave
+	# tens), the workload ended then (its stop file)
 	for mode in -XX:TieredStopAtLevel=1 -XX:-TieredCompilation; do
-		start_jvm "$jdk" "$D/c.out" "$mode" -- Workload 4 1
-		"$PJ_BIN" record -q -p "$JPID" -d 2 -o "$D/c.data"
+		rm -f "$D/c.stop"
+		start_jvm "$jdk" "$D/c.out" "$mode" -Dstop.file="$D/c.stop" -- Workload 60 1
+		"$PJ_BIN" record -q -p "$JPID" -F 997 -d 1 -o "$D/c.data"
+		touch "$D/c.stop"
 		wait "$JWAIT"
 		"$PJ_BIN" report -i "$D/c.data" --format collapsed >"$D/c.folded"
 		c1=$(grep -o 'Workload\.method[AB]_\[1\]' "$D/c.folded" | wc -l)

@@ -34,9 +34,17 @@ check_sites() {
 	done
 }
 
+# How long each kind is recorded (the JVM spins on every core meanwhile):
+# allocations sampled every 128 KB (four times the default rate) for 1 s
+# give as many samples as the default gave in 4; lock waits come no
+# faster: 3 s (a thousand and more). The tolerance follows the count
+# (check_share).
+ALLOC=alloc/period=131072/ ALLOC_SECS=1 LOCK_SECS=3
+
 # run JDK LABEL WHAT EVENT MODE SITES...
 run() {
-	local jdk=$1 label=$2 what=$3 ev=$4 mode=$5 D=$TMP/$2; shift 5
+	local jdk=$1 label=$2 what=$3 ev=$4 mode=$5 D=$TMP/$2 secs=$LOCK_SECS; shift 5
+	[ "$what" = alloc ] && secs=$ALLOC_SECS
 	mkdir -p "$D"
 	# (its phase lasts until it is told to end, after the recording: a
 	# loaded machine can take seconds to attach)
@@ -45,7 +53,7 @@ run() {
 		not_ok "$label: the JVM starts"
 		return
 	fi
-	"$PJ_BIN" record -p "$JPID" -e "$ev" -d 4 -o "$D/r.data" 2>"$D/r.err"
+	"$PJ_BIN" record -p "$JPID" -e "$ev" -d "$secs" -o "$D/r.data" 2>"$D/r.err"
 	check "$label: record exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/r.err"
 	grep -E '^perfjava: (alloc|lock)' "$D/r.err" | sed 's/^/# /'
 	touch "$D/stop"
@@ -62,7 +70,7 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	ver=$("$jdk/bin/java" -version 2>&1 | awk -F'"' '/version/ { split($2, v, "."); print v[1]; exit }')
 
-	run "$jdk" "$J alloc" alloc alloc "" allocSmall allocLarge allocBytes
+	run "$jdk" "$J alloc" alloc "$ALLOC" "" allocSmall allocLarge allocBytes
 	check "$J alloc: the allocated class is the leaf (long[] under allocLarge)" \
 		grep -qE 'JvmEvents.allocLarge[^;]*;long\[\] ' "$LAST/r.folded"
 	check "$J alloc: int[] under allocSmall" \
@@ -76,7 +84,7 @@ for jdk in "${JDKS[@]}"; do
 	LOCKDATA=$LAST/r.data
 
 	if [ "${ver:-0}" -ge 21 ]; then
-		run "$jdk" "$J virtual alloc" alloc alloc virtual allocSmall allocLarge allocBytes
+		run "$jdk" "$J virtual alloc" alloc "$ALLOC" virtual allocSmall allocLarge allocBytes
 		run "$jdk" "$J virtual lock" lock lock virtual lockMonitor lockReentrant
 		check "$J virtual lock: the waits of unpinned virtual threads on a ReentrantLock are there" \
 			grep -qE 'VirtualThread.run[^;]*;.*JvmEvents.lockReentrant[^;]*;.*ReentrantLock\$NonfairSync ' "$LAST/r.folded"
@@ -84,10 +92,11 @@ for jdk in "${JDKS[@]}"; do
 		skip "$J virtual threads" "JDK $ver has none"
 	fi
 
-	# --- left as it was: allocations recorded, then a second session
+	# --- left as it was: allocations recorded, then a second session (one
+	# allocating thread: it needs samples, not a share)
 	D=$TMP/$J-again
 	mkdir -p "$D"
-	start_jvm "$jdk" "$D/w.out" -Dstop.file="$D/stop" -- JvmEvents alloc 2 300000
+	start_jvm "$jdk" "$D/w.out" -Dstop.file="$D/stop" -- JvmEvents alloc 1 300000
 	"$PJ_BIN" record -p "$JPID" -e cpu-clock,alloc -d 1 -o "$D/a.data" 2>"$D/a.err"
 	check "$J: alloc beside cpu-clock in one recording" \
 		grep -qE 'cpu-clock [0-9]+ samples, alloc [0-9]+ samples' \

@@ -39,6 +39,9 @@ done
 # thread); jfr and jfrconv pass -J options on
 LEAN=(-J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -J-XX:-UsePerfData)
 jfr() { local jdk=$1; shift; "$jdk/bin/jfr" "${LEAN[@]}" "$@"; }
+# the helpers' python (-S: they need no site-packages; run.sh puts
+# python3 itself first in PATH, not a version manager's shim)
+py() { python3 -S "$@"; }
 
 # rec NAME ARGS... -- JVM-ARGS...: perfjava record ARGS into NAME.data,
 # then NAME.jfr; NAMES gets NAME when both worked
@@ -61,15 +64,20 @@ nsamples() { "$PJ_BIN" report -i "$TMP/$1.data" --format script --event "$2" 2>/
 # pj NAME ARGS...: perfjava's collapsed stacks of NAME.data
 pj() { local n=$1; shift; "$PJ_BIN" report -i "$TMP/$n.data" --format collapsed --raw-names "$@" 2>/dev/null; }
 
-rec alloc -e cpu-clock,alloc -- JvmEvents alloc 2 1500
-rec lock -e lock -- JvmEvents lock 3 1500
-rec wall --wall -- Blocking 3
+# (short, CPU sampled every 2 ms where its samples are few: each check
+# reads a consumer against perfjava on the same file, which hundreds of
+# samples of each kind make; the virtual threads' bounds (90 % of their
+# samples named) want hundreds on a loaded machine too; the H2 clients'
+# monitor waits are mostly their first moments': class loading, sessions)
+rec alloc -e cpu-clock,alloc -c 2ms -- JvmEvents alloc 1 700
+rec lock -e lock -- JvmEvents lock 2 1000
+rec wall --wall -- Blocking 1
 if [ "$JDK" = "$JV" ]; then
-	rec vt -e cpu-clock -- VThreads 4 3000
+	rec vt -e cpu-clock -c 2ms -- VThreads 4 1000
 fi
 if h2_jar; then
-	rec h2 -e alloc,lock --wall -- H2Threads 4 3
-	[ "$JDK" = "$JV" ] && rec h2vt -e cpu-clock,alloc,lock -- H2Threads 4 3 virtual
+	rec h2 -e alloc,lock --wall -- H2Threads 4 1
+	[ "$JDK" = "$JV" ] && rec h2vt -e cpu-clock,alloc,lock -c 2ms -- H2Threads 4 1 virtual
 else
 	skip "H2, a real application" "no $H2JAR (Debian's libh2-java: $(tail -1 "$TMP/apt.log"))"
 fi
@@ -89,8 +97,38 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 	# per method, jfrconv's share against perfjava's: NAME KIND PJ-ARGS
 	# CONV-ARGS (commas for spaces, "-" for none; cpu+off: the CPU and
 	# off-CPU samples' time, which jfrconv reads without an option)
+	PAIRS="alloc alloc --event,alloc,--total --alloc,--total
+alloc cpu --event,cpu-clock --cpu
+lock lock --event,lock,--total --lock,--total
+wall wall cpu+off -
+wall offcpu --event,offcpu --wall
+vt cpu --event,cpu-clock -
+h2 wall cpu+off -
+h2 cpu --event,cpu-clock --cpu
+h2 alloc --event,alloc,--total --alloc,--total
+h2 lock --event,lock,--total --lock,--total
+h2vt cpu --event,cpu-clock --cpu
+h2vt alloc --event,alloc,--total --alloc,--total
+h2vt lock --event,lock,--total --lock,--total"
+	# one converter run for each CONV-ARGS, over every file read so: given
+	# a directory last, it converts each file into it (NAME.collapsed) in
+	# one JVM, whose start is most of a conversion's CPU; CVRC: its exit
+	declare -A CVIN=() CVRC=()
+	cvdir() { local k=${1//[^a-z]/}; echo "$TMP/cv.${k:-default}"; }
+	while read -r n kind pja conva; do
+		[ -s "$TMP/$n.jfr" ] && CVIN[$conva]+=" $TMP/$n.jfr"
+	done <<<"$PAIRS"
+	for conva in "${!CVIN[@]}"; do
+		d=$(cvdir "$conva") a=$conva
+		[ "$a" = - ] && a=
+		mkdir -p "$d"
+		# shellcheck disable=SC2086
+		"$CONV" "${LEAN[@]}" --dot -o collapsed ${a//,/ } ${CVIN[$conva]} "$d" >"$d.log" 2>&1
+		CVRC[$conva]=$?
+	done
 	while read -r n kind pja conva; do
 		[ -s "$TMP/$n.jfr" ] || continue
+		cv=$(cvdir "$conva")/$n.collapsed rc=${CVRC[$conva]}
 		[ "$pja" = - ] && pja=
 		[ "$conva" = - ] && conva=
 		if [ "$pja" = cpu+off ]; then # the timeline: CPU and off-CPU time
@@ -99,30 +137,13 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 			# shellcheck disable=SC2086
 			pj "$n" ${pja//,/ } >"$TMP/$n.$kind.pj"
 		fi
-		# shellcheck disable=SC2086
-		"$CONV" "${LEAN[@]}" --dot -o collapsed ${conva//,/ } "$TMP/$n.jfr" "$TMP/$n.$kind.cv" >"$TMP/$n.$kind.log" 2>&1
-		rc=$?
-		check "jfrconv reads $n.jfr (${conva:-CPU samples}): exit 0, $(wc -l <"$TMP/$n.$kind.cv") stacks" \
-			eval '[ $rc -eq 0 ] && [ -s "$TMP/$n.$kind.cv" ]'
-		read -r d worst a b < <(python3 "$M" "$TMP/$n.$kind.pj" "$TMP/$n.$kind.cv")
+		check "jfrconv reads $n.jfr (${conva:-CPU samples}): exit 0, $(wc -l <"$cv") stacks" \
+			eval '[ "$rc" = 0 ] && [ -s "$cv" ]'
+		read -r d worst a b < <(py "$M" "$TMP/$n.$kind.pj" "$cv")
 		echo "# $n $kind: jfrconv against perfjava, per method: max $d pp ($worst: $a% and $b%)"
 		check "jfrconv's $n $kind stacks: every method's share as perfjava's within 2 pp (max $d: $worst)" \
 			awk -v d="$d" 'BEGIN { exit !(d <= 2) }'
-	done <<-EOF
-	alloc alloc --event,alloc,--total --alloc,--total
-	alloc cpu --event,cpu-clock --cpu
-	lock lock --event,lock,--total --lock,--total
-	wall wall cpu+off -
-	wall offcpu --event,offcpu --wall
-	vt cpu --event,cpu-clock -
-	h2 wall cpu+off -
-	h2 cpu --event,cpu-clock --cpu
-	h2 alloc --event,alloc,--total --alloc,--total
-	h2 lock --event,lock,--total --lock,--total
-	h2vt cpu --event,cpu-clock --cpu
-	h2vt alloc --event,alloc,--total --alloc,--total
-	h2vt lock --event,lock,--total --lock,--total
-	EOF
+	done <<<"$PAIRS"
 else
 	skip "async-profiler's converter on perfjava's JFR" "${ASPROF_WHY:-no jfrconv in the async-profiler build}"
 fi
@@ -150,8 +171,12 @@ for jdk in "${JDKS[@]}"; do
 		# the virtual threads' whole stacks: which samples ran their code
 		depth=1 re=
 		case $n in vt | h2vt) depth=4096 re='vtCompute|H2Threads\.client' ;; esac
+		# (the virtual threads' file as $JDK prints it kept: its names
+		# are read below)
+		keep=/dev/null
+		[ "$n" = vt ] && [ "$jdk" = "$JDK" ] && keep=$TMP/vt.json
 		jfr "$jdk" print --json --stack-depth $depth "$TMP/$n.jfr" 2>"$TMP/$J.$n.json.err" |
-			python3 "$H" json ${re:+"$re"} >"$TMP/$J.$n.ev"
+			tee "$keep" | py "$H" json ${re:+"$re"} >"$TMP/$J.$n.ev"
 		rc=${PIPESTATUS[0]}
 		check "$J jfr print --json $n.jfr: exit 0, nothing on stderr" \
 			eval '[ "$rc" = 0 ] && [ ! -s "$TMP/$J.$n.json.err" ] && [ -s "$TMP/$J.$n.ev" ]'
@@ -189,16 +214,17 @@ for jdk in "${JDKS[@]}"; do
 done
 # the named virtual threads by their names: VThreads names the A chain's
 if [ -s "$TMP/vt.jfr" ]; then
-	jfr "$JDK" print --json --stack-depth 64 --events ExecutionSample "$TMP/vt.jfr" |
-		python3 -c 'import json, sys
+	py -c 'import json, sys
 n = m = 0
 for e in json.load(sys.stdin)["recording"]["events"]:
+    if e["type"] != "jdk.ExecutionSample":
+        continue
     v = e["values"]
     if any(f["method"]["name"] == "vtComputeA" for f in v["stackTrace"]["frames"]):
         n += 1
         t = v["sampledThread"]
         m += bool(t.get("virtual")) and (t.get("javaName") or "").startswith("vt-a-")
-print(n, m)' >"$TMP/vt.named"
+print(n, m)' <"$TMP/vt.json" >"$TMP/vt.named"
 	read -r n m <"$TMP/vt.named"
 	# (>= 90 %, issue 48's bound: a sample at a mount's edge may be the
 	# carrier's)
@@ -214,7 +240,7 @@ if [ -z "$JV" ]; then
 	echo "1..$_tap_n"
 	exit 0
 fi
-view() { jfr "$JV" view --width 1000 "$1" "$TMP/$2.jfr" 2>&1 | python3 "$H" view; }
+view() { jfr "$JV" view --width 1000 "$1" "$TMP/$2.jfr" 2>&1 | py "$H" view; }
 # near_top ROWS NAME: NAME's row (name, tab, percentage) is the top one,
 # or within the view's rounding of it (it prints percentages to 0.01,
 # which a sum of overloads adds up): prints "PCT TOP"
@@ -224,20 +250,21 @@ near_top() {
 }
 for n in alloc h2 h2vt; do
 	[ -s "$TMP/$n.jfr" ] || continue
-	read -r _ cls < <(pj "$n" --event alloc --total | python3 "$H" top | grep '^leaf')
-	read -r _ site < <(pj "$n" --event alloc --total | python3 "$H" top | grep '^site')
+	pj "$n" --event alloc --total | py "$H" top >"$TMP/$n.top"
+	read -r _ cls < <(grep '^leaf' "$TMP/$n.top")
+	read -r _ site < <(grep '^site' "$TMP/$n.top")
 	view allocation-by-class "$n" | awk -F'\t' '{ print $1 "\t" $NF }' >"$TMP/$n.abc"
 	check "jfr view allocation-by-class $n.jfr: perfjava's heaviest class $cls on top ($(near_top "$TMP/$n.abc" "$cls") %, top row $(head -1 "$TMP/$n.abc" | cut -f1))" \
 		near_top "$TMP/$n.abc" "$cls"
 	# by method name, as perfjava's site (one method's overloads together)
-	jfr "$JV" view --width 1000 allocation-by-site "$TMP/$n.jfr" 2>&1 | python3 "$H" view by-name >"$TMP/$n.abs"
+	jfr "$JV" view --width 1000 allocation-by-site "$TMP/$n.jfr" 2>&1 | py "$H" view by-name >"$TMP/$n.abs"
 	check "jfr view allocation-by-site $n.jfr: perfjava's heaviest site $site on top ($(near_top "$TMP/$n.abs" "$site") %, top row $(head -1 "$TMP/$n.abs" | cut -f1))" \
 		near_top "$TMP/$n.abs" "$site"
 done
 for n in lock h2 h2vt; do
 	[ -s "$TMP/$n.jfr" ] || continue
 	read -r _ cls site _ < <("$PJ_BIN" report -i "$TMP/$n.data" --format script --raw-names --event lock 2>/dev/null |
-		python3 "$H" monitor | grep '^monitor ')
+		py "$H" monitor | grep '^monitor ')
 	if [ -z "$cls" ]; then
 		skip "jfr view contention-by-class $n.jfr" "no monitor wait recorded"
 		continue
@@ -249,7 +276,7 @@ for n in lock h2 h2vt; do
 done
 for n in h2; do
 	[ -s "$TMP/$n.jfr" ] || continue
-	read -r _ leaf < <(pj "$n" --event cpu-clock | python3 "$H" top | grep '^leaf')
+	read -r _ leaf < <(pj "$n" --event cpu-clock | py "$H" top | grep '^leaf')
 	view hot-methods "$n" >"$TMP/$n.hot"
 	top=$(awk -F'\t' '{ split($2, c, " "); if (c[1] > m) m = c[1] } END { print m + 0 }' "$TMP/$n.hot")
 	got=$(awk -F'\t' -v l="$leaf" '{ split($2, c, " "); x = $1; sub(/\(.*/, "", x)

@@ -21,6 +21,8 @@ java_suite "a JVM profiled all day"
 # a thread set that stays as it is: no compiler or GC threads that come
 # and go
 STABLE=(-XX:+UseSerialGC -XX:-UseDynamicNumberOfCompilerThreads -Xmx256m)
+# (AllDay with one worker: ~200 samples of it in a 2 s session, and a core
+# left to the sessions and to the test beside this one)
 
 # record_java LABEL DATA ERR [OPTIONS...]: records JPID for 2 s; checks
 # >= 90% of its Java threads' samples have Java frames
@@ -42,7 +44,7 @@ for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
 	mkdir -p "$D/copy"
-	start_jvm "$jdk" "$D/a.out" "${STABLE[@]}" -- AllDay 600 2 "$D/go" || {
+	start_jvm "$jdk" "$D/a.out" "${STABLE[@]}" -- AllDay 600 1 "$D/go" || {
 		not_ok "$J: the JVM starts"
 		continue
 	}
@@ -125,7 +127,7 @@ for jdk in "${JDKS[@]}"; do
 	wait "$JWAIT" 2>/dev/null
 
 	# --- the first attach fails: the JVM lives on
-	start_jvm "$jdk" "$D/f.out" "${STABLE[@]}" -- AllDay 300 2 || continue
+	start_jvm "$jdk" "$D/f.out" "${STABLE[@]}" -- AllDay 300 1 || continue
 	"$jdk/bin/jcmd" "$JPID" JVMTI.agent_load "$PJ_BUILD/libperfjava-agent.so" >"$D/f.jcmd" 2>&1
 	for i in 1 2 3; do "$jdk/bin/jcmd" "$JPID" GC.run >/dev/null 2>&1; done
 	check "$J: a JVM whose first attach failed (no sock=) lives through three safepoints" \
@@ -135,7 +137,7 @@ for jdk in "${JDKS[@]}"; do
 	wait "$JWAIT" 2>/dev/null
 
 	# --- a replay of the code map as long as the recording
-	PERFJAVA_AGENT_TESTREPLAY=3000 start_jvm "$jdk" "$D/p.out" "${STABLE[@]}" -- AllDay 300 2 ||
+	PERFJAVA_AGENT_TESTREPLAY=3000 start_jvm "$jdk" "$D/p.out" "${STABLE[@]}" -- AllDay 300 1 ||
 		continue
 	record_java "$J: while the agent replays its code map for 3 s" "$D/p.data" "$D/p.err"
 	kill "$JPID" 2>/dev/null

@@ -9,7 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * stays as it is (so that a profiler that leaves a thread behind shows),
  * each with something for every mode to see. "worker-N" threads compute
  * (cpu), "alloc" allocates (alloc), "lock-N" threads contend for a
- * ReentrantLock and a monitor (lock, wall), "sleeper" sleeps (wall).
+ * ReentrantLock and a monitor (lock, wall: each holds one ~0.3 ms of
+ * every ~4 ms), "sleeper" sleeps (wall).
  *
  * With GOFILE, once that file exists the JVM's SIGTRAP handler is replaced
  * by a Java one (sun.misc.Signal), which passes nothing on: a recording
@@ -61,7 +62,7 @@ public class AllDay {
 					sink = compute(sink);
 				}
 			}
-			pause(1);
+			pause(4); /* (a quarter of a core for the four) */
 		}
 	}
 

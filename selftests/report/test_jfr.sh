@@ -22,30 +22,13 @@ JSON=$PJ_TOP/selftests/report/jfr_json.py
 JDK=${JDKS[0]}
 export LC_ALL=C
 
-# the JDK tools' JVMs lean: they read one file and exit (C1 alone, one GC
-# thread); jfr passes them on as -J options
-LEAN=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData)
-jfr() { local jdk=$1; shift; "$jdk/bin/jfr" "${LEAN[@]/#/-J}" "$@"; }
-# the helpers' python (-S: they need no site-packages; run.sh puts
-# python3 itself first in PATH, not a version manager's shim)
-py() { python3 -S "$@"; }
-# the Java workload recorded (a second: the checks compare each consumer's
-# reading of a file with perfjava's, every sample, and hundreds do)
-WL=(Workload 1 2)
-
 # collapsed OUT DATA EVENT: perfjava's stacks by thread, sorted
 collapsed() { "$PJ_BIN" report -i "$2" --format collapsed --threads --raw-names --event "$3" | sort >"$1"; }
 samples() { awk '{ n += $NF } END { print n + 0 }' "$1"; }
-# summary_count JDK FILE TYPE: the count `jfr summary` gives TYPE (the
-# summary kept beside FILE: one run of each JDK's jfr a file)
-summary_count() {
-	local sum
-	sum=$2.$(jdk_name "$1").sum
-	[ -s "$sum" ] || jfr "$1" summary "$2" >"$sum"
-	awk -v t="$3" '$1 == t { print $2 }' "$sum"
-}
+# summary_count JDK FILE TYPE: the count `jfr summary` gives TYPE
+summary_count() { "$1/bin/jfr" summary "$2" | awk -v t="$3" '$1 == t { print $2 }'; }
 
-"$PJ_BIN" record -q -e cpu-clock -o "$TMP/c.data" -- "$JDK/bin/java" -cp "$CLASSES" "${WL[@]}" \
+"$PJ_BIN" record -q -e cpu-clock -o "$TMP/c.data" -- "$JDK/bin/java" -cp "$CLASSES" Workload 2 2 \
 	>"$TMP/c.out" 2>"$TMP/c.err"
 check "record a JVM's CPU samples: exit 0" [ $? -eq 0 ]
 "$PJ_BIN" record -q --wall -o "$TMP/w.data" -- "$JDK/bin/java" -cp "$CLASSES" Waits 2 \
@@ -71,35 +54,35 @@ for jdk in "${JDKS[@]}"; do
 	check "$J jfr summary: $got profiler.WallClockSample and $got2 jdk.ExecutionSample, perfjava's $nw off-CPU and $nwc CPU samples" \
 		[ "${got:-0}" = "$nw" ] && [ "${got2:-0}" = "$nwc" ]
 	for f in c w; do
-		jfr "$jdk" print --json --stack-depth 100000 --events ExecutionSample,WallClockSample \
+		"$jdk/bin/jfr" print --json --stack-depth 100000 --events ExecutionSample,WallClockSample \
 			"$TMP/$f.jfr" >"$TMP/$J.$f.json" 2>"$TMP/$J.$f.json.err"
 		rc=$?
 		check "$J jfr print --json $f.jfr: exit 0, nothing on stderr" eval '[ $rc -eq 0 ] && [ ! -s "$TMP/$J.$f.json.err" ]'
 	done
-	py "$JSON" jdk.ExecutionSample <"$TMP/$J.c.json" 2>/dev/null | sort >"$TMP/$J.c.cpu"
-	py "$JSON" profiler.WallClockSample time <"$TMP/$J.w.json" 2>/dev/null | sort >"$TMP/$J.w.off"
-	py "$JSON" jdk.ExecutionSample <"$TMP/$J.w.json" 2>/dev/null | sort >"$TMP/$J.w.cpu"
+	python3 "$JSON" jdk.ExecutionSample <"$TMP/$J.c.json" 2>/dev/null | sort >"$TMP/$J.c.cpu"
+	python3 "$JSON" profiler.WallClockSample time <"$TMP/$J.w.json" 2>/dev/null | sort >"$TMP/$J.w.off"
+	python3 "$JSON" jdk.ExecutionSample <"$TMP/$J.w.json" 2>/dev/null | sort >"$TMP/$J.w.cpu"
 	for x in c.cpu w.off w.cpu; do
 		check "$J jfr print --json $x: every stack frame by frame and its thread as report --format collapsed --threads ($(wc -l <"$TMP/$x") stacks)" \
 			cmp -s "$TMP/$J.$x" "$TMP/$x"
 	done
-	"$jdk/bin/java" "${LEAN[@]}" -cp "$CLASSES" JfrRead "$TMP/c.jfr" jdk.ExecutionSample 2>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.c.cpu"
-	"$jdk/bin/java" "${LEAN[@]}" -cp "$CLASSES" JfrRead "$TMP/w.jfr" profiler.WallClockSample time 2>>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.w.off"
-	"$jdk/bin/java" "${LEAN[@]}" -cp "$CLASSES" JfrRead "$TMP/w.jfr" jdk.ExecutionSample 2>>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.w.cpu"
+	"$jdk/bin/java" -cp "$CLASSES" JfrRead "$TMP/c.jfr" jdk.ExecutionSample 2>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.c.cpu"
+	"$jdk/bin/java" -cp "$CLASSES" JfrRead "$TMP/w.jfr" profiler.WallClockSample time 2>>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.w.off"
+	"$jdk/bin/java" -cp "$CLASSES" JfrRead "$TMP/w.jfr" jdk.ExecutionSample 2>>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.w.cpu"
 	for x in c.cpu w.off w.cpu; do
 		check "$J RecordingFile $x: the same stacks and threads" cmp -s "$TMP/$J.rf.$x" "$TMP/$x"
 	done
 	check "$J RecordingFile: the same sample counts ($nc, $nw, $nwc)" \
 		eval '[ "$(awk "/^events/ { printf \"%s \", \$2 }" "$TMP/$J.rf.err")" = "$nc $nw $nwc " ]'
-	if jfr "$jdk" help view >/dev/null 2>&1; then
-		jfr "$jdk" view hot-methods "$TMP/c.jfr" >"$TMP/$J.view" 2>&1
+	if "$jdk/bin/jfr" help view >/dev/null 2>&1; then
+		"$jdk/bin/jfr" view hot-methods "$TMP/c.jfr" >"$TMP/$J.view" 2>&1
 		rc=$?
 		check "$J jfr view hot-methods: Workload's methods on top" \
 			eval '[ $rc -eq 0 ] && head -12 "$TMP/$J.view" | grep -q "Workload.method[AB]"'
-		jfr "$jdk" view jvm-information "$TMP/c.jfr" >"$TMP/$J.jvm" 2>&1
+		"$jdk/bin/jfr" view jvm-information "$TMP/c.jfr" >"$TMP/$J.jvm" 2>&1
 		rc=$?
 		check "$J jfr view jvm-information: the JVM's command line" \
-			eval '[ $rc -eq 0 ] && grep -q "${WL[*]}" "$TMP/$J.jvm"'
+			eval '[ $rc -eq 0 ] && grep -q "Workload 2 2" "$TMP/$J.jvm"'
 	else
 		skip "$J jfr view" "no jfr view before JDK 21"
 	fi
@@ -112,7 +95,7 @@ done
 npf=$("$PJ_BIN" report -i "$TMP/pf.data" --format collapsed --event page-faults | awk '{ n += $NF } END { print n + 0 }')
 got=$(summary_count "$JDK" "$TMP/pf.jfr" perfjava.EventSample)
 check "page-faults samples: $got perfjava.EventSample for perfjava's $npf, named and weighed" \
-	eval '[ "$npf" -gt 0 ] && [ "$got" = "$npf" ] && jfr "$JDK" print --events perfjava.EventSample "$TMP/pf.jfr" | grep -q "event = \"page-faults\""'
+	eval '[ "$npf" -gt 0 ] && [ "$got" = "$npf" ] && "$JDK/bin/jfr" print --events perfjava.EventSample "$TMP/pf.jfr" | grep -q "event = \"page-faults\""'
 collapsed "$TMP/pf.a" "$TMP/pf.data" page-faults
 collapsed "$TMP/pf.b" "$TMP/pf.jfr" page-faults
 check "page-faults samples read back: the same stacks" cmp -s "$TMP/pf.a" "$TMP/pf.b"
@@ -122,7 +105,7 @@ check "page-faults samples read back: the same stacks" cmp -s "$TMP/pf.a" "$TMP/
 rc=$?
 check "record -o r.jfr: exit 0, a JFR file the JDK reads, no r.jfr.data left" \
 	eval '[ $rc -eq 0 ] && [ ! -e "$TMP/r.jfr.data" ] && [ "$(summary_count "$JDK" "$TMP/r.jfr" jdk.ExecutionSample)" -gt 0 ]'
-start_jvm "$JDK" "$TMP/k.out" -Dstop.file="$TMP/k.stop" -- Workload 30 1
+start_jvm "$JDK" "$TMP/k.out" -- Workload 30 1
 "$PJ_BIN" record -q -p "$JPID" -o "$TMP/k.jfr" 2>"$TMP/k.err" &
 rec=$!
 track $rec
@@ -131,16 +114,13 @@ kill -9 $rec
 wait $rec 2>/dev/null
 check "record -o k.jfr killed with SIGKILL: the recording is in k.jfr.data and reports" \
 	eval '[ ! -e "$TMP/k.jfr" ] && "$PJ_BIN" report -i "$TMP/k.jfr.data" --format collapsed 2>/dev/null | grep -q Workload'
-# (its JVM ends: it would spin on to its 30 s beside the rest of the test)
-touch "$TMP/k.stop"
-wait "$JWAIT" 2>/dev/null
 
 # perfjava reads its own JFR back: a Java method declared native comes
 # back JIT compiled (async-profiler's type for it, which the JFR keeps),
 # and a wait as its wall-clock samples, each weighing its share of the
 # wait to the ns below (under 1 ppm lost)
 same_stacks() {
-	py - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" <<'PY'
 import sys
 def load(path):
     d = {}
@@ -168,24 +148,14 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 	export JAVA_HOME=$JDK
 	AP=${ASPROF%/bin/asprof}
 	"$JDK/bin/java" -agentpath:"$AP/lib/libasyncProfiler.so=start,event=cpu,interval=1ms,file=$TMP/ap.jfr,jfr" \
-		-cp "$CLASSES" "${WL[@]}" >/dev/null 2>"$TMP/ap.err"
+		-cp "$CLASSES" Workload 2 2 >/dev/null 2>"$TMP/ap.err"
 	"$JDK/bin/java" -agentpath:"$AP/lib/libasyncProfiler.so=start,wall=10ms,file=$TMP/apw.jfr,jfr" \
 		-cp "$CLASSES" Waits 2 >/dev/null 2>>"$TMP/ap.err"
-	JFRS=()
-	for jdk in "${JDKS[@]}"; do
-		J=$(jdk_name "$jdk")
-		"$jdk/bin/java" -XX:StartFlightRecording=filename="$TMP/$J.jdk.jfr",settings=profile \
-			-cp "$CLASSES" "${WL[@]}" >/dev/null 2>&1
-		JFRS+=("$TMP/$J.jdk.jfr")
-	done
-	# jfrconv's collapsed stacks of all four, F.jfr into $TMP/jc/F.collapsed,
-	# in one run: its JVM's start is most of a conversion's CPU
-	mkdir -p "$TMP/jc"
-	"$AP/bin/jfrconv" "${LEAN[@]/#/-J}" --dot -o collapsed "$TMP/ap.jfr" "$TMP/apw.jfr" "${JFRS[@]}" "$TMP/jc" >/dev/null 2>&1
 	for f in ap apw; do
-		py "$FOLD" <"$TMP/jc/$f.collapsed" >"$TMP/$f.jcs"
+		"$AP/bin/jfrconv" --dot -o collapsed "$TMP/$f.jfr" "$TMP/$f.jc" >/dev/null 2>&1
+		python3 "$FOLD" <"$TMP/$f.jc" >"$TMP/$f.jcs"
 		"$PJ_BIN" report -i "$TMP/$f.jfr" --format collapsed --raw-names 2>"$TMP/$f.pj.err" |
-			py "$FOLD" >"$TMP/$f.pjs"
+			python3 "$FOLD" >"$TMP/$f.pjs"
 		check "async-profiler's $f.jfr: perfjava's collapsed stacks equal jfrconv's ($(samples "$TMP/$f.jcs") samples, $(wc -l <"$TMP/$f.jcs") stacks)" \
 			eval '[ -s "$TMP/$f.jcs" ] && cmp -s "$TMP/$f.jcs" "$TMP/$f.pjs"'
 	done
@@ -204,17 +174,20 @@ if asprof_build && [ -x "${ASPROF%/asprof}/jfrconv" ]; then
 	check "--diff flame graph against a JFR" [ -s "$TMP/diff.html" ]
 	for jdk in "${JDKS[@]}"; do
 		J=$(jdk_name "$jdk")
-		py "$FOLD" <"$TMP/jc/$J.jdk.collapsed" >"$TMP/$J.jdk.jcs"
+		"$jdk/bin/java" -XX:StartFlightRecording=filename="$TMP/$J.jdk.jfr",settings=profile \
+			-cp "$CLASSES" Workload 2 2 >/dev/null 2>&1
+		"$AP/bin/jfrconv" --dot -o collapsed "$TMP/$J.jdk.jfr" "$TMP/$J.jdk.jc" >/dev/null 2>&1
+		python3 "$FOLD" <"$TMP/$J.jdk.jc" >"$TMP/$J.jdk.jcs"
 		# jfrconv takes the JDK's native-method samples with its CPU samples
 		{ "$PJ_BIN" report -i "$TMP/$J.jdk.jfr" --format collapsed --raw-names --event jdk.ExecutionSample
 		  "$PJ_BIN" report -i "$TMP/$J.jdk.jfr" --format collapsed --raw-names --event jdk.NativeMethodSample 2>/dev/null
-		} | py "$FOLD" >"$TMP/$J.jdk.pjs"
+		} | python3 "$FOLD" >"$TMP/$J.jdk.pjs"
 		check "$J -XX:StartFlightRecording: perfjava's collapsed stacks equal jfrconv's ($(samples "$TMP/$J.jdk.jcs") samples)" \
 			eval '[ -s "$TMP/$J.jdk.jcs" ] && cmp -s "$TMP/$J.jdk.jcs" "$TMP/$J.jdk.pjs"'
 		"$PJ_BIN" report -i "$TMP/$J.jdk.jfr" >"$TMP/$J.jdk.txt"
 		"$PJ_BIN" report -i "$TMP/$J.jdk.jfr" --format meta >"$TMP/$J.jdk.meta"
 		check "$J -XX:StartFlightRecording: the report names the JVM's command line and Workload.methodA" \
-			eval 'grep -q "^meta cmdline java .*${WL[*]}" "$TMP/$J.jdk.meta" && grep -q "Workload.methodA" "$TMP/$J.jdk.txt"'
+			eval 'grep -q "^meta cmdline java .*Workload 2 2" "$TMP/$J.jdk.meta" && grep -q "Workload.methodA" "$TMP/$J.jdk.txt"'
 	done
 else
 	skip "async-profiler's and the JDK's JFR against jfrconv" "${ASPROF_WHY:-no jfrconv in the async-profiler build}"
@@ -227,7 +200,7 @@ head -c $((size / 2)) "$TMP/c.jfr" >"$TMP/half.jfr"
 rc=$?
 check "a JFR cut in half: exit 1, one line ($(head -1 "$TMP/half.err"))" \
 	eval '[ $rc -eq 1 ] && [ "$(wc -l <"$TMP/half.err")" -eq 1 ] && grep -q "incomplete JFR" "$TMP/half.err"'
-py - "$TMP/c.jfr" "$TMP/bad.jfr" <<'EOF'
+python3 - "$TMP/c.jfr" "$TMP/bad.jfr" <<'EOF'
 import sys
 b = bytearray(open(sys.argv[1], "rb").read())
 meta = int.from_bytes(b[24:32], "big")

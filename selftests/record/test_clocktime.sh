@@ -40,6 +40,9 @@ echo "# long_run: CPU ${lms:-?} ms, $ln samples, $lt ms of time"
 echo "# short_runs: CPU ${sms:-?} ms, $sn samples, $st ms of time"
 echo "# clock event $(stat clock_sampled_ns) ns for $(stat clock_nominal_ns) ns of nominal periods;" \
 	"switch cost $(stat switch_cost_ps) ps over $(stat switch_cost_switches) switches"
+# each thread's own (signed: the scheduler's time can be the smaller)
+echo "# per thread (ps a switch): $(awk '$1 == "stat" && $2 ~ /^switch_cost_ps\./ {
+	v = $3; if (v >= 2^63) v -= 2^64; printf "%s%s %.0f", s, substr($2, 16), v; s = ", " }' "$TMP/meta")"
 
 check "every sample carries its clock's time (clock_sampled_ns)" [ -n "$(stat clock_sampled_ns)" ]
 check "the switches were counted and their cost measured ($(stat switch_cost_switches) switches)" \

@@ -198,9 +198,11 @@ static void test_collapsed(void)
 	   "--threads in text: the thread is the outermost frame");
 }
 
-/* Two stacks of two samples each, 1 ms apart; B's samples carry 10
- * context switches each, and the file a switch cost of ps (0: none). */
-static int make_switches(const char *path, uint64_t ps)
+/* Two stacks of two samples each, 1 ms apart, of thread 10; B's samples
+ * carry 10 context switches each, and the file a switch cost of ps (0:
+ * none), and thread 10 one of its own, own (0: none; signed), beside keys
+ * that name no thread. */
+static int make_switches(const char *path, uint64_t ps, int64_t own)
 {
 	struct pj_event_desc ev = { 0, "cpu-clock", "ns", 1, 0, 1000000, 0 };
 	struct pj_writer *w;
@@ -225,38 +227,69 @@ static int make_switches(const char *path, uint64_t ps)
 				    });
 	if (ps)
 		pj_writer_stat(w, "switch_cost_ps", ps);
+	if (own) {
+		pj_writer_stat(w, "switch_cost_ps.x10", 7000000);
+		pj_writer_stat(w, "switch_cost_ps.", 7000000);
+		pj_writer_stat(w, "switch_cost_ps.99999999999", 7000000);
+		pj_writer_stat(w, "switch_cost_ps.11", 7000000);
+		pj_writer_stat(w, "switch_cost_ps.10", (uint64_t)own);
+	}
 	return pj_writer_close(w);
+}
+
+/* report --total's collapsed text of make_switches(path, ps, own), or of
+ * path as it is when ps is (uint64_t)-1; NULL on a failed report. */
+static char *switches_total(const char *path, uint64_t ps, int64_t own,
+			    bool total)
+{
+	if (ps != (uint64_t)-1 && make_switches(path, ps, own))
+		return NULL;
+	if (report("-i", path, "--format", "collapsed", "-o", out,
+		   total ? "--total" : (char *)NULL, (char *)NULL))
+		return NULL;
+	return slurp(out);
+}
+
+/* whether t holds each line of want ("" ends it), else says what it got */
+static bool holds(const char *t, const char *const *want)
+{
+	for (; t && **want; want++)
+		if (!strstr(t, *want)) {
+			printf("# no \"%s\" in:\n%s", *want, t);
+			return false;
+		}
+	return t != NULL;
 }
 
 static void test_switch_cost(void)
 {
 	char path[320];
 	char *t;
-	int rc;
 
 	snprintf(path, sizeof(path), "%s/switches.data", dir);
-	if (!ok(make_switches(path, 2500000) == 0,
-		"profile with switches and their cost written"))
-		return;
-	rc = report("-i", path, "--format", "collapsed", "--total", "-o", out,
-		    (char *)NULL);
-	t = slurp(out);
-	ok(rc == 0 && strstr(t, "blocks 2050000\n") &&
-	       strstr(t, "spin 2000000\n"),
+	t = switches_total(path, 2500000, 0, true);
+	ok(holds(t,
+		 (const char *[]){ "blocks 2050000\n", "spin 2000000\n", "" }),
 	   "--total adds each sample's switches at the file's cost");
-	if (rc || !strstr(t, "blocks 2050000\n"))
-		printf("# got:\n%s", t);
-	rc = report("-i", path, "--format", "collapsed", "-o", out,
-		    (char *)NULL);
-	t = slurp(out);
-	ok(rc == 0 && strstr(t, "blocks 2\n") && strstr(t, "spin 2\n"),
+	t = switches_total(path, (uint64_t)-1, 0, false);
+	ok(holds(t, (const char *[]){ "blocks 2\n", "spin 2\n", "" }),
 	   "sample counts stay counts");
-	make_switches(path, 0);
-	rc = report("-i", path, "--format", "collapsed", "--total", "-o", out,
-		    (char *)NULL);
-	t = slurp(out);
-	ok(rc == 0 && strstr(t, "blocks 2000000\n"),
+	t = switches_total(path, 0, 0, true);
+	ok(holds(t, (const char *[]){ "blocks 2000000\n", "" }),
 	   "a file without the cost keeps its periods");
+	/* its thread's own cost, not the file's: -50 us a switch */
+	t = switches_total(path, 2500000, -50000000, true);
+	ok(holds(t,
+		 (const char *[]){ "blocks 1000000\n", "spin 2000000\n", "" }),
+	   "--total takes a thread's own cost, signed, over the file's");
+	t = switches_total(path, 2500000, 60000000, true);
+	ok(holds(t, (const char *[]){ "blocks 3200000\n", "" }),
+	   "a thread's own positive cost likewise");
+	/* -200 us a switch: 2 ms off a 1 ms sample */
+	t = switches_total(path, 0, -200000000, true);
+	ok(holds(t, (const char *[]){ "spin 2000000\n", "" }) &&
+	       !strstr(t, "blocks 1"),
+	   "a sample's time goes down to 0, not below");
 }
 
 static void test_errors(void)

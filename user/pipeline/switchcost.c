@@ -106,6 +106,7 @@ void switchcost_mark(struct switchcost *sc, const struct ring *r)
 
 	if (r->sw_fd < 0 || !(t = thread_of(sc, (uint32_t)r->tid, true)))
 		return;
+	t->gone = false; /* its tid anew: the file's totals go on */
 	t->marked = !ring_read_clocks(r, &t->mark);
 }
 
@@ -139,6 +140,9 @@ void switchcost_take(struct switchcost *sc, const struct threads *th, bool all)
 		if (t->marked && now.thread_ns >= t->mark.thread_ns &&
 		    now.event_ns >= t->mark.event_ns &&
 		    now.switches >= t->mark.switches) {
+			t->thread_ns += now.thread_ns - t->mark.thread_ns;
+			t->event_ns += now.event_ns - t->mark.event_ns;
+			t->switches += now.switches - t->mark.switches;
 			c->thread_ns += now.thread_ns - t->mark.thread_ns;
 			c->event_ns += now.event_ns - t->mark.event_ns;
 			c->switches += now.switches - t->mark.switches;
@@ -153,7 +157,23 @@ void switchcost_take(struct switchcost *sc, const struct threads *th, bool all)
 
 void switchcost_thread_gone(struct switchcost *sc, uint32_t tid)
 {
-	forget(sc, (uint64_t)tid + 1);
+	struct swc_thread *t = thread_of(sc, tid, false);
+
+	/* a thread with a cost of its own in this file keeps its totals until
+	 * the file's STATS (so many at most: threads come and go all day),
+	 * and starts again should its tid come back */
+	if (t && t->counted && t->switches >= SWITCH_COST_MIN_SWITCHES &&
+	    !t->gone && sc->gone < SWITCH_COST_THREADS_MAX) {
+		*t = (struct swc_thread){ .key = t->key,
+					  .counted = true,
+					  .gone = true,
+					  .thread_ns = t->thread_ns,
+					  .event_ns = t->event_ns,
+					  .switches = t->switches };
+		sc->gone++;
+	} else if (!t || !t->gone) {
+		forget(sc, (uint64_t)tid + 1);
+	}
 	for (uint64_t c = 0; c < sc->cpus; c++)
 		forget(sc, (uint64_t)tid + 1 + ((c + 1) << 32));
 }
@@ -167,7 +187,7 @@ uint64_t switchcost_ps(const struct switch_cost *c)
 		return 0;
 	ps = (c->thread_ns - c->event_ns) * 1000 / c->switches;
 	/* more than 1 ms a switch is no switch cost: not measured */
-	return ps > 1000000000ull ? 0 : ps;
+	return ps > SWITCH_COST_MAX_PS ? 0 : ps;
 }
 
 void switchcost_write_stats(const struct switchcost *sc, struct pj_writer *w)
@@ -185,13 +205,43 @@ void switchcost_write_stats(const struct switchcost *sc, struct pj_writer *w)
 	pj_writer_stat(w, "switch_cost_thread_ns", c->thread_ns);
 	pj_writer_stat(w, "switch_cost_event_ns", c->event_ns);
 	pj_writer_stat(w, "switch_cost_threads", c->threads);
+	for (size_t i = 0, k = 0; i < sc->n && k < SWITCH_COST_THREADS_MAX;
+	     i++) {
+		const struct swc_thread *t = &sc->v[i];
+		int64_t ps;
+		char key[40];
+
+		/* a thread's own key: no CPU in it */
+		if (!t->counted || t->key >> 32 ||
+		    t->switches < SWITCH_COST_MIN_SWITCHES ||
+		    t->thread_ns > INT64_MAX / 1000 ||
+		    t->event_ns > INT64_MAX / 1000)
+			continue;
+		ps = ((int64_t)t->thread_ns - (int64_t)t->event_ns) * 1000 /
+		     (int64_t)t->switches;
+		if (ps > SWITCH_COST_MAX_PS || ps < -SWITCH_COST_MAX_PS)
+			continue;
+		snprintf(key, sizeof(key), "switch_cost_ps.%llu",
+			 (unsigned long long)(t->key - 1));
+		pj_writer_stat(w, key, (uint64_t)ps);
+		k++;
+	}
 }
 
 void switchcost_next_file(struct switchcost *sc)
 {
 	sc->c = (struct switch_cost){ 0 };
-	for (size_t i = 0; i < sc->n; i++)
-		sc->v[i].counted = false;
+	for (size_t i = sc->n; i-- > 0;) {
+		struct swc_thread *t = &sc->v[i];
+
+		if (t->gone) {
+			forget(sc, t->key);
+			continue;
+		}
+		t->counted = false;
+		t->thread_ns = t->event_ns = t->switches = 0;
+	}
+	sc->gone = 0;
 }
 
 void switchcost_free(struct switchcost *sc)

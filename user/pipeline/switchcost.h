@@ -9,19 +9,28 @@
  * (selftests/bench/bench_cpuclock.sh), in every profiler built on these
  * events. The event also runs only between the kernel's perf switch-in and
  * switch-out of the thread, while the scheduler counts a little more of
- * each switch (about 1 us here).
+ * each switch (about 1 us here); and where the kernel accounts interrupt
+ * time apart (IRQ_TIME_ACCOUNTING), the scheduler leaves out the
+ * interrupts the thread took, the wake-up IPIs of a switch under a
+ * hypervisor among them, which the event counts: then the scheduler's time
+ * is the smaller (by 3 to 6 us a switch of progs/bursts here, some days).
  *
  * With a single clock event, each thread's ring counts its context switches
  * in the event's group, and both counts are read into every sample
  * (PERF_SAMPLE_READ); an inherited ring's events, one on each CPU, count
- * the thread's time on their CPU, and so are taken CPU by CPU. A sample weighs the event's time since the thread's
- * previous sample, not the nominal period, and carries the switches since
- * then. Every second, and at each file's end, the sampled threads'
- * scheduler time (/proc/TID/schedstat) is set against their events' time:
- * the difference per switch over the file is its switch cost, and report
- * adds each sample's switches at that cost. Each thread's weight is then
- * the CPU time the scheduler counted, spread over the code that ran, in
- * --total and pprof's time. Sample counts are not changed.
+ * the thread's time on their CPU, and so are taken CPU by CPU. A sample
+ * weighs the event's time since the thread's previous sample, not the
+ * nominal period, and carries the switches since then. Every second, and at
+ * each file's end, the sampled threads' scheduler time (/proc/TID/schedstat)
+ * is set against their events' time: the difference per switch over the
+ * file is the thread's switch cost, signed (switch_cost_ps.TID), and report
+ * adds each sample's switches at its thread's cost (a thread with too few
+ * switches to divide by: at the file's, switch_cost_ps, over all threads,
+ * 0 when negative). Each thread's weight is then the CPU time the scheduler
+ * counted, spread over the code that ran, in --total and pprof's time. The
+ * cost is each thread's own: of progs/bursts's two threads, the one woken
+ * to answer the pipe pays twice the other's (1.3 us a switch against 0.7
+ * here), and more under load. Sample counts are not changed.
  */
 #ifndef PJ_USER_SWITCHCOST_H
 #define PJ_USER_SWITCHCOST_H
@@ -58,6 +67,9 @@ struct swc_thread {
 	bool sampled; /* a sample since the last switchcost_take */
 	bool counted; /* in the current file's totals */
 	bool lost_since; /* records lost since the latest sample */
+	/* its clocks in the current file's totals */
+	uint64_t thread_ns, event_ns, switches;
+	bool gone; /* its ring closed: kept for the file's STATS */
 };
 
 struct switchcost {
@@ -67,10 +79,16 @@ struct switchcost {
 	struct swc_thread *v;
 	size_t n, cap;
 	uint32_t cpus; /* CPUs whose events' counts came, by number + 1 */
+	unsigned int gone; /* threads gone, kept for the file's STATS */
 };
 
 /* Fewer switches than this give no cost: too few to divide by. */
 #define SWITCH_COST_MIN_SWITCHES 100
+/* More than 1 ms a switch (in ps) is no switch cost: not measured. */
+#define SWITCH_COST_MAX_PS 1000000000ll
+/* At most this many threads get a cost of their own in a file's STATS
+ * (the others the file's), and as many gone threads are kept for it. */
+#define SWITCH_COST_THREADS_MAX 4096
 /* How often the sampled threads' clocks are read. */
 #define SWITCH_COST_TICK_NS 1000000000ull
 
@@ -91,14 +109,17 @@ void switchcost_tick(struct switchcost *sc, const struct threads *th,
  * them anew: every second, so that a thread that exits loses only its last
  * second, and at a file's end, while the events still run. */
 void switchcost_take(struct switchcost *sc, const struct threads *th, bool all);
-/* Thread tid's ring is closed. */
+/* Thread tid's ring is closed: its counts are forgotten, its totals kept
+ * for the file's STATS (switchcost_next_file forgets them). */
 void switchcost_thread_gone(struct switchcost *sc, uint32_t tid);
 /* After a file's STATS: the totals start again. */
 void switchcost_next_file(struct switchcost *sc);
 void switchcost_free(struct switchcost *sc);
 /* The cost of a switch in ps from the totals; 0 when not measured. */
 uint64_t switchcost_ps(const struct switch_cost *c);
-/* STATS: switch_cost_ps and what it came from. */
+/* STATS: switch_cost_ps and what it came from, and switch_cost_ps.TID of
+ * each thread with switches enough: signed (two's complement), as the
+ * scheduler's time can be the smaller (the text above). */
 void switchcost_write_stats(const struct switchcost *sc, struct pj_writer *w);
 /* One line on stderr when the time the sample counts miss is worth saying
  * (2% or more): ev is the clock event, lost the records lost. */

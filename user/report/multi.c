@@ -9,11 +9,13 @@
  * first file's; a thread's name and a process's entry are the latest
  * file's.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/u64map.h"
 #include "report/multi.h"
 
 #define GROW_TO(arr, n)                                                      \
@@ -224,18 +226,58 @@ out:
 
 /*
  * A sample's weight is its period plus its thread's context switches since
- * the previous sample at the file's measured cost of a switch: the thread
- * time its clock event could not sample (pipeline/switchcost.h). A file
- * without the measure keeps its periods.
+ * the previous sample at the measured cost of a switch, its thread's own
+ * (switch_cost_ps.TID, signed) or else the file's: the thread time its
+ * clock event could not sample, or counted beyond the scheduler's
+ * (pipeline/switchcost.h). A file without the measure keeps its periods.
+ * -1: out of memory.
  */
-static void add_switch_cost(struct pj_profile *p)
+static int add_switch_cost(struct pj_profile *p)
 {
+	static const char own[] = "switch_cost_ps.";
 	uint64_t ps = pj_profile_stat(p, "switch_cost_ps", 0);
+	struct u64map by_tid = { 0 };
+	uint32_t v;
 
-	if (!ps || ps > 1000000000ull) /* as the recorder bounds it */
-		return;
-	for (size_t i = 0; i < p->nsamples; i++)
-		p->samples[i].period += p->samples[i].switches * ps / 1000;
+	if (ps > 1000000000ull) /* as the recorder bounds it */
+		ps = 0;
+	for (uint32_t i = 0; i < p->nstats; i++) {
+		const char *k = p->stats[i].key;
+		int64_t c = (int64_t)p->stats[i].num;
+		char *end;
+		unsigned long long tid;
+
+		if (strncmp(k, own, sizeof(own) - 1) || c > 1000000000ll ||
+		    c < -1000000000ll)
+			continue;
+		errno = 0;
+		tid = strtoull(k + sizeof(own) - 1, &end, 10);
+		if (errno || *end || end == k + sizeof(own) - 1 ||
+		    tid > UINT32_MAX)
+			continue;
+		if (u64map_put(&by_tid, tid, (uint32_t)(int32_t)c)) {
+			u64map_free(&by_tid);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < p->nsamples; i++) {
+		struct pj_sample *s = &p->samples[i];
+		int64_t d;
+
+		if (!u64map_get(&by_tid, s->tid, &v)) {
+			s->period += s->switches * ps / 1000;
+			continue;
+		}
+		/* a thread's time less than the event's: never below 0 */
+		d = (int64_t)s->switches * (int32_t)v / 1000;
+		if (d >= 0)
+			s->period += (uint64_t)d;
+		else
+			s->period -= (uint64_t)-d < s->period ? (uint64_t)-d
+							      : s->period;
+	}
+	u64map_free(&by_tid);
+	return 0;
 }
 
 struct by_start {
@@ -290,7 +332,8 @@ int report_load_merged(const char *const *paths, unsigned int n,
 			return -1;
 		}
 		out->n++;
-		add_switch_cost(out->all[i]);
+		if (add_switch_cost(out->all[i]))
+			goto oom;
 	}
 	if (sort_by_start(out))
 		goto oom;

@@ -458,29 +458,44 @@ int ring_route(struct ring *r, unsigned int i, int signo)
 	return 0;
 }
 
-int ring_read_clocks(const struct ring *r, struct ring_clocks *c)
+/* r's clock event's time and switch count (an inherited ring's summed over
+ * its CPUs' events). */
+static int read_counts(const struct ring *r, uint64_t *event_ns,
+		       uint64_t *switches)
 {
 	uint64_t v[1 + 2];
-	char path[64], buf[128], *end;
 	ssize_t n;
 
-	/* an inherited event counts its thread's children too */
-	if (r->sw_fd < 0 || r->exited || r->carrier)
-		return -1;
-	c->event_ns = c->switches = 0;
-	/* an inherited ring's, on each CPU */
+	*event_ns = *switches = 0;
 	for (unsigned int k = 0; k < (r->sw_fds ? r->ncpus : 1); k++) {
 		n = read(r->sw_fds ? first_fd_on(r, (int)k) : r->fds[0], v,
 			 sizeof(v));
 		if (n != (ssize_t)sizeof(v) || v[0] != 2)
 			return -1;
-		c->event_ns += v[1];
-		c->switches += v[2];
+		*event_ns += v[1];
+		*switches += v[2];
 	}
+	return 0;
+}
+
+int ring_read_clocks(const struct ring *r, struct ring_clocks *c)
+{
+	uint64_t after_ns, after_sw;
+	char path[64], buf[128], *end;
+
+	/* an inherited event counts its thread's children too */
+	if (r->sw_fd < 0 || r->exited || r->carrier)
+		return -1;
+	/* the counts on both sides of the scheduler's, their mean taken: the
+	 * thread runs on while /proc is read (a preempted reader: ms) */
+	if (read_counts(r, &c->event_ns, &c->switches))
+		return -1;
 	/* the first field: time on a CPU, ns (CONFIG_SCHED_INFO) */
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", r->tid);
-	if (read_small_file(path, buf, sizeof(buf)))
+	if (read_small_file(path, buf, sizeof(buf)) ||
+	    read_counts(r, &after_ns, &after_sw) || after_ns < c->event_ns)
 		return -1;
+	c->event_ns += (after_ns - c->event_ns) / 2;
 	errno = 0;
 	c->thread_ns = strtoull(buf, &end, 10);
 	if (errno || end == buf || *end != ' ')

@@ -548,7 +548,8 @@ void family_summary(const struct recorder *rec)
 	if (f->late)
 		fprintf(stderr,
 			"; %llu samples came before their process was "
-			"announced (records lost): kept unnamed",
+			"announced (records lost): kept, unnamed until the "
+			"loop's next tick made the process",
 			(unsigned long long)f->late);
 	fprintf(stderr, "\n");
 }

@@ -61,6 +61,37 @@ start_jvm() {
 	track "$JPID"
 }
 
+# said FILE PID REGEX: waits for a line of FILE matching REGEX, or for PID
+# to end (at most 60 s), reading FILE as it grows (tail -f) rather than
+# running a grep every poll
+said() {
+	local l
+	while IFS= read -r l; do
+		[[ $l =~ $3 ]] && return 0
+	done < <(exec timeout 60 tail --pid="$2" -n +1 -f "$1" 2>/dev/null)
+	return 1
+}
+
+# worked OUT PID CPU_MS [MS]: waits until the Workload PID, run with
+# "ticks" (its stdout OUT: every 100 ms its time and its workers' CPU
+# time), has had CPU_MS ms of its workers' CPU, and ticked MS ms, past its
+# latest tick so far (its first when none yet), or has ended (at most
+# 120 s): a recording as long as the work its checks need, whatever the
+# load
+worked() {
+	local w t c t0='' c0='' ms=${4:-0}
+	while read -r w t _ c; do
+		[ "$w" = tick ] && t0=$t c0=$c
+	done <"$1"
+	while read -r w t _ c; do
+		[ "$w" = tick ] || continue
+		[ -n "$t0" ] || t0=$t c0=$c
+		[ $((c - c0)) -ge $(($3 * 1000000)) ] &&
+			[ $((t - t0)) -ge $((ms * 1000000)) ] && return 0
+	done < <(exec timeout 120 tail --pid="$2" -n 0 -f "$1" 2>/dev/null)
+	return 1
+}
+
 # The JVM's stderr: nothing of ours in it, the warning JDK 21+ prints on a
 # dynamic agent load included (the agent silences it, agent/quiet.c)
 jvm_own_stderr() {

@@ -5,7 +5,10 @@
 # compiler and GC threads unwound deeper, named, with -g dwarf than with
 # -g fp, recorded at the same time. The -g dwarf recordings run in the
 # unwinder's check mode (PERFJAVA_UNWIND_CHECK): each stack unwound by the
-# fast path is unwound again by libdw alone, and none may differ.
+# fast path is unwound again by libdw alone, and none may differ. The
+# Workload ticks (every 100 ms, its worker's CPU time on its stdout): its
+# recordings last as much of its work as the checks need, whatever the
+# load, and no more of its spinning.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 
@@ -52,16 +55,26 @@ depth() {
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J; mkdir -p "$D"
-	if ! start_jvm "$jdk" "$D/wl.out" -- Workload 60 2; then
+	touch "$D/go"
+	if ! start_jvm "$jdk" "$D/wl.out" -- Workload 60 1 "$D/go" ticks; then
 		not_ok "$J: Workload did not start"
 		continue
 	fi
 	for mode in default dwarf fp; do
 		g=(-g "$mode"); [ "$mode" = default ] && g=()
 		# a second recording when the first had too few such stacks
-		# (a busy machine can delay the JIT or the attach)
+		# (a busy machine can delay the JIT or the attach). Each at 1 kHz
+		# for 0.4 s of the worker's CPU (its ticks say it): some 400
+		# samples, 100 of them in zlib, whatever the load
 		for try in 1 2; do
-			PERFJAVA_UNWIND_CHECK=1 "$PJ_BIN" record -p "$JPID" "${g[@]}" -d 3 -o "$D/$mode.data" 2>"$D/$mode.err"
+			: >"$D/$mode.err"
+			PERFJAVA_UNWIND_CHECK=1 "$PJ_BIN" record -p "$JPID" "${g[@]}" -c 1000000 \
+				-o "$D/$mode.data" 2>"$D/$mode.err" &
+			rec=$!
+			said "$D/$mode.err" "$rec" '^perfjava: recording'
+			worked "$D/wl.out" "$JPID" 400
+			kill -TERM "$rec" 2>/dev/null
+			wait "$rec"
 			"$PJ_BIN" report -i "$D/$mode.data" --format collapsed >"$D/$mode.folded"
 			read -r all good zlib <<<"$(jni "$D/$mode.folded")"
 			[ "$all" -ge 10 ] && break
@@ -86,22 +99,25 @@ for jdk in "${JDKS[@]}"; do
 
 	# --- the JVM's own threads: compiler threads from the start (-Xcomp
 	# compiles every method at its first call), then GC threads collecting
-	# what the program allocates; -g fp and -g dwarf at the same time
-	"$jdk/bin/java" -Xcomp -Xmx64m -cp "$CLASSES" Garbage 30 >"$D/gc.out" 2>&1 &
-	P=$!
-	track $P
+	# what the program allocates, in a JVM of their own (without -Xcomp:
+	# its seconds of compiling before "ready" are not waited for); -g fp
+	# and -g dwarf at the same time, 1 s (hundreds of samples of either)
 	for part in Compiler GC; do
-		[ $part = GC ] && wait_for 30 grep -q '^ready' "$D/gc.out"
-		"$PJ_BIN" record -q --no-java -p "$P" -g fp -c 1000000 -d 3 -o "$D/$part-fp.data" &
+		xcomp=-Xcomp; [ $part = GC ] && xcomp=
+		"$jdk/bin/java" $xcomp -Xmx64m -cp "$CLASSES" Garbage 30 >"$D/$part.out" 2>&1 &
+		P=$!
+		track $P
+		[ $part = GC ] && wait_for 30 grep -q '^ready' "$D/$part.out"
+		"$PJ_BIN" record -q --no-java -p "$P" -g fp -c 1000000 -d 1 -o "$D/$part-fp.data" &
 		r1=$!
 		PERFJAVA_UNWIND_CHECK=1 "$PJ_BIN" record -q --no-java -p "$P" \
-			-g dwarf -c 1000000 -d 3 -o "$D/$part-dw.data"
+			-g dwarf -c 1000000 -d 1 -o "$D/$part-dw.data"
 		wait "$r1"
+		kill "$P" 2>/dev/null; wait "$P" 2>/dev/null
 		for m in fp dw; do
 			"$PJ_BIN" report -i "$D/$part-$m.data" --threads --format collapsed >"$D/$part-$m.folded"
 		done
 	done
-	kill "$P" 2>/dev/null; wait "$P" 2>/dev/null
 	for data in default dwarf Compiler-dw GC-dw; do
 		read -r ck df <<<"$(checked "$D/$data.data")"
 		check "$J $data: the fast unwind gives libdw's frames ($df of $ck stacks differ)" \

@@ -38,6 +38,7 @@ static struct {
 	unsigned int n, frames;
 	pid_t tid;
 	int fd, status;
+	unsigned int unknown; /* frames named "[unknown Java method]" */
 	uint64_t time;
 	char first[64];
 } got;
@@ -52,6 +53,10 @@ static void on_walk(void *ctx, const struct ring_walk *w)
 	got.status = w->status;
 	snprintf(got.first, sizeof(got.first), "%s",
 		 w->n ? w->frames[0].name : "");
+	got.unknown = 0;
+	for (unsigned int i = 0; i < w->n; i++)
+		got.unknown +=
+		    !strcmp(w->frames[i].name, "[unknown Java method]");
 }
 
 static void send_msg(struct agent *a, uint32_t type, const void *p,
@@ -167,13 +172,27 @@ int main(void)
 	   "the agent's real-time signal is taken");
 
 	method(f.a, 0x1000, "demo.Walk", "leaf");
+	method(f.a, 0x1001, "demo.Walk", "mid");
 	put(&f, 42, 3, 0x1000, 0, 0);
 	memset(&got, 0, sizeof(got));
+	/* its third method is on the socket still, unread */
+	ok(agent_ring_drain(f.a, on_walk, NULL) == 0 && !got.n,
+	   "a walk naming a method not read yet waits for the next drain");
+	method(f.a, 0x1002, "demo.Walk", "root");
 	ok(agent_ring_drain(f.a, on_walk, NULL) == 1 && got.tid == 42 &&
 	       got.fd == 7 && got.frames == 3 && got.status == AGENT_WALK_OK &&
-	       !strcmp(got.first, "demo.Walk.leaf()V"),
-	   "a walk comes out with its thread, fd, frames and names (%s)",
+	       !strcmp(got.first, "demo.Walk.leaf()V") && !got.unknown,
+	   "... which names it: the walk comes out with its thread, fd, "
+	   "frames and names (%s)",
 	   got.first);
+	put(&f, 42, 1, 0x1fff, 0, 0); /* a method never sent */
+	ok(agent_ring_drain(f.a, on_walk, NULL) == 0 &&
+	       agent_ring_drain(f.a, on_walk, NULL) == 1 && got.unknown == 1,
+	   "a method never sent holds its walk one drain, no more");
+	for (i = 0; i < DEPTH; i++)
+		method(f.a, 0x2000 + i, "demo.Laps", "m");
+	method(f.a, 0x3000, "demo.Seal", "a");
+	method(f.a, 0x3001, "demo.Seal", "b");
 
 	/* many laps of the ring, records across its end */
 	memset(&got, 0, sizeof(got));

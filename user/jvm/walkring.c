@@ -45,6 +45,9 @@ struct walk_ring {
 	/* the agent's last pump time as it said it, and when (our clock:
 	 * its own may be a time namespace's) that changed */
 	uint64_t pump_at, pump_seen_ns;
+	/* records before this position are named as they are, methods
+	 * unknown or not (agent_ring_drain) */
+	uint64_t named_as_is;
 };
 
 static int send_fd(int sock, const void *msg, size_t len, int fd)
@@ -252,6 +255,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 		struct ring_walk w = { 0 };
 		uint64_t at;
 		unsigned int i;
+		bool unknown;
 
 		if ((uint32_t)word != pjw_seal(r->tail))
 			break; /* not written yet */
@@ -274,11 +278,22 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 			re.owner = agent_class_name(a, pe.owner);
 			w.ev = &re;
 		}
+		unknown = false;
 		for (i = 0; i < rec.nframes; i++) {
 			struct pja_frame f;
 
 			pjw_get(data, r->size, at + i * 16, &f, sizeof(f));
-			agent_name_frame(a, &f, &r->frames[i]);
+			unknown |= !agent_name_frame(a, &f, &r->frames[i]);
+		}
+		/* a method the walk names is sent before the walk is
+		 * published, but may have come on the socket after the
+		 * caller read it (ksig_collect): the records up to here wait
+		 * for the next call, which reads it first; once, whatever
+		 * an agent sends */
+		if (unknown && r->tail >= r->named_as_is) {
+			r->named_as_is = head;
+			r->st.held++;
+			break;
 		}
 		w.tid = (pid_t)rec.tid;
 		w.fd = rec.fd;

@@ -62,6 +62,8 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx);
 struct agent_ring_stats {
 	uint64_t walks; /* walks read */
 	uint64_t bad; /* records refused (broken or out of bounds) */
+	/* drains that stopped at a walk naming a method not read yet */
+	uint64_t held;
 	uint64_t full; /* walks the agent dropped: a ring was full */
 	uint64_t busy; /* signals the agent could not walk */
 	/* the agent's own cost, as it says (perfjava/walk_ring.h) */

@@ -41,7 +41,7 @@ static const int status_map[] = {
 	[PJA_WALK_GONE] = AGENT_WALK_GONE,
 };
 
-void agent_name_frame(const struct agent *a, const struct pja_frame *f,
+bool agent_name_frame(const struct agent *a, const struct pja_frame *f,
 		      struct java_frame *out)
 {
 	const struct jmethod *m =
@@ -55,6 +55,7 @@ void agent_name_frame(const struct agent *a, const struct pja_frame *f,
 	out->name = m ? m->name : "[unknown Java method]";
 	out->file = m ? m->file : NULL;
 	out->line = m ? bci_line(m, f->bci) : 0;
+	return m || !f->method;
 }
 
 int agent_result_frames(struct agent *a, const char *p, uint32_t len,

@@ -22,8 +22,9 @@ struct pja_frame;
 bool java_same_method(const char *a, const char *b);
 
 /* For jvm/ only (struct agent, jvm/conn_internal.h): */
-/* A frame of a walk with its method's name and line. */
-void agent_name_frame(const struct agent *a, const struct pja_frame *f,
+/* A frame of a walk with its method's name and line; false when it names
+ * a method the agent has not sent (yet). */
+bool agent_name_frame(const struct agent *a, const struct pja_frame *f,
 		      struct java_frame *out);
 /* The frames of a walk or stack result: nframes pja_frames after its head
  * of hsize bytes in the len-byte message p, checked against len and cut to

@@ -441,6 +441,7 @@ void ksig_add(struct ksig *sum, const struct ksig *k)
 	sum->missed += k->missed;
 	sum->orphans += k->orphans;
 	s->walks += r->walks;
+	s->held += r->held;
 	s->bad += r->bad;
 	s->full += r->full;
 	s->busy += r->busy;
@@ -575,6 +576,7 @@ void ksig_write_stats(const struct ksig *k, struct pj_writer *w)
 	pj_writer_stat(w, "walk_ring_full", k->rs.full);
 	pj_writer_stat(w, "walk_ring_busy", k->rs.busy);
 	pj_writer_stat(w, "walk_ring_bad", k->rs.bad);
+	pj_writer_stat(w, "walk_ring_held", k->rs.held);
 	/* the agent's own cost, its numbers (untrusted: shown, never used) */
 	pj_writer_stat(w, "walk_agent_timed", k->rs.timed);
 	pj_writer_stat(w, "walk_agent_own", k->rs.own);

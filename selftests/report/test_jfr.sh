@@ -25,6 +25,13 @@ export LC_ALL=C
 # collapsed OUT DATA EVENT: perfjava's stacks by thread, sorted
 collapsed() { "$PJ_BIN" report -i "$2" --format collapsed --threads --raw-names --event "$3" | sort >"$1"; }
 samples() { awk '{ n += $NF } END { print n + 0 }' "$1"; }
+# same A B: whether files A and B are the same; when not, their first
+# differing lines (a consumer's reading, perfjava's) as comments
+same() {
+	cmp -s "$1" "$2" && return 0
+	diff "$1" "$2" | head -6 | cut -c1-200 | sed 's/^/# /'
+	return 1
+}
 # summary_count JDK FILE TYPE: the count `jfr summary` gives TYPE
 summary_count() { "$1/bin/jfr" summary "$2" | awk -v t="$3" '$1 == t { print $2 }'; }
 
@@ -64,13 +71,13 @@ for jdk in "${JDKS[@]}"; do
 	python3 "$JSON" jdk.ExecutionSample <"$TMP/$J.w.json" 2>/dev/null | sort >"$TMP/$J.w.cpu"
 	for x in c.cpu w.off w.cpu; do
 		check "$J jfr print --json $x: every stack frame by frame and its thread as report --format collapsed --threads ($(wc -l <"$TMP/$x") stacks)" \
-			cmp -s "$TMP/$J.$x" "$TMP/$x"
+			same "$TMP/$J.$x" "$TMP/$x"
 	done
 	"$jdk/bin/java" -cp "$CLASSES" JfrRead "$TMP/c.jfr" jdk.ExecutionSample 2>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.c.cpu"
 	"$jdk/bin/java" -cp "$CLASSES" JfrRead "$TMP/w.jfr" profiler.WallClockSample time 2>>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.w.off"
 	"$jdk/bin/java" -cp "$CLASSES" JfrRead "$TMP/w.jfr" jdk.ExecutionSample 2>>"$TMP/$J.rf.err" | sort >"$TMP/$J.rf.w.cpu"
 	for x in c.cpu w.off w.cpu; do
-		check "$J RecordingFile $x: the same stacks and threads" cmp -s "$TMP/$J.rf.$x" "$TMP/$x"
+		check "$J RecordingFile $x: the same stacks and threads" same "$TMP/$J.rf.$x" "$TMP/$x"
 	done
 	check "$J RecordingFile: the same sample counts ($nc, $nw, $nwc)" \
 		eval '[ "$(awk "/^events/ { printf \"%s \", \$2 }" "$TMP/$J.rf.err")" = "$nc $nw $nwc " ]'

@@ -39,8 +39,18 @@ track() { _pj_pids="$_pj_pids $1:$(_pj_started "$1")"; }
 ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
 not_ok() { _tap_n=$((_tap_n + 1)); echo "not ok $_tap_n - $*"; }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $1 # SKIP $2"; }
-# check DESC CMD...: ok when CMD succeeds
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# check DESC CMD...: ok when CMD succeeds; its status CMD's (0 or 1), for a
+# diagnostic after it (check ... || sed ...)
+check() {
+	local d=$1
+	shift
+	if "$@"; then
+		ok "$d"
+	else
+		not_ok "$d"
+		return 1
+	fi
+}
 # wait_for SECONDS CMD...: poll CMD every 20 ms until it succeeds or time
 # runs out. Builtins only (the clock EPOCHREALTIME; the pause a read that
 # times out on a FIFO no one writes, opened for the read alone: no child

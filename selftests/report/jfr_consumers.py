@@ -8,12 +8,11 @@
         with REGEX, "vthreads N VIRTUAL NAMED": of the jdk.ExecutionSample
         events with a frame whose "Class.method" matches REGEX, how many
         have a virtual sampled thread, and how many of those a Java name.
-    jfr_consumers.py view [by-name] < `jfr view` output
+    jfr_consumers.py view < `jfr view` output
         its rows, one a line: the first column, a tab, the others (a
-        column is two or more spaces apart); with by-name, the rows of one
-        method name (its parameter list dropped: overloads together) as
-        one, its percentages (the last column) added up, largest first.
-    jfr_consumers.py top < collapsed stacks (perfjava, --raw-names)
+        column is two or more spaces apart).
+    jfr_consumers.py top < collapsed stacks (perfjava, --raw-names; with
+        --signatures, a method's overloads apart)
         "leaf NAME" and "site NAME": the leaf frame, and the frame below
         it, that weigh the most (type suffixes dropped).
     jfr_consumers.py monitor < `perfjava report --format script --event lock`
@@ -75,7 +74,7 @@ def cmd_json(args):
 
 
 def cmd_view(args):
-    rows, table, order = False, {}, []
+    rows = False
     for line in sys.stdin:
         line = line.rstrip("\n")
         if re.fullmatch(r"-+( -+)*", line.strip()):
@@ -84,15 +83,7 @@ def cmd_view(args):
         if not rows or not line.strip():
             continue
         cols = re.split(r"\s{2,}", line.strip())
-        if not args:
-            print(cols[0] + "\t" + " ".join(cols[1:]))
-            continue
-        name = re.sub(r"\(.*", "", cols[0])
-        if name not in table:
-            order.append(name)
-        table[name] = table.get(name, 0) + float(cols[-1].rstrip("%"))
-    for name in sorted(order, key=lambda n: -table[n]):
-        print("%s\t%.2f%%" % (name, table[name]))
+        print(cols[0] + "\t" + " ".join(cols[1:]))
 
 
 def cmd_top(args):

@@ -339,7 +339,9 @@ struct proc *family_mmap(struct recorder *rec,
 	if (rproc(p)->name_by_exe && m.exec && mm->filename[0] == '/') {
 		rproc(p)->name_by_exe = false; /* its program, first mapped */
 		family_names(p, NULL, mm->filename);
-		if (!rec->mach) /* (-a: named at its first sample) */
+		/* -a: named at its first sample, again now if that came
+		 * first (its exec's records in another CPU's ring) */
+		if (!rec->mach || rproc(p)->sampled)
 			write_proc(rec, p, "");
 	}
 	if (p->java || rec->o.no_java || rec->mach || /* (machine_mmap) */

@@ -352,8 +352,10 @@ static struct proc *machine_proc(struct recorder *rec,
 	p = procs_get(m->ps, pid);
 	if (!p)
 		p = add_proc(m, pid);
-	if (p)
+	if (p) {
 		first_sampled(m, p);
+		rproc(p)->sampled = true;
+	}
 	if (p && !rproc(p)->named) {
 		name_proc(m->ps->w, p);
 		rproc(p)->named = true;

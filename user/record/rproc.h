@@ -60,6 +60,10 @@ struct rproc {
 	char *cmdline;
 	bool name_by_exe;
 	bool gone; /* it was, when first named */
+	/* -a: sampled (and named) already; its program's path, should it
+	 * come after, names it again at once: a short program may have no
+	 * sample after its records */
+	bool sampled;
 	/* its threads' own rings since then (record/family.h): its samples
 	 * in other rings are duplicates from then on */
 	uint64_t own_since;

@@ -232,6 +232,7 @@ static int make_switches(const char *path, uint64_t ps, int64_t own)
 		pj_writer_stat(w, "switch_cost_ps.", 7000000);
 		pj_writer_stat(w, "switch_cost_ps.99999999999", 7000000);
 		pj_writer_stat(w, "switch_cost_ps.11", 7000000);
+		pj_writer_stat(w, "switch_cost_ps.0", 7000000);
 		pj_writer_stat(w, "switch_cost_ps.10", (uint64_t)own);
 	}
 	return pj_writer_close(w);

@@ -255,7 +255,11 @@ static int add_switch_cost(struct pj_profile *p)
 		if (errno || *end || end == k + sizeof(own) - 1 ||
 		    tid > UINT32_MAX)
 			continue;
-		if (u64map_put(&by_tid, tid, (uint32_t)(int32_t)c)) {
+		/* (keys: tid + 1, never 0; as many as the recorder writes,
+		 * 4096, and some more) */
+		if (by_tid.n >= 65536)
+			break;
+		if (u64map_put(&by_tid, tid + 1, (uint32_t)(int32_t)c)) {
 			u64map_free(&by_tid);
 			return -1;
 		}
@@ -264,7 +268,7 @@ static int add_switch_cost(struct pj_profile *p)
 		struct pj_sample *s = &p->samples[i];
 		int64_t d;
 
-		if (!u64map_get(&by_tid, s->tid, &v)) {
+		if (!u64map_get(&by_tid, (uint64_t)s->tid + 1, &v)) {
 			s->period += s->switches * ps / 1000;
 			continue;
 		}

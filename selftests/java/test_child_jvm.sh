@@ -6,8 +6,8 @@
 # its agent's attach on, its methods' split within 5 pp (or three standard
 # errors) of its own measurement over the recorded window, and its samples
 # at least 90% of perf record -F 100 -g's on the same run (skipped where
-# perf cannot record). One JDK's JVM is the script's child (sh forks it), the other's
-# the script itself (sh execs it).
+# perf cannot record). One JDK's JVM is the script's child (sh forks it),
+# the other's the script itself (sh execs it).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
 

@@ -92,6 +92,27 @@ worked() {
 	return 1
 }
 
+# record_launched JDK F ERR CPU_MS [record options]: perfjava record
+# launches JDK's java running Workload (one worker, ticks; stdout F.out,
+# stderr of both in ERR) into F.data, and ends it once its worker has had
+# CPU_MS ms of CPU (its stop file, F.stop): as many samples whatever the
+# load
+record_launched() {
+	local jdk=$1 f=$2 err=$3 ms=$4 rec pid
+	shift 4
+	touch "$f.go"
+	: >"$f.out"
+	"$PJ_BIN" record "$@" -o "$f.data" -- "$jdk/bin/java" -Dstop.file="$f.stop" \
+		-cp "$CLASSES" Workload 300 1 "$f.go" ticks >"$f.out" 2>"$err" &
+	rec=$!
+	track $rec
+	said "$f.out" "$rec" '^ready'
+	pid=$(awk '/^ready/ { print $2; exit }' "$f.out")
+	[ -n "$pid" ] && track "$pid" && worked "$f.out" "$pid" "$ms"
+	touch "$f.stop"
+	wait "$rec"
+}
+
 # The JVM's stderr: nothing of ours in it, the warning JDK 21+ prints on a
 # dynamic agent load included (the agent silences it, agent/quiet.c)
 jvm_own_stderr() {

@@ -76,17 +76,6 @@ for jdk in "${JDKS[@]}"; do
 	# load; a loaded machine halves the rest: 679 of 774 in CI, so 80%).
 	# Its work ends (-Dstop.file) after 1 s of its worker's CPU (its ticks
 	# say it): 1000 walks of its own against those, whatever the load
-	touch "$D/launch.go"
-	: >"$D/launch.out"
-	PERFJAVA_AGENT_WALKCHECK=1 "$PJ_BIN" record -c 1000000 -o "$D/launch.data" -- \
-		"$jdk/bin/java" -Dstop.file="$D/launch.stop" -cp "$CLASSES" \
-		Workload 300 1 "$D/launch.go" ticks >"$D/launch.out" 2>"$D/launch.out.err" &
-	rec=$!
-	track $rec
-	said "$D/launch.out" "$rec" '^ready'
-	P=$(awk '/^ready/ { print $2; exit }' "$D/launch.out")
-	[ -n "$P" ] && track "$P" && worked "$D/launch.out" "$P" 1000
-	touch "$D/launch.stop"
-	wait "$rec"
+	PERFJAVA_AGENT_WALKCHECK=1 record_launched "$jdk" "$D/launch" "$D/launch.out.err" 1000 -c 1000000
 	judge launched 80 "$D/launch"
 done

@@ -179,17 +179,7 @@ for jdk in "${JDKS[@]}"; do
 	# its exec); once its agent connects, its threads get rings of their
 	# own that SIGTRAP them at the sample, as a -p target's. Its work ends
 	# (-Dstop.file) after 0.5 s of its worker's CPU: some 500 samples
-	touch "$D/l.go"
-	: >"$D/l.out"
-	"$PJ_BIN" record -c 1000000 -o "$D/l.data" -- "$jdk/bin/java" -Dstop.file="$D/l.stop" \
-		-cp "$CLASSES" Workload 300 1 "$D/l.go" ticks >"$D/l.out" 2>"$D/l.err" &
-	rec=$!
-	track $rec
-	said "$D/l.out" "$rec" '^ready'
-	P=$(awk '/^ready/ { print $2; exit }' "$D/l.out")
-	[ -n "$P" ] && track "$P" && worked "$D/l.out" "$P" 500
-	touch "$D/l.stop"
-	wait "$rec"
+	record_launched "$jdk" "$D/l" "$D/l.err" 500 -c 1000000
 	grep 'walks at the sample' "$D/l.err" | sed 's/^/# /'
 	# (the samples before the JVM's agent connects have no walk)
 	matched=$(grep -oE '[0-9]+ matched' "$D/l.err" | grep -oE '[0-9]+')

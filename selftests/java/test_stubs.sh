@@ -6,8 +6,12 @@
 # the frame-pointer register. Each is the leaf within 3 pp (or three
 # standard errors) of the program's own CPU truth over the recorded window;
 # the stubs, whose time the program cannot measure apart from their
-# callers', within 3 pp of async-profiler's share on the same JVM (recorded
-# right after). The JNI function is named between the native method and the
+# callers', take the share of their call phase's samples (those under
+# Stubs.vcalls or Stubs.icalls) that async-profiler gives them in the same
+# window (a second recording, both profilers at once), within three standard
+# errors: from one window to the next that split moves by more than that (20%
+# against 39% of the phase's samples, quiet), and the phases' lengths with the
+# machine's load. The JNI function is named between the native method and the
 # leaf.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/jvm.sh"
@@ -17,6 +21,14 @@ LIB=$PROGS/libpjstubs.so
 [ -f "$LIB" ] || { skip "stubs and JNI as leaves" "no $LIB (make)"; exit 0; }
 asprof_build
 W='^\[stubs-worker'
+# in_phase FOLDED S: "M N %", of the worker's N samples under Stubs.Scalls
+# (S v or i), the M with the S-table stub as their leaf just above it
+in_phase() {
+	awk -v th="$W" -v ph=";Stubs[.]$2calls" -v st=";Stubs[.]$2calls[^;]*;$2table stub\$" '{
+		n = $NF; sub(/ [0-9]+$/, ""); if ($0 !~ th || $0 !~ ph) next
+		t += n; if ($0 ~ st) m += n }
+		END { printf "%d %d %.2f\n", m, t, t ? 100 * m / t : 0 }' "$1"
+}
 
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
@@ -58,12 +70,22 @@ for jdk in "${JDKS[@]}"; do
 	if [ -z "$ASPROF" ]; then
 		skip "$J: stubs' shares against async-profiler's" "$ASPROF_WHY"
 	else
-		"$ASPROF" -d 4 -e cpu -i 1ms -t -o collapsed -f "$D/ap.folded" "$JPID" >"$D/ap.err" 2>&1
-		apn=$(awk -v th="$W" '{ if ($0 ~ th) n += $NF } END { print n + 0 }' "$D/ap.folded")
-		for s in vtable itable; do
-			eval "ap_$s=$(leaf_share "$D/ap.folded" "$W" "^$s stub\$")"
-			eval "pj=\$pj_$s ap=\$ap_$s"
-			shares_agree "$J: $s stub's share, perfjava's and async-profiler's," "$pj" "$n" "$ap" "$apn" 3
+		# both at once: the phases' inner split moves between windows
+		"$ASPROF" start -e cpu -i 1ms -t "$JPID" >"$D/ap.err" 2>&1
+		"$PJ_BIN" record -p "$JPID" -F 1000 -d 4 -o "$D/both.data" 2>"$D/both.err"
+		check "$J: record beside async-profiler exits 0" [ $? -eq 0 ] || sed 's/^/# /' "$D/both.err"
+		"$ASPROF" stop -t -o collapsed -f "$D/ap.folded" "$JPID" >>"$D/ap.err" 2>&1
+		"$PJ_BIN" report -i "$D/both.data" --format collapsed --threads >"$D/both.folded"
+		for s in v i; do
+			read -r pm pn pp <<<"$(in_phase "$D/both.folded" $s)"
+			read -r am an ap <<<"$(in_phase "$D/ap.folded" $s)"
+			if [ "$pn" -eq 0 ] || [ "$an" -eq 0 ]; then
+				not_ok "$J: Stubs.${s}calls sampled by both (perfjava $pn, async-profiler $an samples)"
+				sed 's/^/# /' "$D/ap.err"
+				continue
+			fi
+			shares_agree "$J: ${s}table stub's share of Stubs.${s}calls' samples, perfjava's ($pm of $pn) and async-profiler's ($am of $an)," \
+				"$pp" "$pn" "$ap" "$an" 5
 		done
 		apc=$(leaf_share "$D/ap.folded" "$W" 'arraycopy')
 		echo "# $J: async-profiler: arraycopy stub $apc%, JNI leaf $(leaf_share "$D/ap.folded" "$W" '^stubs_leaf$')%"

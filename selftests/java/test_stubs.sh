@@ -57,9 +57,8 @@ for jdk in "${JDKS[@]}"; do
 	named=$(leaf_share "$D/s.folded" "$W" '^stubs_leaf$' ';Stubs\.nativeSpin;Java_Stubs_nativeSpin;stubs_leaf$')
 	check "$J: ... with Stubs.nativeSpin;Java_Stubs_nativeSpin above it ($named% of $got%)" \
 		awk -v a="$named" -v b="$got" 'BEGIN { exit !(b > 0 && a >= 0.97 * b) }'
-	for s in vtable itable; do
-		eval "pj_$s=$(leaf_share "$D/s.folded" "$W" "^$s stub\$" ";Stubs\\.${s:0:1}calls[^;]*;$s stub\$")"
-	done
+	pj_vtable=$(leaf_share "$D/s.folded" "$W" '^vtable stub$' ';Stubs[.]vcalls[^;]*;vtable stub$')
+	pj_itable=$(leaf_share "$D/s.folded" "$W" '^itable stub$' ';Stubs[.]icalls[^;]*;itable stub$')
 	# (there at all: their shares, a few % each, are set against
 	# async-profiler's below; a loaded machine gave 5 of 508 samples)
 	check "$J: the vtable stub is the leaf above Stubs.vcalls ($pj_vtable% of $n samples)" \

@@ -28,9 +28,10 @@
 #     walks whose first compiled frame is the JIT code the kernel sampled;
 #   - the attribution of the three methods against the Workload's CPU-clock
 #     truth (largest difference, pp);
-# then issue 29's verdict per JDK (per worker CPU second: perfjava at 1 kHz
+# then the verdict per JDK (per worker CPU second: perfjava at 1 kHz
 # within 0.5 pp of its --no-java and >= 1 pp ahead of async-profiler, -g fp
-# not costing more than the default, 100 Hz >= 0.997), with the noise it is
+# not costing more than the default, 100 Hz no lower than async-profiler at
+# 10 ms and within 0.3 pp of its --no-java), with the noise it is
 # read through: each comparison's difference round by round (the windows
 # of a round are minutes apart at most), their mean and its standard error,
 # and the control's (no profiler: the noise alone), and coexistence:
@@ -46,6 +47,11 @@ compile_java >/dev/null || { echo "javac failed"; exit 1; }
 win=${PJ_BENCH_WINDOW:-3}
 rounds=${PJ_BENCH_ROUNDS:-5}
 gap=300000000 # a window without a span loses 0.3 s at each end
+# mono: CLOCK_MONOTONIC in ns from bash's own clock and one offset taken
+# now; lib.sh's mono starts python3, which on two busy cores took up to
+# half a second, after its reading and before the window's next step
+_off=$(python3 -c 'import time; print(time.monotonic_ns() - time.time_ns())')
+mono() { echo $((${EPOCHREALTIME/./}000 + _off)); }
 
 asprof_build || echo "$ASPROF_WHY: perfjava alone"
 PERF=$(command -v perf)
@@ -104,16 +110,19 @@ steady() {
 	echo "$s $(mono)" >"$1.span"
 }
 pj_window() { # pj_window TAG PERIOD_NS [OPTIONS]: the reader's CPU in its steady state
-	local f=$TMP/$J.$1 p=$2 pid c0 c1
+	local tag=$1 f=$TMP/$J.$1 p=$2 pid c0 c1
 	shift 2
-	"$PJ_BIN" record -p "$JPID" -c "$p" -d $((win + 1)) -o "$f.data" "$@" 2>"$f.err" &
+	# -d: the steady window and 2 s to spare, so that the reader is there
+	# to be read at its end
+	"$PJ_BIN" record -p "$JPID" -c "$p" -d $((win + 2)) -o "$f.data" "$@" 2>"$f.err" &
 	pid=$!
 	wait_for 10 grep -q '^perfjava: recording' "$f.err"
-	c0=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null || echo 0)
+	c0=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null)
 	steady "$f"
-	c1=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null || echo 0)
+	c1=$(cut -d' ' -f1 /proc/$pid/schedstat 2>/dev/null)
 	wait "$pid"
-	echo "$((c1 - c0))" >"$f.cpu"
+	# none when the reader was not there at both ends (its figure left out)
+	if [ -n "$c0" ] && [ -n "$c1" ]; then echo "$((c1 - c0))"; else echo "$J $tag: the reader's CPU not read" >&2; fi >"$f.cpu"
 	"$PJ_BIN" report -i "$f.data" --format collapsed >"$f.folded" 2>/dev/null
 }
 ap_window() { # ap_window TAG INTERVAL
@@ -156,12 +165,12 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	res=$TMP/$J.res
 	: >"$res"
 	: >"$TMP/$J.verdict"
-	per_round=12
-	[ -n "$ASPROF" ] && per_round=$((per_round + 4))
-	[ -n "$PERF" ] && per_round=$((per_round + 2))
 	# long enough for every window with its attach and detach; the
 	# Workload's truth (its own CPU clock per method) comes when it ends
-	start_jvm "$jdk" "$out" -Dtruth.every=50 -- Workload $(((rounds * per_round + 4) * (win + 3) + 10)) 2 "$TMP/go.$J" ticks || continue
+	# it works until told to stop (a bound of an hour): its length cannot
+	# be reckoned from the windows', whose attach and output vary
+	rm -f "$TMP/stop.$J"
+	start_jvm "$jdk" "$out" -Dtruth.every=50 -Dstop.file="$TMP/stop.$J" -- Workload 3600 2 "$TMP/go.$J" ticks || continue
 	touch "$TMP/go.$J"
 	sleep "$win" # warm-up
 	window idle0 idle_window
@@ -192,6 +201,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 	[ -n "$ASPROF" ] && window both both_window both
 	kill -0 "$JPID" 2>/dev/null ||
 		echo "$J: the Workload ended before the last window: figures are partial"
+	touch "$TMP/stop.$J"
 	wait "$JWAIT" 2>/dev/null # its truth comes at its end
 
 	# ratio of each profiled window to the mean of its neighbours
@@ -254,7 +264,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			cpu=$(for r in $(seq "$rounds"); do
 				f=$TMP/$J.$tag.$r
 				n=$(grep -oE '^perfjava: [0-9]+ samples' "$f.err" | grep -oE '[0-9]+' | head -1)
-				awk -v n="${n:-0}" -v w="$win" '{ if (n) printf "%.2f\n", $1 / 1e6 * 1000 / (n * w / (w + 1)) }' "$f.cpu"
+				awk -v n="${n:-0}" -v w="$win" '{ if (n) printf "%.2f\n", $1 / 1e6 * 1000 / (n * w / (w + 2)) }' "$f.cpu"
 			done | median)
 			pct=$(for r in $(seq "$rounds"); do
 				awk -v w="$win" '{ printf "%.2f\n", $1 / 1e7 / w }' "$TMP/$J.$tag.$r.cpu"
@@ -267,23 +277,25 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 		echo "$line"
 	done
 	echo "$J: idle JVM CPU outside workers $(awk '$1 == "idle" { print $3 }' "$TMP/$J.ratios" | median) ms/s"
-	# issue 29's conditions, per worker CPU second
+	# the goals, per worker CPU second
 	awk -v j="$J" '{ r[$1] = $2 } END {
 		pj = r["pj1k"]; nj = r["nojava1k"]; fp = r["pjfp1k"]; ap = r["ap1k"]; h = r["pj100"]
 		hn = r["nojava100"]; ha = r["ap100"]; hp = r["perf100"]; ctl = r["ctl"]
 		v1 = (nj - pj <= 0.005) ? "met" : "NOT met"
 		v2 = (pj - ap >= 0.01) ? "met" : "NOT met"
 		v3 = (fp >= pj - 0.002) ? "not below" : "BELOW"
-		v4 = (h >= 0.997) ? "met" : "NOT met"
+		v4 = (ha == "" || h >= ha) && hn - h <= 0.003 ? "met" : "NOT met"
 		printf "%s: verdict (per worker CPU second): 1 kHz perfjava %.3f, --no-java %.3f: %.1f pp apart (goal <= 0.5) %s", j, pj, nj, 100 * (nj - pj), v1
 		if (ap != "") printf "; async-profiler %.3f: perfjava %.1f pp ahead (goal >= 1) %s", ap, 100 * (pj - ap), v2
-		printf "; -g fp %.3f: %s the default; 100 Hz %.3f (goal >= 0.997) %s", fp, v3, h, v4
+		printf "; -g fp %.3f: %s the default; 100 Hz %.3f (goal: >= async-profiler at 10 ms, within 0.3 pp of --no-java) %s", fp, v3, h, v4
 		printf " (--no-java %.3f%s%s); control %.3f (the noise of the run)\n", hn, ha != "" ? sprintf(", async-profiler %.3f", ha) : "", hp != "" ? sprintf(", perf record -g %.3f", hp) : "", ctl }' "$TMP/$J.verdict"
 	# the verdict's comparisons round by round (column 4: per worker CPU
 	# second)
 	for p in "pj1k nojava1k perfjava - --no-java at 1 kHz" \
 		"pj1k ap1k perfjava - async-profiler at 1 kHz" \
 		"pjfp1k pj1k -g fp - default at 1 kHz" \
+		"pj100 nojava100 perfjava - --no-java at 100 Hz" \
+		"pj100 ap100 perfjava - async-profiler at 100 Hz" \
 		"pj100 1 perfjava at 100 Hz - 1" \
 		"ctl 1 control - 1 (no profiler)"; do
 		read -r a b what <<<"$p"

@@ -72,6 +72,9 @@ wait_for() {
 		fi
 	done
 }
+# reached EPOCH_SECONDS: the clock has reached that second (a condition for
+# wait_for when the wait is for a time, not an event; no process per poll)
+reached() { [ "$EPOCHSECONDS" -ge "$1" ]; }
 # start_prog OUT PROG ARGS...: starts a test program, waits for "ready PID";
 # sets PID
 start_prog() {

@@ -72,10 +72,10 @@ for jdk in "${JDKS[@]}"; do
 	rp=$!
 	track $rp
 	wait_for 20 grep -q 'recording' "$D/c.err"
-	t0=$(date +%s)
-	wait_for 10 bash -c "[ \$(date +%s) -ge $((t0 + 3)) ]" # a time, not an event
+	t0=$EPOCHSECONDS
+	wait_for 10 reached $((t0 + 3)) # a time, not an event
 	r1=$(awk '/^VmRSS/ { print $2 }' "/proc/$rp/status")
-	wait_for 15 bash -c "[ \$(date +%s) -ge $((t0 + 10)) ]"
+	wait_for 15 reached $((t0 + 10))
 	r2=$(awk '/^VmRSS/ { print $2 }' "/proc/$rp/status")
 	wait $rp
 	wait_for 30 grep -q '^done' "$D/c.out"

@@ -17,7 +17,6 @@
 #include "events/pmu.h"
 #include "events/spec.h"
 #include "events/tracepoint.h"
-#include "sym/ksource.h"
 
 #define COL 34
 
@@ -87,7 +86,7 @@ static bool probe(const struct pj_event *ev, char *out, size_t len)
 	return false;
 }
 
-static void row(const char *name, const char *status)
+void list_row(const char *name, const char *status)
 {
 	printf("  %-*s %s\n", COL, name, status);
 }
@@ -99,11 +98,11 @@ static void probe_spec(const char *spec, const char *shown)
 
 	if (events_parse_one(spec, &ev, err, sizeof(err))) {
 		snprintf(st, sizeof(st), "no: %s", err);
-		row(shown ? shown : spec, st);
+		list_row(shown ? shown : spec, st);
 		return;
 	}
 	probe(&ev, st, sizeof(st));
-	row(shown ? shown : spec, st);
+	list_row(shown ? shown : spec, st);
 }
 
 static void list_symbols(bool hw)
@@ -181,9 +180,10 @@ static void list_pmu_events(const char *pmu)
 			free(d);
 		snprintf(spec, sizeof(spec), "%s/%s/", pmu,
 			 *fmt ? fmt : "config=N");
-		row(spec, !strcmp(pmu, "uprobe")
-			      ? "not an -e event (uprobes are not supported)"
-			      : "no named events; give its terms");
+		list_row(spec,
+			 !strcmp(pmu, "uprobe")
+			     ? "not an -e event (uprobes are not supported)"
+			     : "no named events; give its terms");
 	}
 }
 
@@ -236,7 +236,7 @@ static void list_tracepoints(bool all)
 	n = tracepoint_foreach(count_tp, &c, err, sizeof(err));
 	if (n < 0) {
 		snprintf(st, sizeof(st), "no: %s", err);
-		row("subsystem:name", st);
+		list_row("subsystem:name", st);
 		return;
 	}
 	if (all)
@@ -267,16 +267,16 @@ static void list_callgraphs(void)
 	char err[512], st[600];
 
 	printf("Call graphs (-g)\n");
-	row("fp", "yes");
+	list_row("fp", "yes");
 	events_parse_one(events_default(&(bool){ false }), &ev, err,
 			 sizeof(err));
 	if (lbr_check(&ev, 1, err, sizeof(err))) {
 		snprintf(st, sizeof(st), "no: %s", err);
-		row("lbr", st);
+		list_row("lbr", st);
 	} else {
-		row("lbr", "yes (with hardware events)");
+		list_row("lbr", "yes (with hardware events)");
 	}
-	row("dwarf", "yes (CFI through libdw, x86-64)");
+	list_row("dwarf", "yes (CFI through libdw, x86-64)");
 }
 
 /* -e offcpu and -e wall (pipeline/wall.c): built on sched:sched_switch. */
@@ -292,12 +292,13 @@ static void list_time(void)
 		snprintf(st, sizeof(st), "no: %s", err);
 	else
 		ok = probe(&ev, st, sizeof(st));
-	row("offcpu", ok ? "yes: time off CPU, each wait by its length and "
-			   "reason"
-			 : st);
-	row("wall OR --wall",
-	    ok ? "yes: cpu-clock and offcpu, every thread's whole timeline"
-	       : st);
+	list_row("offcpu",
+		 ok ? "yes: time off CPU, each wait by its length and "
+		      "reason"
+		    : st);
+	list_row("wall OR --wall",
+		 ok ? "yes: cpu-clock and offcpu, every thread's whole timeline"
+		    : st);
 }
 
 /* -e alloc and -e lock (pipeline/jevents.c): from the JVM, through the
@@ -306,37 +307,15 @@ static void list_jvm(void)
 {
 	printf("JVM events (perfjava's own, from the JVM through its agent; "
 	       "JDK 11+)\n");
-	row("alloc[/period=BYTES/]",
-	    "yes: sampled allocations (every 512 KiB on average), the "
-	    "allocated class as leaf, weighted by bytes");
-	row("lock[/period=NS/]",
-	    "yes: contention: waits to enter a monitor or to acquire a "
-	    "java.util.concurrent lock or semaphore (10 us and longer, "
-	    "shorter ones sampled; not a condition's await: off-CPU), the "
-	    "lock's class as leaf, weighted by time; virtual threads too "
-	    "(JDK 21+)");
-}
-
-/* Which source would name kernel frames of a recording started now. */
-static void list_kernel_symbols(void)
-{
-	struct ksource k;
-	char st[512];
-
-	printf("Kernel symbols (what names kernel frames)\n");
-	ksource_open(&k, getenv("PERFJAVA_KALLSYMS")); /* as record does */
-	snprintf(st, sizeof(st), "%s%s", *k.kallsyms_why ? "no: " : "yes",
-		 k.kallsyms_why);
-	row("/proc/kallsyms", st);
-	snprintf(st, sizeof(st), "%s%s",
-		 k.kind == KSOURCE_KALLSYMS ? "not needed"
-		 : *k.module_why	    ? "no: "
-					    : "yes",
-		 k.module_why);
-	row("perfjava_ksym module", st);
-	ksource_describe(&k, st, sizeof(st));
-	row("kernel frames", st);
-	ksource_close(&k);
+	list_row("alloc[/period=BYTES/]",
+		 "yes: sampled allocations (every 512 KiB on average), the "
+		 "allocated class as leaf, weighted by bytes");
+	list_row("lock[/period=NS/]",
+		 "yes: contention: waits to enter a monitor or to acquire a "
+		 "java.util.concurrent lock or semaphore (10 us and longer, "
+		 "shorter ones sampled; not a condition's await: off-CPU), the "
+		 "lock's class as leaf, weighted by time; virtual threads too "
+		 "(JDK 21+)");
 }
 
 static const struct {
@@ -363,7 +342,7 @@ static const struct {
 	{ "ksym", SEC_KSYM },
 };
 
-int cmd_list(int argc, char **argv)
+int cmd_list(int argc, char **argv, void (*kernel_symbols)(void))
 {
 	unsigned int sec = 0;
 
@@ -415,6 +394,6 @@ int cmd_list(int argc, char **argv)
 	if (sec & SEC_CG)
 		list_callgraphs();
 	if (sec & SEC_KSYM)
-		list_kernel_symbols();
+		kernel_symbols();
 	return fflush(stdout) ? 1 : 0;
 }

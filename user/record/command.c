@@ -70,7 +70,7 @@ static int finish_file(struct recorder *rec)
 	return 0;
 }
 
-int cmd_record(int argc, char **argv)
+int cmd_record(int argc, char **argv, record_to_jfr_fn to_jfr)
 {
 	struct recorder *rec = malloc(sizeof(*rec));
 	struct record_opts o;
@@ -110,7 +110,7 @@ int cmd_record(int argc, char **argv)
 	record_stop(rec);
 	if (finish_file(rec))
 		goto stopped;
-	ret = jfr && tojfr_convert(rec->o.output, jfr, rec->o.quiet) ? 1 : 0;
+	ret = jfr && to_jfr(rec->o.output, jfr, rec->o.quiet) ? 1 : 0;
 	if (rec->launch) { /* its exit status is perfjava's */
 		if (!rec->o.quiet && rec->th.n)
 			fprintf(stderr,

@@ -7,10 +7,19 @@
 #ifndef PJ_USER_RECORD_H
 #define PJ_USER_RECORD_H
 
+#include <stdbool.h>
+
 struct recorder;
 struct record_opts;
 
-int cmd_record(int argc, char **argv);
+/*
+ * Writes the finished perfjava file data as the JFR file jfr (`record -o
+ * F.jfr`); 0, or 1 after a message (data is kept). main.c hands in
+ * report's JFR writer: record does not use report.
+ */
+typedef int (*record_to_jfr_fn)(const char *data, const char *jfr, bool quiet);
+
+int cmd_record(int argc, char **argv, record_to_jfr_fn to_jfr);
 
 /*
  * The recording of o started in rec: its targets checked (-t's processes

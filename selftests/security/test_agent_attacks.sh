@@ -79,11 +79,16 @@ record_timed() {
 stat_of() { "$PJ_BIN" report -i "$1" --format meta 2>/dev/null | awk -v k="$2" '$1 == "stat" && $2 == k { print $3 }'; }
 
 # 5: a method table flood
+# (the table's longest probe says whether the seed spread them: all in
+# one run of slots would be 160000; the reader's CPU, 1.2-2 s alone, read
+# 3.6-5.9 s beside another make check's JVMs, so it is held to 10 s, a
+# bound for a catastrophe rather than the measure)
 start_as flood 160000
 record_timed -p "$HJ" -d 10 -o "$TMP/f.data"
 stop_hj # (spinning: it has done its part)
-check "160000 colliding method ids: all taken in, -d 10 honoured ($SECS s after the start, <= 11), reader CPU $CPU s (<= 5), rc $RC" \
-	all test "$RC" -eq 0 -- le "$SECS" 11 -- le "$CPU" 5 -- grep -q "hello sent" "$TMP/hj.out"
+probe=$(stat_of "$TMP/f.data" agent_methods_probe_max)
+check "160000 colliding method ids: all taken in, the method table's longest probe $probe slots (<= 100), -d 10 honoured ($SECS s after the start, <= 11), reader CPU $CPU s (<= 10), rc $RC" \
+	all test "$RC" -eq 0 -- le "${probe:-999999}" 100 -- le "$SECS" 11 -- le "$CPU" 10 -- grep -q "hello sent" "$TMP/hj.out"
 sed 's/^/# /' "$TMP/err"
 
 # 9: an agent that stops reading its socket, against 2 kHz sampling of

@@ -247,6 +247,23 @@ static void test_seeded_maps(void)
 	ok(all && us < 1000000,
 	   "u64map: %d such keys in and found in %llu us of CPU (seeded)", N,
 	   (unsigned long long)us);
+	ok(m.probe_max <= 100,
+	   "... its longest probe is short (%u slots: the seed spread them)",
+	   m.probe_max);
+	u64map_free(&m);
+	/* keys that do collide under this run's seed (fmix64 inverted):
+	 * the longest probe says so, as the recorder's stat would */
+	for (uint32_t i = 0; i < 2000; i++) {
+		uint64_t h = (uint64_t)(i + 1) << 20;
+
+		h = unshift33(h) * inverse(0xc4ceb9fe1a85ec53ull);
+		h = unshift33(h) * inverse(0xff51afd7ed558ccdull);
+		u64map_put(&m, unshift33(h) ^ hash_seed, i + 1);
+	}
+	ok(m.probe_max >= 1000,
+	   "u64map: 2000 keys of one slot under the run's seed: longest probe %u "
+	   "slots",
+	   m.probe_max);
 	u64map_free(&m);
 	/* the pointer map's old multiplicative hash (lib/umap.c, merged
 	 * into u64map): keys i * 2^37 / golden all collided */

@@ -463,6 +463,7 @@ void agent_get_stats(const struct agent *a, struct agent_stats *st)
 	*st = a->stats;
 	st->code_entries = a->code.n;
 	st->methods = a->methods.n;
+	st->methods_probe_max = a->methods.probe_max;
 }
 
 void agent_stop(struct agent *a)

@@ -47,6 +47,9 @@ struct agent_stats {
 	uint64_t code_loads; /* code map entries received */
 	uint64_t code_entries; /* live code map entries now */
 	uint64_t methods; /* method definitions received */
+	/* the longest probe into the method table (lib/u64map.h): ids the
+	 * target chose to collide stay short with the run's seed */
+	uint64_t methods_probe_max;
 	uint64_t bytes_in;
 	uint64_t dropped; /* messages refused: malformed or over a cap */
 	uint64_t unsent; /* walks not asked: the agent stopped reading */

@@ -60,6 +60,7 @@ static int grow(struct u64map *m)
 	if (m->cap > UINT32_MAX / 2)
 		return -1;
 	nm.cap = m->cap ? m->cap * 2 : FIRST_CAP;
+	nm.probe_max = m->probe_max;
 	nm.keys = calloc(nm.cap, sizeof(*nm.keys));
 	nm.vals = calloc(nm.cap, sizeof(*nm.vals));
 	if (!nm.keys || !nm.vals) {
@@ -79,7 +80,7 @@ static int grow(struct u64map *m)
 union u64map_val *u64map_slot(struct u64map *m, uint64_t k)
 {
 	union u64map_val *x = u64map_find(m, k);
-	uint32_t i;
+	uint32_t i, probe = 0;
 
 	if (x || !k)
 		return x;
@@ -87,7 +88,9 @@ union u64map_val *u64map_slot(struct u64map *m, uint64_t k)
 		return NULL;
 	for (i = home_of(k) & (m->cap - 1); m->keys[i];
 	     i = (i + 1) & (m->cap - 1))
-		;
+		probe++;
+	if (probe > m->probe_max)
+		m->probe_max = probe;
 	m->keys[i] = k;
 	m->vals[i].u = 0;
 	m->n++;

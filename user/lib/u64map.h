@@ -23,6 +23,9 @@ struct u64map {
 	uint64_t *keys; /* 0: a free slot */
 	union u64map_val *vals;
 	uint32_t cap, n; /* cap is a power of two */
+	/* the longest probe a new key took (slots past its home): how well
+	 * the run's seed spread the keys the target chose */
+	uint32_t probe_max;
 };
 
 /* k's value, or NULL when k is not in m. */

@@ -40,6 +40,8 @@ static void agents_stats(const struct recorder *rec, struct agent_stats *sum)
 			sum->recovered[k] += a->recovered[k];
 		sum->unsent += a->unsent;
 		sum->over_budget += a->over_budget;
+		if (a->methods_probe_max > sum->methods_probe_max)
+			sum->methods_probe_max = a->methods_probe_max;
 	}
 }
 
@@ -140,6 +142,8 @@ void record_write_stats(struct recorder *rec)
 	pj_writer_stat(rec->w, "walk_no_answer", st->no_answer);
 	pj_writer_stat(rec->w, "walk_not_sent", ast.unsent);
 	pj_writer_stat(rec->w, "agent_over_budget", ast.over_budget);
+	pj_writer_stat(rec->w, "agent_methods_probe_max",
+		       ast.methods_probe_max);
 	pj_writer_stat(rec->w, "walk_checked", st->checked);
 	pj_writer_stat(rec->w, "walk_agreed", st->agreed);
 	pj_writer_stat(rec->w, "walk_moved_on", st->moved_on);

@@ -49,6 +49,9 @@ check "the header: every process, every CPU" \
 	grep -q '^Target  *: every process, every CPU$' "$TMP/m.txt"
 check "the idle tasks and kernel threads as such" \
 	bash -c "grep -q '\[idle\]' '$TMP/m.txt' || grep -q ' kernel\]' '$TMP/m.txt'"
+# (how the JVMs' samples were walked: at the sample, or asked after)
+echo "# $("$PJ_BIN" report -i "$TMP/m.data" --format meta 2>/dev/null | awk '$1 == "stat" &&
+	$2 ~ /^walk_(ok|at_sample_(matched|missed|orphans)|timeout|lost|not_java)$/ { printf "%s %s ", $2, $3 }')"
 jvm_in_many "$jdk_a" "at -a" "$TMP/a.out" "$TMP/m.data" "$A"
 jvm_in_many "$jdk_b" "at -a" "$TMP/b.out" "$TMP/m.data" "$B"
 "$PJ_BIN" report -i "$TMP/m.data" --pid "$C" --format collapsed >"$TMP/c.folded"

@@ -396,7 +396,19 @@ static void test_main_jvm(const char *jdk, const char *tag)
 			lat[nl++] = l;
 			if (i % 3) {
 				ok++;
-				chain += has_chain(&w);
+				if (has_chain(&w))
+					chain++;
+				else if (ok - chain <= 3) /* what it was */
+					printf(
+					    "# %s: a walk without the chain: %u frames, top %s (type %u), %s, %s\n",
+					    tag, w.n,
+					    w.n && w.names[0] ? w.names[0]
+							      : "-",
+					    w.n ? w.types[0] : 0,
+					    w.n > 1 && w.names[1] ? w.names[1]
+								  : "-",
+					    w.n > 2 && w.names[2] ? w.names[2]
+								  : "-");
 				jit += w.types[0] == PJ_FRAME_JIT ||
 				       w.types[0] == PJ_FRAME_INLINED;
 			} else if (w.ndeep >= 1500 && w.n < 2048 && w.last &&

@@ -63,12 +63,13 @@ start_jvm() {
 
 # said FILE PID REGEX: waits for a line of FILE matching REGEX, or for PID
 # to end (at most 60 s), reading FILE as it grows (tail -f) rather than
-# running a grep every poll
+# running a grep every poll; FILE may not be there yet (the redirection of
+# a command just put in the background)
 said() {
 	local l
 	while IFS= read -r l; do
 		[[ $l =~ $3 ]] && return 0
-	done < <(exec timeout 60 tail --pid="$2" -n +1 -f "$1" 2>/dev/null)
+	done < <(exec timeout 60 tail --pid="$2" --retry -n +1 -f "$1" 2>/dev/null)
 	return 1
 }
 

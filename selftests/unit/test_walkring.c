@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jvm/client.h"
@@ -176,19 +177,25 @@ int main(void)
 	put(&f, 42, 3, 0x1000, 0, 0);
 	memset(&got, 0, sizeof(got));
 	/* its third method is on the socket still, unread */
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 0 && !got.n,
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 0 && !got.n,
 	   "a walk naming a method not read yet waits for the next drain");
 	method(f.a, 0x1002, "demo.Walk", "root");
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 1 && got.tid == 42 &&
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 1 && got.tid == 42 &&
 	       got.fd == 7 && got.frames == 3 && got.status == AGENT_WALK_OK &&
 	       !strcmp(got.first, "demo.Walk.leaf()V") && !got.unknown,
 	   "... which names it: the walk comes out with its thread, fd, "
 	   "frames and names (%s)",
 	   got.first);
 	put(&f, 42, 1, 0x1fff, 0, 0); /* a method never sent */
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 0 &&
-	       agent_ring_drain(f.a, on_walk, NULL) == 1 && got.unknown == 1,
-	   "a method never sent holds its walk one drain, no more");
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 0 &&
+	       agent_ring_drain(f.a, on_walk, NULL, false) == 0,
+	   "a method never sent holds its walk over several drains");
+	nanosleep(&(struct timespec){ 0, WALK_HOLD_NS + 10000000 }, NULL);
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 1 && got.unknown == 1,
+	   "... for WALK_HOLD_NS at most: then named as it is");
+	put(&f, 42, 1, 0x1ffe, 0, 0); /* another, at the recording's end */
+	ok(agent_ring_drain(f.a, on_walk, NULL, true) == 1 && got.unknown == 1,
+	   "... and at once in the last drain");
 	for (i = 0; i < DEPTH; i++)
 		method(f.a, 0x2000 + i, "demo.Laps", "m");
 	method(f.a, 0x3000, "demo.Seal", "a");
@@ -199,36 +206,36 @@ int main(void)
 	for (i = 0; i < 4000; i++) {
 		put(&f, 43, i % DEPTH, 0x2000, 0, 0);
 		if (i % 50 == 49)
-			total += agent_ring_drain(f.a, on_walk, NULL);
+			total += agent_ring_drain(f.a, on_walk, NULL, false);
 	}
-	total += agent_ring_drain(f.a, on_walk, NULL);
+	total += agent_ring_drain(f.a, on_walk, NULL, false);
 	ok(total == 4000 && got.n == 4000,
 	   "4000 walks over %u laps of the ring all come out (%u)",
 	   (unsigned int)(f.head / SIZE), total);
 
 	put(&f, 44, 2, 0x3000, 0, 1); /* the seal of another position */
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 0,
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 0,
 	   "a record without the seal of its position is not taken");
 	f.head -= pjw_rec_len(2);
 	put(&f, 44, 2, 0x3000, 0, 0);
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 1,
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 1,
 	   "... and is taken once written");
 
 	((struct pjw_head *)f.map)->head = f.head + 100 * (uint64_t)SIZE;
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 0,
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 0,
 	   "a head far ahead reads nothing past the records");
 	put(&f, 45, 2, 0x3000, 16, 0); /* len says 3 frames, nframes 2 */
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 0 &&
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 0 &&
 	       agent_ring_signal(f.a) < 0,
 	   "a length that disagrees with its frames ends the ring");
 	put(&f, 46, 1, 0x3000, 0, 0);
-	ok(agent_ring_drain(f.a, on_walk, NULL) == 0,
+	ok(agent_ring_drain(f.a, on_walk, NULL, false) == 0,
 	   "... and nothing is read from it after");
 
 	agent_stop(f.a);
 	if (fake_start(&g, SIGRTMIN + 3) == 0) {
 		put(&g, 47, DEPTH + 1, 0x4000, 0, 0);
-		ok(agent_ring_drain(g.a, on_walk, NULL) == 0 &&
+		ok(agent_ring_drain(g.a, on_walk, NULL, false) == 0 &&
 		       agent_ring_signal(g.a) < 0,
 		   "more frames than the depth end the ring");
 	}

@@ -46,8 +46,9 @@ struct walk_ring {
 	 * its own may be a time namespace's) that changed */
 	uint64_t pump_at, pump_seen_ns;
 	/* records before this position are named as they are, methods
-	 * unknown or not (agent_ring_drain) */
-	uint64_t named_as_is;
+	 * unknown or not (agent_ring_drain); since when the record at the
+	 * tail waits for its methods' names (0: none waits) */
+	uint64_t named_as_is, held_ns;
 };
 
 static int send_fd(int sock, const void *msg, size_t len, int fd)
@@ -230,7 +231,8 @@ static void signal_stats(struct walk_ring *r, const struct pjw_head *hd)
 	text_clean(st->trap_owner, n);
 }
 
-unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
+unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx,
+			      bool last)
 {
 	struct walk_ring *r = a ? a->ring : NULL;
 	const struct pjw_head *hd;
@@ -286,15 +288,23 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx)
 			unknown |= !agent_name_frame(a, &f, &r->frames[i]);
 		}
 		/* a method the walk names is sent before the walk is
-		 * published, but may have come on the socket after the
-		 * caller read it (ksig_collect): the records up to here wait
-		 * for the next call, which reads it first; once, whatever
-		 * an agent sends */
+		 * published, but may come on the socket after the caller
+		 * read it (ksig_collect), or later when the agent's thread
+		 * waits for a CPU: the records from here wait for the next
+		 * calls, which read the socket first, WALK_HOLD_NS at most
+		 * whatever an agent sends (a quarter of the ring's second) */
 		if (unknown && r->tail >= r->named_as_is) {
+			uint64_t now = now_ns();
+
+			if (!r->held_ns) {
+				r->held_ns = now;
+				r->st.held++;
+			}
+			if (!last && now - r->held_ns < WALK_HOLD_NS)
+				break;
 			r->named_as_is = head;
-			r->st.held++;
-			break;
 		}
+		r->held_ns = 0;
 		w.tid = (pid_t)rec.tid;
 		w.fd = rec.fd;
 		w.time = rec.time;

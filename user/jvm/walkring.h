@@ -57,8 +57,16 @@ bool agent_ring_traps(const struct agent *a);
 /* How many agent libraries the JVM maps, this one's included (0: its maps
  * could not be read). */
 int agent_copies(const struct agent *a);
-/* Calls cb for each walk in the ring; returns how many. */
-unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx);
+/*
+ * Calls cb for each walk in the ring; returns how many. A walk that names a
+ * method not read yet from the socket (a loaded agent's session thread sends
+ * it late) stops the drain: it and those after it wait for the next calls,
+ * for WALK_HOLD_NS at most, then are named as they are; last (the recording
+ * stops): named as they are at once.
+ */
+#define WALK_HOLD_NS 200000000ULL
+unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx,
+			      bool last);
 struct agent_ring_stats {
 	uint64_t walks; /* walks read */
 	uint64_t bad; /* records refused (broken or out of bounds) */

@@ -319,7 +319,7 @@ void ksig_collect(struct ksig *k, struct agent *a)
 		}
 		return;
 	}
-	agent_ring_drain(a, on_walk, &c);
+	agent_ring_drain(a, on_walk, &c, k->last);
 	agent_ring_get_stats(a, &k->rs);
 	k->copies = (uint64_t)agent_copies(a);
 }

@@ -79,6 +79,7 @@ struct ksig {
 	agent_walk_cb done; /* where a sample's walk goes (pipeline/cpuwalk.c) */
 	void *done_ctx;
 	bool flush; /* the rings are drained for good: match every walk */
+	bool last; /* the recording stops: no walk held for its names */
 	/* counts */
 	uint64_t matched, missed, orphans;
 	struct agent_ring_stats rs; /* the agent's, as of the last drain */
@@ -126,6 +127,9 @@ void ksig_collect(struct ksig *k, struct agent *a);
  * unanswered during that replay). */
 void ksig_await(struct ksig *k, struct agent *a, int ms);
 void ksig_match(struct ksig *k);
+/* The recording stops: the walks collected from now on are named as they
+ * are, none held for a method's name (jvm/walkring.h). */
+void ksig_last(struct ksig *k);
 /* The rings are drained for good (the recording's end): every walk read
  * from now on is matched at once. */
 void ksig_flush(struct ksig *k);

@@ -122,6 +122,11 @@ static void keep_early(struct ksig *k, const bool *kept)
 	k->npool = np;
 }
 
+void ksig_last(struct ksig *k)
+{
+	k->last = true;
+}
+
 void ksig_flush(struct ksig *k)
 {
 	k->flush = true;

@@ -527,6 +527,8 @@ void record_stop(struct recorder *rec)
 	agents_abandon(rec); /* attaches in flight: given up, said */
 	switchcost_take(&rec->sc, &rec->th, true); /* while the events run */
 	threads_disable(&rec->th);
+	for (unsigned int i = 0; i < rec->procs.n; i++)
+		ksig_last(&rec->procs.v[i]->ks);
 	run_collect_walks(rec);
 	run_drain_last(rec);
 	for (unsigned int i = 0; i < rec->procs.n; i++) {

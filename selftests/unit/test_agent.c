@@ -404,7 +404,7 @@ static void test_main_jvm(const char *jdk, const char *tag)
 					    tag, w.n,
 					    w.n && w.names[0] ? w.names[0]
 							      : "-",
-					    w.n ? w.types[0] : 0,
+					    w.n ? (unsigned int)w.types[0] : 0u,
 					    w.n > 1 && w.names[1] ? w.names[1]
 								  : "-",
 					    w.n > 2 && w.names[2] ? w.names[2]

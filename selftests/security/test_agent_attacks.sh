@@ -62,6 +62,7 @@ cpu_to_CPU() {
 # reader's CPU seconds, read just before it ends)
 record_timed() {
 	local t0=0
+	: >"$TMP/err" # (read by the first poll, which may come before it)
 	"$PJ_BIN" record "$@" 2>"$TMP/err" &
 	local p=$!
 	CPU=0

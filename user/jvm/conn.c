@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "jvm/conn_internal.h"
+#include "lib/clock.h"
 #include "lib/hash.h"
 #include "lib/nspid.h"
 #include "lib/text.h"
@@ -211,5 +212,14 @@ int agent_flush(struct agent *a)
 	if (off)
 		memmove(a->out, a->out + off, a->out_len - off);
 	a->out_len -= off;
+	if (off || !a->out_len)
+		a->out_stuck_ns = 0;
+	else if (!a->out_stuck_ns)
+		a->out_stuck_ns = now_ns();
 	return a->fd >= 0 ? r : -1;
+}
+
+bool agent_deaf(const struct agent *a, uint64_t now)
+{
+	return a->out_stuck_ns && now - a->out_stuck_ns >= AGENT_DEAF_NS;
 }

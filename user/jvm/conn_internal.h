@@ -75,6 +75,7 @@ struct agent {
 	struct pja_hello hello;
 	char *out;
 	size_t out_len, out_cap;
+	uint64_t out_stuck_ns; /* since when none of out was taken; 0: it was */
 	char *in;
 	size_t in_len, in_cap;
 	uint64_t *pending; /* cookies of requests sent, in order */

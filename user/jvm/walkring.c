@@ -292,7 +292,7 @@ unsigned int agent_ring_drain(struct agent *a, agent_ring_cb cb, void *ctx,
 		 * read it (ksig_collect), or later when the agent's thread
 		 * waits for a CPU: the records from here wait for the next
 		 * calls, which read the socket first, WALK_HOLD_NS at most
-		 * whatever an agent sends (a quarter of the ring's second) */
+		 * whatever an agent sends (a fifth of the ring's second) */
 		if (unknown && r->tail >= r->named_as_is) {
 			uint64_t now = now_ns();
 

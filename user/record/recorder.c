@@ -371,7 +371,9 @@ static bool agents_round(struct recorder *rec)
 
 		int more;
 
-		if (!p->agent || (more = agent_flush(p->agent)) < 0)
+		/* one that stopped reading answers nothing: not waited for */
+		if (!p->agent || (more = agent_flush(p->agent)) < 0 ||
+		    agent_deaf(p->agent, now_ns()))
 			continue;
 		pf[n] =
 		    (struct pollfd){ agent_fd(p->agent),

@@ -151,13 +151,15 @@ $(BUILD)/agent/stackwalk.o: HARDEN_CFLAGS := -fstack-protector-strong
 $(BUILD)/libperfjava-agent.so: $(patsubst %.c,$(BUILD)/%.o,$(AGENT_SRC))
 	$(CC) -shared $(LDFLAGS) -o $@ $^ -ldl -lpthread
 
-check: all
+check: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory -j$(NPROC) binaries
 	@selftests/run.sh
 
 # What a developer runs every few minutes (the unit tests' own agent test
 # starts two JVMs: still within the minute).
 TEST_QUICK := selftests/test_,selftests/docs/,report/test_collapsed.sh,report/test_formats.sh,report/test_report_ux.sh,security/test_hardening.sh
-test: all
+test: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory -j$(NPROC) binaries
 	@T="$(TEST_QUICK)" selftests/run.sh
 
 bench: all

@@ -10,11 +10,12 @@
 # directory (/tmp/pj-test.*) and names it.
 #
 # Tests run PJ_JOBS at a time (default: the cores). A test whose file has a
-# line "# alone: REASON" runs with no other test of this run beside it: the
-# heavy ones (a whole machine, a VM, a browser, spinners on every core) and
-# those that measure what others would take from them (time limits of a
-# second or so, the machine's breakpoints). The others start longest first,
-# by the times of the last run ($BUILD/.selftests-times).
+# line "# alone: REASON" runs with no other test of this run beside it: those
+# that record the whole machine (-a, which the others would join) and the
+# heaviest (spinners on every core, thread churn). Tests timed to the second
+# leave room for a neighbour: every test passes beside another make check.
+# The others start longest first, by the times of the last run
+# ($BUILD/.selftests-times).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}

@@ -9,7 +9,8 @@
 # Downloads are cached in build/module-cache. PJ_VM_TIMEOUT bounds the guest
 # (default 240 s); the guest powers itself off when done. PJ_KSYM_KVER picks
 # another Debian kernel, e.g. PJ_KSYM_KVER=6.12.111+deb12-amd64.
-# alone: a virtual machine (qemu) of its own
+# a virtual machine (qemu) of its own, under TCG: slower beside other tests,
+# well within its time (PJ_VM_TIMEOUT)
 . "$(dirname "$0")/../lib.sh"
 t0=$(date +%s)
 cache=$PJ_TOP/build/module-cache

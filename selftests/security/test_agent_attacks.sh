@@ -6,7 +6,8 @@
 #   9  an agent that never reads its socket: it costs its own walks, never
 #      the native samples;
 #   11 a HELLO that stops halfway: said as such, not as another protocol.
-# alone: times the recorder to the second, and its CPU
+# times the recorder to the second, and its CPU, with room for the tests
+# beside it (its bounds held beside another make check)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 

@@ -10,7 +10,8 @@
 #      build-id debug path linked to an absolute path naming a root-only
 #      file of the host, then holding another binary's debug file: neither
 #      is read; a right debug file inside the container still is.
-# alone: times the recorder and the report to the second
+# times the recorder and the report to the second, with room for the
+# tests beside it (its bounds held beside another make check)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 

@@ -7,7 +7,8 @@
 #   7  the target exits and another user's process gets its pid: the
 #      recording ends at the exit and holds nothing of the other process;
 #   11 the target execs a set-user-ID program: said so, not "target exited".
-# alone: times the recorder to the second, and its memory
+# times the recorder to the second, and its memory, with room for the
+# tests beside it (its bounds held beside another make check)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 

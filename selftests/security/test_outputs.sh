@@ -5,7 +5,8 @@
 # link). No root file is written, created or chmodded; each refusal is one
 # line, within 5 s; a plain name there still works, and a failed launch
 # leaves an older output as it was.
-# alone: times each refusal to the second
+# times each refusal to the second, with room for the tests beside it (its
+# bounds held beside another make check)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 

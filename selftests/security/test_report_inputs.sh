@@ -3,7 +3,8 @@
 # a FIFO, a link to /dev/zero, a sparse 16 GB "profile" that only starts
 # like one, and a crafted profile with 240,000 EVENTS entries. Each gives
 # one line (or its report) within 5 s, and reads no more than it must.
-# alone: times the report to the second
+# times the report to the second, with room for the tests beside it (its
+# bounds held beside another make check)
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/sec.sh"
 

@@ -18,12 +18,13 @@ const { ok, open, run, chromiumCpuMs } = require('./browser.js');
 const PJ = process.env.PJ_BIN;
 
 function sum(a) { return a.reduce((x, y) => x + y, 0); }
-// Cells a..b well inside [from, to) s: two cells, and 50 ms, off each end.
-async function inside(page, iv) {
-  return page.evaluate(([f, t]) => {
-    const h = window.heatmap, m = Math.max(2, Math.ceil(0.05e9 / h.rowNs));
+// Cells a..b well inside [from, to) s: two cells, and 50 ms (or the page's
+// margin, in s), off each end.
+async function inside(page, iv, margin) {
+  return page.evaluate(([f, t, g]) => {
+    const h = window.heatmap, m = Math.max(2, Math.ceil(Math.max(0.05, g) * 1e9 / h.rowNs));
     return [Math.max(0, h.cellAt(f) + m), Math.min(h.cells - 1, h.cellAt(t) - m)];
-  }, iv);
+  }, [iv[0], iv[1], margin || 0]);
 }
 // Per cell of a..b: [value, matched by the search].
 async function cells(page, r) {
@@ -80,7 +81,7 @@ async function phaseChecks(ctx, t) {
   ok(info.cells > 0 && info.total > 0, t.label + ': the page draws its cells and the whole flame graph', info);
   if (t.shot) await page.screenshot({ path: t.shot + '-load.png' });
   // Hovering a cell says its time and count.
-  const ra = await inside(page, t.phases.a), rb = await inside(page, t.phases.b);
+  const ra = await inside(page, t.phases.a, t.margin), rb = await inside(page, t.phases.b, t.margin);
   const count = (r) => page.evaluate(([a, b]) => { let n = 0; for (let c = a; c <= b; c++) n += window.heatmap.samples(c); return n; }, r);
   const na = ra[1] > ra[0] ? await count(ra) : 0, nb = rb[1] > rb[0] ? await count(rb) : 0;
   if (ra[1] - ra[0] < 4 || rb[1] - rb[0] < 4 || na + nb < 10 || (t.min > 0 && (na < 5 || nb < 5))) {

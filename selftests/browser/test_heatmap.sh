@@ -24,6 +24,7 @@ chromium_setup "heatmap pages in Chromium" || exit 0
 shots=$PJ_BUILD/selftests/heatmap
 mkdir -p "$shots"
 spec=$TMP/spec.json
+margin=0.05
 echo '[' >"$spec"
 
 # page LABEL DATA OUT CLOCK A B MIN SHOT [report options...]: the heatmap of
@@ -31,7 +32,8 @@ echo '[' >"$spec"
 # the spec: the phases of OUT (the program's lines "phase X MONO0 MONO1
 # EPOCH0 EPOCH1") in seconds from the recording's start, in its CLOCK (mono
 # or epoch). An event without samples (a JVM starved on a loaded machine)
-# is a skip. MARGIN (s, default 0.05) is left off each end of a phase.
+# is a skip. $margin seconds (50 ms unless set) are left off each end of a
+# phase.
 page() {
 	local label=$1 data=$2 out=$3 clock=$4 a=$5 b=$6 min=$7 shot=$8 start col
 	shift 8
@@ -50,7 +52,7 @@ page() {
 	col=3
 	[ "$clock" = epoch ] && col=5
 	awk -v s="${start:-0}" -v c=$col -v l="$label" -v f="$TMP/$label.html" -v a="$a" -v b="$b" \
-		-v m="$min" -v shot="$shot" -v g="${MARGIN:-0.05}" '
+		-v m="$min" -v shot="$shot" -v g="$margin" '
 		$1 == "phase" { t[$2] = sprintf("[%.6f, %.6f]", ($c - s) / 1e9, ($(c + 1) - s) / 1e9) }
 		END { printf "{\"label\": \"%s\", \"file\": \"%s\", \"a\": \"%s\", \"b\": \"%s\", \"min\": %s, \"margin\": %s, \"shot\": \"%s\", \"phases\": {\"a\": %s, \"b\": %s}},\n",
 			l, f, a, b, m, g, shot, t["a"], t["b"] }' "$out" >>"$spec"
@@ -83,7 +85,9 @@ if [ ${#JDKS[@]} -gt 0 ] && compile_java; then
 	# a loaded machine a worker keeps phaseA's frame while it waits, past
 	# the phase's end by the program's clock, over 100 ms beside another
 	# make check)
-	MARGIN=0.25 page jdk-jfr "$TMP/jdk.jfr" "$TMP/jdk.out" epoch Phases.phaseA Phases.phaseB 0.5 "$shots/jdk-jfr"
+	margin=0.25
+	page jdk-jfr "$TMP/jdk.jfr" "$TMP/jdk.out" epoch Phases.phaseA Phases.phaseB 0.5 "$shots/jdk-jfr"
+	margin=0.05
 	if asprof_build; then
 		AP=${ASPROF%/bin/asprof}
 		"$JDK/bin/java" -agentpath:"$AP/lib/libasyncProfiler.so=start,event=cpu,interval=1ms,file=$TMP/ap.jfr,jfr" \

@@ -4,7 +4,8 @@
  * jvm/conn.c) and its list of walks asked (jvm/messages.c), against an agent that stops
  * reading and one that answers backwards: agent_flush never waits and the
  * queue stays bounded, the walks it could not ask are refused and counted;
- * answers in any order are taken off the list in O(log n).
+ * answers in any order are taken off the list in O(log n); one that takes
+ * nothing for a second is deaf (agent_deaf), not after a byte is taken.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -65,6 +66,23 @@ static void test_deaf(void)
 	   "%zu bytes queued",
 	   AGENT_MAX_UNSENT, refused, (unsigned long long)a->stats.unsent,
 	   a->out_len);
+	/* the stop waits for no answer from an agent that took nothing for
+	 * a second (record/recorder.c) */
+	t0 = a->out_stuck_ns;
+	ok(t0 && !agent_deaf(a, t0 + AGENT_DEAF_NS - 1) &&
+	       agent_deaf(a, t0 + AGENT_DEAF_NS),
+	   "nothing taken since the first full flush: deaf a second on, "
+	   "not before");
+	{
+		char buf[65536];
+
+		fcntl(sv[1], F_SETFL, fcntl(sv[1], F_GETFL) | O_NONBLOCK);
+		while (read(sv[1], buf, sizeof(buf)) > 0)
+			; /* the peer reads again: the queue moves */
+	}
+	agent_flush(a);
+	ok(!agent_deaf(a, now_ns() + AGENT_DEAF_NS),
+	   "a flush that sends a byte: not deaf");
 	close(sv[1]);
 	ok(agent_flush(a) == -1, "a peer gone: -1");
 	close(a->fd);

@@ -61,10 +61,10 @@ for jdk in "${JDKS[@]}"; do
 	got=$(awk '/vtEntry[AB]/ { if (/VThreads\.nap/) p += $NF; else if (/vtMiddle[AB]/) w += $NF }
 		END { if (p + w) printf "%.2f", 100 * p / (p + w) }' "$D/wt.folded")
 	# (the samples and waits behind that share: the on-CPU part is sampled)
-	n=$("$PJ_BIN" report -i "$D/w.data" --format collapsed |
+	nw=$("$PJ_BIN" report -i "$D/w.data" --format collapsed |
 		awk '/vtEntry[AB]/ && (/VThreads\.nap/ || /vtMiddle[AB]/) { n += $NF } END { print n + 0 }')
 	echo "# $J: --wall: virtual threads napping ${got:-?}% of their time, truth ${truth:-?}% over $win s"
-	check_share "$J: --wall: virtual threads' parks, of the program's timing," "$got" "$n" "$truth" 5
+	check_share "$J: --wall: virtual threads' parks, of the program's timing," "$got" "$nw" "$truth" 5
 
 	# --- churn: short-lived virtual threads as fast as they start
 	start_jvm "$jdk" "$D/c.out" -- VThreads 1 16000 churn
@@ -86,4 +86,4 @@ for jdk in "${JDKS[@]}"; do
 	check "$J: churn: at least a million virtual threads a minute (${started:-0} in 16 s)" \
 		[ "${started:-0}" -ge 266667 ]
 done
-[ $n -gt 0 ] || skip "virtual threads" "no JDK 21+ here"
+[ "$n" -gt 0 ] || skip "virtual threads" "no JDK 21+ here"

@@ -92,7 +92,7 @@ for try in 1 2 3 4 5 6; do
 	# pidat was still going round the pids, slow on a loaded machine)
 	SECS=$("$PJ_BIN" report -i "$TMP/p.data" --format meta 2>/dev/null |
 		awk '$2 == "duration_ns" { printf "%.2f", $3 / 1e9 }')
-	SECS=${SECS:-99}
+	[ -n "$SECS" ] || SECS=99
 	if [ "${other:-0}" -eq "$victim" ]; then
 		reused=$((reused + 1))
 		"$PJ_BIN" report -i "$TMP/p.data" --format collapsed >"$TMP/p.col" 2>&1

@@ -12,10 +12,9 @@
 # Tests run PJ_JOBS at a time (default: the cores). A test whose file has a
 # line "# alone: REASON" runs with no other test of this run beside it: those
 # that record the whole machine (-a, which the others would join) and the
-# heaviest (spinners on every core, thread churn). Tests timed to the second
-# leave room for a neighbour: every test passes beside another make check.
-# The others start longest first, by the times of the last run
-# ($BUILD/.selftests-times).
+# heaviest (spinners on every core, thread churn); tests timed to the second
+# leave room for a neighbour instead. The others start longest first, by the
+# times of the last run ($BUILD/.selftests-times).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}

@@ -10,6 +10,13 @@
 
 java_suite "java recording"
 
+# churn_seen FOLDED: how many churn-N threads have samples, and how many
+# were started from the first of them to the last (N counts them)
+churn_seen() {
+	grep -oE '^\[churn-[0-9]+ ' "$1" | tr -dc '0-9\n' | sort -un |
+		awk 'NR == 1 { lo = $1 } { n++; hi = $1 } END { print n + 0, n ? hi - lo + 1 : 0 }'
+}
+
 for jdk in "${JDKS[@]}"; do
 	J=$(jdk_name "$jdk")
 	D=$TMP/$J
@@ -93,8 +100,7 @@ for jdk in "${JDKS[@]}"; do
 	# each has some 30 samples at 1 kHz, so every one from the first
 	# sampled to the last (span) is seen; a loaded machine runs fewer of
 	# them in the window (2 beside another make check, 20 to 80 alone)
-	read -r churn span < <(grep -oE '^\[churn-[0-9]+ ' "$D/t.folded" | tr -dc '0-9\n' |
-		sort -un | awk 'NR == 1 { lo = $1 } { n++; hi = $1 } END { print n + 0, n ? hi - lo + 1 : 0 }')
+	read -r churn span < <(churn_seen "$D/t.folded")
 	echo "# $J: samples from $steady steady threads and $churn short-lived threads (of $span between the first and the last)"
 	check "$J: samples from >= 150 of 200 steady threads ($steady)" [ "$steady" -ge 150 ]
 	check "$J: samples from threads started while recording: $churn, every one from the first to the last but one in ten ($span), at least 2" \
@@ -115,8 +121,7 @@ for jdk in "${JDKS[@]}"; do
 			sed 's/^/# /' "$D/c.err"
 		"$PJ_BIN" report -i "$D/c.data" --format collapsed --threads >"$D/c.folded"
 		# of the threads from the first sampled to the last, how many were
-		read -r seen span < <(grep -oE '^\[churn-[0-9]+ ' "$D/c.folded" | tr -dc '0-9\n' |
-			sort -un | awk 'NR == 1 { lo = $1 } { n++; hi = $1 } END { print n + 0, hi - lo + 1 }')
+		read -r seen span < <(churn_seen "$D/c.folded")
 		[ "$span" -ge 15 ] && break
 		[ "$d" = 2 ] && echo "# $J: $span threads of 30 ms in 2 s, recording 4 s more"
 	done

@@ -20,9 +20,10 @@
 java_suite "a JVM profiled all day"
 # a thread set that stays as it is: no compiler or GC threads that come
 # and go
-STABLE=(-XX:+UseSerialGC -XX:-UseDynamicNumberOfCompilerThreads -Xmx256m)
-# (AllDay with one worker: ~200 samples of it in a 2 s session, and a core
-# left to the sessions and to the test beside this one)
+STABLE=(-XX:+UseSerialGC -XX:-UseDynamicNumberOfCompilerThreads -Xmx256m -Dallday.busy=25)
+# (AllDay with one worker busy a quarter of the time: ~100 samples of its
+# threads in a 2 s session, and the cores left to the sessions and to the
+# test beside this one, not burnt between the sessions for 100 s)
 
 # record_java LABEL DATA ERR [OPTIONS...]: records JPID for 2 s; checks
 # >= 90% of its Java threads' samples have Java frames

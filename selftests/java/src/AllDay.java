@@ -2,6 +2,7 @@
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -17,12 +18,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * that took SIGTRAP at the sample loses its walks from then on ("replaced"
  * is printed).
  *
+ * With -Dallday.busy=P (1-100, default 100) a worker computes P% of every
+ * 10 ms and parks the rest: a suite's short sessions need a few hundred
+ * samples, not a core burnt between them.
+ *
  * Usage: AllDay SECONDS [WORKERS] [GOFILE]
  */
 public class AllDay {
 	static volatile long sink;
 	static final ReentrantLock lock = new ReentrantLock();
 	static final Object monitor = new Object();
+	static final int busy = Math.max(1, Math.min(100, Integer.getInteger("allday.busy", 100)));
 
 	static long compute(long x) {
 		for (int i = 0; i < 200_000; i++)
@@ -32,8 +38,14 @@ public class AllDay {
 
 	static void worker() {
 		long x = Thread.currentThread().getId();
-		while (true)
+		while (busy == 100)
 			sink = compute(x++);
+		while (true) {
+			long until = System.nanoTime() + busy * 100_000L;
+			while (System.nanoTime() < until)
+				sink = compute(x++);
+			LockSupport.parkNanos((100 - busy) * 100_000L);
+		}
 	}
 
 	static void allocator() {

@@ -14,9 +14,7 @@
 # that record the whole machine (-a, which the others would join) and the
 # heaviest (spinners on every core, thread churn); tests timed to the second
 # leave room for a neighbour instead. The others start longest first, by the
-# times of the last run ($BUILD/.selftests-times), and for those it did not
-# run by the times committed in selftests/times (a copy of a whole make
-# check's: a fresh checkout's first run is ordered too).
+# times of the last run ($BUILD/.selftests-times).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -54,14 +52,11 @@ for t in "$build"/selftests/test_* "$top"/selftests/*/test_*.sh; do
 	fi
 done
 # the pool longest first, by the last run's times (unknown ones first: new)
-declare -A last=()
-while read -r name s; do
-	[ -n "${last[$name]+x}" ] || last[$name]=$s
-done < <(cat "$times_file" "$top/selftests/times" 2>/dev/null)
-if [ "$jobs" -gt 1 ] && [ ${#pool[@]} -gt 1 ]; then
+if [ "$jobs" -gt 1 ] && [ -s "$times_file" ] && [ ${#pool[@]} -gt 1 ]; then
 	mapfile -t pool < <(for t in "${pool[@]}"; do
 		name=${t#"$top"/}; name=${name#"$build"/}
-		printf '%s\t%s\n' "${last[$name]:-999999}" "$t"
+		s=$(awk -v n="$name" '$1 == n { s = $2 } END { print s == "" ? 999999 : s }' "$times_file")
+		printf '%s\t%s\n' "$s" "$t"
 	done | sort -t$'\t' -k1,1nr -s | cut -f2-)
 fi
 

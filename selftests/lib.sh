@@ -79,6 +79,7 @@ reached() { [ "$EPOCHSECONDS" -ge "$1" ]; }
 # sets PID
 start_prog() {
 	local out=$1; shift
+	: >"$out" # (as start_jvm's)
 	"$@" >"$out" 2>&1 &
 	PID=$!
 	track $PID

@@ -49,6 +49,10 @@ start_jvm() {
 	local flags=()
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do flags+=("$1"); shift; done
 	shift
+	# emptied here, not by the redirection in the child: a JVM's out file
+	# used again would show the last one's "ready" to a first look made
+	# before the child ran
+	: >"$out"
 	"$jdk/bin/java" "${flags[@]}" -cp "$CLASSES" "$@" >"$out" 2>"$out.err" &
 	JWAIT=$!
 	track $JWAIT

@@ -10,6 +10,7 @@
 
 # bursts SETTLE SECONDS US: starts progs/bursts; sets PID
 bursts() {
+	: >"$TMP/b.out" # (the last one's "ready" is no answer: as start_jvm)
 	"$PROGS/bursts" "$@" >"$TMP/b.out" &
 	PID=$!
 	track $PID

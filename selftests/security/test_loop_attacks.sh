@@ -34,6 +34,7 @@ start_as() {
 # record_bg ARGS...: perfjava record in the background (pid RP, stderr in
 # $TMP/rec.err), returns once it says it records; T0 then
 record_bg() {
+	: >"$TMP/rec.err" # (the last one's "recording" is no answer: as start_jvm)
 	"$PJ_BIN" record "$@" 2>"$TMP/rec.err" &
 	RP=$!; track "$RP"
 	wait_for 60 grep -qs 'recording' "$TMP/rec.err"

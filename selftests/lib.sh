@@ -114,6 +114,42 @@ stack_share() {
 	}
 	END { for (i = 1; i <= n; i++) printf "%s %.2f\n", fn[i], tot ? 100 * c[i] / tot : 0 }' "$f"
 }
+# weighted_n SCRIPT NAME...: for samples of unequal weight (report --format
+# script of lock waits, in ns, or allocations, in bytes), as many samples of
+# one weight as tell each NAME's share (stack_share's, of the weight among
+# the samples that hold any NAME) as closely, one "NAME N" a line: the
+# share's variance as a ratio's, sum w^2 (x - p)^2 / (sum w)^2, is
+# p (1 - p) / N; never more than the count. A few long waits weigh as
+# much as many short ones: the count would claim a closeness they do not
+# give.
+weighted_n() {
+	local f=$1; shift
+	awk -v names="$*" '
+	function done_sample() {
+		if (w > 0 && hit) { k++; sw[k] = w; site[k] = hit; tot += w; by[hit] += w }
+		w = 0; hit = 0
+	}
+	BEGIN { n = split(names, fn, " ") }
+	/^[^ \t]/ { done_sample()
+		if (match($0, /\] [0-9]+\.[0-9]+: [0-9]+ /)) {
+			split(substr($0, RSTART, RLENGTH), h, " "); w = h[3]
+		}
+		next }
+	/^[ \t]/ && w > 0 && !hit {
+		g = $2; sub(/_\[[0-9a-z]\]$/, "", g)
+		for (i = 1; i <= n; i++) if (g == fn[i]) { hit = i; break }
+	}
+	END {
+		done_sample()
+		for (i = 1; i <= n; i++) {
+			p = tot ? by[i] / tot : 0; v = 0
+			for (j = 1; j <= k; j++) { x = (site[j] == i) - p; v += sw[j] * sw[j] * x * x }
+			v /= tot ? tot * tot : 1
+			ne = v > 0 ? p * (1 - p) / v : k
+			printf "%s %.0f\n", fn[i], (ne < k ? ne : k)
+		}
+	}' "$f"
+}
 # mono: CLOCK_MONOTONIC now, ns (the clock of perf's samples with
 # use_clockid and of the JVM's System.nanoTime)
 mono() { python3 -c 'import time; print(time.monotonic_ns())'; }

@@ -2,7 +2,8 @@
 # -e alloc and -e lock against sites of known weight (JvmEvents.java: the
 # program measures its own allocated bytes and lock waits, over time): every
 # site within 3 pp of its truth over the recorded window (or three standard
-# errors, when fewer samples make that wider), the class as the leaf; platform threads on every JDK,
+# errors, when fewer samples make that wider: of samples of unequal weight,
+# weighted_n's), the class as the leaf; platform threads on every JDK,
 # virtual threads on JDK 21+ (where a blocked synchronized no longer pins
 # its carrier on 24+). Then the JVM is left as it was: after a recording
 # of allocations, the next session finds no event posted in between.
@@ -20,17 +21,19 @@ site_shares() { stack_share "$@"; }
 # "cum" timeline): the phase's first moments are unlike the rest, and the
 # recording starts after them
 check_sites() {
-	local label=$1 out=$2 data=$3 folded=$4 m truth got n win whole; shift 4
+	local label=$1 out=$2 data=$3 folded=$4 m truth got n ne win whole; shift 4
 	n=$(wc -l <"$folded.samples")
 	site_shares "$folded" "${@/#/JvmEvents.}" >"$folded.share"
+	weighted_n "$folded.script" "${@/#/JvmEvents.}" >"$folded.n"
 	win=$(sample_window "$data" 'JvmEvents\.(alloc|lock)')
 	window_truth "$out" ${win:-0 0} JvmEvents "$@" >"$folded.truth"
 	for m in "$@"; do
 		truth=$(awk -v f="JvmEvents.$m" '$1 == f { print $2 }' "$folded.truth")
 		whole=$(awk -v s="$m" '$1 == "truth" && $2 == s { print $3 }' "$out")
 		got=$(awk -v f="JvmEvents.$m" '$1 == f { print $2 }' "$folded.share")
-		echo "# $label $m truth ${truth:-?}% perfjava ${got:-?}% ($n samples; window $win s; whole run ${whole:-?}%)"
-		check_share "$label: $m, of the program's own," "$got" "$n" "$truth" 3
+		ne=$(awk -v f="JvmEvents.$m" '$1 == f { print $2 }' "$folded.n")
+		echo "# $label $m truth ${truth:-?}% perfjava ${got:-?}% ($n samples, telling it as closely as ${ne:-?} of one weight; window $win s; whole run ${whole:-?}%)"
+		check_share "$label: $m, of the program's own," "$got" "${ne:-$n}" "$truth" 3
 	done
 }
 
@@ -62,6 +65,7 @@ run() {
 	"$PJ_BIN" report -i "$D/r.data" --event "${ev%%/*}" --total --format collapsed >"$D/r.folded"
 	"$PJ_BIN" report -i "$D/r.data" --event "${ev%%/*}" --format collapsed >"$D/r.samples.folded"
 	awk '{ for (i = 0; i < $NF; i++) print }' "$D/r.samples.folded" >"$D/r.folded.samples"
+	"$PJ_BIN" report -i "$D/r.data" --event "${ev%%/*}" --format script >"$D/r.folded.script"
 	check_sites "$label" "$D/w.out" "$D/r.data" "$D/r.folded" "$@"
 	LAST=$D
 }

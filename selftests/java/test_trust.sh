@@ -142,10 +142,15 @@ for jdk in "${JDKS[@]}"; do
 	done
 
 	# no JNI/VM function under a Java method that does not call it (stacks
-	# with a marker are the kernel's chain as it was, not a merge)
+	# with a marker are the kernel's chain as it was, not a merge). A
+	# method the reader had no name for is no wrong caller: its name came
+	# on the socket over 200 ms after the walk (jvm/walkring.c holds a walk
+	# that long), the agent's thread waiting for a CPU beside another make
+	# check
 	bad=$(awk '!/\[java:/ {
 		n = split($0, f, ";")
 		for (i = 2; i <= n; i++) {
+			if (f[i-1] ~ /^\[unknown Java method\]/) continue
 			if (f[i] ~ /^JVM_InternString/ && f[i-1] !~ /String\.intern/) print
 			if (f[i] ~ /^JVM_Sleep/ && f[i-1] !~ /Thread\.sleep/) print
 			if (f[i] ~ /^Java_sun_nio_ch_[A-Za-z]*_write0/ && f[i-1] !~ /\.write0/) print
@@ -154,5 +159,6 @@ for jdk in "${JDKS[@]}"; do
 		}
 	}' "$D/t.folded" | head -3)
 	[ -n "$bad" ] && echo "$bad" | cut -c1-300 | sed 's/^/#   /'
+	echo "# $J: $(grep -c '\[unknown Java method\]' "$D/t.folded") of $(wc -l <"$D/t.folded") stacks hold a method not named yet"
 	check "$J: no JNI/VM function under a Java method that does not call it" [ -z "$bad" ]
 done

@@ -130,12 +130,10 @@ weighted_n() {
 		w = 0; hit = 0
 	}
 	BEGIN { n = split(names, fn, " ") }
-	/^[^ \t]/ { done_sample()
-		if (match($0, /\] [0-9]+\.[0-9]+: [0-9]+ /)) {
-			split(substr($0, RSTART, RLENGTH), h, " "); w = h[3]
-		}
+	/^[^\t]/ { done_sample()
+		for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) w = $(i + 1) + 0
 		next }
-	/^[ \t]/ && w > 0 && !hit {
+	/^\t/ && w > 0 && !hit {
 		g = $2; sub(/_\[[0-9a-z]\]$/, "", g)
 		for (i = 1; i <= n; i++) if (g == fn[i]) { hit = i; break }
 	}

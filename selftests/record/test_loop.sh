@@ -43,8 +43,7 @@ late=$(awk '{ n += $NF } END { print n + 0 }' "$TMP/from.folded")
 # times (script's, in the clock of start_ns, to the microsecond)
 t0=$(sort -n "$TMP/starts" | awk 'NR == 1 { print $1 }')
 early=$("$PJ_BIN" report "$TMP"/l/app-*.data --format script 2>/dev/null | awk -v t0="${t0:-0}" '
-	/^[^ \t]/ && match($0, /\] [0-9]+\.[0-9]+: /) {
-		split(substr($0, RSTART + 2), a, ":"); if (a[1] * 1e9 < t0 + 1e9) n++ }
+	/^[^\t]/ { for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { if ($i * 1e9 < t0 + 1e9) n++; break } }
 	END { print n + 0 }')
 if [ "$early" -eq 0 ]; then
 	# (a starved program: nothing in the first second of the files kept)

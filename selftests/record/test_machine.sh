@@ -64,9 +64,18 @@ bg_record s -F 199 -d 30
 start_jvm "$jdk_b" "$TMP/s.out" -Dtag=$tag -- Workload 4 1 || exit 0
 S=$JPID
 wait "$JWAIT"
+# (and a native program exec'd meanwhile, gone before the end: its frames
+# named by what its exec's records say, its maps never read from /proc)
+"$PROGS/cpusplit" 1 1 >"$TMP/sp.out" &
+SP=$!
+wait $SP
 kill -INT "$rec"
 wait "$rec"
 check "a JVM started during -a: exit 0" [ $? -eq 0 ] || sed 's/^/# /' "$TMP/s.err"
+"$PJ_BIN" report -i "$TMP/s.data" --pid "$SP" --format collapsed >"$TMP/sp.folded"
+read -r named all < <(awk '{ n += $NF; if ($0 ~ /(^|;)work_[abc](;| )/) k += $NF } END { print k + 0, n + 0 }' "$TMP/sp.folded")
+check "a native program exec'd during -a and gone: its work named in >= 90% of its samples ($named of $all)" \
+	awk -v k="$named" -v n="$all" 'BEGIN { exit !(n >= 10 && k >= 0.9 * n) }'
 "$PJ_BIN" report -i "$TMP/s.data" --pid "$S" --format collapsed >"$TMP/s.folded"
 check "... its samples have Java frames" grep -q 'Workload\.method[ABC]_\[[j0i1]\]' "$TMP/s.folded"
 check "... and the file names it a JVM" \

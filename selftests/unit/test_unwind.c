@@ -482,7 +482,7 @@ static void test_exec(void)
 int main(void)
 {
 	struct unwinder *u = unwinder_new(getpid());
-	struct usym *us = usym_new(getpid());
+	struct usym *us = usym_new(getpid(), false);
 
 	ok(u && us, "unwinder for this process (%u modules)",
 	   u ? unwinder_modules(u) : 0);

@@ -165,7 +165,7 @@ static void test_pie(const char *pie, const char *lib)
 		st_stop(&t.p);
 		return;
 	}
-	u = usym_new(t.p.pid);
+	u = usym_new(t.p.pid, false);
 	ok(u && usym_reloads(u) == 1, "usym_new reads the maps once");
 	check_functions("PIE", &t, u);
 
@@ -228,7 +228,7 @@ static void test_pie(const char *pie, const char *lib)
 
 	/* A second process of the same executable shares the symbol table. */
 	if (!start(&t2, pie, argv)) {
-		u2 = usym_new(t2.p.pid);
+		u2 = usym_new(t2.p.pid, false);
 		usym_resolve(u, t.fn[0].addr, &r);
 		usym_resolve(u2, t2.fn[0].addr, &r2);
 		ok(is(r2.name, t.fn[0].name) && r.name == r2.name,
@@ -269,7 +269,7 @@ static void test_nopie(const char *nopie)
 	int i, far = 0;
 
 	if (ok(!start(&t, nopie, argv), "non-PIE target runs")) {
-		u = usym_new(t.p.pid);
+		u = usym_new(t.p.pid, false);
 		check_functions("non-PIE", &t, u);
 		for (i = 0; i < t.nfn; i++)
 			if (!strcmp(t.fn[i].name, "symtest_far"))
@@ -294,7 +294,7 @@ static void test_deleted(const char *pie)
 		return;
 	}
 	unlink(path);
-	u = usym_new(t.p.pid);
+	u = usym_new(t.p.pid, false);
 	check_functions("deleted executable", &t, u);
 	usym_free(u);
 	st_stop(&t.p);
@@ -329,7 +329,7 @@ static void test_mount_namespace(const char *pie)
 	}
 	ok(access(path, F_OK) && errno == ENOENT,
 	   "the target's executable is invisible from here");
-	u = usym_new(t.p.pid);
+	u = usym_new(t.p.pid, false);
 	check_functions("other mount namespace", &t, u);
 	usym_free(u);
 	st_stop(&t.p);
@@ -403,7 +403,7 @@ static void test_jvm(void)
 	}
 	a1 = nm_addr(jvm, "-D", "JNI_CreateJavaVM");
 	a2 = nm_addr(jvm, "-C", "Threads::destroy_vm()");
-	u = usym_new(t.p.pid);
+	u = usym_new(t.p.pid, false);
 	t0 = (now_ns() / 1e6);
 	usym_resolve(u, base + a1 + 4, &r);
 	t1 = (now_ns() / 1e6);
@@ -458,7 +458,7 @@ int main(void)
 	test_mount_namespace(pie);
 	test_jvm();
 
-	u = usym_new(999999999);
+	u = usym_new(999999999, false);
 	usym_resolve(u, 0x400000, &r);
 	ok(u && is(r.name, "[unknown]") && !r.known,
 	   "a process that does not exist: [unknown], no crash");

@@ -20,7 +20,7 @@ static void proc_free(struct procs *ps, struct proc *p)
 	free(p);
 }
 
-struct proc *procs_add(struct procs *ps, pid_t pid, bool unwind)
+struct proc *procs_add(struct procs *ps, pid_t pid, unsigned int flags)
 {
 	struct proc *p = procs_get(ps, pid);
 	union u64map_val *slot = NULL;
@@ -33,9 +33,10 @@ struct proc *procs_add(struct procs *ps, pid_t pid, bool unwind)
 	p->pid = pid;
 	p->ks = ps->ks;
 	if (!(slot = u64map_slot(&ps->by_pid, (uint64_t)pid + 1)) ||
-	    symbolizer_init(&p->sym, ps->w, pid))
+	    symbolizer_init(&p->sym, ps->w, pid, flags & PROCS_BY_RECORDS))
 		goto fail;
-	if (unwind && ps->unwind && (!ps->max_unw || ps->nunw < ps->max_unw)) {
+	if ((flags & PROCS_UNWIND) && ps->unwind &&
+	    (!ps->max_unw || ps->nunw < ps->max_unw)) {
 		/* (its samples' user frames from the kernel's chain alone
 		 * beyond the bound) */
 		if (!(p->unw = unwinder_new(pid))) {

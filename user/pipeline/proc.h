@@ -59,10 +59,13 @@ static inline struct proc *procs_get(const struct procs *ps, pid_t pid)
 {
 	return pid > 0 ? u64map_ptr(&ps->by_pid, (uint64_t)pid + 1) : NULL;
 }
-/* The process pid, made when new (its names ready, and its unwinder when
- * unwind and the bound allow: else procs_unwinder, later); NULL when out
- * of memory. */
-struct proc *procs_add(struct procs *ps, pid_t pid, bool unwind);
+/* How procs_add makes a process: its unwinder now (when the bound allows:
+ * else procs_unwinder, later); its maps by its records alone, seen at its
+ * exec (symbolizer_init's by_records). */
+enum { PROCS_UNWIND = 1, PROCS_BY_RECORDS = 2 };
+/* The process pid, made when new (its names ready; flags PROCS_*); NULL
+ * when out of memory. */
+struct proc *procs_add(struct procs *ps, pid_t pid, unsigned int flags);
 /* p's unwinder, made now (-a: at its first sample) when it has none yet
  * and the bound allows. */
 void procs_unwinder(struct procs *ps, struct proc *p);

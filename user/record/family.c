@@ -155,7 +155,7 @@ static struct proc *child_add(struct recorder *rec, pid_t pid, pid_t ppid,
 		rec->fam.over++;
 		return NULL;
 	}
-	p = procs_add(&rec->procs, pid, true);
+	p = procs_add(&rec->procs, pid, PROCS_UNWIND);
 	if (!p)
 		return NULL;
 	rproc(p)->child = true;

@@ -230,9 +230,9 @@ static void count_unnamed(struct machine *m, uid_t uid, bool proc)
 /*
  * A process not seen before: recorded from now on, or NULL (counted) when
  * the table is full or its uid has had its share (and without an unwinder
- * beyond its share of those).
+ * beyond its share of those). flags: procs_add's (PROCS_BY_RECORDS).
  */
-static struct proc *add_proc(struct machine *m, pid_t pid)
+static struct proc *add_proc(struct machine *m, pid_t pid, unsigned int flags)
 {
 	struct proc *p;
 	uint32_t v = 0;
@@ -251,7 +251,7 @@ static struct proc *add_proc(struct machine *m, pid_t pid)
 		count_unnamed(m, uid, true);
 		return NULL;
 	}
-	p = procs_add(m->ps, pid, false); /* its unwinder: first_sampled */
+	p = procs_add(m->ps, pid, flags); /* its unwinder: first_sampled */
 	if (!p)
 		return NULL;
 	m->procs++;
@@ -295,7 +295,7 @@ void machine_find_jvms(struct recorder *rec)
 		if (*end || pid <= 0 || pid > 0x7fffffff || pid == getpid() ||
 		    procs_get(&rec->procs, (pid_t)pid) || !maps_jvm((pid_t)pid))
 			continue;
-		p = add_proc(rec->mach, (pid_t)pid);
+		p = add_proc(rec->mach, (pid_t)pid, 0);
 		if (p) {
 			jvm_found(rec->mach, p);
 			name_proc(rec->w, p);
@@ -351,7 +351,7 @@ static struct proc *machine_proc(struct recorder *rec,
 	}
 	p = procs_get(m->ps, pid);
 	if (!p)
-		p = add_proc(m, pid);
+		p = add_proc(m, pid, 0);
 	if (p) {
 		first_sampled(m, p);
 		rproc(p)->sampled = true;
@@ -382,7 +382,7 @@ void machine_mmap(struct recorder *rec, const struct perf_event_header *hdr)
 	    !wanted_jvm((pid_t)mm->pid))
 		return;
 	p = procs_get(&rec->procs, (pid_t)mm->pid);
-	if (!p && !(p = add_proc(rec->mach, (pid_t)mm->pid)))
+	if (!p && !(p = add_proc(rec->mach, (pid_t)mm->pid, 0)))
 		return;
 	if (!p->java)
 		rproc(p)->named = false; /* a JVM now: named again */
@@ -436,11 +436,12 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 		  const char *comm, bool exec)
 {
 	struct proc *p = procs_get(&rec->procs, pid);
+	bool made = false; /* made here, from /proc after the exec */
 
 	/* a process that execs is made now: gone by its first sample, it
 	 * is named and its samples' frames are by what its records say */
 	if (!p && exec && pid > 0)
-		p = add_proc(rec->mach, pid);
+		made = (p = add_proc(rec->mach, pid, PROCS_BY_RECORDS)) != NULL;
 	/* a thread named by itself (prctl) before its process is known here:
 	 * its process's exec may be in another CPU's ring, not read yet */
 	if (!p && (exec || pid <= 0 ||
@@ -450,7 +451,11 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 		bool unw = p->unw != NULL;
 		uid_t uid;
 
-		procs_exec(&rec->procs, p);
+		/* (one made just now has its uid, and its maps come by the
+		 * records of its exec: at a churn of short processes, most
+		 * never sampled, each /proc read is a cost) */
+		if (!made)
+			procs_exec(&rec->procs, p);
 		if (unw && !p->unw) { /* its uid's unwinders: one less */
 			uid_count(rec->mach, rproc(p)->uid, -1, true);
 			uid_count(rec->mach, rproc(p)->uid, 1, false);
@@ -460,7 +465,7 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 		rproc(p)->name_by_exe = true;
 		family_names(p, comm, "");
 		/* and maybe another user's (setpriv, su): its share */
-		if (!proc_uid(p->pid, &uid) && uid != rproc(p)->uid) {
+		if (!made && !proc_uid(p->pid, &uid) && uid != rproc(p)->uid) {
 			uid_count(rec->mach, rproc(p)->uid, -1, p->unw != NULL);
 			uid_count(rec->mach, uid, 1, p->unw != NULL);
 			rproc(p)->uid = uid;

@@ -124,7 +124,7 @@ static int add_targets(struct recorder *rec, const bool *java_of)
 	for (unsigned int i = 0; i < n; i++) {
 		pid_t pid = rec->o.pids.n ? (pid_t)rec->o.pids.v[i]
 					  : rec->o.pid;
-		struct proc *p = procs_add(&rec->procs, pid, true);
+		struct proc *p = procs_add(&rec->procs, pid, PROCS_UNWIND);
 
 		if (!p) {
 			fprintf(stderr, "perfjava: out of memory\n");

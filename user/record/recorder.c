@@ -296,7 +296,7 @@ int recorder_init(struct recorder *rec, const struct record_opts *o)
 	wire(rec);
 	if (!rec->o.pid)
 		return 0;
-	p = procs_add(&rec->procs, rec->o.pid, true);
+	p = procs_add(&rec->procs, rec->o.pid, PROCS_UNWIND);
 	if (!p) {
 		fprintf(stderr, "perfjava: out of memory\n");
 		pj_writer_abort(rec->w); /* and its file */

@@ -41,11 +41,12 @@ void ksymbolizer_new_file(struct ksymbolizer *k, struct pj_writer *w)
 	k->kernel_unnamed = 0;
 }
 
-int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid)
+int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid,
+		    bool by_records)
 {
 	memset(s, 0, sizeof(*s));
 	s->w = w;
-	s->usym = usym_new(pid);
+	s->usym = usym_new(pid, by_records);
 	return s->usym ? 0 : -1;
 }
 
@@ -235,7 +236,7 @@ int symbolizer_reload_user(struct symbolizer *s, pid_t pid)
 
 	u64map_free(&s->ucache);
 	s->nusers = 0;
-	s->usym = usym_new(pid);
+	s->usym = usym_new(pid, false);
 	usym_keep_root(s->usym, old);
 	usym_free(old);
 	return s->usym ? 0 : -1;

@@ -63,9 +63,10 @@ uint32_t symbolize_kernel(struct ksymbolizer *k, uint64_t ip);
 /* A new file (w): kernel frames are named again as they come. */
 void ksymbolizer_new_file(struct ksymbolizer *k, struct pj_writer *w);
 
-/* Prepares pid's user symbols (read when first asked). 0, or -1 when out
- * of memory. */
-int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid);
+/* Prepares pid's user symbols (read when first asked; its maps now, or
+ * by_records: usym_new). 0, or -1 when out of memory. */
+int symbolizer_init(struct symbolizer *s, struct pj_writer *w, pid_t pid,
+		    bool by_records);
 void symbolizer_free(struct symbolizer *s);
 /*
  * A user address named once: leaf is the sampled address itself; other

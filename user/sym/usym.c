@@ -260,7 +260,7 @@ static int reload(struct usym *u)
 	return 0;
 }
 
-struct usym *usym_new(pid_t pid)
+struct usym *usym_new(pid_t pid, bool by_records)
 {
 	struct usym *u = calloc(1, sizeof(*u));
 
@@ -275,7 +275,8 @@ struct usym *usym_new(pid_t pid)
 		return NULL;
 	}
 	/* A process that is already gone resolves everything as unknown. */
-	reload(u);
+	if (!by_records)
+		reload(u);
 	return u;
 }
 

@@ -32,7 +32,10 @@ struct usym_result {
 	int code; /* 0 when it lies in a file mapped without execute */
 };
 
-struct usym *usym_new(pid_t pid);
+/* pid's symbols, its maps read now; by_records: none read, its mappings
+ * come by usym_add_map (a process seen at its exec: the kernel announces
+ * each of its new program's), /proc read on a miss as for any. */
+struct usym *usym_new(pid_t pid, bool by_records);
 void usym_free(struct usym *u);
 /* Fills res (strings live as long as u). Never fails: unknown addresses give
  * "[unknown]" with their mapping. */

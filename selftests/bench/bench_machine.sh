@@ -5,7 +5,7 @@
 # processes (about 90 a second: a true and a sleep) are recorded for
 # PJ_BENCH_MACHINE_SECS (8) seconds at 99 Hz by `perfjava record -a` and
 # by `perf record -a -g`, in
-# turn, PJ_BENCH_MACHINE_ROUNDS (3) times each (who goes first alternates).
+# turn, PJ_BENCH_MACHINE_ROUNDS (5) times each (who goes first alternates).
 # For each: the recorder's CPU time (user + system, from its start to its
 # file written: perf's build-id pass included), per 1000 samples the
 # kernel took (each recorder's own included, as perf counts them), and its
@@ -16,7 +16,7 @@
 . "$PJ_TOP/selftests/lib.sh"
 . "$PJ_TOP/selftests/java/jvm.sh"
 secs=${PJ_BENCH_MACHINE_SECS:-8}
-rounds=${PJ_BENCH_MACHINE_ROUNDS:-3}
+rounds=${PJ_BENCH_MACHINE_ROUNDS:-5}
 # (a machine shared with others' JVMs: -a attaches this one only)
 export PERFJAVA_JVM_MATCH=bench-machine-$$
 

@@ -71,7 +71,9 @@ for jdk in "${JDKS[@]}"; do
 	share=$(awk '/^\[main / { t += $NF; if ($0 !~ /\[java:/ && $0 ~ /_\[[j0i1]\]/) j += $NF }
 		END { printf "%.1f", t ? 100 * j / t : 0 }' "$D/g.folded")
 	check "$J: -Xint: >= 99% of the main thread's samples have Java frames ($share%)" \
-		awk -v p="$share" 'BEGIN { exit !(p >= 99) }'
+		awk -v p="$share" 'BEGIN { exit !(p >= 99) }' ||
+		awk '{ t = $0; sub(/;.*/, "", t); sub(/ tid=.*/, "", t); n[t] += $NF }
+			END { for (t in n) print n[t], t }' "$D/g.folded" | sort -rn | head -5 | sed 's/^/# threads: /'
 	check "$J: -Xint: the allocation in the VM under its Java line (Garbage.java:24)" \
 		grep -q 'Garbage\.main:24_\[0\];InterpreterRuntime::' "$D/g.folded"
 done

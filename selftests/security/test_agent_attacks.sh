@@ -123,5 +123,6 @@ start_as slowhello 2
 record_timed -p "$HJ" -d 1 -o "$TMP/s2.data"
 stop_hj
 check "a HELLO that takes 2 s is taken (rc $RC)" \
-	all test "$RC" -eq 0 -- not_grep 'java frames unavailable' "$TMP/err"
+	all test "$RC" -eq 0 -- not_grep 'java frames unavailable' "$TMP/err" ||
+	sed 's/^/# /' "$TMP/err" "$TMP/hj.out"
 echo "1..$_tap_n"

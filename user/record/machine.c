@@ -436,7 +436,7 @@ void machine_comm(struct recorder *rec, pid_t pid, uint32_t tid,
 		  const char *comm, bool exec)
 {
 	struct proc *p = procs_get(&rec->procs, pid);
-	bool made = false; /* made here, from /proc after the exec */
+	bool made = false; /* made here, at its exec */
 
 	/* a process that execs is made now: gone by its first sample, it
 	 * is named and its samples' frames are by what its records say */

@@ -239,6 +239,30 @@ static void test_pie(const char *pie, const char *lib)
 	}
 	st_stop(&t2.p);
 
+	/* A process seen at its exec (record -a): no maps read; the mappings
+	 * its records announce name its functions, a miss reads /proc. */
+	u2 = usym_new(t.p.pid, true);
+	ok(u2 && usym_reloads(u2) == 0, "by its records: no maps read");
+	if (u2 && !maps_load(t.p.pid, &m)) {
+		for (i = 0; i < (int)m.n; i++)
+			if (!strcmp(m.v[i].path, pie))
+				usym_add_map(u2, &m.v[i]);
+		maps_free(&m);
+	}
+	if (u2) {
+		usym_resolve(u2, t.fn[0].addr, &r2);
+		ok(is(r2.name, t.fn[0].name) && usym_reloads(u2) == 0,
+		   "... its program's mappings, as its records give them, name "
+		   "%s; no maps read",
+		   r2.name);
+		usym_resolve(u2, t.getpid_addr, &r2);
+		ok(r2.known && usym_reloads(u2) == 1,
+		   "... a library no record announced: %s, the maps read on "
+		   "the miss (%u)",
+		   r2.name, usym_reloads(u2));
+		usym_free(u2);
+	}
+
 	/* The cost of a resolve, cached (the same frames again and again):
 	 * in CPU time, which other work on the machine does not stretch. */
 	t0 = cpu_ms();

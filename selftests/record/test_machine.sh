@@ -65,7 +65,8 @@ start_jvm "$jdk_b" "$TMP/s.out" -Dtag=$tag -- Workload 4 1 || exit 0
 S=$JPID
 wait "$JWAIT"
 # (and a native program exec'd meanwhile, gone before the end: its frames
-# named by what its exec's records say, its maps never read from /proc)
+# named by what its exec's records say; that its maps are not read from
+# /proc is test_usym's)
 "$PROGS/cpusplit" 1 1 >"$TMP/sp.out" &
 SP=$!
 wait $SP

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 import java.time.Instant;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A JVM with a phase change, for the heatmap: THREADS workers run phaseA
@@ -8,9 +10,12 @@ import java.time.Instant;
  * 2 ms (about a third of phaseA's CPU). Each round allocates 64 KiB, and
  * the workers wait for each other's lock: every event (CPU, off-CPU and
  * wall, alloc, lock) has samples in both phases, each in its phase's own
- * method. Prints "ready PID" first and, at the end, each phase's bounds in
- * System.nanoTime (CLOCK_MONOTONIC, perfjava's samples) and in epoch ns
- * (a JFR file's times):
+ * method. A worker that leaves phaseA late (on a loaded machine it may wait
+ * for LOCK_A, then allocate, well past the phase's end) holds the others
+ * back: they all start phaseB together, and phase a ends, phase b starts,
+ * when the last one has left phaseA. Prints "ready PID" first and, at the
+ * end, each phase's bounds in System.nanoTime (CLOCK_MONOTONIC, perfjava's
+ * samples) and in epoch ns (a JFR file's times):
  *   phase a MONO_START MONO_END EPOCH_START EPOCH_END
  *   phase b ...
  *
@@ -62,21 +67,25 @@ public class Phases {
 		long a0 = System.nanoTime();
 		long e0 = now.getEpochSecond() * 1_000_000_000L + now.getNano();
 		long a1 = a0 + len, b1 = a1 + len;
+		AtomicLong switched = new AtomicLong();
+		CyclicBarrier between = new CyclicBarrier(n, () -> switched.set(System.nanoTime()));
 		Thread[] workers = new Thread[n];
 		for (int i = 0; i < n; i++) {
 			workers[i] = new Thread(() -> {
 				try {
 					phaseA(a1);
+					between.await();
 					phaseB(b1);
-				} catch (InterruptedException e) {
-					Thread.currentThread().interrupt();
+				} catch (Exception e) {
+					throw new RuntimeException(e);
 				}
 			}, "worker-" + i);
 			workers[i].start();
 		}
 		for (Thread t : workers)
 			t.join();
-		System.out.println("phase a " + a0 + " " + a1 + " " + e0 + " " + (e0 + len));
-		System.out.println("phase b " + a1 + " " + b1 + " " + (e0 + len) + " " + (e0 + 2 * len));
+		long s = Math.max(a1, switched.get()), es = e0 + (s - a0);
+		System.out.println("phase a " + a0 + " " + s + " " + e0 + " " + es);
+		System.out.println("phase b " + s + " " + b1 + " " + es + " " + (e0 + 2 * len));
 	}
 }

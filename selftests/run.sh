@@ -14,7 +14,11 @@
 # that record the whole machine (-a, which the others would join) and the
 # heaviest (spinners on every core, thread churn); tests timed to the second
 # leave room for a neighbour instead. The others start longest first, by the
-# times of the last run ($BUILD/.selftests-times).
+# times of the last run ($BUILD/.selftests-times: a test's wall and CPU
+# seconds), or of a quiet run on 2 cores (selftests/times) in a new checkout.
+# One more test than PJ_JOBS may run when the CPU the running ones use, by
+# those times, leaves room for it: tests that mostly wait (browsers, --wall,
+# timeouts) beside two that spin.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -23,6 +27,8 @@ per_test_timeout=${PJ_TEST_TIMEOUT:-900}
 jobs=${PJ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || jobs=1
 times_file=$build/.selftests-times
+known_times=$times_file
+[ -s "$known_times" ] || known_times=$top/selftests/times
 
 # picked NAME: whether T and TX select the test
 picked() {
@@ -51,13 +57,22 @@ for t in "$build"/selftests/test_* "$top"/selftests/*/test_*.sh; do
 		pool+=("$t")
 	fi
 done
-# the pool longest first, by the last run's times (unknown ones first: new)
-if [ "$jobs" -gt 1 ] && [ -s "$times_file" ] && [ ${#pool[@]} -gt 1 ]; then
+# the pool longest first, by the known times (unknown ones first: new), and
+# each test's share of the cores while it runs: its CPU seconds over its
+# wall seconds, in hundredths (100, a core, when not known)
+declare -A share=()
+if [ "$jobs" -gt 1 ] && [ -s "$known_times" ] && [ ${#pool[@]} -gt 1 ]; then
 	mapfile -t pool < <(for t in "${pool[@]}"; do
 		name=${t#"$top"/}; name=${name#"$build"/}
-		s=$(awk -v n="$name" '$1 == n { s = $2 } END { print s == "" ? 999999 : s }' "$times_file")
-		printf '%s\t%s\n' "$s" "$t"
+		awk -v n="$name" -v t="$t" '$1 == n && s == "" { s = $2; c = $3 }
+			END { w = 100; if (s > 0 && c != "") w = 100 * c / s
+				if (s == "") s = 999999
+				printf "%s\t%d\t%s\n", s, w, t }' "$known_times"
 	done | sort -t$'\t' -k1,1nr -s | cut -f2-)
+	for i in "${!pool[@]}"; do
+		share[${pool[$i]#*$'\t'}]=${pool[$i]%%$'\t'*}
+		pool[$i]=${pool[$i]#*$'\t'}
+	done
 fi
 
 pass=0 fail=0 skip=0 n=0 cpu_total=0
@@ -136,7 +151,7 @@ finish() {
 		echo "not ok $n - $name: printed no test result"
 	fi
 	echo "# $name took ${secs}s (${cpu}s of CPU)"
-	new_times+=("$name $secs")
+	new_times+=("$name $secs $cpu")
 	cpu_total=$(awk -v a="$cpu_total" -v b="$cpu" 'BEGIN { print a + b }')
 	rm -f "$work/$id".*
 }
@@ -158,9 +173,33 @@ for t in "${alone[@]}"; do
 	launch $next "$t"; next=$((next + 1))
 	while [ ${#running[@]} -gt 0 ]; do reap; done
 done
-for t in "${pool[@]}"; do
-	while [ ${#running[@]} -ge "$jobs" ]; do reap; done
-	launch $next "$t"; next=$((next + 1))
+# fits: the index in pending of the next test to start now, if any
+fits() {
+	local id used=0 i
+	if [ ${#running[@]} -lt "$jobs" ]; then
+		echo 0
+		return
+	fi
+	[ "$jobs" -gt 1 ] && [ ${#running[@]} -eq "$jobs" ] || return 1
+	for id in "${!running[@]}"; do used=$((used + ${share[${running[$id]}]:-100})); done
+	for i in "${!pending[@]}"; do
+		if [ $((used + ${share[${pending[$i]}]:-100})) -le $((100 * jobs)) ]; then
+			echo "$i"
+			return
+		fi
+	done
+	return 1
+}
+
+pending=("${pool[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
+	if ! i=$(fits); then
+		reap
+		continue
+	fi
+	launch $next "${pending[$i]}"; next=$((next + 1))
+	unset "pending[$i]"
+	pending=("${pending[@]}")
 done
 while [ ${#running[@]} -gt 0 ]; do reap; done
 

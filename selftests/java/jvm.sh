@@ -142,8 +142,11 @@ one_base() {
 # ASPROF_WHY, when it cannot be
 asprof_build() {
 	local dir=$PJ_BUILD/async-profiler-4.5
+	# (done: written once make has built all of it; asprof comes before
+	# jfrconv, which a test beside the one building may want)
+	local done=$dir/.pj-built
 	ASPROF=$dir/build/bin/asprof ASPROF_WHY=
-	[ -x "$ASPROF" ] && return 0
+	[ -f "$done" ] && [ -x "$ASPROF" ] && return 0
 	if ! peers_tarball async-profiler-4.5.tar.gz; then
 		ASPROF= ASPROF_WHY=$PEERS_WHY
 		return 1
@@ -151,10 +154,11 @@ asprof_build() {
 	echo "# building async-profiler from $PEERS_TGZ"
 	(
 		flock 9
-		[ -x "$ASPROF" ] || { tar xzf "$PEERS_TGZ" -C "$PJ_BUILD" &&
-			make -C "$dir" -j2 JAVA_HOME="${JDKS[0]}" >"$PJ_BUILD/ap-build.log" 2>&1; }
+		[ -f "$done" ] || { tar xzf "$PEERS_TGZ" -C "$PJ_BUILD" &&
+			make -C "$dir" -j2 JAVA_HOME="${JDKS[0]}" >"$PJ_BUILD/ap-build.log" 2>&1 &&
+			touch "$done"; }
 	) 9>"$PJ_BUILD/.ap-build.lock"
-	if [ ! -x "$ASPROF" ]; then
+	if [ ! -f "$done" ] || [ ! -x "$ASPROF" ]; then
 		ASPROF= ASPROF_WHY="async-profiler did not build (see $PJ_BUILD/ap-build.log)"
 		return 1
 	fi

@@ -16,9 +16,11 @@
 # leave room for a neighbour instead. The others start longest first, by the
 # times of the last run ($BUILD/.selftests-times: a test's wall and CPU
 # seconds), or of a quiet run on 2 cores (selftests/times) in a new checkout.
-# One more test than PJ_JOBS may run when the CPU the running ones use, by
-# those times, leaves room for it: tests that mostly wait (browsers, --wall,
-# timeouts) beside two that spin.
+# One more test than PJ_JOBS may run when the CPU shares of the running
+# ones and its own, by those times, come to at most half a core more than
+# PJ_JOBS cores: a share measured beside another test is below what the test
+# would take alone, and a test that waits (on a browser, a JVM's attach, a
+# timeout) leaves its core idle meanwhile.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -183,7 +185,7 @@ fits() {
 	[ "$jobs" -gt 1 ] && [ ${#running[@]} -eq "$jobs" ] || return 1
 	for id in "${!running[@]}"; do used=$((used + ${share[${running[$id]}]:-100})); done
 	for i in "${!pending[@]}"; do
-		if [ $((used + ${share[${pending[$i]}]:-100})) -le $((100 * jobs)) ]; then
+		if [ $((used + ${share[${pending[$i]}]:-100})) -le $((100 * jobs + 50)) ]; then
 			echo "$i"
 			return
 		fi

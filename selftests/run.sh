@@ -16,11 +16,14 @@
 # leave room for a neighbour instead. The others start longest first, by the
 # times of the last run ($BUILD/.selftests-times: a test's wall and CPU
 # seconds), or of a quiet run on 2 cores (selftests/times) in a new checkout.
-# One more test than PJ_JOBS may run when the CPU shares of the running
-# ones and its own, by those times, come to at most half a core more than
-# PJ_JOBS cores: a share measured beside another test is below what the test
-# would take alone, and a test that waits (on a browser, a JVM's attach, a
-# timeout) leaves its core idle meanwhile.
+# One more test than PJ_JOBS may run while the machine has CPU idle (a
+# tenth of it or more since the last look, over a second at least) and the
+# CPU shares of the running ones and its own, by those times, come to at
+# most half a core more than PJ_JOBS cores: a test that waits (on a browser,
+# a JVM's attach, a timeout) leaves its core idle meanwhile, and a share
+# measured beside another test is below what the test would take alone.
+# Beside another make check the machine has no idle CPU: no more than
+# PJ_JOBS run.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -175,6 +178,25 @@ for t in "${alone[@]}"; do
 	launch $next "$t"; next=$((next + 1))
 	while [ ${#running[@]} -gt 0 ]; do reap; done
 done
+# idle_look: idle, the percentage of the machine's CPU time idle since the
+# last look that was a second or more before (from /proc/stat; 0 unknown)
+idle=0 cpu_then=
+idle_look() {
+	local cpu u n s i w q sq st now
+	read -r cpu u n s i w q sq st _ </proc/stat 2>/dev/null || return
+	[ "$cpu" = cpu ] || return
+	now="$((u + n + s + i + w + q + sq + st)) $((i + w))"
+	if [ -z "$cpu_then" ]; then
+		cpu_then=$now
+		return
+	fi
+	set -- $cpu_then $now
+	# (USER_HZ is 100: a second is 100 ticks of each core)
+	[ $(($3 - $1)) -ge $((100 * jobs)) ] || return
+	idle=$((100 * ($4 - $2) / ($3 - $1)))
+	cpu_then=$now
+}
+
 # fits: the index in pending of the next test to start now, if any
 fits() {
 	local id used=0 i
@@ -182,7 +204,7 @@ fits() {
 		echo 0
 		return
 	fi
-	[ "$jobs" -gt 1 ] && [ ${#running[@]} -eq "$jobs" ] || return 1
+	[ "$jobs" -gt 1 ] && [ ${#running[@]} -eq "$jobs" ] && [ "$idle" -ge 10 ] || return 1
 	for id in "${!running[@]}"; do used=$((used + ${share[${running[$id]}]:-100})); done
 	for i in "${!pending[@]}"; do
 		if [ $((used + ${share[${pending[$i]}]:-100})) -le $((100 * jobs + 50)) ]; then
@@ -195,6 +217,7 @@ fits() {
 
 pending=("${pool[@]}")
 while [ ${#pending[@]} -gt 0 ]; do
+	idle_look
 	if ! i=$(fits); then
 		reap
 		continue

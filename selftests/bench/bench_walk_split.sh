@@ -6,13 +6,14 @@
 # falls inside the gap it cost, so the gap that holds a sample's time is that
 # sample's whole cost to the thread (the kernel's interrupt and sample, the
 # signal, the agent's handler and the return). In one JVM per JDK (17, 25)
-# and depth, windows of PJ_BENCH_WINDOW (3) s at 1 kHz, PJ_BENCH_ROUNDS (2)
+# and depth, windows of PJ_BENCH_WINDOW (3) s at 1 kHz (a sample every
+# PJ_BENCH_SPLIT_MS ms: 10 for the default rate, 100 Hz), PJ_BENCH_ROUNDS (2)
 # rounds of:
 #   nojava   perfjava --no-java (the kernel's sample alone)
 #   nojavafp perfjava --no-java -g fp
 #   pj       perfjava (the default call graph)
 #   pjfp     perfjava -g fp
-#   ap       async-profiler 4.5 -e cpu -i 1ms (its samples carry no time:
+#   ap       async-profiler 4.5 -e cpu -i 1ms, or the same period (its samples carry no time:
 #            its cost is the thread's excess gap time over the idle windows
 #            around it, per sample it took of the thread)
 # Printed per JDK and depth: each configuration's median and mean gap per
@@ -34,6 +35,10 @@ set -u
 compile_java >/dev/null || { echo "javac failed"; exit 1; }
 win=${PJ_BENCH_WINDOW:-3}
 rounds=${PJ_BENCH_ROUNDS:-2}
+ms=${PJ_BENCH_SPLIT_MS:-1}
+[[ "$ms" =~ ^[1-9][0-9]*$ ]] || { echo "PJ_BENCH_SPLIT_MS: a whole number of ms"; exit 1; }
+rate="$((1000 / ms)) Hz"
+[ "$ms" = 1 ] && rate="1 kHz"
 edge=300000000 # windows lose 0.3 s at each end (attach, detach)
 ASPROF=$PJ_BUILD/async-profiler-4.5/build/bin/asprof
 [ -x "$ASPROF" ] || { echo "no $ASPROF (make bench's bench_walk.sh builds it): perfjava alone"; ASPROF=; }
@@ -47,10 +52,10 @@ window() {
 	e=$(mono)
 	echo "$name $s $e" >>"$res"
 }
-pj_window() { # pj_window TAG [record options]: 1 kHz
+pj_window() { # pj_window TAG [record options]: a sample every $ms ms
 	local f=$D/$1
 	shift
-	"$PJ_BIN" record -p "$JPID" -c 1000000 -d "$win" -o "$f.data" "$@" 2>"$f.err"
+	"$PJ_BIN" record -p "$JPID" -c $((ms * 1000000)) -d "$win" -o "$f.data" "$@" 2>"$f.err"
 	# the times (ns) of the Gaps thread's samples
 	"$PJ_BIN" report -i "$f.data" --format script 2>/dev/null |
 		awk '$1 == "gaps" { sub(/:$/, "", $4); printf "%.0f\n", $4 * 1e9 }' >"$f.times"
@@ -58,7 +63,7 @@ pj_window() { # pj_window TAG [record options]: 1 kHz
 }
 ap_window() {
 	local f=$D/$1
-	"$ASPROF" start -e cpu -i 1ms "$JPID" >/dev/null 2>&1
+	"$ASPROF" start -e cpu -i "${ms}ms" "$JPID" >/dev/null 2>&1
 	sleep "$win"
 	"$ASPROF" stop -o collapsed -f "$f.folded" "$JPID" >/dev/null 2>&1
 }
@@ -156,7 +161,7 @@ for jdk in "${PJ_BENCH_JDKS[@]:-${JDKS[@]}}"; do
 			{ echo "$J depth $depth: Gaps did not end"; continue; }
 		what=shallow
 		[ "$depth" = 0 ] || what="deep ($depth calls)"
-		echo "# $J, $what: gap per sample in the sampled thread, us (median, mean), medians over $rounds rounds of $win s at 1 kHz"
+		echo "# $J, $what: gap per sample in the sampled thread, us (median, mean), medians over $rounds rounds of $win s at $rate"
 		for tag in nojava nojavafp pj pjfp; do
 			for r in $(seq "$rounds"); do matched "$tag.$r"; done >"$D/$tag.m"
 			printf "%s: %-7s median %5s mean %5s (%s samples)\n" "$J" "$tag" \

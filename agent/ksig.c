@@ -122,6 +122,12 @@ int ksig_init(void)
 		priv = NULL;
 		return -1;
 	}
+	/* and written once now: under a hypervisor the first write through
+	 * each page's mapping can still cost microseconds (no fault the
+	 * process sees), which at 100 Hz the handlers paid for most samples
+	 * during the ring's first pass: 15 us a 200-frame record (make
+	 * bench: bench_walk_split.sh with PJ_BENCH_SPLIT_MS=10) */
+	memset(priv, 0, PRIV_SIZE);
 	for (i = 0; i < NBUF; i++) {
 		bufs[i].frames =
 		    calloc(PJA_MAX_SLOTS, sizeof(struct asgct_frame));

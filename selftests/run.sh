@@ -180,7 +180,8 @@ for t in "${alone[@]}"; do
 done
 # idle_look: idle, the percentage of the machine's CPU time idle since the
 # last look that was a second or more before (from /proc/stat; 0 unknown)
-idle=0 cpu_then=
+idle=0 cpu_then=''
+cores=$(nproc 2>/dev/null || echo 1)
 idle_look() {
 	local cpu u n s i w q sq st now
 	read -r cpu u n s i w q sq st _ </proc/stat 2>/dev/null || return
@@ -192,7 +193,7 @@ idle_look() {
 	fi
 	set -- $cpu_then $now
 	# (USER_HZ is 100: a second is 100 ticks of each core)
-	[ $(($3 - $1)) -ge $((100 * jobs)) ] || return
+	[ $(($3 - $1)) -ge $((100 * cores)) ] || return
 	idle=$((100 * ($4 - $2) / ($3 - $1)))
 	cpu_then=$now
 }

@@ -69,18 +69,22 @@ check "-e offcpu -F 99: one line, -F applies to no event ($rc)" \
 "$PJ_BIN" record -g dwarf,65528 -m 64 -e cpu-clock -o "$TMP/dw.data" -- "$PROGS/cpusplit" 1 1 >/dev/null 2>"$TMP/dw.err"
 check "-g dwarf,65528: no advice to give -g dwarf,SIZE" \
 	eval 'grep -q "65528-byte stack copy (the most a sample holds" "$TMP/dw.err" && ! grep -q "try -g dwarf,SIZE" "$TMP/dw.err"'
-# (rings of one page at 10 kHz, and the reader stopped for 0.3 s: not a
-# rate that starves the reader of CPU, which on a loaded machine starves
-# the program and the test for a minute)
+# (rings of one page at 10 kHz, and the reader stopped while the program
+# spins 0.2 s of CPU, 50 times what fills a ring: not a rate that starves
+# the reader of CPU, which on a loaded machine starves the program and the
+# test for a minute)
+# cpu_past PID TICKS: PID has used TICKS of CPU, or is gone
+cpu_past() { [ ! -e "/proc/$1" ] || [ "$(proc_cpu_ticks "$1" 2>/dev/null || echo "$2")" -ge "$2" ]; }
 "$PJ_BIN" record -e cpu-clock -c 100us -m 1 -o "$TMP/fast.data" -- "$PROGS/cpusplit" 1.5 1 >/dev/null 2>"$TMP/fast.err" &
 pj=$!
-sleep 0.5
+wait_for 10 grep -q '^perfjava: recording' "$TMP/fast.err"
+prog=$(pgrep -P "$pj" | head -1)
 kill -STOP "$pj"
-sleep 0.3
+[ -n "$prog" ] && wait_for 10 cpu_past "$prog" $(($(proc_cpu_ticks "$prog" 2>/dev/null || echo 0) + 20))
 kill -CONT "$pj"
 wait "$pj"
 if grep -q ' 0 lost' "$TMP/fast.err"; then
-	skip "lost samples: advice" "no ring filled at 10 kHz with -m 1 and the reader stopped for 0.3 s"
+	skip "lost samples: advice" "no ring filled at 10 kHz with -m 1 and the reader stopped for 0.2 s of the program's CPU"
 else
 	check "lost samples at a high rate: raise -m or sample less often, not 'short runs'" \
 		eval 'grep -q "samples lost: the rings (1 page, 4 KiB a thread) filled faster than the reader emptied them; give more pages per thread (-m 4) or sample less often" "$TMP/fast.err" && ! grep -q "short runs between waits" "$TMP/fast.err"'

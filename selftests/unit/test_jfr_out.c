@@ -5,7 +5,9 @@
  * samples, waits as wall-clock samples that count the CPU samples' time
  * (a wait longer than one event holds split, short ones rounded over their
  * thread's waits), an allocation and two lock waits with their class in
- * the event and off the stack, a virtual thread's sample by its Java id.
+ * the event and off the stack, a virtual thread's sample by its Java id;
+ * one name typed both native and not (what the agent could not name) is
+ * two methods, as ACC_NATIVE is a method's.
  */
 #include <stdint.h>
 #include <string.h>
@@ -50,7 +52,43 @@ static struct {
 	unsigned int nbig;
 	uint64_t alloc_weight, alloc_class, alloc_stack, monitor_ns, park_ns;
 	uint64_t lock_class[2];
+	uint64_t unnamed[2]; /* the method keys of the frames of lines 41, 42 */
 } got;
+
+/* The stack pool, the checkpoint's first: the methods of the two frames
+ * named "[unknown class].", by their lines. */
+static void read_stacks(const uint8_t *d, size_t n, uint64_t cp)
+{
+	uint64_t nst;
+
+	if (cp >= n)
+		return;
+	at = d + cp;
+	lim = d + n;
+	varint(); /* size */
+	if (varint() != JFR_T_CHECKPOINT)
+		return;
+	varint(), varint(), varint(); /* start, duration, delta */
+	at++; /* flush */
+	varint(); /* pools */
+	if (varint() != JFR_T_STACK_TRACE)
+		return;
+	nst = varint();
+	for (uint64_t i = 0; i < nst && at < lim; i++) {
+		uint64_t nf;
+
+		varint(); /* id */
+		at++; /* truncated */
+		nf = varint();
+		for (uint64_t j = 0; j < nf && at < lim; j++) {
+			uint64_t m = varint(), line = varint();
+
+			varint(), varint(); /* bci, type */
+			if (line == 41 || line == 42)
+				got.unnamed[line - 41] = m;
+		}
+	}
+}
 
 static void read_events(const uint8_t *d, size_t n)
 {
@@ -127,8 +165,8 @@ static int make(const char *path)
 		{ 3, "lock", "ns", 1, 0, 10000, 0 },
 	};
 	struct pj_writer *w = report_writer(path);
-	uint32_t run, sleep, cls, obj, sync, park, lsp, f[4];
-	uint32_t cpu, wait, alloc, mon, prk;
+	uint32_t run, sleep, cls, obj, sync, park, lsp, u1, u2, f[4];
+	uint32_t cpu, wait, alloc, mon, prk, unnamed;
 	uint64_t t = 1000 * MS;
 
 	if (!w)
@@ -152,7 +190,13 @@ static int make(const char *path)
 			      "java.util.concurrent.locks.LockSupport.park("
 			      "Ljava/lang/Object;)V",
 			      NULL, NULL, 0);
+	u1 = pj_writer_frame(w, PJ_FRAME_INTERPRETED, "[unknown class].", NULL,
+			     NULL, 41);
+	u2 = pj_writer_frame(w, PJ_FRAME_JAVA_NATIVE, "[unknown class].", NULL,
+			     NULL, 42);
 	cpu = pj_writer_stack(w, &run, 1);
+	f[0] = u2, f[1] = u1, f[2] = run;
+	unnamed = pj_writer_stack(w, f, 3);
 	f[0] = sleep, f[1] = run;
 	wait = pj_writer_stack(w, f, 2);
 	f[0] = cls, f[1] = run;
@@ -164,6 +208,7 @@ static int make(const char *path)
 	for (int i = 0; i < 10; i++) /* 1 ms each: the unit */
 		sample(w, 0, cpu, 5, t + i * MS, MS, 0);
 	sample(w, 0, cpu, 6, t, MS, 77); /* the virtual thread's */
+	sample(w, 0, unnamed, 5, t, MS, 0);
 	sample(w, 1, wait, 5, t, 150000 * MS, 0); /* 150000 samples */
 	for (int i = 0; i < 10; i++) /* 0.3 ms each: 3 samples in all */
 		sample(w, 1, wait, 6, t + i * MS, 3 * MS / 10, 0);
@@ -194,8 +239,10 @@ int main(void)
 	if (fp)
 		fclose(fp);
 	read_events(buf, n);
-	ok(got.cpu == 11 && got.vt == 1,
-	   "11 jdk.ExecutionSample, the virtual thread's by its Java id (%u, "
+	if (n >= JFR_HEADER_SIZE)
+		read_stacks(buf, n, be64(buf + 16));
+	ok(got.cpu == 12 && got.vt == 1,
+	   "12 jdk.ExecutionSample, the virtual thread's by its Java id (%u, "
 	   "%u)",
 	   got.cpu, got.vt);
 	ok(got.wall == 13 && got.wall_samples == 150003 &&
@@ -220,6 +267,10 @@ int main(void)
 	       got.lock_class[0] == got.lock_class[1],
 	   "the lock waits: jdk.JavaMonitorEnter, and jdk.ThreadPark where "
 	   "it parked, their durations, the class in both");
+	ok(got.unnamed[0] && got.unnamed[1] && got.unnamed[0] != got.unnamed[1],
+	   "one name, interpreted and native: two methods (%llu, %llu)",
+	   (unsigned long long)got.unnamed[0],
+	   (unsigned long long)got.unnamed[1]);
 	d = slurp(errf);
 	ok(!*d, "nothing on stderr%s%s", *d ? ": " : "", d);
 	report_dir_remove();

@@ -309,7 +309,11 @@ uint32_t jfr_names_method(struct jfr_names *nm, uint32_t f)
 {
 	const struct pj_profile *p = nm->r->p;
 	const struct pj_frame *fr = &p->frames[f];
-	uint64_t id = (uint64_t)fr->name + 1;
+	bool native = fr->type == PJ_FRAME_JAVA_NATIVE;
+	/* a name and whether it is native: one name can be both (every
+	 * method the agent could not name is "[unknown class].") and
+	 * ACC_NATIVE is the method's, so each is a method of its own */
+	uint64_t id = ((uint64_t)fr->name + 1) | (uint64_t)native << 32;
 	uint32_t k;
 
 	if (nm->method_of[f])
@@ -318,7 +322,7 @@ uint32_t jfr_names_method(struct jfr_names *nm, uint32_t f)
 		k = other_method(nm, f);
 	else if (!u64map_get(&nm->java_methods, id, &k))
 		k = java_method(nm, id, pj_str(p, fr->name));
-	if (k && fr->type == PJ_FRAME_JAVA_NATIVE)
+	if (k && native)
 		nm->m[k - 1].modifiers |= ACC_NATIVE;
 	nm->method_of[f] = k;
 	return k;

@@ -39,7 +39,7 @@ struct jfr_names {
 	uint32_t nclasses, cap_classes;
 	struct u64map packages; /* package symbol -> package key */
 	uint32_t *pkg_sym, npkgs, cap_pkgs;
-	struct u64map java_methods; /* name string id + 1 -> method key */
+	struct u64map java_methods; /* name string id + 1 | native << 32 -> key */
 	struct u64map other_methods; /* class key << 32 | name symbol -> key */
 	struct jfr_method {
 		uint32_t cls, name, desc, modifiers;

@@ -88,7 +88,7 @@ window() {
 		env "${env[@]}" "$PJ_BIN" record -p "$JPID" -d $((chunk + 1)) \
 			-o "$f.data" "${opt[@]}" 2>"$f.err" &
 		pid=$!
-		wait_for 10 grep -q '^perfjava: recording' "$f.err"
+		wait_for 10 grep -qs '^perfjava: recording' "$f.err"
 	fi
 	s=$(($(mono) + 1000000000)) # the first second left out
 	sleep $((chunk - 1))

@@ -584,7 +584,8 @@ static void test_fault(const char *jdk, const char *tag)
 	struct agent *a;
 	struct jvm j;
 	struct walk w;
-	unsigned int i, faults = 0, good = 0, done = 0, okw = 0;
+	unsigned int faults = 0, good = 0, done = 0, okw = 0, late = 0;
+	uint64_t end;
 	int r;
 
 	expected_output(want, sizeof(want));
@@ -596,14 +597,22 @@ static void test_fault(const char *jdk, const char *tag)
 		pid_t spin = wait_thread(j.pid, "pj-spin");
 
 		go_and_warm(a, &j, 1);
-		/* 60 answered walks; a loaded machine times some out */
-		for (i = 0; i < 240 && done < 60; i++) {
+		/* 60 walks that ran, in 60 s at most: on a loaded machine
+		 * the thread does not answer in the agent's 5 ms at times
+		 * (beside another make check, 60 in a row), and such a walk
+		 * says nothing of faults */
+		end = now_ns() + 60000000000ull;
+		while (done < 60 && now_ns() < end) {
 			if (walk_one(a, spin, &w, NULL))
 				continue;
+			if (w.status == AGENT_WALK_TIMEOUT) {
+				late++;
+				usleep(10000);
+				continue;
+			}
 			done++;
 			faults += w.status == AGENT_WALK_FAULT;
-			/* between faults, walks still reach the target's code
-			 * (the rest of them: timed out on a loaded machine) */
+			/* between faults, walks still reach the target's code */
 			okw += w.status == AGENT_WALK_OK;
 			good += w.status == AGENT_WALK_OK && in_target(&w);
 			if (w.status != AGENT_WALK_FAULT && !in_target(&w))
@@ -619,8 +628,8 @@ static void test_fault(const char *jdk, const char *tag)
 	 * those that came back walked or faulted (not the timed-out ones) */
 	ok(done >= 45 && faults * 4 >= faults + okw && okw >= 20 &&
 	       good * 10 >= okw * 9 && r == 0 && !strcmp(j.buf, want),
-	   "%s: faults injected into walks are survived (%u faults, %u of %u good walks in the target, %u walks, exit %d)",
-	   tag, faults, good, okw, done, r);
+	   "%s: faults injected into walks are survived (%u faults, %u of %u good walks in the target, %u walks, %u more timed out, exit %d)",
+	   tag, faults, good, okw, done, late, r);
 }
 
 static void test_disabled(const char *jdk, const char *tag)

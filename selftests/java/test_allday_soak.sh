@@ -31,10 +31,11 @@ check "$J: every perfjava cpu session has Java frames on >= 95% of its Java thre
 # (issue 49: the samples taken before the reader read the agent's answer
 # to the ring's offer were asked for, unanswered while the agent replayed
 # its code, and the walks its handler took for them found no sample: 33-38
-# of ~380 in 3 of 4 sessions)
+# of ~380 in 3 of 4 sessions: 10 %. At least 50 walks, at most 1 % that
+# found none: beside another make check the two 1 s sessions had 71)
 read -r m o < <(awk '$2 == "cpu" { m += $9; o += $10 } END { print m + 0, o + 0 }' "$TMP/rounds")
 check "$J: the cpu sessions' walks at the sample were given to their samples ($o of $m found none)" \
-	[ "$m" -ge 100 -a $((o * 100)) -le "$m" ]
+	[ "$m" -ge 50 -a $((o * 100)) -le "$m" ]
 check "$J: the JVM has the threads it had after the first round (${f[3]} -> ${f[4]})" \
 	[ "${f[3]}" = "${f[4]}" ]
 check "$J: the JVM lives" kill -0 "$JPID"

@@ -4,12 +4,14 @@
  * methods without end is held to its uid's share; another agent of that
  * uid finds no room until the first is freed, which gives all of it back;
  * as root, agents of other uids (children that became them) each hold their
- * own share, and together no more than the one budget for all.
+ * own share, and together no more than the one budget for all; an agent
+ * with no room left to read its socket is dropped, not left unread.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -74,13 +76,66 @@ static pid_t as_uid(uid_t uid)
 	return pid;
 }
 
+/* The last crumbs of a's uid's share, in thread names. */
+static void spend_rest(struct agent *a)
+{
+	uint64_t before = a->stats.over_budget;
+
+	for (uint32_t t = 1; t < 65536 && a->stats.over_budget == before; t++) {
+		struct {
+			struct pja_hdr h;
+			struct pja_thread t;
+			char name[512];
+		} m = { { PJA_THREAD, sizeof(struct pja_thread) + 512 },
+			{ t, 512 },
+			{ 0 } };
+
+		memset(m.name, 'n', sizeof(m.name));
+		agent_consume(a, (const char *)&m, sizeof(m), NULL, NULL);
+	}
+}
+
+/* Two agents of one uid, both in; the first spends the share before the
+ * second's first read: the second, which cannot have its input buffer,
+ * is dropped (before, its socket was left readable and unread: the reader
+ * spun on it, 630,000 times a second, and the agent waited forever). */
+static void dropped_unread(const struct pja_hello *hello)
+{
+	struct agent *a = agent_alloc(getpid(), hello);
+	struct agent *b = agent_alloc(getpid(), hello);
+	int sv[2] = { -1, -1 }, r = 0;
+
+	if (a && b && !socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		fill(a,
+		     2 * (unsigned int)(AGENTS_UID_BYTES /
+					(AGENT_MAX_LINES *
+					 sizeof(struct pja_line))),
+		     1);
+		spend_rest(a);
+		b->fd = sv[0];
+		sv[0] = -1;
+		if (write(sv[1], "x", 1) != 1)
+			r = 1;
+		r = r ? 1 : agent_process(b, NULL, NULL);
+	}
+	ok(a && b && r == -1 && agent_dropped(b) && !agent_dropped(a),
+	   "two agents of one uid, the share spent by the first before the "
+	   "second read: the second is dropped, not left unread (%d)",
+	   r);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	if (sv[0] >= 0)
+		close(sv[0]);
+	agent_free(b);
+	agent_free(a);
+}
+
 int main(void)
 {
 	struct pja_hello hello = { PJA_MAGIC, PJA_VERSION, 1, 64 };
 	struct agent *a, *b, *c[3] = { 0 };
 	pid_t kids[3] = { 0 };
 	unsigned int kept, share_methods;
-	uint64_t before;
 
 	msg = malloc(PJA_MAX_MSG);
 	if (!msg)
@@ -100,20 +155,7 @@ int main(void)
 	   "MiB), %llu dropped",
 	   2 * share_methods, kept, a->spent >> 20, AGENTS_UID_BYTES >> 20,
 	   (unsigned long long)a->stats.over_budget);
-	/* the last crumbs of the share, in thread names */
-	before = a->stats.over_budget;
-	for (uint32_t t = 1; t < 65536 && a->stats.over_budget == before; t++) {
-		struct {
-			struct pja_hdr h;
-			struct pja_thread t;
-			char name[512];
-		} m = { { PJA_THREAD, sizeof(struct pja_thread) + 512 },
-			{ t, 512 },
-			{ 0 } };
-
-		memset(m.name, 'n', sizeof(m.name));
-		agent_consume(a, (const char *)&m, sizeof(m), NULL, NULL);
-	}
+	spend_rest(a);
 	b = agent_alloc(getpid(), &hello);
 	ok(!b && errno == EDQUOT,
 	   "another agent of that uid, its share spent: refused (EDQUOT)");
@@ -125,6 +167,7 @@ int main(void)
 	   "once the first is gone, all it held is the next one's");
 	if (b)
 		agent_free(b);
+	dropped_unread(&hello);
 
 	if (geteuid()) {
 		skip(

@@ -385,6 +385,11 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
  * stops talking cannot hold the recorder here. */
 #define PROCESS_READ_MAX (4u << 20)
 
+bool agent_dropped(const struct agent *a)
+{
+	return a && a->dropped;
+}
+
 int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 {
 	size_t total = 0;
@@ -397,9 +402,15 @@ int agent_process(struct agent *a, agent_walk_cb cb, void *ctx)
 		ssize_t n;
 		long used;
 
-		/* the buffer holds one whole message at most, plus a read */
-		if (agent_grow(a, &a->in, &a->in_cap, a->in_len + 65536))
+		/* the buffer holds one whole message at most, plus a read;
+		 * an agent that cannot have it is dropped: left unread, its
+		 * socket would stay readable, the reader spin on it and the
+		 * agent wait forever */
+		if (agent_grow(a, &a->in, &a->in_cap, a->in_len + 65536)) {
+			a->dropped = true;
+			gone = 1;
 			break;
+		}
 		room = a->in_cap - a->in_len;
 		n = read(a->fd, a->in + a->in_len, room);
 		if (n < 0 && errno == EINTR)

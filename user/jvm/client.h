@@ -66,6 +66,9 @@ int agent_request(struct agent *a, pid_t tid, uint64_t sample_time,
 /* Reads what is available and calls cb for each finished walk. Returns 0, or
  * -1 when the agent has gone (then every pending walk is reported LOST). */
 int agent_process(struct agent *a, agent_walk_cb cb, void *ctx);
+/* Whether agent_process() ended it: no room to read its messages (its
+ * user's share of the reader's memory for agents spent), not its end. */
+bool agent_dropped(const struct agent *a);
 /*
  * The code the JVM generated (compiled methods, stubs, the interpreter), by
  * address; NULL for no agent. Valid until agent_stop(); agent_process() may

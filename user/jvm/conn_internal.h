@@ -93,6 +93,9 @@ struct agent {
 	size_t spent;
 	int share;
 	size_t code_charged; /* code map entries charged for */
+	/* its socket closed by the reader: no room to read it (its user's
+	 * share spent by its other agents, or no memory) */
+	bool dropped;
 	struct walk_ring *ring; /* walks at the sample (jvm/walkring.c) */
 	int copies; /* agent libraries the JVM maps (jvm/rendezvous.h) */
 	/* the JVM's own events (jvm/jevents.c) */

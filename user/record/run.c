@@ -394,7 +394,14 @@ static void on_polled(struct recorder *rec, const struct polled *w, int fd,
 		launch_agent_ready(rec);
 	} else if (agent_process(p->agent, cpuwalk_done, &rec->cw)) {
 		/* a JVM that exits takes its agent */
-		if (!proc_gone(p->pid))
+		if (agent_dropped(p->agent))
+			fprintf(stderr,
+				"%sperfjava: JVM %d: its agent dropped: its "
+				"user's JVMs' agents hold their share of the "
+				"reader's memory; recording native frames "
+				"only\n",
+				tty ? "\n" : "", (int)p->pid);
+		else if (!proc_gone(p->pid))
 			fprintf(stderr,
 				"%sperfjava: the agent disconnected%s; "
 				"recording native frames only\n",
